@@ -1,0 +1,70 @@
+package stdlib
+
+import (
+	"fmt"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// benchmarkDims says which input dimensions a benchmark accepts.
+type benchmarkDims struct {
+	fixed    int // exactly this many, or 0 for any
+	multiple int // for any: a multiple of this (Powell: 4)
+}
+
+func (b benchmarkDims) accepts(n int) bool {
+	if b.fixed > 0 {
+		return n == b.fixed
+	}
+	return n >= 1 && n%max(b.multiple, 1) == 0
+}
+
+func (b benchmarkDims) String() string {
+	switch {
+	case b.fixed > 0:
+		return fmt.Sprintf("%d", b.fixed)
+	case b.multiple > 1:
+		return fmt.Sprintf("a multiple of %d", b.multiple)
+	}
+	return "any number of"
+}
+
+func init() {
+	bench := func(name, doc string, dims benchmarkDims) {
+		registry.Register(&registry.Plugin{Kind: registry.Benchmark, Name: name, Doc: doc,
+			Result: benchmarkResult(name, dims)})
+	}
+	bench("branin", "Branin-Hoo, 2-D; usual box x1 in [-5, 10], x2 in [0, 15]; minimum 0.397887", benchmarkDims{fixed: 2})
+	bench("hartmann3", "Hartmann 3-D on [0,1]^3; minimum -3.86278", benchmarkDims{fixed: 3})
+	bench("hartmann6", "Hartmann 6-D on [0,1]^6; minimum -3.32237", benchmarkDims{fixed: 6})
+	bench("michalewicz", "Michalewicz (m = 10) on [0, pi]^d", benchmarkDims{})
+	bench("sphere", "sum of squares; minimum 0 at the origin", benchmarkDims{})
+	bench("levy", "Levy; minimum 0 at (1, ..., 1)", benchmarkDims{})
+	bench("griewank", "Griewank; minimum 0 at the origin", benchmarkDims{})
+	bench("powell", "Powell, d a multiple of 4; minimum 0 at the origin", benchmarkDims{multiple: 4})
+	bench("ackley", "Ackley (a=20, b=0.2, c=2π); minimum 0 at the origin", benchmarkDims{})
+	bench("rkhs1d", "AIRBO's 1-D RKHS function on [0, 1] (maximise); narrow global peak at 0.892", benchmarkDims{fixed: 1})
+	bench("double_peak", "AIRBO's 1-D double-peak function on [0, 1] (maximise)", benchmarkDims{fixed: 1})
+}
+
+// benchmarkResult accepts the input as one vector or as its scalar components.
+func benchmarkResult(name string, dims benchmarkDims) func([]registry.Operand) (dsl.Type, error) {
+	return func(ops []registry.Operand) (dsl.Type, error) {
+		n := 0
+		if len(ops) == 1 && ops[0].Type.Kind == dsl.Vec {
+			n = ops[0].Type.Rows
+		} else {
+			for _, op := range ops {
+				if !op.Type.IsNumeric() {
+					return dsl.Type{}, fmt.Errorf("%s takes one vector or real components, got %s", name, op.Type)
+				}
+			}
+			n = len(ops)
+		}
+		if !dims.accepts(n) {
+			return dsl.Type{}, fmt.Errorf("%s takes %s inputs, got %d", name, dims, n)
+		}
+		return dsl.RealType, nil
+	}
+}

@@ -1,0 +1,70 @@
+package stdlib
+
+import (
+	"errors"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+func init() {
+	real := func(name, def string, r *registry.Range, doc string) registry.Param {
+		return registry.Param{Name: name, Type: registry.RealParam, Default: def, Range: r, DomainDependent: true, Doc: doc}
+	}
+	scale := real("scale", "1", positive, "multiplies each draw")
+	fixed := func(n int) func([]registry.Operand) (dsl.Type, error) {
+		return func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(n), nil }
+	}
+	dist := func(name, doc string, result func([]registry.Operand) (dsl.Type, error), params ...registry.Param) {
+		registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result})
+	}
+
+	dist("normal", "Gaussian N(mean, sd²) on one component", fixed(1),
+		real("mean", "0", nil, "mean"), real("sd", "", positive, "standard deviation"))
+	dist("uniform", "uniform on [lo, hi] on one component", fixed(1),
+		real("lo", "", nil, "lower end"), real("hi", "", nil, "upper end"))
+	dist("beta", "beta(a, b) times scale on one component (support [0, scale])", fixed(1),
+		real("a", "", positive, "first shape"), real("b", "", positive, "second shape"), scale)
+	dist("chi2", "chi-squared with df degrees of freedom, times scale", fixed(1),
+		real("df", "", positive, "degrees of freedom"), scale)
+	dist("circle", "uniform on the circle of the given radius in R²", fixed(2),
+		real("radius", "", positive, "radius"))
+	dist("mvnormal", "multivariate Gaussian N(mean, cov)", vecLength(0),
+		registry.Param{Name: "mean", Type: registry.VecParam, Doc: "mean vector"},
+		registry.Param{Name: "cov", Type: registry.MatParam, Doc: "covariance, symmetric positive definite"})
+	dist("gmm", "mixture of Gaussians with shared covariance", matCols(1),
+		registry.Param{Name: "weights", Type: registry.VecParam, Range: nonNegative, Doc: "mixture weights (sum to 1)"},
+		registry.Param{Name: "means", Type: registry.MatParam, Doc: "one mean per row"},
+		registry.Param{Name: "cov", Type: registry.MatParam, Doc: "shared covariance, symmetric positive definite"})
+	dist("concat", "independent blocks: the product of the given distributions", concatDim,
+		registry.Param{Name: "parts", Type: registry.DistParam, Variadic: true, Doc: "the blocks, in component order"})
+	dist("iid", "n independent copies of a one-dimensional distribution", iidDim,
+		registry.Param{Name: "d", Type: registry.DistParam, Doc: "a dist[1]"},
+		registry.Param{Name: "n", Type: registry.IntParam, Range: atLeastOne, Doc: "number of copies"})
+}
+
+func vecLength(i int) func([]registry.Operand) (dsl.Type, error) {
+	return func(ops []registry.Operand) (dsl.Type, error) { return dsl.DistOf(ops[i].Type.Rows), nil }
+}
+
+func matCols(i int) func([]registry.Operand) (dsl.Type, error) {
+	return func(ops []registry.Operand) (dsl.Type, error) { return dsl.DistOf(ops[i].Type.Cols), nil }
+}
+
+func concatDim(ops []registry.Operand) (dsl.Type, error) {
+	n := 0
+	for _, op := range ops {
+		n += op.Type.Rows
+	}
+	return dsl.DistOf(n), nil
+}
+
+func iidDim(ops []registry.Operand) (dsl.Type, error) {
+	if ops[0].Type.Rows != 1 {
+		return dsl.Type{}, errors.New("iid repeats a one-dimensional distribution, got " + ops[0].Type.String())
+	}
+	if ops[1].Const == nil {
+		return dsl.Type{}, errors.New("iid's n must be a constant")
+	}
+	return dsl.DistOf(int(ops[1].Const.Float())), nil
+}

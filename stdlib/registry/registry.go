@@ -1,0 +1,223 @@
+// Package registry is the one place where boc finds its plugins: kernels, models,
+// acquisitions, distributions, benchmark functions, built-in functions, initial
+// designs and acquisition searches. A plugin is data (its name, documentation and
+// parameter signature) plus two hooks: Check, for semantic rules beyond the
+// signature, and Emit, which generates its Go code.
+//
+// Plugins register themselves from init functions, as database/sql drivers and
+// Caddy modules do, so a custom boc with extra plugins is a main package that
+// imports the driver and the plugin package. The type checker and the code
+// generator look plugins up by kind and name; neither has a switch over them.
+package registry
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+)
+
+// Kind is the namespace a plugin lives in; it is the first part of its ID.
+type Kind string
+
+const (
+	Kernel       Kind = "kernel"
+	Model        Kind = "model"
+	Acquisition  Kind = "acquisition"
+	Distribution Kind = "distribution"
+	Benchmark    Kind = "benchmark"
+	Function     Kind = "function" // built-in functions of the expression language
+	Init         Kind = "init"
+	Search       Kind = "search"
+)
+
+// Kinds lists every kind in the order listings use.
+var Kinds = []Kind{Model, Kernel, Acquisition, Distribution, Benchmark, Function, Init, Search}
+
+// Plugin describes one plugin.
+type Plugin struct {
+	Kind Kind
+	Name string
+	Doc  string // one sentence for listings and hover text
+
+	// Params is the signature of call-style plugins (kernel, model, acquisition,
+	// distribution, init, search), in positional order.
+	Params []Param
+
+	// Result types a call of a function or benchmark plugin from the types (and,
+	// where constant, values) of its arguments. It returns the result type, or a
+	// message saying what is wrong with the arguments.
+	Result func(args []Operand) (dsl.Type, error)
+
+	// Check applies rules the signature cannot express (for example that a
+	// covariance matches a mean's length). It is called after every argument was
+	// checked against Params, with defaults filled in. May be nil.
+	Check func(c *CheckContext)
+
+	// Emit generates the plugin's Go code. Its type depends on Kind and is
+	// defined by the code generator's contract in emit.go. A nil Emit means the
+	// plugin is specified but not built yet: the checker accepts the source, and
+	// code generation reports that this version of boc cannot emit it.
+	Emit any
+}
+
+// ID is the plugin's namespaced identifier, e.g. "kernel.matern52".
+func (p *Plugin) ID() string { return string(p.Kind) + "." + p.Name }
+
+// Param returns the parameter called name, or nil.
+func (p *Plugin) Param(name string) *Param {
+	for i := range p.Params {
+		if p.Params[i].Name == name {
+			return &p.Params[i]
+		}
+	}
+	return nil
+}
+
+// Built reports whether code generation supports the plugin yet.
+func (p *Plugin) Built() bool { return p.Emit != nil }
+
+// Operand is an argument of a function or benchmark call as the checker saw it.
+type Operand struct {
+	Type  dsl.Type
+	Const *dsl.Value // the folded value when the argument is constant
+}
+
+// ParamType says what a parameter accepts.
+type ParamType int
+
+const (
+	RealParam      ParamType = iota // a real number; ints convert
+	IntParam                        // an integer
+	BoolParam                       // true or false
+	StringParam                     // a string literal
+	VecParam                        // a vector of any length
+	MatParam                        // a matrix of any shape
+	RealOrVecParam                  // a real, or a vec[d] with d the input dimension (ARD)
+	KernelParam                     // a kernel: a kernel plugin call or name
+	DistParam                       // a distribution: a distribution plugin call
+)
+
+var paramTypeNames = [...]string{"real", "int", "bool", "string", "vec", "mat", "real or vec[d]", "kernel", "dist"}
+
+func (t ParamType) String() string { return paramTypeNames[t] }
+
+// Range bounds a numeric parameter. An open end excludes its value.
+type Range struct {
+	Lo, Hi         float64 // use math.Inf for an unbounded end
+	LoOpen, HiOpen bool
+}
+
+// Contains reports whether x lies in r.
+func (r Range) Contains(x float64) bool {
+	if x < r.Lo || (r.LoOpen && x == r.Lo) {
+		return false
+	}
+	return !(x > r.Hi || (r.HiOpen && x == r.Hi))
+}
+
+// String renders r in interval notation, e.g. (0, inf) or [1, 10].
+func (r Range) String() string {
+	lo, hi := "[", "]"
+	if r.LoOpen {
+		lo = "("
+	}
+	if r.HiOpen {
+		hi = ")"
+	}
+	return fmt.Sprintf("%s%g, %g%s", lo, r.Lo, r.Hi, hi)
+}
+
+// Param is one parameter of a call-style plugin.
+type Param struct {
+	Name string
+	Type ParamType
+	// Default is the .bo source of the value used when the argument is left out,
+	// checked like user input ("1.0", "matern52", "learn"). Empty means required.
+	Default string
+	// Range, if set, bounds numeric values (each element of a vector).
+	Range *Range
+	// Learnable parameters may be given as `learn` or `learn(init, bounds)`.
+	Learnable bool
+	// DomainDependent parameters may be expressions over the domain variables
+	// (input-dependent noise); others must be constant.
+	DomainDependent bool
+	// Variadic marks a last parameter that takes every remaining positional
+	// argument (e.g. concat's distributions).
+	Variadic bool
+	Doc      string
+}
+
+// CheckContext is what a Check hook sees: the call with its checked arguments,
+// the input dimension, and a way to report problems.
+type CheckContext struct {
+	Call *ir.Call
+	Dim  int // number of scalar components of the domain
+	// Report records a diagnostic. Hooks report at an argument's span where they
+	// can (Call.Arg(name).Span).
+	Report func(dsl.Diagnostic)
+}
+
+var (
+	mu      sync.RWMutex
+	plugins = map[string]*Plugin{}
+)
+
+// Register adds p to the registry. It panics on a duplicate ID or a malformed
+// plugin: both are programming errors found at start-up, never user errors.
+func Register(p *Plugin) {
+	if p.Name == "" || p.Kind == "" {
+		panic("registry: plugin without kind or name")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := plugins[p.ID()]; dup {
+		panic("registry: duplicate plugin " + p.ID())
+	}
+	plugins[p.ID()] = p
+}
+
+// Lookup returns the plugin of the given kind and name.
+func Lookup(kind Kind, name string) (*Plugin, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	p, ok := plugins[string(kind)+"."+name]
+	return p, ok
+}
+
+// ByID returns the plugin with the given ID ("kernel.se").
+func ByID(id string) (*Plugin, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	p, ok := plugins[id]
+	return p, ok
+}
+
+// Names returns the sorted names of the plugins of one kind, for listings and
+// "did you mean" hints.
+func Names(kind Kind) []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var names []string
+	for _, p := range plugins {
+		if p.Kind == kind {
+			names = append(names, p.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// All returns every plugin sorted by ID.
+func All() []*Plugin {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]*Plugin, 0, len(plugins))
+	for _, p := range plugins {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
+	return out
+}

@@ -8,27 +8,29 @@ import (
 )
 
 func init() {
-	real := func(name, def string, r *registry.Range, doc string) registry.Param {
+	param := func(name, def string, r *registry.Range, doc string) registry.Param {
 		return registry.Param{Name: name, Type: registry.RealParam, Default: def, Range: r, DomainDependent: true, Doc: doc}
 	}
-	scale := real("scale", "1", positive, "multiplies each draw")
+	scale := param("scale", "1", positive, "multiplies each draw")
 	fixed := func(n int) func([]registry.Operand) (dsl.Type, error) {
 		return func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(n), nil }
 	}
+	checks := map[string]func(*registry.CheckContext){"uniform": checkUniform, "mvnormal": checkMVNormal, "gmm": checkGMM}
 	dist := func(name, doc string, result func([]registry.Operand) (dsl.Type, error), params ...registry.Param) {
-		registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result})
+		registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result,
+			Check: checks[name]})
 	}
 
 	dist("normal", "Gaussian N(mean, sd²) on one component", fixed(1),
-		real("mean", "0", nil, "mean"), real("sd", "", positive, "standard deviation"))
+		param("mean", "0", nil, "mean"), param("sd", "", positive, "standard deviation"))
 	dist("uniform", "uniform on [lo, hi] on one component", fixed(1),
-		real("lo", "", nil, "lower end"), real("hi", "", nil, "upper end"))
+		param("lo", "", nil, "lower end"), param("hi", "", nil, "upper end"))
 	dist("beta", "beta(a, b) times scale on one component (support [0, scale])", fixed(1),
-		real("a", "", positive, "first shape"), real("b", "", positive, "second shape"), scale)
+		param("a", "", positive, "first shape"), param("b", "", positive, "second shape"), scale)
 	dist("chi2", "chi-squared with df degrees of freedom, times scale", fixed(1),
-		real("df", "", positive, "degrees of freedom"), scale)
+		param("df", "", positive, "degrees of freedom"), scale)
 	dist("circle", "uniform on the circle of the given radius in R²", fixed(2),
-		real("radius", "", positive, "radius"))
+		param("radius", "", positive, "radius"))
 	dist("mvnormal", "multivariate Gaussian N(mean, cov)", vecLength(0),
 		registry.Param{Name: "mean", Type: registry.VecParam, Doc: "mean vector"},
 		registry.Param{Name: "cov", Type: registry.MatParam, Doc: "covariance, symmetric positive definite"})

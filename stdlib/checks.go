@@ -1,0 +1,97 @@
+package stdlib
+
+import (
+	"math"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"gonum.org/v1/gonum/mat"
+)
+
+// constArg returns the constant value of a call's argument, if it is constant.
+func constArg(c *ir.Call, name string) (*ir.Arg, *dsl.Value) {
+	a := c.Arg(name)
+	if a == nil {
+		return nil, nil
+	}
+	if k, ok := a.Value.(*ir.ConstExpr); ok {
+		return a, &k.Value
+	}
+	return a, nil
+}
+
+// checkCovariance reports a constant covariance that is not square of size n,
+// not symmetric, or not positive definite. n < 0 skips the size check.
+func checkCovariance(ctx *registry.CheckContext, name string, n int) {
+	a, v := constArg(ctx.Call, name)
+	if v == nil {
+		return
+	}
+	rows, cols := v.Type.Rows, v.Type.Cols
+	if rows != cols || (n >= 0 && rows != n) {
+		want := "square"
+		if n >= 0 {
+			want = dsl.MatOf(n, n).String()
+		}
+		ctx.Report(dsl.Errorf(a.Span, "%s must be %s, got %s", name, want, v.Type))
+		return
+	}
+	sym := mat.NewSymDense(rows, nil)
+	for i := 0; i < rows; i++ {
+		for j := 0; j < rows; j++ {
+			x, y := v.At(i, j), v.At(j, i)
+			if math.Abs(x-y) > 1e-12*math.Max(1, math.Abs(x)) {
+				ctx.Report(dsl.Errorf(a.Span, "%s is not symmetric: element [%d][%d] = %g but [%d][%d] = %g", name, i, j, x, j, i, y).
+					WithHint("a covariance matrix equals its transpose"))
+				return
+			}
+			sym.SetSym(i, j, x)
+		}
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(sym) {
+		ctx.Report(dsl.Errorf(a.Span, "%s is not positive definite", name).
+			WithHint("every variance must be positive and each covariance smaller in size than the product of the two standard deviations"))
+	}
+}
+
+func checkMVNormal(ctx *registry.CheckContext) {
+	_, mean := constArg(ctx.Call, "mean")
+	n := -1
+	if mean != nil {
+		n = mean.Type.Rows
+	}
+	checkCovariance(ctx, "cov", n)
+}
+
+func checkGMM(ctx *registry.CheckContext) {
+	wa, w := constArg(ctx.Call, "weights")
+	ma, means := constArg(ctx.Call, "means")
+	if w != nil {
+		sum := 0.0
+		for _, x := range w.Numbers {
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			ctx.Report(dsl.Errorf(wa.Span, "mixture weights sum to %g, not 1", sum))
+		}
+		if means != nil && means.Type.Rows != w.Type.Rows {
+			ctx.Report(dsl.Errorf(ma.Span, "means has %d rows but there are %d weights", means.Type.Rows, w.Type.Rows).
+				WithHint("give one mean per row, one row per mixture component"))
+		}
+	}
+	n := -1
+	if means != nil {
+		n = means.Type.Cols
+	}
+	checkCovariance(ctx, "cov", n)
+}
+
+func checkUniform(ctx *registry.CheckContext) {
+	_, lo := constArg(ctx.Call, "lo")
+	ha, hi := constArg(ctx.Call, "hi")
+	if lo != nil && hi != nil && !(lo.Float() < hi.Float()) {
+		ctx.Report(dsl.Errorf(ha.Span, "uniform needs lo < hi, got lo = %g, hi = %g", lo.Float(), hi.Float()))
+	}
+}

@@ -1,0 +1,397 @@
+package parser
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/bocdev/boc/dsl/ast"
+)
+
+// The grammar of one statement, as participle structs. They stay private to
+// the parser and are converted to dsl/ast by convert.go.
+//
+// The grammar is LL(1): every choice is decided by the next token, or by an
+// explicit lookahead group, and the parser runs with no backtracking
+// (UseLookahead(0)). So once a production has consumed a token it is committed,
+// and an error is reported where it happens ("expected an expression" at the
+// second comma of `[1, , 2]`), not where some earlier alternative gave up.
+// Every production starts with a token rather than something optional, so
+// that one that does not apply fails cleanly, without an error that would
+// then be reported in place of the real one.
+//
+// Expression precedence is in precedence.go.
+
+// grammar is built once: building walks the grammar by reflection.
+var grammar = participle.MustBuild[stmt](
+	participle.Lexer(boLexer),
+	participle.UseLookahead(0),
+)
+
+// statementParsers parse each kind of statement, chosen by its keyword, so
+// that a statement is not tried against the other kinds first. They share
+// the grammar built for stmt.
+var statementParsers = map[string]statementParser{
+	"problem":     parserFor((*converter).problem),
+	"let":         parserFor((*converter).let),
+	"domain":      parserFor((*converter).domain),
+	"candidates":  parserFor((*converter).candidates),
+	"objective":   parserFor((*converter).objective),
+	"input":       parserFor((*converter).inputNoise),
+	"observation": parserFor((*converter).observationNoise),
+	"constraint":  parserFor((*converter).constraint),
+	"model":       parserFor((*converter).plugin),
+	"acquisition": parserFor((*converter).plugin),
+	"search":      parserFor((*converter).plugin),
+	"init":        parserFor((*converter).initDesign),
+	"budget":      parserFor((*converter).value),
+	"seed":        parserFor((*converter).value),
+	"stop":        parserFor((*converter).value),
+}
+
+// statementParser parses the tokens of one statement and converts the tree.
+type statementParser func(c *converter, lex *lexer.PeekingLexer) (ast.Stmt, error)
+
+func parserFor[P any](convert func(*converter, *P) ast.Stmt) statementParser {
+	p, err := participle.ParserForProduction[P](grammar)
+	if err != nil {
+		panic(err) // P is not in the grammar: a bug every test finds
+	}
+	return func(c *converter, lex *lexer.PeekingLexer) (ast.Stmt, error) {
+		tree, err := p.ParseFromLexer(lex)
+		if err != nil {
+			return nil, err
+		}
+		return convert(c, tree), nil
+	}
+}
+
+// matched is embedded in every production: participle fills Tokens with the
+// tokens the production consumed, from which the node's span is computed.
+// (participle's EndPos is where the next token starts, so a span ending there
+// would take in the spaces and comments after the node.)
+type matched struct {
+	Tokens []lexer.Token
+}
+
+func (m matched) tokens() []lexer.Token { return m.Tokens }
+
+// stmt is the root the grammar is built from: it gathers every kind of
+// statement. Statements are parsed with statementParsers.
+type stmt struct {
+	Problem     *problemStmt     `parser:"  @@"`
+	Let         *letStmt         `parser:"| @@"`
+	Domain      *domainStmt      `parser:"| @@"`
+	Candidates  *candidatesStmt  `parser:"| @@"`
+	Objective   *objectiveStmt   `parser:"| @@"`
+	InputNoise  *inputNoiseStmt  `parser:"| @@"`
+	Observation *observationStmt `parser:"| @@"`
+	Constraint  *constraintStmt  `parser:"| @@"`
+	Plugin      *pluginStmt      `parser:"| @@"`
+	Init        *initStmt        `parser:"| @@"`
+	Value       *valueStmt       `parser:"| @@"`
+}
+
+type problemStmt struct {
+	matched
+	Name *ident `parser:"'problem' @@"`
+}
+
+type letStmt struct {
+	matched
+	Name  *ident `parser:"'let' @@ '='"`
+	Value *expr  `parser:"@@"`
+}
+
+type domainStmt struct {
+	matched
+	Block *block[dim] `parser:"'domain' @@"`
+}
+
+// block is `{ ITEM \n ITEM ... }`: one item per line. The splitter collapses
+// blank lines to one Newline token, so a newline followed by anything but `}`
+// commits to another item.
+type block[T any] struct {
+	matched
+	Items []*T `parser:"'{' Newline? ( '}' | @@ ( (?= Newline ~'}') Newline @@ )* ( Newline '}' | '}' ) )"`
+}
+
+type dim struct {
+	matched
+	Name     *ident    `parser:"@@"`
+	Size     *expr     `parser:"( '[' @@ ']' )?"`
+	Interval *interval `parser:"'in' ( @@"`
+	Range    *intRange `parser:"     | @@ )"`
+	Log      bool      `parser:"@'log'?"`
+}
+
+type interval struct {
+	matched
+	Lo *expr `parser:"'[' @@ ','"`
+	Hi *expr `parser:"@@ ']'"`
+}
+
+type intRange struct {
+	matched
+	Lo *expr `parser:"@@ '..'"`
+	Hi *expr `parser:"@@"`
+}
+
+type candidatesStmt struct {
+	matched
+	File *stringLit `parser:"'candidates' ( 'file' @@"`
+	Call *call      `parser:"             | @@ )"`
+}
+
+type objectiveStmt struct {
+	matched
+	Sense   string   `parser:"'objective' @('maximize' | 'minimize')"`
+	Binding *binding `parser:"@@"`
+}
+
+type binding struct {
+	matched
+	Go       *goBinding   `parser:"  @@"`
+	Exec     *execBinding `parser:"| @@"`
+	External bool         `parser:"| @'external'"`
+	Expr     *expr        `parser:"| @@"`
+}
+
+type goBinding struct {
+	matched
+	Path *stringLit `parser:"'go' @@ '.'"`
+	Func *ident     `parser:"@@"`
+}
+
+type execBinding struct {
+	matched
+	Args []*stringLit `parser:"'exec' @@+"`
+}
+
+type inputNoiseStmt struct {
+	matched
+	Block *block[noiseDecl] `parser:"'input' 'noise' ( @@"`
+	One   *noiseDecl        `parser:"                | @@ )"`
+}
+
+type noiseDecl struct {
+	matched
+	Target *target `parser:"@@ '~'"`
+	Dist   *expr   `parser:"@@"`
+}
+
+// target is what input noise perturbs: `x`, `p[2]`, `p[0:2]` or `(x, y)`.
+type target struct {
+	matched
+	Tuple []*targetAtom `parser:"  '(' @@ ( ',' @@ )+ ')'"`
+	One   *targetAtom   `parser:"| @@"`
+}
+
+type targetAtom struct {
+	matched
+	Name  *ident  `parser:"@@"`
+	Index *suffix `parser:"@@?"`
+}
+
+type observationStmt struct {
+	matched
+	Dist     *expr  `parser:"'observation' 'noise' ( '~' @@"`
+	Learn    *learn `parser:"                      | @@"`
+	Reported bool   `parser:"                      | @'reported' )"`
+}
+
+type constraintStmt struct {
+	matched
+	Name    *ident         `parser:"'constraint' @@ ':'"`
+	LHS     *side          `parser:"@@"`
+	Op      *cmpOp         `parser:"@@"`
+	RHS     *side          `parser:"@@"`
+	Options *block[option] `parser:"@@?"`
+}
+
+// side is one side of a constraint. Its expression stops below the
+// comparisons, so that the comparison belongs to the constraint.
+type side struct {
+	matched
+	Go       *goBinding   `parser:"  @@"`
+	Exec     *execBinding `parser:"| @@"`
+	Reported bool         `parser:"| @'reported'"`
+	Expr     *arith       `parser:"| @@"`
+}
+
+// option is a constraint option: `seed EXPR`, `kernel CALL` or `noise ~ DIST`;
+// the name is its first token. Which names are known is the type checker's
+// business.
+type option struct {
+	matched
+	Noise bool   `parser:"( @'noise' '~'"`
+	Name  string `parser:"| @( Ident | 'seed' ) )"`
+	Value *expr  `parser:"@@"`
+}
+
+// pluginStmt is `model CALL`, `acquisition CALL` or `search CALL`.
+type pluginStmt struct {
+	matched
+	Keyword string `parser:"@( 'model' | 'acquisition' | 'search' )"`
+	Call    *call  `parser:"@@"`
+}
+
+type initStmt struct {
+	matched
+	Points *vecLit `parser:"'init' ( @@"`
+	Call   *call   `parser:"       | @@ )"`
+}
+
+// valueStmt is `budget EXPR`, `seed EXPR` or `stop when EXPR`.
+type valueStmt struct {
+	matched
+	Keyword string `parser:"( @( 'budget' | 'seed' ) | @'stop' 'when' )"`
+	Value   *expr  `parser:"@@"`
+}
+
+// ---- expressions ----
+
+// expr is operands joined by binary operators. The grammar keeps them flat;
+// the converter applies precedence and associativity (precedence.go), which
+// keeps each operand a few productions deep instead of one per precedence
+// level.
+type expr struct {
+	matched
+	X    *operand         `parser:"@@"`
+	Rest []*binaryOperand `parser:"@@*"`
+}
+
+type binaryOperand struct {
+	matched
+	Op string   `parser:"@( 'or' | 'and' | '<=' | '>=' | '<' | '>' | '==' | '!=' | '+' | '-' | '*' | '/' | '^' )"`
+	Y  *operand `parser:"@@"`
+}
+
+// arith is the expression on a side of a constraint: arithmetic only, so
+// that the comparison after it is the constraint's own.
+type arith struct {
+	matched
+	X    *operand        `parser:"@@"`
+	Rest []*arithOperand `parser:"@@*"`
+}
+
+type arithOperand struct {
+	matched
+	Op string   `parser:"@( '+' | '-' | '*' | '/' | '^' )"`
+	Y  *operand `parser:"@@"`
+}
+
+// operand is one operand: a prefix operator (`-`, `not`) applied to an
+// operand, an if-then-else, a vector literal, or a primary with its indexes
+// and slices. A vector literal takes none: `[[1, 2] [3, 4]]` is a matrix
+// missing a comma, not an index. The else branch of an if extends as far right
+// as it can, so `if c then a else b + 1` adds to b.
+type operand struct {
+	matched
+	X        *primary  `parser:"( @@"`
+	Suffixes []*suffix `parser:"  @@*"`
+	Vec      *vecLit   `parser:"| @@"`
+	Prefix   *prefixed `parser:"| @@"`
+	If       *ifExpr   `parser:"| @@ )"`
+}
+
+type prefixed struct {
+	matched
+	Op string   `parser:"@( '-' | 'not' )"`
+	X  *operand `parser:"@@"`
+}
+
+type ifExpr struct {
+	matched
+	Cond *expr `parser:"'if' @@"`
+	Then *expr `parser:"'then' @@"`
+	Else *expr `parser:"'else' @@"`
+}
+
+type cmpOp struct {
+	matched
+	Op string `parser:"@( '<=' | '>=' | '<' | '>' | '==' | '!=' )"`
+}
+
+// suffix is `[i]`, `[i:j]`, `[i:]`, `[:j]` or `[:]`.
+type suffix struct {
+	matched
+	OpenLo *sliceEnd `parser:"'[' ( @@"`
+	Index  *expr     `parser:"    | @@"`
+	Slice  *sliceEnd `parser:"      @@? ) ']'"`
+}
+
+// sliceEnd is the `:j` part of a slice; j may be left out.
+type sliceEnd struct {
+	matched
+	Hi *expr `parser:"':' @@?"`
+}
+
+type primary struct {
+	matched
+	Call   *call      `parser:"  @@"`
+	Number *numberLit `parser:"| @@"`
+	String *stringLit `parser:"| @@"`
+	Learn  *learn     `parser:"| @@"`
+	Name   bool       `parser:"| @'acquisition'"`
+	Paren  *parenExpr `parser:"| @@"`
+}
+
+type numberLit struct {
+	matched
+	Text string `parser:"@Number"`
+}
+
+type stringLit struct {
+	matched
+	Quoted string `parser:"@String"`
+}
+
+type ident struct {
+	matched
+	Name string `parser:"@Ident"`
+}
+
+// call is `f` or `f(args)`; a bare name is a call without arguments only
+// where a plugin is expected, and a plain name elsewhere.
+type call struct {
+	matched
+	Fun  *ident   `parser:"@@"`
+	Args *argList `parser:"@@?"`
+}
+
+type learn struct {
+	matched
+	Args *argList `parser:"'learn' @@?"`
+}
+
+// argList allows a trailing comma, handy when arguments span lines.
+type argList struct {
+	matched
+	Args []*arg `parser:"'(' ( @@ ( (?= ',' ~')') ',' @@ )* ','? )? ')'"`
+}
+
+// arg is `value` or `name = value`. The splitter types a word followed by
+// `=` inside parentheses as an ArgName, so the choice takes one token and a
+// keyword can name an argument (`learn(init = 0.3)`).
+type arg struct {
+	matched
+	Name  *argName `parser:"( @@ '='"`
+	Value *expr    `parser:"  @@ | @@ )"`
+}
+
+type argName struct {
+	matched
+	Name string `parser:"@ArgName"`
+}
+
+// vecLit allows a trailing comma, handy when rows span lines.
+type vecLit struct {
+	matched
+	Elems []*expr `parser:"'[' ( @@ ( (?= ',' ~']') ',' @@ )* ','? )? ']'"`
+}
+
+// parenExpr is `(x)` or a tuple `(a, b, ...)`.
+type parenExpr struct {
+	matched
+	Elems []*expr `parser:"'(' @@ ( ',' @@ )* ')'"`
+}

@@ -1,12 +1,18 @@
 module github.com/bocdev/boc
 
-go 1.26.8
+go 1.26.0
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4 // indirect
-	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
+	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/dave/jennifer v1.7.1
+	github.com/google/go-cmp v0.7.0
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/tools v0.52.0
+	gonum.org/v1/gonum v0.17.0
+)
+
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )

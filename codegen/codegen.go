@@ -1,9 +1,21 @@
 // Package codegen emits the Go optimiser for a checked problem.
+//
+// The output is a library package specialised to the problem (its dimension,
+// bounds, kernel, acquisition and search written out as constants and
+// straight-line Go, with New, Suggest, Observe, Best and, when the objective
+// can be evaluated, Objective and Run) and a thin main package that hands the
+// library to runtime/program for its command line. Plugins contribute their
+// code through the Emit hooks of stdlib/registry: codegen knows no plugin by
+// name. The output is deterministic and gofmt-clean.
 package codegen
 
 import (
+	"go/token"
+
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
 )
 
 // Options controls code generation.
@@ -29,7 +41,179 @@ type Output struct {
 }
 
 // Generate emits Go code for p. Plugins this version cannot emit are reported
-// as diagnostics at the call's position.
+// as diagnostics at the call's position. The main package is emitted only
+// when opt.ImportPath is set, since it must import the library.
 func Generate(p *ir.Program, opt Options) (*Output, dsl.Diagnostics) {
-	panic("TODO(codegen helper): replace")
+	g := &generator{p: p, pkg: opt.Package}
+	if g.pkg == "" {
+		g.pkg = p.Name
+	}
+	if !token.IsIdentifier(g.pkg) || g.pkg == "main" {
+		g.report(dsl.Errorf(dsl.Span{}, "%q cannot name the optimiser's Go package", g.pkg).
+			WithHint("choose a lower-case name that is a Go identifier other than main"))
+		return nil, g.diags
+	}
+	g.plan()
+	if g.diags.HasErrors() {
+		g.diags.Sort()
+		return nil, g.diags
+	}
+	out := &Output{Library: g.library()}
+	if opt.ImportPath != "" {
+		out.Main = g.program(opt.ImportPath)
+	}
+	g.diags.Sort()
+	if g.diags.HasErrors() {
+		return nil, g.diags
+	}
+	return out, g.diags
+}
+
+// maxComponents is the largest dimension the runtime's quasi-random
+// generators (runtime/design.MaxSobolDim), and so the search and the Sobol
+// design, support.
+const maxComponents = 1024
+
+// generator holds one problem and the plugin code resolved for it.
+type generator struct {
+	p     *ir.Program
+	pkg   string
+	diags dsl.Diagnostics
+
+	components []component
+	known      []*ir.Constraint // known constraints, in source order
+
+	model       registry.ModelCode
+	kernel      *ir.Call
+	kernelEmit  registry.KernelEmit
+	acquisition registry.AcquisitionEmit
+	search      registry.SearchCode
+	initEmit    registry.InitEmit // nil for explicit initial points
+
+	noiseDeclared bool    // observation noise ~ DIST
+	noiseVariance float64 // its variance, when declared
+}
+
+func (g *generator) report(d dsl.Diagnostic) { g.diags = append(g.diags, d) }
+
+// internal reports a bug in boc or a plugin rather than in the user's file.
+func (g *generator) internal(span dsl.Span, format string, args ...any) {
+	d := dsl.Errorf(span, "internal error in boc: "+format, args...)
+	g.report(d.WithHint("this is a bug in boc or one of its plugins; please report it with the .bo file"))
+}
+
+// checkArgs reports an internal error if a hook read arguments its call does
+// not have.
+func (g *generator) checkArgs(a *registry.Args) {
+	if err := a.Err(); err != nil {
+		g.internal(a.Call.Span, "%v", err)
+	}
+}
+
+// plan checks that every part of the problem can be emitted and resolves
+// the plugins' hooks, reporting everything that cannot.
+func (g *generator) plan() {
+	p := g.p
+	g.components = components(p)
+	if p.D < 1 || p.D > maxComponents {
+		span := dsl.Span{}
+		if len(p.Dims) > 0 {
+			span = p.Dims[0].Span
+		}
+		g.report(dsl.Errorf(span, "the domain has %d scalar components; this version of boc supports 1 to %d", p.D, maxComponents))
+	}
+	if p.Candidates != nil {
+		g.report(dsl.Errorf(p.Candidates.Span, "candidates are not supported in this version of boc").
+			WithHint("remove the candidates statement to search the whole domain"))
+	}
+	g.planObjective()
+	for _, c := range p.Constraints {
+		if c.Known {
+			g.known = append(g.known, c)
+			continue
+		}
+		g.report(dsl.Errorf(c.Span, "unknown safety constraint %s is not supported in this version of boc", c.Name).
+			WithHint("only known constraints, with expressions over the domain on both sides, can be compiled"))
+	}
+	g.planObservationNoise()
+	g.planModel()
+	if h, ok := callHook[registry.AcquisitionEmit](g, p.Acquisition); ok {
+		g.acquisition = h
+	}
+	if h, ok := callHook[registry.SearchEmit](g, p.Search); ok {
+		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D}
+		g.search = h(sg)
+		g.checkArgs(&sg.Args)
+	}
+	if p.Init.Call != nil {
+		if h, ok := callHook[registry.InitEmit](g, p.Init.Call); ok {
+			g.initEmit = h
+		}
+	}
+	if p.Budget < 1 {
+		g.internal(dsl.Span{}, "budget %d is not positive", p.Budget)
+	}
+}
+
+func (g *generator) planObjective() {
+	b := g.p.Objective.Binding
+	switch b.Kind {
+	case ir.ExprBinding, ir.GoBinding, ir.ExternalBinding:
+	case ir.ExecBinding:
+		if len(b.Exec) == 0 {
+			g.internal(b.Span, "exec binding without a command")
+		}
+	default:
+		g.internal(b.Span, "unknown binding kind %d", b.Kind)
+	}
+}
+
+func (g *generator) planObservationNoise() {
+	n := g.p.ObsNoise
+	switch n.Kind {
+	case ir.ObsNoiseNone:
+	case ir.ObsNoiseDist:
+		h, ok := callHook[registry.DistributionEmit](g, n.Dist)
+		if !ok {
+			return
+		}
+		if h.Variance == nil {
+			g.report(dsl.Errorf(n.Dist.Span, "%s is not available as observation noise in this version of boc", pluginName(n.Dist.Plugin)).
+				WithHint("use normal(0, sd)"))
+			return
+		}
+		a := &registry.Args{Call: n.Dist}
+		g.noiseDeclared, g.noiseVariance = true, h.Variance(a)
+		g.checkArgs(a)
+	case ir.ObsNoiseLearn:
+		g.report(dsl.Errorf(n.Span, "learn is not supported yet: give a fixed value, e.g. observation noise ~ normal(0, 0.1)"))
+	case ir.ObsNoiseReported:
+		g.report(dsl.Errorf(n.Span, "observation noise reported is not supported in this version of boc").
+			WithHint("declare the noise, e.g. observation noise ~ normal(0, 0.1)"))
+	}
+}
+
+func (g *generator) planModel() {
+	m := g.p.Model
+	h, ok := callHook[registry.ModelEmit](g, m)
+	if !ok {
+		return
+	}
+	if p, _ := registry.ByID(m.Plugin); p.UsesInputNoise {
+		// The emitted optimiser has no channel for input noise yet, so a
+		// model built on it cannot be emitted faithfully.
+		g.report(dsl.Errorf(m.Span, "model %s uses input noise, which this version of boc cannot emit", pluginName(m.Plugin)))
+		return
+	}
+	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Capacity: jen.Id("Budget")}
+	g.model = h(mg)
+	g.checkArgs(&mg.Args)
+	if g.model.Kernel == nil || g.model.Type == nil || g.model.New == nil {
+		g.internal(m.Span, "model %s's hook returned incomplete code", m.Plugin)
+		return
+	}
+	g.kernel = g.model.Kernel
+	if k, ok := callHook[registry.KernelEmit](g, g.kernel); ok {
+		g.kernelEmit = k
+	}
 }

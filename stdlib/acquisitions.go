@@ -8,11 +8,11 @@ func init() {
 	xi := registry.Param{Name: "xi", Type: registry.RealParam, Default: "0", Range: nonNegative,
 		Doc: "required improvement ξ, in the objective's units"}
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ucb",
-		Doc: "upper confidence bound μ + β σ", Params: []registry.Param{beta}})
+		Doc: "upper confidence bound μ + β σ", Params: []registry.Param{beta}, Emit: ucbEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei",
-		Doc: "expected improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xi}})
+		Doc: "expected improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xi}, Emit: eiEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "pi",
-		Doc: "probability of improvement", Params: []registry.Param{xi}})
+		Doc: "probability of improvement", Params: []registry.Param{xi}, Emit: piEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei_noisy",
 		Doc: "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7)"})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "uei",

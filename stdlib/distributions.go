@@ -18,7 +18,7 @@ func init() {
 	checks := map[string]func(*registry.CheckContext){"uniform": checkUniform, "mvnormal": checkMVNormal, "gmm": checkGMM}
 	dist := func(name, doc string, result func([]registry.Operand) (dsl.Type, error), params ...registry.Param) {
 		registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result,
-			Check: checks[name]})
+			Check: checks[name], Emit: distributionEmit(name)})
 	}
 
 	dist("normal", "Gaussian N(mean, sd²) on one component", fixed(1),

@@ -9,7 +9,8 @@ import (
 
 func init() {
 	fn := func(name, doc string, result func([]registry.Operand) (dsl.Type, error)) {
-		registry.Register(&registry.Plugin{Kind: registry.Function, Name: name, Doc: doc, Result: result})
+		registry.Register(&registry.Plugin{Kind: registry.Function, Name: name, Doc: doc, Result: result, Fold: folds[name],
+			Emit: functionEmit(name)})
 	}
 	for _, name := range []string{"sin", "cos", "tan", "exp", "log", "sqrt", "abs", "floor", "ceil"} {
 		fn(name, name+" of a real", scalar(name))

@@ -3,14 +3,14 @@ package stdlib
 import "github.com/bocdev/boc/stdlib/registry"
 
 func init() {
-	stationary := func(name, doc string) *registry.Plugin {
+	stationary := func(name, doc string, emit registry.KernelEmit) *registry.Plugin {
 		return &registry.Plugin{Kind: registry.Kernel, Name: name, Doc: doc,
-			Params: []registry.Param{lengthscale, variance}}
+			Params: []registry.Param{lengthscale, variance}, Emit: emit}
 	}
-	registry.Register(stationary("se", "squared exponential (RBF): s² exp(−r²/2)"))
-	registry.Register(stationary("matern12", "Matérn ν=1/2 (exponential): s² exp(−r)"))
-	registry.Register(stationary("matern32", "Matérn ν=3/2: s² (1+√3 r) exp(−√3 r)"))
-	registry.Register(stationary("matern52", "Matérn ν=5/2: s² (1+√5 r+5r²/3) exp(−√5 r)"))
+	registry.Register(stationary("se", "squared exponential (RBF): s² exp(−r²/2)", seEmit))
+	registry.Register(stationary("matern12", "Matérn ν=1/2 (exponential): s² exp(−r)", matern12Emit))
+	registry.Register(stationary("matern32", "Matérn ν=3/2: s² (1+√3 r) exp(−√3 r)", matern32Emit))
+	registry.Register(stationary("matern52", "Matérn ν=5/2: s² (1+√5 r+5r²/3) exp(−√5 r)", matern52Emit))
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "rq",
 		Doc: "rational quadratic: s² (1 + r²/(2a))^(−a)",
 		Params: []registry.Param{lengthscale, variance,

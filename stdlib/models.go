@@ -9,20 +9,20 @@ func init() {
 	samples := registry.Param{Name: "samples", Type: registry.IntParam, Default: "100", Range: atLeastOne, Doc: "samples m drawn from each input distribution"}
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "gp",
 		Doc:    "exact Gaussian process on the target points; ignores input noise",
-		Params: []registry.Param{kernel("matern52")}})
-	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp",
+		Params: []registry.Param{kernel("matern52")}, Emit: gpEmit})
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp", UsesInputNoise: true,
 		Doc:    "uGP (Oliveira et al.): GP over input distributions with the integral kernel",
 		Params: []registry.Param{kernel("se"), samples}})
-	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd",
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd", UsesInputNoise: true,
 		Doc: "AIRBO: GP over input distributions with the kernel exp(−α MMD²)",
 		Params: []registry.Param{kernel("rqmix"), samples,
 			{Name: "landmarks", Type: registry.IntParam, Default: "10", Range: atLeastOne, Doc: "Nyström landmarks h"},
 			{Name: "estimator", Type: registry.StringParam, Default: `"embedding"`, Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, Doc: "α in exp(−α MMD²)"}}})
-	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "erbf",
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "erbf", UsesInputNoise: true,
 		Doc:    "expected RBF kernel baseline; assumes Gaussian input noise",
 		Params: []registry.Param{kernel("se")}})
-	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "skl",
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "skl", UsesInputNoise: true,
 		Doc:    "symmetric-KL kernel baseline; assumes Gaussian input noise",
 		Params: []registry.Param{kernel("se")}})
 }

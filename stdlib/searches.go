@@ -12,7 +12,7 @@ func init() {
 		Doc: "best candidates refined by local search"}
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "pattern",
 		Doc:    "Sobol candidates, the best refined by a bounded compass (pattern) search",
-		Params: []registry.Param{raw, restarts}})
+		Params: []registry.Param{raw, restarts}, Emit: patternEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs",
 		Doc:    "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients",
 		Params: []registry.Param{restarts, raw}})

@@ -12,6 +12,7 @@ package registry
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 
@@ -31,10 +32,11 @@ const (
 	Function     Kind = "function" // built-in functions of the expression language
 	Init         Kind = "init"
 	Search       Kind = "search"
+	Candidates   Kind = "candidates" // generators of a finite decision set
 )
 
 // Kinds lists every kind in the order listings use.
-var Kinds = []Kind{Model, Kernel, Acquisition, Distribution, Benchmark, Function, Init, Search}
+var Kinds = []Kind{Model, Kernel, Acquisition, Distribution, Benchmark, Function, Init, Search, Candidates}
 
 // Plugin describes one plugin.
 type Plugin struct {
@@ -55,6 +57,17 @@ type Plugin struct {
 	// covariance matches a mean's length). It is called after every argument was
 	// checked against Params, with defaults filled in. May be nil.
 	Check func(c *CheckContext)
+
+	// Fold evaluates a call of a function plugin whose arguments are all
+	// constant, so constant expressions are computed at compile time. It is
+	// called only after Result accepted the arguments and must return a value of
+	// the type Result gave, or a message saying why the call has no value (for
+	// example the logarithm of a negative number). Nil: calls are never folded.
+	Fold func(args []dsl.Value) (dsl.Value, error)
+
+	// UsesInputNoise is set on models that account for input noise; the checker
+	// warns when input noise is declared for a model without it.
+	UsesInputNoise bool
 
 	// Emit generates the plugin's Go code. Its type depends on Kind and is
 	// defined by the code generator's contract in emit.go. A nil Emit means the
@@ -119,15 +132,26 @@ func (r Range) Contains(x float64) bool {
 }
 
 // String renders r in interval notation, e.g. (0, inf) or [1, 10].
+// An infinite end is always shown open and as inf: (0, inf), not (0, +Inf].
 func (r Range) String() string {
 	lo, hi := "[", "]"
-	if r.LoOpen {
+	if r.LoOpen || math.IsInf(r.Lo, -1) {
 		lo = "("
 	}
-	if r.HiOpen {
+	if r.HiOpen || math.IsInf(r.Hi, 1) {
 		hi = ")"
 	}
-	return fmt.Sprintf("%s%g, %g%s", lo, r.Lo, r.Hi, hi)
+	return lo + rangeEnd(r.Lo) + ", " + rangeEnd(r.Hi) + hi
+}
+
+func rangeEnd(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%g", x)
 }
 
 // Param is one parameter of a call-style plugin.

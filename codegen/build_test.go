@@ -1,0 +1,436 @@
+package codegen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bocdev/boc/dsl/ir"
+)
+
+// The golden programs are built and run in ONE temporary module, one
+// sub-package per case, with one go vet, one go build and one go test, so
+// that the whole test stays within a few minutes on two cores and reruns hit
+// the build cache.
+
+func TestMain(m *testing.M) {
+	flag := m.Run()
+	if module != nil {
+		os.RemoveAll(module.dir)
+	}
+	os.Exit(flag)
+}
+
+// goldenBuild is the built module.
+type goldenBuild struct {
+	dir   string // module root
+	bin   string // the built programs, one per case, named after it
+	cases []string
+	err   error
+}
+
+var (
+	moduleOnce sync.Once
+	module     *goldenBuild
+)
+
+// builtModule builds the golden module once per test binary.
+func builtModule(t *testing.T) *goldenBuild {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the emitted programs; skipped with -short")
+	}
+	moduleOnce.Do(func() { module = buildModule(t) })
+	if module.err != nil {
+		t.Fatal(module.err)
+	}
+	return module
+}
+
+// goEnv is the environment of the go commands: module mode with the repo
+// replaced in, and the local toolchain only.
+func goEnv() []string {
+	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off")
+}
+
+func buildModule(t *testing.T) *goldenBuild {
+	b := &goldenBuild{cases: goldenCases(t)}
+	dir, err := os.MkdirTemp("", "boc-golden-")
+	if err != nil {
+		b.err = err
+		return b
+	}
+	b.dir, b.bin = dir, filepath.Join(dir, "bin")
+	b.err = b.write(t)
+	if b.err == nil {
+		b.err = b.goCommands()
+	}
+	return b
+}
+
+// write lays out the module: go.mod and go.sum, for each case its library,
+// its program under cmd/NAME and an allocation test, and the helper
+// programs the tests run.
+func (b *goldenBuild) write(t *testing.T) error {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return err
+	}
+	gomod := fmt.Sprintf("module %s\n\ngo 1.26\n\nrequire github.com/bocdev/boc v0.0.0\n\nreplace github.com/bocdev/boc => %s\n", goldenModulePath, root)
+	files := map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum}
+	for _, name := range b.cases {
+		out := generateCase(t, name)
+		for _, f := range out.Library {
+			files[filepath.Join(name, f.Name)] = f.Content
+		}
+		for _, f := range out.Main {
+			files[filepath.Join(name, "cmd", name, f.Name)] = f.Content
+		}
+		files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
+	}
+	probe, err := kernelProbe()
+	if err != nil {
+		return err
+	}
+	files[filepath.Join("kernelprobe", "main.go")] = probe
+	files[filepath.Join("execsphere_objective", "main.go")] = []byte(execObjective)
+	for name, content := range files {
+		path := filepath.Join(b.dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *goldenBuild) goCommands() error {
+	for _, args := range [][]string{
+		{"vet", "./..."},
+		{"build", "-o", b.bin + string(filepath.Separator), "./..."},
+		{"test", "./..."},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = b.dir, goEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go %s in the golden module %s: %v\n%s", strings.Join(args, " "), b.dir, err, out)
+		}
+	}
+	return nil
+}
+
+// allocTest is a test in the case's package: after New and a warm-up past
+// the initial design, Suggest and Observe allocate nothing. Values come from
+// a synthetic function so that the test needs no objective.
+func allocTest(name string, out *Output) []byte {
+	pkg := ""
+	if content := string(out.Library[0].Content); strings.Contains(content, "\npackage ") {
+		pkg = strings.Fields(content[strings.Index(content, "\npackage ")+1:])[1]
+	}
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"errors"
+	"testing"
+)
+
+func synthetic(x Point) float64 {
+	y := 0.0
+	for i, v := range x {
+		y += float64(i+1) * v * v
+	}
+	return y
+}
+
+// step suggests and observes a point; a domain every point of which was
+// evaluated is no failure.
+func step(t *testing.T, o *Optimizer) {
+	x, err := o.Suggest()
+	if errors.Is(err, ErrExhausted) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Observe(x, synthetic(x)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAllocationFree(t *testing.T) {
+	o := New(Seed)
+	for o.Evaluations() < min(InitialDesign+2, Budget-3) {
+		step(t, o)
+	}
+	if a := testing.AllocsPerRun(2, func() {
+		if _, err := o.Suggest(); err != nil && !errors.Is(err, ErrExhausted) {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("%s: Suggest allocates %%v times", a)
+	}
+	if a := testing.AllocsPerRun(2, func() { step(t, o) }); a != 0 {
+		t.Errorf("%s: Suggest and Observe allocate %%v times", a)
+	}
+}
+`, pkg, name, name))
+}
+
+// execObjective is the command of testdata/golden/exec.bo: it reads
+// {"x": {"x": a, "v": [b, c]}} and answers {"y": Σ (value + shift)²}.
+const execObjective = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	shift, err := strconv.ParseFloat(os.Args[2], 64)
+	if err != nil || os.Args[1] != "--shift" {
+		fmt.Fprintln(os.Stderr, "usage: execsphere_objective --shift S")
+		os.Exit(2)
+	}
+	var in struct {
+		X struct {
+			X float64
+			V []float64
+		}
+	}
+	if err := json.NewDecoder(os.Stdin).Decode(&in); err != nil || len(in.X.V) != 2 {
+		fmt.Fprintln(os.Stderr, "bad input:", err)
+		os.Exit(1)
+	}
+	y := 0.0
+	for _, v := range append([]float64{in.X.X}, in.X.V...) {
+		y += (v + shift) * (v + shift)
+	}
+	fmt.Printf("{\"y\": %v}\n", y)
+}
+`
+
+// runResult is the --json output of a program.
+type runResult struct {
+	Problem            string                     `json:"problem"`
+	Seed               uint64                     `json:"seed"`
+	Evaluations        int                        `json:"evaluations"`
+	Recommendation     map[string]json.RawMessage `json:"recommendation"`
+	RecommendationMean *float64                   `json:"recommendation_mean"`
+	BestObserved       *struct {
+		X map[string]json.RawMessage `json:"x"`
+		Y float64                    `json:"y"`
+	} `json:"best_observed"`
+	Stopped string `json:"stopped"`
+}
+
+// runProgram runs a built program in the bin directory (where exec.bo's
+// command lives) and returns its stdout, stderr and exit code.
+func (b *goldenBuild) runProgram(t *testing.T, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(b.bin, name), args...)
+	cmd.Dir = b.bin
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("running %s: %v", name, err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// TestGoldenPrograms runs every golden program for a few evaluations past
+// its initial design and checks its JSON output against the problem.
+func TestGoldenPrograms(t *testing.T) {
+	b := builtModule(t)
+	for _, name := range b.cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := checkFile(t, filepath.Join(goldenDir, name+".bo"))
+			budget := min(p.Budget, p.Init.Size()+3)
+			stdout, stderr, code := b.runProgram(t, name, "run", "--json", "--budget", fmt.Sprint(budget), "--seed", "17")
+			if p.Objective.Binding.Kind == ir.ExternalBinding { // the program cannot evaluate it
+				if code != 2 || !strings.Contains(stderr, "the objective is external") {
+					t.Fatalf("external objective: exit %d, stderr %q", code, stderr)
+				}
+				return
+			}
+			if code != 0 {
+				t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+			}
+			var r runResult
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatalf("stdout is not one JSON object: %v\n%s", err, stdout)
+			}
+			if r.Problem != p.Name || r.Seed != 17 {
+				t.Errorf("problem %q seed %d, want %q 17", r.Problem, r.Seed, p.Name)
+			}
+			switch r.Stopped {
+			case "budget":
+				if r.Evaluations != budget {
+					t.Errorf("stopped for the budget after %d evaluations, want %d", r.Evaluations, budget)
+				}
+			case "stop when":
+				if r.Evaluations > budget || r.Evaluations < p.Init.Size() {
+					t.Errorf("stopped by the condition after %d evaluations, outside %d..%d", r.Evaluations, p.Init.Size(), budget)
+				}
+			default:
+				t.Errorf("stopped %q", r.Stopped)
+			}
+			if r.RecommendationMean == nil || r.BestObserved == nil {
+				t.Fatalf("no recommendation: %s", stdout)
+			}
+			for _, point := range []map[string]json.RawMessage{r.Recommendation, r.BestObserved.X} {
+				checkPoint(t, p.Dims, point)
+			}
+		})
+	}
+}
+
+// TestProgramOutput checks the human-readable output: one progress line per
+// evaluation on stderr and the summary on stdout.
+func TestProgramOutput(t *testing.T) {
+	b := builtModule(t)
+	stdout, stderr, code := b.runProgram(t, "mixed", "run", "--budget", "8")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 8 || !strings.HasPrefix(lines[0], "[1/8] lr=") || !strings.Contains(lines[7], "layers=") {
+		t.Errorf("progress lines:\n%s", stderr)
+	}
+	// Every point, of the design and of the search, satisfies the known
+	// constraint capacity: layers * (1 - dropout) >= 2.
+	for _, line := range lines {
+		var n int
+		var lr, layers, dropout, y, best float64
+		if _, err := fmt.Sscanf(line, "[%d/8] lr=%g layers=%g dropout=%g  y=%g  best=%g", &n, &lr, &layers, &dropout, &y, &best); err != nil {
+			t.Fatalf("progress line %q: %v", line, err)
+		}
+		if layers*(1-dropout) < 2-1e-5 {
+			t.Errorf("%q violates the constraint capacity", line)
+		}
+	}
+	if !strings.HasPrefix(stdout, "problem training (minimise): 8 evaluations, stopped: budget\nrecommendation: lr=") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	if _, stderr, code := b.runProgram(t, "quickstart", "run", "--budget", "31"); code != 2 || !strings.Contains(stderr, "outside 1..30") {
+		t.Errorf("budget beyond the compiled one: exit %d, %q", code, stderr)
+	}
+}
+
+// TestProgramDeterministic runs a program twice with the same seed.
+func TestProgramDeterministic(t *testing.T) {
+	b := builtModule(t)
+	for _, name := range []string{"mixed", "benchmarks"} {
+		args := []string{"run", "--json", "--budget", "12", "--seed", "5"}
+		first, _, _ := b.runProgram(t, name, args...)
+		second, _, _ := b.runProgram(t, name, args...)
+		if first != second || first == "" {
+			t.Errorf("%s: two runs with seed 5 differ:\n%s\n%s", name, first, second)
+		}
+	}
+}
+
+// TestQuickstartQuality is the README's promise: 30 evaluations with seed 1
+// get within 0.05 of Branin's minimum 0.397887.
+func TestQuickstartQuality(t *testing.T) {
+	b := builtModule(t)
+	stdout, stderr, code := b.runProgram(t, "quickstart", "run", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r runResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	const braninMin = 0.397887
+	if r.Evaluations != 30 || r.BestObserved == nil || r.BestObserved.Y-braninMin > 0.05 {
+		t.Errorf("quickstart: best observed %+v after %d evaluations, want within 0.05 of %v\n%s", r.BestObserved, r.Evaluations, braninMin, stdout)
+	}
+}
+
+// checkPoint checks a JSON point against the domain: every dimension, in
+// bounds, vectors as arrays of their size, integers whole.
+func checkPoint(t *testing.T, dims []*ir.Dim, point map[string]json.RawMessage) {
+	t.Helper()
+	if len(point) != len(dims) {
+		t.Errorf("point %v has %d dimensions, want %d", point, len(point), len(dims))
+	}
+	for _, d := range dims {
+		raw, ok := point[d.Name]
+		if !ok {
+			t.Errorf("point lacks %s", d.Name)
+			continue
+		}
+		var values []float64
+		if d.Vector {
+			if err := json.Unmarshal(raw, &values); err != nil || len(values) != d.Size {
+				t.Errorf("%s = %s, want %d numbers", d.Name, raw, d.Size)
+			}
+		} else {
+			var v float64
+			if err := json.Unmarshal(raw, &v); err != nil {
+				t.Errorf("%s = %s: %v", d.Name, raw, err)
+			}
+			values = []float64{v}
+		}
+		for _, v := range values {
+			if v < d.Lo || v > d.Hi || (d.Integer && v != float64(int(v))) {
+				t.Errorf("%s = %v is outside the domain", d.Name, v)
+			}
+		}
+	}
+}
+
+// TestExhausted: on a finite domain smaller than the budget, the run stops
+// once every point was evaluated, each exactly once.
+func TestExhausted(t *testing.T) {
+	b := builtModule(t)
+	stdout, stderr, code := b.runProgram(t, "integers", "run", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r runResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Stopped != "exhausted" || r.Evaluations != 6 || r.BestObserved == nil || r.BestObserved.Y != 0 {
+		t.Errorf("got %s, want stopped exhausted after 6 evaluations with best 0", stdout)
+	}
+	_, stderr, _ = b.runProgram(t, "integers", "run")
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		fields := strings.Fields(line)
+		point := fields[1] + " " + fields[2]
+		if seen[point] {
+			t.Errorf("%s evaluated twice:\n%s", point, stderr)
+		}
+		seen[point] = true
+	}
+	if len(seen) != 6 {
+		t.Errorf("%d distinct points evaluated, want 6:\n%s", len(seen), stderr)
+	}
+}

@@ -1,0 +1,145 @@
+package codegen
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// hookOf returns the Emit hook of plugin id as a T. A plugin without one is
+// reported as not available in this version; a hook of the wrong type is a
+// bug in the plugin, reported as an internal error.
+func hookOf[T any](g *generator, id string, span dsl.Span) (T, bool) {
+	var zero T
+	p, ok := registry.ByID(id)
+	if !ok {
+		g.internal(span, "no plugin %s is registered", id)
+		return zero, false
+	}
+	if !p.Built() || isNilFunc(p.Emit) {
+		g.report(notAvailable(p, span))
+		return zero, false
+	}
+	h, ok := p.Emit.(T)
+	if !ok {
+		g.internal(span, "plugin %s has an Emit hook of type %T, want %T", id, p.Emit, zero)
+		return zero, false
+	}
+	return h, true
+}
+
+// isNilFunc reports whether v holds a nil function (a typed nil in Emit).
+func isNilFunc(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Func && rv.IsNil()
+}
+
+// notAvailable is the diagnostic for a plugin that is specified but that
+// this version of boc cannot emit.
+func notAvailable(p *registry.Plugin, span dsl.Span) dsl.Diagnostic {
+	d := dsl.Errorf(span, "%s %s is not available in this version of boc", p.Kind, p.Name)
+	var built []string
+	for _, name := range registry.Names(p.Kind) {
+		if q, ok := registry.Lookup(p.Kind, name); ok && q.Built() {
+			built = append(built, name)
+		}
+	}
+	if len(built) > 0 {
+		d = d.WithHint("available %s plugins: %s", p.Kind, strings.Join(built, ", "))
+	}
+	return d
+}
+
+// callHook checks that every argument of c is a constant the hooks can
+// emit, then returns c's hook.
+func callHook[T any](g *generator, c *ir.Call) (T, bool) {
+	if c == nil {
+		var zero T
+		g.internal(dsl.Span{}, "the IR lacks a plugin call of kind %T", zero)
+		return zero, false
+	}
+	ok := g.checkConstantArgs(c)
+	h, found := hookOf[T](g, c.Plugin, c.Span)
+	return h, ok && found
+}
+
+// checkConstantArgs reports the arguments of c that code generation cannot
+// handle yet: `learn` and values that depend on the domain. Nested calls are
+// checked when their own hooks are looked up.
+func (g *generator) checkConstantArgs(c *ir.Call) bool {
+	ok := true
+	for _, a := range c.Args {
+		ok = g.checkConstantValue(c, a, a.Value) && ok
+	}
+	return ok
+}
+
+func (g *generator) checkConstantValue(c *ir.Call, a *ir.Arg, v ir.Value) bool {
+	switch v := v.(type) {
+	case *ir.ConstExpr, *ir.Call:
+		return true
+	case *ir.Learn:
+		g.report(dsl.Errorf(a.Span, "learn is not supported yet: give a fixed value, e.g. %s = %s", a.Name, fixedExample(c, a.Name)))
+		return false
+	case *ir.List:
+		ok := true
+		for _, e := range v.Values {
+			ok = g.checkConstantValue(c, a, e) && ok
+		}
+		return ok
+	}
+	g.report(dsl.Errorf(a.Span, "argument %s of %s must be a constant in this version of boc", a.Name, pluginName(c.Plugin)))
+	return false
+}
+
+// fixedExample is a value to suggest instead of `learn`: the parameter's
+// default when that is a number, else 1.
+func fixedExample(c *ir.Call, param string) string {
+	if p, ok := registry.ByID(c.Plugin); ok {
+		if prm := p.Param(param); prm != nil {
+			if _, err := strconv.ParseFloat(prm.Default, 64); err == nil {
+				return prm.Default
+			}
+		}
+	}
+	return "1"
+}
+
+// pluginName is the name a plugin has in .bo source: "matern52" for
+// "kernel.matern52".
+func pluginName(id string) string {
+	_, name, _ := strings.Cut(id, ".")
+	return name
+}
+
+// callString renders a call with every argument as .bo source, for comments
+// in the emitted code: matern52(lengthscale = 0.2, variance = 1).
+func callString(c *ir.Call) string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.Name + " = " + valueString(a.Value)
+	}
+	return pluginName(c.Plugin) + "(" + strings.Join(args, ", ") + ")"
+}
+
+func valueString(v ir.Value) string {
+	switch v := v.(type) {
+	case *ir.ConstExpr:
+		return v.Value.String()
+	case *ir.Call:
+		return callString(v)
+	case *ir.Learn:
+		return "learn"
+	case *ir.List:
+		parts := make([]string, len(v.Values))
+		for i, e := range v.Values {
+			parts[i] = valueString(e)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return "(an expression over the domain)"
+}

@@ -1,0 +1,450 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+// designPoolFactor is how many candidates per initial point a generated
+// design draws when known constraints may reject some.
+const designPoolFactor = 32
+
+// nuggetFraction is the noise variance, relative to the variance of the
+// observed values, given to the model of a noise-free objective so that its
+// kernel matrix stays well conditioned in any units.
+const nuggetFraction = 1e-8
+
+// kv is one key: value of a composite literal.
+type kv struct {
+	key   string
+	value jen.Code
+}
+
+// keyed is the body of a composite literal with its fields in the given
+// order (jen.Dict sorts them), one per line when multiline.
+func keyed(multiline bool, fields ...kv) *jen.Statement {
+	items := make([]jen.Code, len(fields))
+	for i, f := range fields {
+		items[i] = jen.Id(f.key).Op(":").Add(f.value)
+	}
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: multiline}, items...)
+}
+
+func o() *jen.Statement                         { return jen.Id("o") }
+func field(name string) *jen.Statement          { return jen.Id("o").Dot(name) }
+func method(name string) *jen.Statement         { return jen.Id("o").Dot(name).Call() }
+func unitArray() *jen.Statement                 { return jen.Index(jen.Id("Dim")).Float64() }
+func whole(array *jen.Statement) *jen.Statement { return array.Index(jen.Empty().Op(":")) }
+
+// fromModel converts a value in the model's convention (larger is better) to
+// the objective's sign.
+func (g *generator) fromModel(v jen.Code) jen.Code {
+	if g.p.Objective.Maximize {
+		return v
+	}
+	return jen.Op("-").Add(v)
+}
+
+// optimizerDecls declares the kernel, the acquisition, the Optimizer type and
+// its methods.
+func (g *generator) optimizerDecls(f *jen.File) {
+	g.kernelDecl(f)
+	g.acquisitionDecl(f)
+	g.noiseDecl(f)
+	g.errorDecls(f)
+	g.structDecl(f)
+	g.newDecl(f)
+	if g.initEmit != nil {
+		g.makeDesignDecl(f)
+	}
+	g.suggestDecls(f)
+	g.predictDecls(f)
+	g.observeDecl(f)
+	g.accessorDecls(f)
+}
+
+// kernelDecl emits the model's kernel as straight-line code for this
+// dimension, through the kernel's hook.
+func (g *generator) kernelDecl(f *jen.File) {
+	f.Comment(fmt.Sprintf("kernel is the model's covariance, %s,", callString(g.kernel)))
+	f.Comment("between two points in unit coordinates.")
+	f.Add(g.kernelFunc("kernel", g.kernelEmit, g.kernel, g.p.D, jen.Id("Dim")))
+}
+
+// kernelFunc is a function name(a, b *[dim]float64) float64 computing the
+// kernel call for inputs of d components.
+func (g *generator) kernelFunc(name string, emit registry.KernelEmit, call *ir.Call, d int, dim jen.Code) jen.Code {
+	names := newNamer("a", "b")
+	kg := &registry.KernelGen{Args: registry.Args{Call: call}, D: d, A: "a", B: "b", Fresh: names.fresh}
+	stmts, v := emit(kg)
+	g.checkArgs(&kg.Args)
+	return jen.Func().Id(name).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Index(dim).Float64()).Float64().
+		Block(append(stmts, jen.Return(v))...)
+}
+
+func (g *generator) acquisitionDecl(f *jen.File) {
+	a := g.p.Acquisition
+	ag := &registry.AcquisitionGen{Args: registry.Args{Call: a}, Mean: jen.Id("mean"), SD: jen.Id("sd"), Best: jen.Id("best")}
+	v := g.acquisition(ag)
+	g.checkArgs(&ag.Args)
+	f.Comment(fmt.Sprintf("acquisition is %s: the score of a candidate with posterior mean", callString(a)))
+	f.Comment("mean and standard deviation sd, when the best posterior mean at an evaluated point")
+	f.Comment("is best, all in the model's convention (larger is better). Suggest maximises it.")
+	f.Func().Id("acquisition").Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("best")).Float64()).Float64().
+		Block(jen.Return(v))
+}
+
+func (g *generator) noiseDecl(f *jen.File) {
+	if g.noiseDeclared {
+		f.Comment(fmt.Sprintf("noiseVariance is the variance of the observation noise, %s.", callString(g.p.ObsNoise.Dist)))
+		f.Const().Id("noiseVariance").Op("=").Lit(g.noiseVariance)
+		return
+	}
+	f.Comment("nuggetFraction is the noise variance, as a fraction of the variance of the")
+	f.Comment("observed values, given to the model of this noise-free objective so that its")
+	f.Comment("kernel matrix stays well conditioned whatever the objective's units.")
+	f.Const().Id("nuggetFraction").Op("=").Lit(nuggetFraction)
+}
+
+func (g *generator) errorDecls(f *jen.File) {
+	f.Comment("Errors Suggest and Observe return.")
+	f.Var().Defs(
+		jen.Comment("ErrFull means the optimiser already holds Budget observations."),
+		jen.Id("ErrFull").Op("=").Add(g.newError("the optimiser already holds Budget observations")),
+		jen.Comment("ErrExhausted means every point the search can reach has been evaluated."),
+		jen.Id("ErrExhausted").Op("=").Add(g.newError("every point the search can reach has been evaluated")),
+	)
+}
+
+func (g *generator) structDecl(f *jen.File) {
+	fields := []jen.Code{
+		jen.Id("model").Add(g.model.Type).Comment(callString(g.p.Model) + "; larger is better"),
+		jen.Id("search").Add(g.search.Type).Comment(callString(g.p.Search)),
+		jen.Id("seed").Uint64(),
+		jen.Line(),
+		jen.Id("design").Index(jen.Id("InitialDesign")).Id("Point").Comment("the initial design, in order"),
+		jen.Id("designSize").Int().Comment("design points in use"),
+		jen.Line(),
+		jen.Id("points").Index(jen.Id("Budget")).Id("Point").Comment("the evaluated points"),
+		jen.Id("units").Index(jen.Id("Budget")).Add(unitArray()).Comment("the evaluated points in unit coordinates"),
+		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("kernel vector workspace"),
+		jen.Id("candidate").Add(unitArray()).Comment("the search's result"),
+		jen.Line(),
+		jen.Id("bestIndex").Int().Comment("index of the best observed value"),
+		jen.Id("best").Float64().Comment("largest posterior mean at an evaluated point, while searching"),
+		jen.Id("lastAcquisition").Float64().Comment("the acquisition's maximum at the last suggestion"),
+		jen.Id("searched").Bool().Comment("whether the last suggestion maximised the acquisition"),
+		jen.Line(),
+		jen.Comment("Method values for the search, made once in New so that it allocates nothing."),
+		jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64(),
+		jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64(),
+	}
+	if len(g.known) > 0 {
+		fields = append(fields, jen.Id("feasibleFn").Func().Params(jen.Index().Float64()).Bool())
+	}
+	if g.initEmit != nil {
+		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why the initial design could not be made"))
+	}
+	f.Comment(fmt.Sprintf("Optimizer is the Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
+	f.Comment("objective on the unit cube, whose acquisition is maximised by the search. Its")
+	f.Comment("buffers are sized for Budget observations when it is made, and Suggest and")
+	f.Comment("Observe allocate nothing. It is not safe for concurrent use.")
+	f.Type().Id("Optimizer").Struct(fields...)
+}
+
+func (g *generator) newDecl(f *jen.File) {
+	body := []jen.Code{
+		jen.Id("o").Op(":=").Op("&").Id("Optimizer").Add(keyed(true,
+			kv{"model", g.model.New},
+			kv{"search", g.search.New},
+			kv{"seed", jen.Id("seed")},
+		)),
+		field("acquisitionFn").Op("=").Add(field("acquisitionAt")),
+		field("sdFn").Op("=").Add(field("sdAt")),
+	}
+	if len(g.known) > 0 {
+		body = append(body, field("feasibleFn").Op("=").Add(field("feasibleAt")))
+	}
+	if g.initEmit != nil {
+		body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("makeDesign")), jen.Id("err").Op("!=").Nil()).Block(
+			field("err").Op("=").Add(g.errorf("initial design: %w", jen.Id("err"))),
+		))
+	} else {
+		body = append(body, jen.List(field("design"), field("designSize")).Op("=").List(jen.Id("initialPoints"), jen.Id("InitialDesign")))
+	}
+	body = append(body, jen.Return(o()))
+	f.Comment("New returns an optimiser whose initial design and searches are seeded with seed")
+	f.Comment("(the problem's seed is Seed).")
+	f.Func().Id("New").Params(jen.Id("seed").Uint64()).Op("*").Id("Optimizer").Block(body...)
+
+	if g.initEmit == nil {
+		points := make([]jen.Code, len(g.p.Init.Points))
+		for i, pt := range g.p.Init.Points {
+			vals := make([]jen.Code, len(pt))
+			for j, v := range pt {
+				vals[j] = number(v).code
+			}
+			points[i] = jen.Values(vals...)
+		}
+		f.Comment("initialPoints is the initial design given in the problem, used as given.")
+		f.Var().Id("initialPoints").Op("=").Index(jen.Id("InitialDesign")).Id("Point").Values(points...)
+	}
+}
+
+func (g *generator) makeDesignDecl(f *jen.File) {
+	pool := g.p.Init.Size()
+	if len(g.known) > 0 {
+		pool *= designPoolFactor
+	}
+	ig := &registry.InitGen{Args: registry.Args{Call: g.p.Init.Call}, N: pool, D: g.p.D, Seed: field("seed"), Out: jen.Id("units")}
+	stmts := g.initEmit(ig)
+	g.checkArgs(&ig.Args)
+
+	loop := []jen.Code{
+		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("units").Index(jen.Id("i").Op("*").Id("Dim").Op(":")))),
+	}
+	if len(g.known) > 0 {
+		loop = append(loop, jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(jen.Continue()))
+	}
+	loop = append(loop,
+		field("design").Index(field("designSize")).Op("=").Id("x"),
+		field("designSize").Op("++"),
+	)
+	if len(g.known) > 0 {
+		loop = append(loop, jen.If(field("designSize").Op("==").Id("InitialDesign")).Block(jen.Break()))
+	}
+	body := []jen.Code{
+		jen.Id("units").Op(":=").Make(jen.Index().Float64(), jen.Id("designPool").Op("*").Id("Dim")),
+	}
+	body = append(body, stmts...)
+	body = append(body,
+		jen.For(jen.Id("i").Op(":=").Range().Id("designPool")).Block(loop...),
+		jen.Return(jen.Nil()),
+	)
+
+	if len(g.known) > 0 {
+		f.Comment("designPool is the number of candidates the initial design is drawn from: the")
+		f.Comment("design is their first InitialDesign points that satisfy the known constraints.")
+	} else {
+		f.Comment("designPool is the number of points the initial design generator makes.")
+	}
+	f.Const().Id("designPool").Op("=").Lit(pool)
+	f.Comment(fmt.Sprintf("makeDesign fills the initial design from %s.", callString(g.p.Init.Call)))
+	if len(g.known) > 0 {
+		f.Comment("Candidates that violate a known constraint are skipped, in order, so the design")
+		f.Comment("is deterministic; if fewer than InitialDesign of the designPool candidates are")
+		f.Comment("feasible, the design is shorter and the search takes over earlier.")
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeDesign").Params().Error().Block(body...)
+}
+
+func (g *generator) suggestDecls(f *jen.File) {
+	var body []jen.Code
+	if g.initEmit != nil {
+		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
+	}
+	body = append(body,
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.If(jen.Id("n").Op(">=").Id("Budget")).Block(jen.Return(jen.Id("Point").Values(), jen.Id("ErrFull"))),
+		field("searched").Op("=").False(),
+		jen.If(jen.Id("n").Op("<").Add(field("designSize")).Op("&&").Op("!").Add(field("evaluated").Call(jen.Op("&").Add(field("design")).Index(jen.Id("n"))))).Block(
+			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
+		),
+		field("best").Op("=").Lit(0.0),
+		jen.If(jen.Id("n").Op(">").Lit(0)).Block(
+			jen.List(jen.Id("i"), jen.Id("mean")).Op(":=").Add(method("incumbent")),
+			field("best").Op("=").Id("mean"),
+			field("search").Dot("AddStart").Call(whole(field("units").Index(jen.Id("i")))),
+		),
+		jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
+		jen.List(field("lastAcquisition"), field("searched")).Op("=").List(jen.Id("value"), jen.True()),
+		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+		jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
+		jen.Comment("The acquisition's maximiser was evaluated already: explore where the model is"),
+		jen.Comment("least certain instead."),
+		jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(g.maximize("sdFn", jen.Lit(1))), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
+		),
+		jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+		jen.If(field("evaluated").Call(jen.Op("&").Id("x"))).Block(jen.Return(jen.Id("x"), jen.Id("ErrExhausted"))),
+		jen.Return(jen.Id("x"), jen.Nil()),
+	)
+	constraintsNote := ""
+	if len(g.known) > 0 {
+		constraintsNote = ", among the points that satisfy the known constraints"
+	}
+	f.Comment("Suggest returns the next point to evaluate. While fewer than designSize points")
+	f.Comment("have been observed, that is design point number Evaluations(); afterwards it is")
+	f.Comment("the maximiser of the acquisition found by the search" + constraintsNote + ".")
+	f.Comment("Suggest never returns an evaluated point silently: when the design point or the")
+	f.Comment("acquisition's maximiser was evaluated before, it returns the point where the")
+	f.Comment("model is least certain instead, and if that too was evaluated, which happens only")
+	f.Comment("once every point the search can reach has been, it returns it with ErrExhausted.")
+	f.Comment("Without an Observe in between, Suggest returns the same design point again, or")
+	f.Comment("searches again.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
+
+	f.Comment("streamSeed derives the seed of random stream k of search number n, so that every")
+	f.Comment("search explores different candidates and a run stays reproducible.")
+	f.Func().Id("streamSeed").Params(jen.List(jen.Id("seed"), jen.Id("n"), jen.Id("k")).Uint64()).Uint64().Block(
+		jen.Return(jen.Id("seed").Op("^").Parens(jen.Lit(2).Op("*").Id("n").Op("+").Id("k").Op("+").Lit(1)).Op("*").Op("0x9E3779B97F4A7C15")),
+	)
+
+	f.Comment("evaluated reports whether x is one of the evaluated points.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("evaluated").Params(jen.Id("x").Op("*").Id("Point")).Bool().Block(
+		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
+			jen.If(field("points").Index(jen.Id("i")).Op("==").Op("*").Id("x")).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
+	)
+}
+
+// maximize is a call of the search maximising the method value fn over the
+// feasible unit cube, with random stream k.
+func (g *generator) maximize(fn string, k jen.Code) jen.Code {
+	feasible := jen.Code(jen.Nil())
+	if len(g.known) > 0 {
+		feasible = field("feasibleFn")
+	}
+	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), k)
+	return field("search").Dot("Maximize").Call(field(fn), feasible, seed, whole(field("candidate")))
+}
+
+func (g *generator) predictDecls(f *jen.File) {
+	body := []jen.Code{jen.Id("p").Op(":=").Add(unitArray()).Call(jen.Id("u"))}
+	if g.hasInteger() {
+		body = append(body, jen.Id("snap").Call(jen.Op("&").Id("p")))
+	}
+	body = append(body,
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			field("kvec").Index(jen.Id("i")).Op("=").Id("kernel").Call(jen.Op("&").Id("p"), jen.Op("&").Add(field("units")).Index(jen.Id("i"))),
+		),
+		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
+			field("kvec").Index(jen.Empty().Op(":").Id("n")), jen.Id("kernel").Call(jen.Op("&").Id("p"), jen.Op("&").Id("p")))),
+		jen.Return(jen.Id("mean"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
+	)
+	f.Comment("predict returns the posterior mean and standard deviation, in the model's")
+	f.Comment("convention, at unit coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("predict").Params(jen.Id("u").Index().Float64()).
+		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(body...)
+
+	f.Comment("acquisitionAt is the acquisition at unit coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
+		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
+		jen.Return(jen.Id("acquisition").Call(jen.Id("mean"), jen.Id("sd"), field("best"))),
+	)
+	f.Comment("sdAt is the posterior standard deviation at unit coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
+		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
+		jen.Return(jen.Id("sd")),
+	)
+	if len(g.known) > 0 {
+		f.Comment("feasibleAt reports whether unit coordinates u satisfy the known constraints.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("feasibleAt").Params(jen.Id("u").Index().Float64()).Bool().Block(
+			jen.Return(jen.Id("feasible").Call(jen.Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u"))))),
+		)
+	}
+}
+
+func (g *generator) observeDecl(f *jen.File) {
+	noise := jen.Code(jen.Id("noiseVariance"))
+	if !g.noiseDeclared {
+		noise = field("nugget").Call(jen.Id("y"))
+	}
+	body := []jen.Code{
+		jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("y")).Op("||").Qual("math", "IsInf").Call(jen.Id("y"), jen.Lit(0))).Block(
+			jen.Return(g.errorf("the value %v observed at %v is not a finite number", jen.Id("y"), jen.Id("x"))),
+		),
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.If(jen.Id("n").Op(">=").Id("Budget")).Block(jen.Return(jen.Id("ErrFull"))),
+		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+	}
+	if !g.p.Objective.Maximize {
+		body = append(body, jen.Id("y").Op("=").Op("-").Id("y").Comment("the model maximises"))
+	}
+	body = append(body,
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			field("kvec").Index(jen.Id("i")).Op("=").Id("kernel").Call(jen.Op("&").Id("u"), jen.Op("&").Add(field("units")).Index(jen.Id("i"))),
+		),
+		jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Add").Call(
+			field("kvec").Index(jen.Empty().Op(":").Id("n")), jen.Id("kernel").Call(jen.Op("&").Id("u"), jen.Op("&").Id("u")), jen.Id("y"), noise)),
+			jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
+		),
+		jen.List(field("points").Index(jen.Id("n")), field("units").Index(jen.Id("n"))).Op("=").List(jen.Id("x"), jen.Id("u")),
+		jen.If(jen.Id("n").Op("==").Lit(0).Op("||").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex")))).Block(
+			field("bestIndex").Op("=").Id("n"),
+		),
+		jen.Return(jen.Nil()),
+	)
+	f.Comment("Observe records the objective's value y at x, in the objective's units and sign.")
+	f.Comment("It rejects values that are not finite, points outside the domain and integer")
+	f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
+	f.Comment("observations. x need not be a suggested point.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64()).Error().Block(body...)
+
+	if !g.noiseDeclared {
+		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
+		f.Comment("nugget returns the noise variance to observe y with: nuggetFraction of the")
+		f.Comment("variance of the values observed so far, y included.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("nugget").Params(jen.Id("y").Float64()).Float64().Block(
+			jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+			jen.Id("mean").Op(":=").Id("y"),
+			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(jen.Id("mean").Op("+=").Add(y(jen.Id("i")))),
+			jen.Id("mean").Op("/=").Float64().Call(jen.Id("n").Op("+").Lit(1)),
+			jen.Id("ss").Op(":=").Parens(jen.Id("y").Op("-").Id("mean")).Op("*").Parens(jen.Id("y").Op("-").Id("mean")),
+			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+				jen.Id("d").Op(":=").Add(y(jen.Id("i"))).Op("-").Id("mean"),
+				jen.Id("ss").Op("+=").Id("d").Op("*").Id("d"),
+			),
+			jen.If(jen.Id("ss").Op("==").Lit(0)).Block(jen.Return(jen.Id("nuggetFraction"))),
+			jen.Return(jen.Id("nuggetFraction").Op("*").Id("ss").Op("/").Float64().Call(jen.Id("n").Op("+").Lit(1))),
+		)
+	}
+}
+
+func (g *generator) accessorDecls(f *jen.File) {
+	empty := func() jen.Code {
+		return jen.If(field("model").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("Point").Values(), jen.Lit(0), jen.False()))
+	}
+	f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
+	f.Comment("mean, in the model's convention, and that mean. There must be an observation.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbent").Params().Params(jen.Id("index").Int(), jen.Id("mean").Float64()).Block(
+		jen.Id("mean").Op("=").Add(field("model").Dot("TrainMean").Call(jen.Lit(0))),
+		jen.For(jen.Id("i").Op(":=").Lit(1), jen.Id("i").Op("<").Add(field("model").Dot("Len").Call()), jen.Id("i").Op("++")).Block(
+			jen.If(jen.Id("m").Op(":=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))), jen.Id("m").Op(">").Id("mean")).Block(
+				jen.List(jen.Id("index"), jen.Id("mean")).Op("=").List(jen.Id("i"), jen.Id("m")),
+			),
+		),
+		jen.Return(jen.Id("index"), jen.Id("mean")),
+	)
+	f.Comment("Best returns the recommendation: the evaluated point with the best posterior")
+	f.Comment("mean, and that mean in the objective's units and sign. ok is false before the")
+	f.Comment("first observation.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Best").Params().Params(jen.Id("x").Id("Point"), jen.Id("mean").Float64(), jen.Id("ok").Bool()).Block(
+		empty(),
+		jen.List(jen.Id("i"), jen.Id("m")).Op(":=").Add(method("incumbent")),
+		jen.Return(field("points").Index(jen.Id("i")), g.fromModel(jen.Id("m")), jen.True()),
+	)
+	f.Comment("BestObserved returns the evaluated point with the best observed value, and that")
+	f.Comment("value. ok is false before the first observation.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("BestObserved").Params().Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("ok").Bool()).Block(
+		empty(),
+		jen.Return(field("points").Index(field("bestIndex")), g.fromModel(field("model").Dot("Y").Call(field("bestIndex"))), jen.True()),
+	)
+	f.Comment("Evaluations returns the number of observations.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Evaluations").Params().Int().Block(
+		jen.Return(field("model").Dot("Len").Call()),
+	)
+	f.Comment("Acquisition returns the maximum of the acquisition found for the last suggestion;")
+	f.Comment("ok is false when that suggestion came from the initial design.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Acquisition").Params().Params(jen.Id("value").Float64(), jen.Id("ok").Bool()).Block(
+		jen.Return(field("lastAcquisition"), field("searched")),
+	)
+}

@@ -1,0 +1,312 @@
+package ir
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+)
+
+// Fprint writes a readable dump of p: one statement per line, the arguments
+// of plugin calls indented below them (every parameter, marked when its
+// value is the default), and expressions as S-expressions with their types,
+// e.g. (+ x:real 0.5:real):real. Source positions appear as @line:col. The
+// output is deterministic; `boc check --dump ir` and golden tests use it.
+func Fprint(w io.Writer, p *Program) {
+	d := &dumper{w: w}
+	d.program(p)
+}
+
+type dumper struct {
+	w     io.Writer
+	depth int
+}
+
+func (d *dumper) line(format string, args ...any) {
+	fmt.Fprintf(d.w, "%s%s\n", strings.Repeat("  ", d.depth), fmt.Sprintf(format, args...))
+}
+
+// nested runs f one level deeper.
+func (d *dumper) nested(f func()) {
+	d.depth++
+	f()
+	d.depth--
+}
+
+func (d *dumper) program(p *Program) {
+	d.line("problem %s", p.Name)
+	d.line("source %s", p.Source)
+	d.line("dims D=%d", p.D)
+	d.nested(func() {
+		for _, dim := range p.Dims {
+			d.dim(dim)
+		}
+	})
+	d.line("objective %s", direction(p.Objective.Maximize))
+	d.nested(func() { d.binding(p.Objective.Binding) })
+	if c := p.Candidates; c != nil {
+		d.line("candidates%s", at(c.Span))
+		d.nested(func() {
+			if c.File != "" {
+				d.line("file %q", c.File)
+			}
+			if c.Call != nil {
+				d.call("", c.Call, false)
+			}
+			d.points(c.Points)
+		})
+	}
+	for _, n := range p.InputNoise {
+		d.line("input noise %s%s", componentNames(p, n.Target), at(n.Span))
+		d.nested(func() { d.call("", n.Dist, false) })
+	}
+	d.obsNoise(p.ObsNoise)
+	for _, c := range p.Constraints {
+		d.constraint(c)
+	}
+	d.statementCall("model", p.Model)
+	d.statementCall("acquisition", p.Acquisition)
+	d.statementCall("search", p.Search)
+	d.line("budget %d", p.Budget)
+	d.line("init%s", at(p.Init.Span))
+	d.nested(func() {
+		if p.Init.Call != nil {
+			d.call("", p.Init.Call, false)
+		}
+		d.points(p.Init.Points)
+	})
+	d.line("seed %d", p.Seed)
+	if p.Stop != nil {
+		d.line("stop when %s", SExpr(p.Stop))
+	}
+}
+
+func direction(maximize bool) string {
+	if maximize {
+		return "maximize"
+	}
+	return "minimize"
+}
+
+// at renders a span's start as @line:col, or nothing for IR that the checker
+// made up (defaults).
+func at(sp dsl.Span) string {
+	if !sp.Start.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf(" @%d:%d", sp.Start.Line, sp.Start.Col)
+}
+
+func (d *dumper) dim(dim *Dim) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s ", dim.Name, dim.Type())
+	lo, hi := dsl.RealValue(dim.Lo), dsl.RealValue(dim.Hi)
+	if dim.Integer {
+		fmt.Fprintf(&b, "%s..%s", lo, hi)
+	} else {
+		fmt.Fprintf(&b, "[%s, %s]", lo, hi)
+	}
+	if dim.Log {
+		b.WriteString(" log")
+	}
+	if dim.Size == 1 {
+		fmt.Fprintf(&b, " component %d", dim.Offset)
+	} else {
+		fmt.Fprintf(&b, " components %d..%d", dim.Offset, dim.Offset+dim.Size-1)
+	}
+	d.line("%s%s", b.String(), at(dim.Span))
+}
+
+// componentNames renders component indices as names: x, p[2].
+func componentNames(p *Program, idx []int) string {
+	names := make([]string, len(idx))
+	for i, k := range idx {
+		names[i] = p.ComponentName(k)
+	}
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
+func (d *dumper) binding(b Binding) {
+	switch b.Kind {
+	case ExprBinding:
+		d.line("expr %s", SExpr(b.Expr))
+	case GoBinding:
+		form := ""
+		if b.GoContext {
+			form += " context"
+		}
+		if b.GoError {
+			form += " error"
+		}
+		d.line("go %q.%s%s%s", b.GoPackage, b.GoFunc, form, at(b.Span))
+	case ExecBinding:
+		quoted := make([]string, len(b.Exec))
+		for i, a := range b.Exec {
+			quoted[i] = strconv.Quote(a)
+		}
+		d.line("exec %s%s", strings.Join(quoted, " "), at(b.Span))
+	case ExternalBinding:
+		d.line("external%s", at(b.Span))
+	}
+}
+
+func (d *dumper) obsNoise(n ObsNoise) {
+	switch n.Kind {
+	case ObsNoiseNone:
+		d.line("observation noise none")
+	case ObsNoiseDist:
+		d.line("observation noise%s", at(n.Span))
+		d.nested(func() { d.call("", n.Dist, false) })
+	case ObsNoiseLearn:
+		d.line("observation noise %s%s", learnText(n.Learn), at(n.Span))
+	case ObsNoiseReported:
+		d.line("observation noise reported%s", at(n.Span))
+	}
+}
+
+func (d *dumper) constraint(c *Constraint) {
+	if c.Known {
+		d.line("constraint %s known%s", c.Name, at(c.Span))
+		d.nested(func() { d.line("g %s >= 0", SExpr(c.G)) })
+		return
+	}
+	cmp := "<="
+	if c.AtLeast {
+		cmp = ">="
+	}
+	d.line("constraint %s measured %s %s%s", c.Name, cmp, dsl.RealValue(c.Threshold), at(c.Span))
+	d.nested(func() {
+		d.binding(c.Measured)
+		if len(c.Seeds) > 0 {
+			d.line("seeds")
+			d.nested(func() { d.points(c.Seeds) })
+		}
+		if c.Kernel != nil {
+			d.call("kernel = ", c.Kernel, false)
+		}
+		if c.Noise != nil {
+			d.call("noise = ", c.Noise, false)
+		}
+	})
+}
+
+func (d *dumper) statementCall(keyword string, c *Call) {
+	if c == nil {
+		d.line("%s none", keyword)
+		return
+	}
+	d.call(keyword+" ", c, false)
+}
+
+// call writes a plugin call on one line and its arguments below it.
+func (d *dumper) call(prefix string, c *Call, isDefault bool) {
+	d.line("%s%s%s%s", prefix, c.Plugin, defaultMark(isDefault), at(c.Span))
+	d.nested(func() {
+		for _, a := range c.Args {
+			d.value(a.Name+" = ", a.Value, a.Default)
+		}
+	})
+}
+
+func defaultMark(isDefault bool) string {
+	if isDefault {
+		return " (default)"
+	}
+	return ""
+}
+
+// value writes one argument value.
+func (d *dumper) value(prefix string, v Value, isDefault bool) {
+	switch v := v.(type) {
+	case *Call:
+		d.call(prefix, v, isDefault)
+	case *List:
+		d.line("%slist%s", prefix, defaultMark(isDefault))
+		d.nested(func() {
+			for _, x := range v.Values {
+				d.value("- ", x, false)
+			}
+		})
+	case *Learn:
+		d.line("%s%s%s", prefix, learnText(v), defaultMark(isDefault))
+	case Expr:
+		d.line("%s%s%s", prefix, SExpr(v), defaultMark(isDefault))
+	default:
+		d.line("%s<nil>%s", prefix, defaultMark(isDefault))
+	}
+}
+
+func learnText(l *Learn) string {
+	var parts []string
+	if l.HasInit {
+		parts = append(parts, "init = "+numbers(l.Init))
+	}
+	if l.HasBounds {
+		parts = append(parts, fmt.Sprintf("bounds = [%s, %s]", dsl.RealValue(l.Lo), dsl.RealValue(l.Hi)))
+	}
+	if len(parts) == 0 {
+		return "learn"
+	}
+	return "learn(" + strings.Join(parts, ", ") + ")"
+}
+
+// numbers renders one number as itself and several as a vector.
+func numbers(xs []float64) string {
+	if len(xs) == 1 {
+		return dsl.RealValue(xs[0]).String()
+	}
+	return dsl.Value{Type: dsl.VecOf(len(xs)), Numbers: xs}.String()
+}
+
+func (d *dumper) points(pts [][]float64) {
+	for _, p := range pts {
+		d.line("%s", dsl.Value{Type: dsl.VecOf(len(p)), Numbers: p})
+	}
+}
+
+// SExpr renders an expression as an S-expression with types: constants and
+// names as value:type, operations as (op operands...):type.
+func SExpr(e Expr) string {
+	var b strings.Builder
+	writeSExpr(&b, e)
+	return b.String()
+}
+
+func writeSExpr(b *strings.Builder, e Expr) {
+	op := func(name string, args ...Expr) {
+		b.WriteString("(" + name)
+		for _, a := range args {
+			b.WriteByte(' ')
+			writeSExpr(b, a)
+		}
+		b.WriteString("):" + e.Type().String())
+	}
+	switch e := e.(type) {
+	case nil:
+		b.WriteString("<nil>")
+	case *ConstExpr:
+		b.WriteString(e.Value.String() + ":" + e.Type().String())
+	case *VarExpr:
+		b.WriteString(e.Dim.Name + ":" + e.Type().String())
+	case *NameExpr:
+		b.WriteString(e.Name + ":" + e.Type().String())
+	case *UnaryExpr:
+		op(e.Op, e.X)
+	case *BinaryExpr:
+		op(e.Op, e.X, e.Y)
+	case *CondExpr:
+		op("if", e.Cond, e.Then, e.Else)
+	case *IndexExpr:
+		op("index", e.X, e.Index)
+	case *SliceExpr:
+		op(fmt.Sprintf("slice %d %d", e.Lo, e.Hi), e.X)
+	case *VecExpr:
+		op("vec", e.Elems...)
+	case *CallExpr:
+		op(e.Plugin, e.Args...)
+	default:
+		fmt.Fprintf(b, "<%T>", e)
+	}
+}

@@ -1,0 +1,68 @@
+package program
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// maxQuotedStderr bounds how much of a failing command's standard error an
+// error message quotes.
+const maxQuotedStderr = 2000
+
+// Exec evaluates an objective by running a command (argv[0] is looked up in
+// PATH, and runs in the current directory). It writes {"x": {...}} to the
+// command's standard input, the point x named by dims as in the --json
+// output, and reads one JSON object with a numeric "y" from its standard
+// output; other keys (such as constraint values) are ignored. A non-zero
+// exit status, output that is not such an object, or a missing "y" is an
+// error that quotes the command's standard error. Cancelling ctx kills the
+// command.
+func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64, error) {
+	if len(argv) == 0 {
+		return 0, errors.New("exec: no command")
+	}
+	input, err := json.Marshal(struct {
+		X point `json:"x"`
+	}{point{dims: dims, x: x}})
+	if err != nil {
+		return 0, fmt.Errorf("exec %s: %w", argv[0], err)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(append(input, '\n'))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("exec %s: %w%s", argv[0], err, quote(stderr.String()))
+	}
+	var out struct {
+		Y *float64 `json:"y"`
+	}
+	dec := json.NewDecoder(&stdout)
+	if err := dec.Decode(&out); err != nil {
+		return 0, fmt.Errorf(`exec %s: want one JSON object {"y": number} on standard output: %w%s`, argv[0], err, quote(stderr.String()))
+	}
+	if dec.More() {
+		return 0, fmt.Errorf("exec %s: more than one JSON value on standard output", argv[0])
+	}
+	if out.Y == nil {
+		return 0, fmt.Errorf(`exec %s: the output has no "y"%s`, argv[0], quote(stderr.String()))
+	}
+	return *out.Y, nil
+}
+
+// quote formats a command's standard error for an error message.
+func quote(stderr string) string {
+	stderr = strings.TrimSpace(stderr)
+	if stderr == "" {
+		return ""
+	}
+	if len(stderr) > maxQuotedStderr {
+		stderr = "..." + stderr[len(stderr)-maxQuotedStderr:]
+	}
+	return "; its standard error:\n" + stderr
+}

@@ -1,0 +1,89 @@
+package program
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// helperEnv selects what the test binary does when Exec runs it as the
+// objective command.
+const helperEnv = "PROGRAM_TEST_EXEC_HELPER"
+
+// TestMain lets the test binary act as an external objective.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(helper(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// helper reads the point from stdin and answers according to mode.
+func helper(mode string) int {
+	in, _ := io.ReadAll(os.Stdin)
+	switch mode {
+	case "echo-length":
+		// y is the length of the input, so the test sees what was sent.
+		fmt.Printf(`{"y": %d, "battery": 0.5}`+"\n", len(strings.TrimSpace(string(in))))
+	case "fail":
+		fmt.Fprintln(os.Stderr, "sensor offline")
+		return 3
+	case "garbage":
+		fmt.Println("y = 1")
+	case "no-y":
+		fmt.Println(`{"value": 1}`)
+	case "two":
+		fmt.Println(`{"y": 1} {"y": 2}`)
+	}
+	return 0
+}
+
+func TestExec(t *testing.T) {
+	dims := []Dim{{Name: "x", Size: 1}, {Name: "p", Size: 2, Vector: true}}
+	x := []float64{0.5, 1, -2}
+	input := `{"x":{"x":0.5,"p":[1,-2]}}`
+	tests := []struct {
+		mode    string
+		want    float64
+		wantErr string
+	}{
+		{mode: "echo-length", want: float64(len(input))},
+		{mode: "fail", wantErr: "exit status 3; its standard error:\nsensor offline"},
+		{mode: "garbage", wantErr: `want one JSON object {"y": number}`},
+		{mode: "no-y", wantErr: `the output has no "y"`},
+		{mode: "two", wantErr: "more than one JSON value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Setenv(helperEnv, tt.mode)
+			y, err := Exec(context.Background(), []string{os.Args[0]}, dims, x)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if y != tt.want {
+				t.Errorf("y = %v, want %v (the length of %s)", y, tt.want, input)
+			}
+		})
+	}
+}
+
+func TestExecErrors(t *testing.T) {
+	if _, err := Exec(context.Background(), nil, nil, nil); err == nil {
+		t.Error("no command: no error")
+	}
+	if _, err := Exec(context.Background(), []string{"boc-no-such-command"}, []Dim{{Name: "x", Size: 1}}, []float64{1}); err == nil {
+		t.Error("missing command: no error")
+	}
+	if _, err := Exec(context.Background(), []string{os.Args[0]}, []Dim{{Name: "x", Size: 1}}, []float64{1, 2}); err == nil {
+		t.Error("point of the wrong size: no error")
+	}
+}

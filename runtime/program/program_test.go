@@ -1,0 +1,178 @@
+package program
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeProblem has a scalar and a vector dimension; its Run records the
+// options it got and reports two evaluations.
+func fakeProblem(got *Options, runErr error) Problem {
+	return Problem{
+		Name: "demo", Source: "demo.bo", Budget: 10, Seed: 7,
+		Dims: []Dim{{Name: "x", Size: 1}, {Name: "p", Size: 2, Vector: true}},
+		Run: func(ctx context.Context, opt Options) (Result, error) {
+			*got = opt
+			opt.Progress(Progress{Evaluation: 1, Budget: opt.Budget, X: []float64{1, 2, 3}, Y: 5, BestY: 5})
+			opt.Progress(Progress{Evaluation: 2, Budget: opt.Budget, X: []float64{0.5, 0.25, 1e-7}, Y: 4, BestY: 4})
+			return Result{Evaluations: 2, Recommendation: []float64{0.5, 0.25, 1e-7}, RecommendationMean: 4.1,
+				BestX: []float64{0.5, 0.25, 1e-7}, BestY: 4, Stopped: "budget"}, runErr
+		},
+	}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		runErr     error
+		external   bool
+		wantCode   int
+		wantStdout string // exact, "" for none
+		wantStderr string // substring
+		wantOpt    *Options
+	}{
+		{name: "json", args: []string{"run", "--json"}, wantCode: ExitOK,
+			wantStdout: `{"problem":"demo","seed":7,"evaluations":2,"recommendation":{"x":0.5,"p":[0.25,1e-7]},` +
+				`"recommendation_mean":4.1,"best_observed":{"x":{"x":0.5,"p":[0.25,1e-7]},"y":4},"stopped":"budget"}` + "\n",
+			wantOpt: &Options{Seed: 7, Budget: 10}},
+		{name: "flags", args: []string{"run", "--json", "--seed", "3", "--budget", "4"}, wantCode: ExitOK, wantOpt: &Options{Seed: 3, Budget: 4}},
+		{name: "single dash flags", args: []string{"run", "-seed=5", "-budget=10"}, wantCode: ExitOK, wantOpt: &Options{Seed: 5, Budget: 10}},
+		{name: "human", args: []string{"run"}, wantCode: ExitOK,
+			wantStdout: "problem demo (minimise): 2 evaluations, stopped: budget\n" +
+				"recommendation: x=0.5 p=[0.25 1e-07]  (posterior mean 4.1)\n" +
+				"best observed:  x=0.5 p=[0.25 1e-07]  y=4\n",
+			wantStderr: "[ 1/10] x=1 p=[2 3]  y=5  best=5\n[ 2/10] x=0.5 p=[0.25 1e-07]  y=4  best=4\n"},
+		{name: "budget above capacity", args: []string{"run", "--budget", "11"}, wantCode: ExitUsage, wantStderr: "--budget 11 is outside 1..10"},
+		{name: "budget zero", args: []string{"run", "--budget", "0"}, wantCode: ExitUsage, wantStderr: "outside 1..10"},
+		{name: "bad seed", args: []string{"run", "--seed", "-1"}, wantCode: ExitUsage, wantStderr: "invalid value"},
+		{name: "unknown flag", args: []string{"run", "--fast"}, wantCode: ExitUsage, wantStderr: "flag provided but not defined: -fast"},
+		{name: "stray argument", args: []string{"run", "extra"}, wantCode: ExitUsage, wantStderr: "run takes no arguments"},
+		{name: "objective fails", args: []string{"run", "--json"}, runErr: errors.New("evaluation 3: boom"), wantCode: ExitFailure,
+			wantStderr: "demo: evaluation 3: boom\n"},
+		{name: "external", args: []string{"run"}, external: true, wantCode: ExitUsage, wantStderr: "the objective is external"},
+		{name: "no command", args: nil, wantCode: ExitUsage, wantStderr: "usage: demo run"},
+		{name: "unknown command", args: []string{"walk"}, wantCode: ExitUsage, wantStderr: `unknown command "walk"`},
+		{name: "help", args: []string{"help"}, wantCode: ExitOK},
+		{name: "run help", args: []string{"run", "-h"}, wantCode: ExitOK},
+		{name: "version", args: []string{"version"}, wantCode: ExitOK},
+		{name: "version with arguments", args: []string{"version", "x"}, wantCode: ExitUsage, wantStderr: "version takes no arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got Options
+			p := fakeProblem(&got, tt.runErr)
+			if tt.external {
+				p.Run = nil
+			}
+			var stdout, stderr bytes.Buffer
+			code := Run(context.Background(), p, tt.args, &stdout, &stderr)
+			if code != tt.wantCode {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
+			}
+			if tt.wantStdout != "" {
+				if diff := cmp.Diff(tt.wantStdout, stdout.String()); diff != "" {
+					t.Errorf("stdout (-want +got):\n%s", diff)
+				}
+			}
+			if tt.wantCode != ExitOK && stdout.Len() > 0 && tt.args != nil && tt.args[0] == "run" {
+				t.Errorf("a failed run wrote to stdout: %q", stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr %q does not contain %q", stderr.String(), tt.wantStderr)
+			}
+			if tt.wantOpt != nil && (got.Seed != tt.wantOpt.Seed || got.Budget != tt.wantOpt.Budget) {
+				t.Errorf("Run got seed %d budget %d, want %d %d", got.Seed, got.Budget, tt.wantOpt.Seed, tt.wantOpt.Budget)
+			}
+		})
+	}
+}
+
+func TestRunJSONQuiet(t *testing.T) {
+	var got Options
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), fakeProblem(&got, nil), []string{"run", "--json"}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("--json wrote progress to stderr: %q", stderr.String())
+	}
+	var v map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, stdout.String())
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	var got Options
+	p := fakeProblem(&got, nil)
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"version"}, []string{"demo: generated by boc from demo.bo", "runtime: github.com/bocdev/boc", "go: go"}},
+		{[]string{"help"}, []string{"usage: demo run [--json] [--seed N] [--budget N]", "--seed N    random seed (default 7", "1..10 (default 10)"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		Run(context.Background(), p, tt.args, &stdout, &stderr)
+		for _, w := range tt.want {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("%v: output lacks %q:\n%s", tt.args, w, stdout.String())
+			}
+		}
+	}
+}
+
+func TestJSONEmptyAndNonFinite(t *testing.T) {
+	p := Problem{Name: "demo", Dims: []Dim{{Name: "x", Size: 1}}}
+	tests := []struct {
+		r    Result
+		want string
+	}{
+		{Result{Stopped: "budget"},
+			`{"problem":"demo","seed":3,"evaluations":0,"recommendation":null,"recommendation_mean":null,"best_observed":null,"stopped":"budget"}`},
+		{Result{Evaluations: 1, Recommendation: []float64{1}, RecommendationMean: math.Inf(1), BestX: []float64{1}, BestY: math.NaN(), Stopped: "budget"},
+			`{"problem":"demo","seed":3,"evaluations":1,"recommendation":{"x":1},"recommendation_mean":null,"best_observed":{"x":{"x":1},"y":null},"stopped":"budget"}`},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := writeJSON(&b, p, 3, tt.r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(b.String()); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+	var b bytes.Buffer
+	if err := writeJSON(&b, p, 3, Result{Evaluations: 1, Recommendation: []float64{1, 2}, BestX: []float64{1}}); err == nil {
+		t.Errorf("a point with the wrong number of components was written: %s", b.String())
+	}
+}
+
+func ExampleRun() {
+	p := Problem{Name: "toy", Source: "toy.bo", Budget: 3, Seed: 1, Maximize: true, Dims: []Dim{{Name: "x", Size: 1}},
+		Run: func(_ context.Context, opt Options) (Result, error) {
+			x := []float64{0.5}
+			for i := 1; i <= opt.Budget; i++ {
+				opt.Progress(Progress{Evaluation: i, Budget: opt.Budget, X: x, Y: 1, BestY: 1})
+			}
+			return Result{Evaluations: opt.Budget, Recommendation: x, RecommendationMean: 1, BestX: x, BestY: 1, Stopped: "budget"}, nil
+		}}
+	var stderr bytes.Buffer
+	Run(context.Background(), p, []string{"run", "--json", "--budget", "2"}, stdout{}, &stderr)
+	// Output:
+	// {"problem":"toy","seed":1,"evaluations":2,"recommendation":{"x":0.5},"recommendation_mean":1,"best_observed":{"x":{"x":0.5},"y":1},"stopped":"budget"}
+}
+
+// stdout writes to the example's standard output.
+type stdout struct{}
+
+func (stdout) Write(b []byte) (int, error) { return fmt.Print(string(b)) }

@@ -1,0 +1,188 @@
+package typecheck
+
+import (
+	"fmt"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ast"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// checkConstraints checks every constraint; names are unique among them.
+func (c *checker) checkConstraints() {
+	first := map[string]dsl.Span{}
+	for _, s := range c.stmts.constraints {
+		c.stmtSpan = s.Pos
+		if s.Name == nil || isNil(s.LHS) || isNil(s.RHS) {
+			c.incomplete("constraint")
+			continue
+		}
+		con := c.constraint(s)
+		if prev, dup := first[s.Name.Name]; dup {
+			c.errorHint(s.Name.Pos, fmt.Sprintf("the first is at line %d", prev.Start.Line),
+				"constraint %s is declared twice", s.Name.Name)
+			continue
+		}
+		first[s.Name.Name] = s.Name.Pos
+		if con != nil {
+			c.prog.Constraints = append(c.prog.Constraints, con)
+		}
+	}
+}
+
+// constraint classifies and checks one constraint: known when both sides are
+// expressions over the domain, an unknown safety constraint when one side is
+// measured and the other constant.
+func (c *checker) constraint(s *ast.ConstraintStmt) *ir.Constraint {
+	opOK := c.constraintOp(s)
+	_, lhsExpr := s.LHS.(*ast.ExprBinding)
+	_, rhsExpr := s.RHS.(*ast.ExprBinding)
+	var con *ir.Constraint
+	switch {
+	case lhsExpr && rhsExpr:
+		con = c.knownConstraint(s)
+	case lhsExpr || rhsExpr:
+		con = c.unknownConstraint(s)
+	default:
+		c.errorHint(s.RHS.Span(), "compare the measured value with a constant, e.g. go \"...\".Battery >= 0.2",
+			"both sides of constraint %s are measured", s.Name.Name)
+	}
+	if !opOK {
+		return nil
+	}
+	return con
+}
+
+// constraintOp accepts >= and <=, with a hint for the other comparisons.
+func (c *checker) constraintOp(s *ast.ConstraintStmt) bool {
+	hints := map[string]string{
+		">":  "use >=: a constraint includes its boundary",
+		"<":  "use <=: a constraint includes its boundary",
+		"==": "equality constraints are not supported; remove the dimension, or bound it from both sides",
+		"!=": "a constraint must bound a value from one side",
+	}
+	if s.Op == ">=" || s.Op == "<=" {
+		return true
+	}
+	c.errorHint(s.OpPos, hints[s.Op], "a constraint compares with >= or <=, not %s", s.Op)
+	return false
+}
+
+// knownConstraint checks lhs CMP rhs over the domain, normalised to G >= 0.
+func (c *checker) knownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
+	l, r := c.constraintSide(s.LHS), c.constraintSide(s.RHS)
+	if len(s.Options) > 0 && s.Options[0] != nil {
+		c.errorHint(s.Options[0].Pos, "options such as seed, kernel and noise belong to measured constraints",
+			"constraint %s is known (both sides are expressions over the domain) and takes no options", s.Name.Name)
+		return nil
+	}
+	if isInvalid(l) || isInvalid(r) {
+		return nil
+	}
+	if s.Op == "<=" {
+		l, r = r, l
+	}
+	sp := dsl.SpanOf(s.LHS.Span().Start, s.RHS.Span().End)
+	var g ir.Expr = &ir.BinaryExpr{At: sp, Op: "-", X: toReal(l), Y: toReal(r), Typ: dsl.RealType}
+	if lv, ok := constOf(l); ok {
+		if rv, ok := constOf(r); ok {
+			v, fault := foldBinary("-", lv, rv, dsl.RealType)
+			if fault != "" {
+				c.errorf(sp, "%s", fault)
+				return nil
+			}
+			g = constant(sp, v)
+		}
+	}
+	if !usesDomain(g) {
+		if v, ok := constOf(g); ok && v.Float() < 0 {
+			c.errorf(sp, "constraint %s does not depend on the domain and is never satisfied", s.Name.Name)
+			return nil
+		}
+		c.report(dsl.Warningf(sp, "constraint %s does not depend on any domain variable", s.Name.Name))
+	}
+	return &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Known: true, G: g}
+}
+
+// constraintSide checks one side of a known constraint: a number over the
+// domain.
+func (c *checker) constraintSide(b ast.Binding) ir.Expr {
+	e := b.(*ast.ExprBinding)
+	x := c.expr(e.X, exprCtx{domain: true})
+	if !isInvalid(x) && !x.Type().IsNumeric() {
+		c.errorf(x.Span(), "each side of a constraint must be a number, got %s", x.Type())
+		return invalid(x.Span())
+	}
+	return x
+}
+
+// unknownConstraint checks `measured CMP constant` (either way round) and
+// its options.
+func (c *checker) unknownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
+	measured, threshold := s.LHS, s.RHS
+	atLeast := s.Op == ">="
+	if _, ok := s.LHS.(*ast.ExprBinding); ok {
+		measured, threshold = s.RHS, s.LHS
+		atLeast = s.Op == "<="
+	}
+	b, bok := c.measuredBinding(measured, "reported")
+	t, tok := c.threshold(threshold.(*ast.ExprBinding), s.Name.Name)
+	con := &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Measured: b, AtLeast: atLeast, Threshold: t}
+	if !c.constraintOptions(s, con) || !bok || !tok {
+		return nil
+	}
+	return con
+}
+
+func (c *checker) threshold(e *ast.ExprBinding, name string) (float64, bool) {
+	v, ok := c.constExpr(e.X, constCtx(fmt.Sprintf("the threshold of constraint %s must be constant", name)))
+	if !ok {
+		return 0, false
+	}
+	if !v.Type.IsNumeric() {
+		c.errorf(e.Span(), "the threshold of constraint %s must be a number, got %s", name, v.Type)
+		return 0, false
+	}
+	return v.Float(), true
+}
+
+// constraintOptions checks `seed POINTS`, `kernel CALL` and `noise ~ DIST`,
+// each at most once.
+func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) bool {
+	ok := true
+	first := map[string]dsl.Span{}
+	for _, o := range s.Options {
+		if o == nil || o.Name == nil {
+			c.incomplete("constraint option")
+			ok = false
+			continue
+		}
+		name := o.Name.Name
+		if prev, dup := first[name]; dup {
+			c.errorHint(o.Pos, fmt.Sprintf("the first is at line %d", prev.Start.Line), "option %s is given twice", name)
+			ok = false
+			continue
+		}
+		first[name] = o.Pos
+		switch name {
+		case "seed":
+			pts, pok := c.points(o.Value, "seed point", "seed points must be constant")
+			con.Seeds, ok = pts, ok && pok
+		case "kernel":
+			if cc := c.call(registry.Kernel, o.Value, constCtx("kernel arguments must be constant")); cc != nil {
+				con.Kernel = cc.call
+			} else {
+				ok = false
+			}
+		case "noise":
+			con.Noise = c.measurementNoise(o.Value, "constraint noise")
+			ok = ok && con.Noise != nil
+		default:
+			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "noise", "seed"}),
+				"unknown constraint option %s; the options are seed, kernel and noise", name)
+			ok = false
+		}
+	}
+	return ok
+}

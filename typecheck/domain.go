@@ -1,0 +1,200 @@
+package typecheck
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ast"
+	"github.com/bocdev/boc/dsl/ir"
+)
+
+// maxComponents bounds D. The emitted optimiser uses fixed-size arrays of D
+// values, so a typo such as p[1000000] should be an error, not a build that
+// never ends.
+const maxComponents = 10000
+
+// checkDomain checks the dimensions and lays out the components of a point in
+// declaration order.
+func (c *checker) checkDomain() {
+	s := c.stmts.domain
+	if s == nil {
+		return
+	}
+	c.stmtSpan = s.Pos
+	if len(s.Dims) == 0 {
+		c.errorHint(s.Pos, "e.g. domain { x in [0, 1] }", "the domain has no dimensions")
+		return
+	}
+	ok := true
+	for _, d := range s.Dims {
+		dim := c.dim(d)
+		sym := c.declared(dimName(d))
+		if dim == nil || sym == nil { // the name was rejected, or the dimension had errors
+			ok = false
+			continue
+		}
+		if c.prog.D+dim.Size > maxComponents {
+			c.errorf(d.Pos, "the domain has more than %d scalar components", maxComponents)
+			ok = false
+			break
+		}
+		dim.Offset = c.prog.D
+		c.prog.D += dim.Size
+		c.prog.Dims = append(c.prog.Dims, dim)
+		sym.dim = dim
+	}
+	c.domainOK = ok
+}
+
+func dimName(d *ast.Dim) *ast.Ident {
+	if d == nil {
+		return nil
+	}
+	return d.Name
+}
+
+// dim checks one dimension. Integer ranges may be log-scaled too (batch sizes
+// 1..1024 are searched that way); their lower bound is then at least 1.
+func (c *checker) dim(d *ast.Dim) *ir.Dim {
+	if d == nil || d.Name == nil {
+		c.incomplete("dimension")
+		return nil
+	}
+	dim := &ir.Dim{Name: d.Name.Name, Span: d.Pos, Size: 1, Integer: d.Integer, Log: d.Log}
+	ok := true
+	if !isNil(d.Size) {
+		n, nok := c.constInt(d.Size, "a vector size", exprCtx{})
+		switch {
+		case !nok:
+			ok = false
+		case n < 1 || n > maxComponents:
+			c.errorf(d.Size.Span(), "vector size must be between 1 and %d, got %d", maxComponents, n)
+			ok = false
+		default:
+			dim.Vector, dim.Size = true, n
+		}
+	}
+	lo, lok := c.bound(d.Lo, d.Integer)
+	hi, hok := c.bound(d.Hi, d.Integer)
+	if !ok || !lok || !hok {
+		return nil
+	}
+	switch {
+	case !(lo < hi):
+		c.errorHint(d.Lo.Span(), "write the lower bound first; to fix a value, use a let instead of a dimension",
+			"empty range: the lower bound %s is not below the upper bound %s", fmtNum(lo), fmtNum(hi))
+	case d.Log && lo <= 0:
+		c.errorHint(d.Lo.Span(), "e.g. lr in [1e-4, 1e-1] log",
+			"a log-scaled dimension needs a positive lower bound, got %s", fmtNum(lo))
+	default:
+		dim.Lo, dim.Hi = lo, hi
+		return dim
+	}
+	return nil
+}
+
+// bound checks one end of a range.
+func (c *checker) bound(e ast.Expr, integer bool) (float64, bool) {
+	v, ok := c.constExpr(e, constCtx("bounds must be constant"))
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case integer && v.Type.Kind != dsl.Int:
+		c.errorHint(e.Span(), "use [a, b] for a real interval", "integer range bounds must be ints, got %s %s", v.Type, v)
+	case !v.Type.IsNumeric():
+		c.errorf(e.Span(), "a bound must be a number, got %s", v.Type)
+	default:
+		return v.Float(), true
+	}
+	return 0, false
+}
+
+// points checks a constant list of points [[...], ...] with D values each,
+// every one inside the domain; what names one point in messages ("initial
+// point"). ok is false after any error.
+func (c *checker) points(e ast.Expr, what, why string) ([][]float64, bool) {
+	v, ok := c.constExpr(e, constCtx(why))
+	if !ok {
+		return nil, false
+	}
+	if v.Type.Kind != dsl.Mat {
+		hint := ""
+		if v.Type.Kind == dsl.Vec {
+			hint = "a list of points is a matrix; write one point as [[...]]"
+		}
+		c.errorHint(e.Span(), hint, "expected a list of points [[...], ...], got %s", v.Type)
+		return nil, false
+	}
+	if !c.domainOK {
+		return nil, false
+	}
+	rows, cols := v.Type.Rows, v.Type.Cols
+	if cols != c.prog.D {
+		c.errorf(e.Span(), "each %s needs %d values (%s), got %d", what, c.prog.D, c.componentList(), cols)
+		return nil, false
+	}
+	lit, _ := e.(*ast.VecLit)
+	pts := make([][]float64, rows)
+	for i := range pts {
+		pts[i] = v.Numbers[i*cols : (i+1)*cols]
+		if msg := c.outside(pts[i]); msg != "" {
+			sp := e.Span()
+			if lit != nil && len(lit.Elems) == rows && !isNil(lit.Elems[i]) {
+				sp = lit.Elems[i].Span()
+			}
+			c.errorf(sp, "%s %d is outside the domain: %s", what, i, msg)
+			ok = false
+		}
+	}
+	return pts, ok
+}
+
+// outside says which component of p leaves the domain, or "".
+func (c *checker) outside(p []float64) string {
+	for _, d := range c.prog.Dims {
+		for i := d.Offset; i < d.Offset+d.Size; i++ {
+			x := p[i]
+			name := c.prog.ComponentName(i)
+			switch {
+			case x < d.Lo || x > d.Hi:
+				return fmt.Sprintf("%s = %s is not in %s", name, fmtNum(x), rangeText(d))
+			case d.Integer && x != math.Trunc(x):
+				return fmt.Sprintf("%s = %s is not an integer", name, fmtNum(x))
+			}
+		}
+	}
+	return ""
+}
+
+// rangeText renders a dimension's range as the file writes it.
+func rangeText(d *ir.Dim) string {
+	if d.Integer {
+		return fmtNum(d.Lo) + ".." + fmtNum(d.Hi)
+	}
+	return "[" + fmtNum(d.Lo) + ", " + fmtNum(d.Hi) + "]"
+}
+
+// componentList names the scalar components in order.
+func (c *checker) componentList() string { return elide(c.componentNames()) }
+
+// elide joins names, leaving out the middle of long lists:
+// "x, y" or "p[0], p[1], p[2], p[3], ..., p[8], p[9]".
+func elide(names []string) string {
+	const head, tail = 4, 2
+	if len(names) > head+tail+1 {
+		names = append(append(names[:head:head], "..."), names[len(names)-tail:]...)
+	}
+	return strings.Join(names, ", ")
+}
+
+// componentNames names every scalar component in order.
+func (c *checker) componentNames() []string {
+	names := make([]string, c.prog.D)
+	for i := range names {
+		names[i] = c.prog.ComponentName(i)
+	}
+	return names
+}

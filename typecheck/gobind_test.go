@@ -1,0 +1,68 @@
+package typecheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/parser"
+)
+
+// TestGoBindings checks objectives bound to the functions of
+// testdata/field: the four accepted signatures and the ways a binding fails,
+// with the error at the function name (or the import path) in the .bo file.
+func TestGoBindings(t *testing.T) {
+	tests := []struct {
+		dims, binding  string
+		context, err   bool
+		wantErr, errAt string // message fragment; the source text it starts at
+	}{
+		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.Measure"},
+		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.MeasureErr", err: true},
+		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.MeasureCtx", context: true},
+		{dims: "p[2] in [0, 1]", binding: "field.MeasureCtxErr", context: true, err: true},
+		{dims: "p[2] in [0, 1]\nz in [0, 1]", binding: "field.Measure",
+			wantErr: "as func(x [2]float64) float64; want func([3]float64) float64 (3 scalar domain components: p[0], p[1], z)", errAt: "Measure"},
+		{dims: "x in [0, 1]", binding: "field.MeasureCtxErr",
+			wantErr: "want func(context.Context, [1]float64) (float64, error)", errAt: "MeasureCtxErr"},
+		{dims: "p[2] in [0, 1]", binding: "field.MeasureTwice",
+			wantErr: "as func(x [2]float64) (float64, float64); want func([2]float64) (float64, error)", errAt: "MeasureTwice"},
+		{dims: "p[2] in [0, 1]", binding: "field.Mesure", wantErr: "has no function Mesure", errAt: "Mesure"},
+		{dims: "p[2] in [0, 1]", binding: "broken.Measure", wantErr: "undefined: undefinedScale", errAt: `"github.com`},
+		{dims: "p[2] in [0, 1]", binding: "missing.Measure", wantErr: "does not load", errAt: `"github.com`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.binding+"/"+tt.dims, func(t *testing.T) {
+			pkg, fn, _ := strings.Cut(tt.binding, ".")
+			binding := `go "github.com/bocdev/boc/typecheck/testdata/` + pkg + `".` + fn
+			src := "problem gobind\ndomain {\n" + tt.dims + "\n}\nobjective maximize " + binding + "\nbudget 10\n"
+			f, pdiags := parser.ParseFile("gobind.bo", []byte(src))
+			if pdiags.HasErrors() {
+				t.Fatalf("syntax errors: %v", pdiags)
+			}
+			p, diags := Check(f, Config{Dir: "testdata/ok"})
+			if tt.wantErr == "" {
+				if p == nil {
+					t.Fatalf("errors: %v", diags)
+				}
+				want := ir.Binding{Kind: ir.GoBinding, GoPackage: "github.com/bocdev/boc/typecheck/testdata/field", GoFunc: fn,
+					GoContext: tt.context, GoError: tt.err}
+				if diff := cmp.Diff(want, p.Objective.Binding, cmpopts.IgnoreFields(ir.Binding{}, "Span")); diff != "" {
+					t.Errorf("binding (-want +got):\n%s", diff)
+				}
+				return
+			}
+			errs := diags.Errors()
+			if len(errs) != 1 || !strings.Contains(errs[0].Message, tt.wantErr) {
+				t.Fatalf("errors %v; want one containing %q", errs, tt.wantErr)
+			}
+			line := strings.Split(src, "\n")[errs[0].Span.Start.Line-1]
+			if got := line[errs[0].Span.Start.Col-1:]; !strings.HasPrefix(got, tt.errAt) {
+				t.Errorf("error at %q, want at %q", got, tt.errAt)
+			}
+		})
+	}
+}

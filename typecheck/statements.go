@@ -1,0 +1,369 @@
+package typecheck
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ast"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// statements is the file's statements by kind. A statement that may appear
+// once is kept at its first occurrence; later ones were reported as
+// duplicates and are not checked further.
+type statements struct {
+	problem     *ast.ProblemStmt
+	domain      *ast.DomainStmt
+	objective   *ast.ObjectiveStmt
+	candidates  *ast.CandidatesStmt
+	inputNoise  *ast.InputNoiseStmt
+	obsNoise    *ast.ObservationNoiseStmt
+	plugins     map[string]*ast.PluginStmt // by keyword: model, acquisition, search, init
+	values      map[string]*ast.ValueStmt  // by keyword: budget, seed, stop
+	lets        []*ast.LetStmt
+	constraints []*ast.ConstraintStmt
+}
+
+// pluginKinds maps the keyword of a plugin statement to the kind of its call.
+var pluginKinds = map[string]registry.Kind{
+	"model":       registry.Model,
+	"acquisition": registry.Acquisition,
+	"search":      registry.Search,
+	"init":        registry.Init,
+}
+
+// The language's defaults for statements left out (LANGUAGE.md). The init
+// design's size is computed in defaultInit.
+var defaultPlugins = map[string]string{
+	"model":       "gp",
+	"acquisition": "ei",
+	"search":      stdlib.DefaultSearch,
+	"init":        "sobol",
+}
+
+// required lists the statements every file needs, with an example for the hint.
+var required = []struct{ key, example string }{
+	{"problem", "problem my_problem"},
+	{"domain", "domain { x in [0, 1] }"},
+	{"objective", "objective minimize sphere(x)"},
+	{"budget", "budget 50"},
+}
+
+// stmtKey names the statement for "at most once" bookkeeping and messages; ""
+// for statements that may repeat (let, constraint) and for unknown keywords.
+func stmtKey(s ast.Stmt) string {
+	switch s := s.(type) {
+	case *ast.ProblemStmt:
+		return "problem"
+	case *ast.DomainStmt:
+		return "domain"
+	case *ast.ObjectiveStmt:
+		return "objective"
+	case *ast.CandidatesStmt:
+		return "candidates"
+	case *ast.InputNoiseStmt:
+		return "input noise"
+	case *ast.ObservationNoiseStmt:
+		return "observation noise"
+	case *ast.PluginStmt:
+		if _, ok := pluginKinds[s.Keyword]; ok {
+			return s.Keyword
+		}
+	case *ast.ValueStmt:
+		switch s.Keyword {
+		case "budget", "seed":
+			return s.Keyword
+		case "stop":
+			return "stop when"
+		}
+	}
+	return ""
+}
+
+// collect sorts the statements by kind, reports duplicates, and declares the
+// names of lets and dimensions in source order.
+func (c *checker) collect() {
+	st := &c.stmts
+	st.plugins = map[string]*ast.PluginStmt{}
+	st.values = map[string]*ast.ValueStmt{}
+	first := map[string]ast.Stmt{}
+	for _, s := range c.file.Stmts {
+		if isNil(s) {
+			c.incomplete("statement")
+			continue
+		}
+		key := stmtKey(s)
+		if key != "" {
+			if prev, dup := first[key]; dup {
+				c.errorHint(s.Span(), fmt.Sprintf("the first %s statement is at line %d", key, prev.Span().Start.Line),
+					"duplicate %s statement", key)
+				continue
+			}
+			first[key] = s
+		}
+		switch s := s.(type) {
+		case *ast.ProblemStmt:
+			st.problem = s
+		case *ast.DomainStmt:
+			st.domain = s
+			for _, d := range s.Dims {
+				if d != nil && d.Name != nil {
+					c.declare(d.Name, dimSym)
+				}
+			}
+		case *ast.ObjectiveStmt:
+			st.objective = s
+		case *ast.CandidatesStmt:
+			st.candidates = s
+		case *ast.InputNoiseStmt:
+			st.inputNoise = s
+		case *ast.ObservationNoiseStmt:
+			st.obsNoise = s
+		case *ast.LetStmt:
+			st.lets = append(st.lets, s)
+			if s.Name != nil {
+				c.declare(s.Name, letSym)
+			}
+		case *ast.ConstraintStmt:
+			st.constraints = append(st.constraints, s)
+		case *ast.PluginStmt:
+			if key == "" {
+				c.errorf(s.Pos, "unknown statement %q", s.Keyword)
+				continue
+			}
+			st.plugins[key] = s
+		case *ast.ValueStmt:
+			if key == "" {
+				c.errorf(s.Pos, "unknown statement %q", s.Keyword)
+				continue
+			}
+			st.values[s.Keyword] = s
+		}
+	}
+}
+
+// reportMissing reports the required statements the file lacks, at its start.
+func (c *checker) reportMissing() {
+	present := map[string]bool{
+		"problem":   c.stmts.problem != nil,
+		"domain":    c.stmts.domain != nil,
+		"objective": c.stmts.objective != nil,
+		"budget":    c.stmts.values["budget"] != nil,
+	}
+	for _, r := range required {
+		if !present[r.key] {
+			c.errorHint(c.fileStart(), fmt.Sprintf("add one, e.g. `%s`", r.example), "missing %s statement", r.key)
+		}
+	}
+}
+
+// goPackageName is what a Go package name may look like; boc asks for the
+// conventional form (lowercase), which is also a valid directory name.
+var goPackageName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+func (c *checker) checkProblem() {
+	s := c.stmts.problem
+	if s == nil {
+		return
+	}
+	c.stmtSpan = s.Pos
+	if s.Name == nil {
+		c.incomplete("problem statement")
+		return
+	}
+	name := s.Name.Name
+	switch {
+	case !goPackageName.MatchString(name):
+		c.errorHint(s.Name.Pos, fmt.Sprintf("use lowercase letters, digits and underscores, e.g. %s", packageNameLike(name)),
+			"problem name %q is not a valid Go package name", name)
+	case token.IsKeyword(name):
+		c.errorHint(s.Name.Pos, fmt.Sprintf("e.g. %s_problem", name), "problem name %q is a Go keyword", name)
+	case name == "main":
+		c.errorHint(s.Name.Pos, "e.g. main_problem",
+			"problem name \"main\" is taken by the generated program; the library package needs another name")
+	}
+	c.prog.Name = name
+}
+
+// packageNameLike turns name into a valid package name for a hint.
+func packageNameLike(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		case b.Len() > 0:
+			b.WriteByte('_')
+		}
+	}
+	s := strings.Trim(b.String(), "_")
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		s = "problem_" + s
+	}
+	return strings.TrimRight(s, "_")
+}
+
+func (c *checker) checkBudget() {
+	s := c.stmts.values["budget"]
+	if s == nil {
+		return
+	}
+	c.stmtSpan = s.Pos
+	n, ok := c.constInt(s.Value, "budget", exprCtx{})
+	if !ok {
+		return
+	}
+	if n < 1 {
+		c.errorf(s.Value.Span(), "budget must be positive, got %d", n)
+		return
+	}
+	c.prog.Budget = n
+	c.budgetOK = true
+}
+
+func (c *checker) checkSeed() {
+	s := c.stmts.values["seed"]
+	if s == nil {
+		return
+	}
+	c.stmtSpan = s.Pos
+	n, ok := c.constInt(s.Value, "seed", exprCtx{})
+	if !ok {
+		return
+	}
+	if n < 0 {
+		c.errorf(s.Value.Span(), "seed must not be negative, got %d", n)
+		return
+	}
+	c.prog.Seed = uint64(n)
+}
+
+// checkPluginStmt checks `model CALL`, `acquisition CALL` or `search CALL`, or
+// fills in the language's default.
+func (c *checker) checkPluginStmt(key string, dst **ir.Call) {
+	kind := pluginKinds[key]
+	ctx := constCtx(fmt.Sprintf("%s arguments must be constant", key))
+	if s := c.stmts.plugins[key]; s != nil {
+		c.stmtSpan = s.Pos
+		if cc := c.call(kind, s.Call, ctx); cc != nil {
+			*dst = cc.call
+		}
+		return
+	}
+	sp := c.noSource()
+	if cc := c.call(kind, &ast.Ident{Pos: sp, Name: defaultPlugins[key]}, ctx); cc != nil {
+		*dst = cc.call
+	}
+}
+
+// checkModel checks the model and warns when it ignores declared input noise.
+func (c *checker) checkModel() {
+	c.checkPluginStmt("model", &c.prog.Model)
+	noise := c.stmts.inputNoise
+	if noise == nil || c.prog.Model == nil {
+		return
+	}
+	p, ok := registry.ByID(c.prog.Model.Plugin)
+	if !ok || p.UsesInputNoise {
+		return
+	}
+	var aware []string
+	for _, m := range registry.All() {
+		if m.Kind == registry.Model && m.UsesInputNoise {
+			aware = append(aware, m.Name)
+		}
+	}
+	msg := fmt.Sprintf("input noise is declared but model %s ignores it", p.Name)
+	if len(aware) > 0 {
+		msg += "; use " + orList(aware)
+	}
+	c.report(dsl.Warningf(noise.Pos, "%s", msg))
+}
+
+// orList renders "a", "a or b", "a, b or c".
+func orList(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// checkInit checks the initial design, or fills in sobol(n) with
+// n = min(budget, max(4, 2·D)).
+func (c *checker) checkInit() {
+	s := c.stmts.plugins["init"]
+	if s == nil {
+		c.defaultInit()
+		return
+	}
+	c.stmtSpan = s.Pos
+	c.prog.Init.Span = s.Pos
+	if lit, ok := s.Call.(*ast.VecLit); ok {
+		pts, _ := c.points(lit, "initial point", "initial points must be constant")
+		c.prog.Init.Points = pts
+		if c.budgetOK && len(pts) > c.prog.Budget {
+			c.errorHint(lit.Pos, "remove points or raise the budget",
+				"%d initial points exceed the budget of %d evaluations", len(pts), c.prog.Budget)
+		}
+		return
+	}
+	cc := c.call(registry.Init, s.Call, constCtx("initial design arguments must be constant"))
+	if cc == nil {
+		return
+	}
+	c.prog.Init.Call = cc.call
+	if n := c.prog.Init.Size(); c.budgetOK && n > c.prog.Budget {
+		sp := cc.call.Span
+		if a := cc.call.Arg("n"); a != nil {
+			sp = a.Span
+		}
+		c.errorHint(sp, "lower n or raise the budget",
+			"the initial design has %d points but the budget is %d evaluations", n, c.prog.Budget)
+	}
+}
+
+func (c *checker) defaultInit() {
+	if !c.budgetOK || !c.domainOK {
+		return
+	}
+	sp := c.noSource()
+	n := min(c.prog.Budget, max(4, 2*c.prog.D))
+	call := &ast.CallExpr{Pos: sp, Fun: &ast.Ident{Pos: sp, Name: defaultPlugins["init"]},
+		Args: []*ast.Arg{{Pos: sp, Value: &ast.NumberLit{Pos: sp, Text: fmt.Sprint(n), Value: float64(n), Int: true}}}}
+	if cc := c.call(registry.Init, call, constCtx("")); cc != nil {
+		c.prog.Init = ir.Init{Span: sp, Call: cc.call}
+	}
+}
+
+// stopNames are the names a stop condition may use, with their types.
+var stopNames = map[string]dsl.Type{
+	"acquisition": dsl.RealType, // the last maximised acquisition value
+	"best":        dsl.RealType, // the best observed value, in the user's sign
+	"evaluations": dsl.IntType,  // objective evaluations so far
+}
+
+func (c *checker) checkStop() {
+	s := c.stmts.values["stop"]
+	if s == nil {
+		return
+	}
+	c.stmtSpan = s.Pos
+	e := c.expr(s.Value, exprCtx{stop: true,
+		why: "a stop condition can use acquisition, best, evaluations and constants"})
+	if isInvalid(e) {
+		return
+	}
+	if e.Type().Kind != dsl.Bool {
+		c.errorHint(e.Span(), "e.g. stop when acquisition < 0.001", "stop condition must be a bool, got %s", e.Type())
+		return
+	}
+	if v, ok := constOf(e); ok {
+		c.report(dsl.Warningf(e.Span(), "stop condition is always %v", v.Truth))
+	}
+	c.prog.Stop = e
+}

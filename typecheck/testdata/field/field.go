@@ -1,0 +1,56 @@
+// Package field is a Go objective used by the type checker's tests: a survey
+// field measured by a drone, and the battery it leaves.
+package field
+
+import (
+	"context"
+	"errors"
+	"math"
+)
+
+// Measure is the survey value at a landing point.
+func Measure(x [2]float64) float64 {
+	return math.Exp(-((x[0]-0.3)*(x[0]-0.3) + (x[1]-0.7)*(x[1]-0.7)) / 0.1)
+}
+
+// Battery is the charge left after flying to a point.
+func Battery(x [2]float64) float64 { return 1 - math.Hypot(x[0], x[1]) }
+
+// MeasureErr reports an error outside the unit square.
+func MeasureErr(x [2]float64) (float64, error) {
+	if x[0] < 0 || x[0] > 1 || x[1] < 0 || x[1] > 1 {
+		return 0, errors.New("outside the field")
+	}
+	return Measure(x), nil
+}
+
+// MeasureCtx honours cancellation.
+func MeasureCtx(ctx context.Context, x [2]float64) float64 {
+	if ctx.Err() != nil {
+		return math.NaN()
+	}
+	return Measure(x)
+}
+
+// MeasureCtxErr honours cancellation and reports it.
+func MeasureCtxErr(ctx context.Context, x [2]float64) (float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return Measure(x), nil
+}
+
+// Measure3 takes three components.
+func Measure3(x [3]float64) float64 { return x[0] + x[1] + x[2] }
+
+// MeasureSlice takes a slice instead of an array.
+func MeasureSlice(x []float64) float64 { return x[0] }
+
+// MeasureTwice returns two values.
+func MeasureTwice(x [2]float64) (float64, float64) { return x[0], x[1] }
+
+// Scale is a variable, not a function.
+var Scale = 2.0
+
+// unexported is not visible to generated code.
+func unexported(x [2]float64) float64 { return x[0] }

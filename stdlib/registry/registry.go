@@ -125,10 +125,11 @@ type Range struct {
 
 // Contains reports whether x lies in r.
 func (r Range) Contains(x float64) bool {
-	if x < r.Lo || (r.LoOpen && x == r.Lo) {
+	// Written with >= and <= so that NaN is outside every range.
+	if !(x >= r.Lo) || (r.LoOpen && x == r.Lo) {
 		return false
 	}
-	return !(x > r.Hi || (r.HiOpen && x == r.Hi))
+	return x <= r.Hi && !(r.HiOpen && x == r.Hi)
 }
 
 // String renders r in interval notation, e.g. (0, inf) or [1, 10].

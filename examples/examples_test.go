@@ -1,0 +1,90 @@
+// Package examples holds the bundled example problems (the .bo files beside
+// this test) and the Go package robot that examples/robot.bo is bound to.
+package examples
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bocdev/boc/cli"
+	"github.com/bocdev/boc/codegen"
+	"github.com/bocdev/boc/parser"
+	"github.com/bocdev/boc/typecheck"
+)
+
+func examples(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.bo")
+	if err != nil || len(paths) < 5 {
+		t.Fatalf("examples: %v %v", paths, err)
+	}
+	return paths
+}
+
+// TestExamplesCompile: every example checks without a diagnostic, not even a
+// warning, and generates code.
+func TestExamplesCompile(t *testing.T) {
+	for _, path := range examples(t) {
+		t.Run(path, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, diags := parser.ParseFile(path, src)
+			if len(diags) == 0 {
+				p, checkDiags := typecheck.Check(f, typecheck.Config{Dir: "."})
+				diags = checkDiags
+				if len(diags) == 0 {
+					_, diags = codegen.Generate(p, codegen.Options{ImportPath: "example.com/opt"})
+				}
+			}
+			if len(diags) > 0 {
+				var b bytes.Buffer
+				diags.Render(&b, src)
+				t.Errorf("%s", b.String())
+			}
+		})
+	}
+}
+
+// TestExamplesRun builds and runs every example through `boc run --json`, the
+// README's first command, and checks what each promises.
+func TestExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program per example")
+	}
+	// The best value each example's run must reach (the objective is minimised
+	// in all of them): near the known minimum where the problem has one.
+	reach := map[string]float64{
+		"quickstart.bo":  0.397887 + 0.05, // Branin's minimum
+		"hartmann6.bo":   -3.32237 + 0.5,  // Hartmann6's minimum
+		"constrained.bo": 0.034163 + 0.01, // the minimum in the disk, from a fine grid
+		"mixed.bo":       0.01,            // minimum 0 at lr = 3e-3, layers = 5
+		"robot.bo":       0.05,            // the target is reachable: minimum 0
+	}
+	for _, path := range examples(t) {
+		t.Run(path, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := cli.Run([]string{"run", "--json", path}, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("boc run exited %d:\n%s", code, stderr.String())
+			}
+			var result struct {
+				Evaluations  int
+				BestObserved struct{ Y float64 } `json:"best_observed"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
+				t.Fatalf("output is not one JSON object: %v\n%s", err, stdout.String())
+			}
+			want, ok := reach[path]
+			if !ok {
+				t.Fatalf("no expectation for %s: add one", path)
+			}
+			if result.BestObserved.Y > want {
+				t.Errorf("best observed %g after %d evaluations, want at most %g", result.BestObserved.Y, result.Evaluations, want)
+			}
+		})
+	}
+}

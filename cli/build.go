@@ -99,10 +99,20 @@ const libraryDir = "lib"
 
 // buildSource compiles the file at path to the Go files of a program module.
 func buildSource(e *env, path string) (*unit, gobuild.Program, int) {
-	u, out, ok := generate(e, path, codegen.Options{ImportPath: gobuild.ProgramModule + "/" + libraryDir})
+	u, out, ok := generate(e, path, programOptions)
 	if !ok {
 		return u, gobuild.Program{}, exitFail
 	}
+	prog, code := programFiles(e, u, out)
+	return u, prog, code
+}
+
+// programOptions generates the code of a program module.
+var programOptions = codegen.Options{ImportPath: gobuild.ProgramModule + "/" + libraryDir}
+
+// programFiles lays out the code generated for u with programOptions as a
+// program module, linking the Go module of a Go binding.
+func programFiles(e *env, u *unit, out *codegen.Output) (gobuild.Program, int) {
 	var prog gobuild.Program
 	for _, f := range out.Library {
 		prog.Files = append(prog.Files, gobuild.File{Path: libraryDir + "/" + f.Name, Content: f.Content})
@@ -115,11 +125,11 @@ func buildSource(e *env, path string) (*unit, gobuild.Program, int) {
 		if err != nil {
 			fmt.Fprintf(e.stderr, "boc: %s binds Go package %q, but no Go module contains it: %v\n", u.path, pkg, err)
 			fmt.Fprintln(e.stderr, "    hint: keep the .bo file inside the Go module that provides the package (go mod init creates one)")
-			return u, prog, exitFail
+			return prog, exitFail
 		}
 		prog.Uses = []gobuild.LocalModule{mod}
 	}
-	return u, prog, exitOK
+	return prog, exitOK
 }
 
 // firstGoBinding returns the package of the first measured quantity bound to

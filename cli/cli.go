@@ -1,4 +1,4 @@
-// Package cli implements the boc command line: check, gen, build, run,
+// Package cli implements the boc command line: check, gen, build, run, study,
 // list-plugins, version and help. cmd/boc only calls Run, so that tests can run
 // every command in process and a custom boc (with extra plugins imported for
 // their side effects) is a three-line main package.
@@ -56,7 +56,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{checkCommand, genCommand, buildCommand, runCommand, listPluginsCommand, versionCommand, helpCommand}
+	commands = []*command{checkCommand, genCommand, buildCommand, runCommand, studyCommand, listPluginsCommand, versionCommand, helpCommand}
 }
 
 func lookupCommand(name string) *command {

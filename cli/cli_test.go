@@ -34,7 +34,7 @@ func TestCommandLine(t *testing.T) {
 		stderr string
 	}{
 		{name: "no arguments", args: nil, code: exitUsage, stderr: `(?s)usage: boc COMMAND.*check.*list-plugins`},
-		{name: "help", args: []string{"help"}, code: exitOK, stdout: `(?s)usage: boc COMMAND.*\n  check .*\n  gen .*\n  build .*\n  run .*\n  list-plugins .*\n  version .*\n  help `},
+		{name: "help", args: []string{"help"}, code: exitOK, stdout: `(?s)usage: boc COMMAND.*\n  check .*\n  gen .*\n  build .*\n  run .*\n  study .*\n  list-plugins .*\n  version .*\n  help `},
 		{name: "--help", args: []string{"--help"}, code: exitOK, stdout: `usage: boc COMMAND`},
 		{name: "unknown command", args: []string{"chekc"}, code: exitUsage, stderr: `boc: unknown command "chekc"\n    hint: did you mean "check"\?\nRun "boc help"`},
 		{name: "unknown command, nothing close", args: []string{"frobnicate"}, code: exitUsage, stderr: `^boc: unknown command "frobnicate"\nRun "boc help"`},

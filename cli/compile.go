@@ -36,13 +36,17 @@ func (u *unit) report(e *env, diags dsl.Diagnostics) bool {
 // add errors that follow from them. ok is false if the file has errors; the
 // returned unit then holds whatever stages succeeded.
 func compile(e *env, path string) (u *unit, ok bool) {
-	u = &unit{path: path}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		e.failf("%v", err)
-		return u, false
+		return &unit{path: path}, false
 	}
-	u.src = src
+	return compileSource(e, path, src)
+}
+
+// compileSource is compile for the source src of the file at path.
+func compileSource(e *env, path string, src []byte) (u *unit, ok bool) {
+	u = &unit{path: path, src: src}
 	tree, diags := parser.ParseFile(path, src)
 	if u.report(e, diags) {
 		return u, false

@@ -142,10 +142,12 @@ func allocTest(name string, out *Output) []byte {
 	if content := string(out.Library[0].Content); strings.Contains(content, "\npackage ") {
 		pkg = strings.Fields(content[strings.Index(content, "\npackage ")+1:])[1]
 	}
-	return []byte(fmt.Sprintf(`package %s
+	refit := refitAllocTest(name, out)
+	test := fmt.Sprintf(`package %s
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 )
 
@@ -188,7 +190,43 @@ func TestAllocationFree(t *testing.T) {
 		t.Errorf("%s: Suggest and Observe allocate %%v times", a)
 	}
 }
-`, pkg, name, name))
+`, pkg, name, name) + refit
+	if refit == "" {
+		test = strings.Replace(test, "\t\"runtime\"\n", "", 1)
+	}
+	return []byte(test)
+}
+
+// refitAllocTest is, for a case that learns hyperparameters, a test that the
+// steps up to and including a refit (an Observe that refits) allocate
+// nothing, after a warm-up through the first refit and one search.
+func refitAllocTest(name string, out *Output) string {
+	if !strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) refitIfDue() error") {
+		return ""
+	}
+	return fmt.Sprintf(`
+func TestRefitAllocationFree(t *testing.T) {
+	o := New(Seed)
+	for o.fitted == 0 && o.Evaluations() < Budget {
+		step(t, o)
+	}
+	step(t, o) // the first search
+	fitted := o.fitted
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for o.fitted == fitted && o.Evaluations() < Budget {
+		step(t, o)
+	}
+	runtime.ReadMemStats(&after)
+	if fitted == 0 || o.fitted == fitted {
+		t.Fatalf("%s: refits after %%d and %%d observations; want two within the budget", fitted, o.fitted)
+	}
+	if n := after.Mallocs - before.Mallocs; n != 0 {
+		t.Errorf("%s: the steps up to the refit after %%d observations allocate %%d times", o.fitted, n)
+	}
+}
+`, name, name)
 }
 
 // execObjective is the command of testdata/golden/exec.bo: it reads

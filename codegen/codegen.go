@@ -85,13 +85,19 @@ type generator struct {
 
 	model       registry.ModelCode
 	kernel      *ir.Call
-	kernelEmit  registry.KernelEmit
-	acquisition registry.AcquisitionEmit
+	kernels     kernelPlan // the kernel's hooks and learned hyperparameters (kernel.go)
+	acquisition registry.AcquisitionCode
 	search      registry.SearchCode
 	initEmit    registry.InitEmit // nil for explicit initial points
 
 	noiseDeclared bool    // observation noise ~ DIST
 	noiseVariance float64 // its variance, when declared
+	// observation noise learn: its variance's bounds and start, standardised.
+	learnNoise                  bool
+	noiseLo, noiseHi, noiseInit float64
+	// noiseSample draws the declared noise from the *rand.Rand "rng"; Run
+	// adds it to the values of an expression objective. Nil otherwise.
+	noiseSample jen.Code
 }
 
 func (g *generator) report(d dsl.Diagnostic) { g.diags = append(g.diags, d) }
@@ -122,10 +128,7 @@ func (g *generator) plan() {
 		}
 		g.report(dsl.Errorf(span, "the domain has %d scalar components; this version of boc supports 1 to %d", p.D, maxComponents))
 	}
-	if p.Candidates != nil {
-		g.report(dsl.Errorf(p.Candidates.Span, "candidates are not supported in this version of boc").
-			WithHint("remove the candidates statement to search the whole domain"))
-	}
+	g.planCandidates()
 	g.planObjective()
 	for _, c := range p.Constraints {
 		if c.Known {
@@ -138,7 +141,7 @@ func (g *generator) plan() {
 	g.planObservationNoise()
 	g.planModel()
 	if h, ok := callHook[registry.AcquisitionEmit](g, p.Acquisition); ok {
-		g.acquisition = h
+		g.planAcquisition(h)
 	}
 	if h, ok := callHook[registry.SearchEmit](g, p.Search); ok {
 		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D}
@@ -184,9 +187,17 @@ func (g *generator) planObservationNoise() {
 		}
 		a := &registry.Args{Call: n.Dist}
 		g.noiseDeclared, g.noiseVariance = true, h.Variance(a)
+		if g.p.Objective.Binding.Kind == ir.ExprBinding {
+			if h.Sample == nil {
+				g.report(dsl.Errorf(n.Dist.Span, "%s cannot simulate observation noise on an expression objective in this version of boc", pluginName(n.Dist.Plugin)).
+					WithHint("use normal(0, sd)"))
+				return
+			}
+			g.noiseSample = h.Sample(a, jen.Id("rng"))
+		}
 		g.checkArgs(a)
 	case ir.ObsNoiseLearn:
-		g.report(dsl.Errorf(n.Span, "learn is not supported yet: give a fixed value, e.g. observation noise ~ normal(0, 0.1)"))
+		g.planNoiseLearn(n.Learn)
 	case ir.ObsNoiseReported:
 		g.report(dsl.Errorf(n.Span, "observation noise reported is not supported in this version of boc").
 			WithHint("declare the noise, e.g. observation noise ~ normal(0, 0.1)"))
@@ -213,7 +224,5 @@ func (g *generator) planModel() {
 		return
 	}
 	g.kernel = g.model.Kernel
-	if k, ok := callHook[registry.KernelEmit](g, g.kernel); ok {
-		g.kernelEmit = k
-	}
+	g.planKernel(g.kernel, g.p.D)
 }

@@ -44,27 +44,26 @@ func TestUnsupportedDiagnostics(t *testing.T) {
 	}{
 		{"model not built", problemWith("model ugp"),
 			[]wantDiag{{8, 7, "model ugp is not available in this version of boc", "available model plugins: gp"}}},
-		{"kernel not built", problemWith("model gp(kernel = rq(alpha = 2))"),
-			[]wantDiag{{8, 19, "kernel rq is not available in this version of boc", "matern52"}}},
-		{"acquisition not built", problemWith("acquisition ei_noisy"),
-			[]wantDiag{{8, 13, "acquisition ei_noisy is not available in this version of boc", "ei, pi, ucb"}}},
-		{"search not built", problemWith("search lbfgs(restarts = 2)"),
-			[]wantDiag{{8, 8, "search lbfgs is not available in this version of boc", "pattern"}}},
-		{"learned lengthscale", problemWith("model gp(kernel = se(lengthscale = learn))"),
-			[]wantDiag{{8, 22, "learn is not supported yet: give a fixed value, e.g. lengthscale = 0.2", ""}}},
-		{"learned noise", problemWith("observation noise learn"),
-			[]wantDiag{{8, 1, "learn is not supported yet: give a fixed value, e.g. observation noise ~ normal(0, 0.1)", ""}}},
+		{"kernel not built", problemWith("model gp(kernel = se + test_unbuilt)"),
+			[]wantDiag{{8, 24, "kernel test_unbuilt is not available in this version of boc", "matern52"}}},
+		{"acquisition not built", problemWith("acquisition uei"),
+			[]wantDiag{{8, 13, "acquisition uei is not available in this version of boc", "ei, ei_noisy, pi, ucb"}}},
+		{"search not built", problemWith("search test_unbuilt"),
+			[]wantDiag{{8, 8, "search test_unbuilt is not available in this version of boc", "lbfgs, pattern"}}},
+		{"learn in a kernel without derivatives", problemWith("model gp(kernel = test_cauchy(scale = learn))"),
+			[]wantDiag{{8, 31, "kernel test_cauchy cannot learn its hyperparameters: give a fixed value, e.g. scale = 1", ""}}},
+		{"learn beside a kernel without derivatives", problemWith("model gp(kernel = se + test_cauchy)"),
+			[]wantDiag{{8, 24, "kernel test_cauchy has no derivatives, so no hyperparameter of the kernel it is part of can be learned", "fixed values"}}},
 		{"reported noise", problemWith("observation noise reported"),
 			[]wantDiag{{8, 1, "observation noise reported is not supported in this version of boc", "normal(0, 0.1)"}}},
 		{"unknown safety constraint", problemWith(`constraint heat: exec "sensor" <= 80`),
 			[]wantDiag{{8, 1, "unknown safety constraint heat is not supported in this version of boc", "known constraints"}}},
 		{"every error in source order", problemWith(
-			"acquisition ei_noisy",
-			"model gp(kernel = matern32(lengthscale = learn, variance = learn))"),
+			"acquisition uei",
+			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_cauchy(scale = learn))"),
 			[]wantDiag{
-				{8, 13, "acquisition ei_noisy is not available in this version of boc", ""},
-				{9, 28, "learn is not supported yet: give a fixed value, e.g. lengthscale = 0.2", ""},
-				{9, 49, "learn is not supported yet: give a fixed value, e.g. variance = 1", ""},
+				{8, 13, "acquisition uei is not available in this version of boc", ""},
+				{9, 75, "kernel test_cauchy cannot learn its hyperparameters: give a fixed value, e.g. scale = 1", ""},
 			}},
 	}
 	for _, tt := range tests {
@@ -97,7 +96,10 @@ func TestSupportedVariants(t *testing.T) {
 		src  string
 		want string // a fragment of optimizer.go
 	}{
-		{"input noise ignored by gp", problemWith("input noise x ~ normal(0, 0.05)"), "func kernel(a, b *[Dim]float64) float64"},
+		{"input noise ignored by gp", problemWith("input noise x ~ normal(0, 0.05)"), "func kernel(h *hyperparameters, a, b *[Dim]float64) float64"},
+		{"learned noise", problemWith("observation noise learn"), "noiseVar float64"},
+		{"fixed kernel", problemWith("model gp(kernel = se(lengthscale = 0.3, variance = 2))"), "const numHyper = 0"},
+		{"kernel without derivatives", problemWith("model gp(kernel = test_cauchy)"), "by central differences"},
 		{"beta observation noise", problemWith("observation noise ~ beta(2, 2, scale = 0.2)"), "const noiseVariance = 0.002"},
 		{"uniform observation noise", problemWith("observation noise ~ uniform(-0.3, 0.3)"), "const noiseVariance = 0.03"},
 	}
@@ -126,8 +128,9 @@ func TestIRDiagnostics(t *testing.T) {
 		edit    func(p *ir.Program)
 		message string
 	}{
-		{"candidates", Options{}, func(p *ir.Program) { p.Candidates = &ir.Candidates{Span: at, File: "points.csv"} },
-			"candidates are not supported in this version of boc"},
+		{"candidate generator", Options{}, func(p *ir.Program) {
+			p.Candidates = &ir.Candidates{Span: at, Call: call("candidates.uniform_ball")}
+		}, "candidate generators are not supported in this version of boc"},
 		{"invalid package name", Options{Package: "my-pkg"}, func(*ir.Program) {}, `"my-pkg" cannot name the optimiser's Go package`},
 		{"package main", Options{Package: "main"}, func(*ir.Program) {}, `"main" cannot name the optimiser's Go package`},
 		{"hook of the wrong type", Options{}, func(p *ir.Program) {
@@ -155,9 +158,11 @@ func TestIRDiagnostics(t *testing.T) {
 // code generator has no list of kernels.
 func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_wrong_hook_type", Emit: 42})
+	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_unbuilt", Doc: "a kernel without an Emit hook, for tests"})
+	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "test_unbuilt", Doc: "a search without an Emit hook, for tests"})
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_cauchy",
 		Doc:    "a Cauchy kernel 1/(1 + r²) with unit lengthscale, for tests",
-		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: "1"}},
+		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: "1", Learnable: true}},
 		Emit: registry.KernelEmit(func(g *registry.KernelGen) ([]jen.Code, jen.Code) {
 			var stmts []jen.Code
 			sum := jen.Lit(1.0)

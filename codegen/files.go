@@ -16,6 +16,7 @@ var runtimeImports = map[string]string{
 	"github.com/bocdev/boc/runtime/acq":    "acq",
 	"github.com/bocdev/boc/runtime/bench":  "bench",
 	"github.com/bocdev/boc/runtime/design": "design",
+	runtimeFit:                             "fit",
 	"github.com/bocdev/boc/runtime/gp":     "gp",
 	"github.com/bocdev/boc/runtime/search": "search",
 	programPath:                            "program",
@@ -86,29 +87,39 @@ func (g *generator) program(importPath string) []File {
 	}
 	f.Func().Id("main").Params().Block(prog("Main").Call(prog("Problem").Add(keyed(true, fields...))))
 	if !external {
+		pr := func(name string) *jen.Statement { return jen.Id("p").Dot(name) }
 		progress := jen.Func().Params(jen.Id("p").Add(lib("Progress"))).Block(
 			jen.Id("opt").Dot("Progress").Call(prog("Progress").Add(keyed(true,
-				kv{"Evaluation", jen.Id("p").Dot("Evaluation")},
-				kv{"Budget", jen.Id("p").Dot("Budget")},
-				kv{"X", whole(jen.Id("p").Dot("X"))},
-				kv{"Y", jen.Id("p").Dot("Y")},
-				kv{"BestY", jen.Id("p").Dot("BestY")},
+				kv{"Evaluation", pr("Evaluation")},
+				kv{"Budget", pr("Budget")},
+				kv{"X", whole(pr("X"))},
+				kv{"Y", pr("Y")},
+				kv{"Value", pr("Value")},
+				kv{"BestY", pr("BestY")},
+				kv{"BestValue", pr("BestValue")},
+				kv{"Recommendation", whole(pr("Recommendation"))},
+				kv{"RecommendationMean", pr("RecommendationMean")},
+				kv{"RecommendationValue", pr("RecommendationValue")},
 			))),
 		)
+		r := func(name string) *jen.Statement { return jen.Id("r").Dot(name) }
 		f.Comment("run adapts the library's Run to runtime/program.")
 		f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(
 			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Add(lib("Run")).Call(jen.Id("ctx"), lib("RunOptions").Add(keyed(true,
 				kv{"Seed", jen.Id("opt").Dot("Seed")},
 				kv{"Budget", jen.Id("opt").Dot("Budget")},
+				kv{"RandomSearch", jen.Id("opt").Dot("RandomSearch")},
 				kv{"Progress", progress},
 			))),
 			jen.Return(prog("Result").Add(keyed(true,
-				kv{"Evaluations", jen.Id("r").Dot("Evaluations")},
-				kv{"Recommendation", whole(jen.Id("r").Dot("Recommendation"))},
-				kv{"RecommendationMean", jen.Id("r").Dot("RecommendationMean")},
-				kv{"BestX", whole(jen.Id("r").Dot("BestX"))},
-				kv{"BestY", jen.Id("r").Dot("BestY")},
-				kv{"Stopped", jen.Id("r").Dot("Stopped")},
+				kv{"Evaluations", r("Evaluations")},
+				kv{"Recommendation", whole(r("Recommendation"))},
+				kv{"RecommendationMean", r("RecommendationMean")},
+				kv{"RecommendationValue", r("RecommendationValue")},
+				kv{"BestX", whole(r("BestX"))},
+				kv{"BestY", r("BestY")},
+				kv{"BestValue", r("BestValue")},
+				kv{"Stopped", r("Stopped")},
 			)), jen.Id("err")),
 		)
 	}

@@ -6,68 +6,182 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
-	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
 
 // The kernels' emitted straight-line code is compiled into a probe program
-// in the golden module; the probe prints the kernels' values at fixed random
-// points, which the test compares with the closed forms of MATH.md §3.
+// in the golden module. For every case the probe prints, at fixed random
+// pairs of points, the kernel's value, its emitted gradient in the first
+// input and in the log-hyperparameters, and central differences of the
+// emitted value for both; the test compares the values with the closed forms
+// of MATH.md §3 and the gradients with the differences.
 
-// kernelCase is one kernel the probe evaluates.
-type kernelCase struct {
-	name string // the kernel plugin's name
-	d    int
-	ard  bool // one lengthscale per component
+// knode is a kernel expression of a test case with its hyperparameters.
+type knode struct {
+	plugin string // kernel plugin name
+	ls     []float64
+	s2     float64 // signal variance
+	alpha  float64 // rq's shape
+	offset float64 // linear's constant
+	factor float64 // scale's constant
+	parts  []*knode
+}
+
+// kcase is one kernel the probe evaluates: fixed (hyperparameters folded into
+// literals) or learned (every learnable hyperparameter read from h).
+type kcase struct {
+	name    string
+	d       int
+	learned bool
+	root    *knode
 }
 
 const (
-	kernelVariance    = 1.7
-	pairsPerKernel    = 6
-	kernelTolerance   = 1e-12
-	scalarLengthscale = 0.3
+	pairsPerKernel  = 5
+	kernelTolerance = 1e-12
+	// The differences use steps of probeStep; their error is O(step²) plus
+	// rounding O(1e-16/step).
+	probeStep     = 1e-5
+	gradTolerance = 2e-6
 )
 
-func kernelCases() []kernelCase {
-	var cases []kernelCase
-	for _, name := range []string{"se", "matern12", "matern32", "matern52"} {
-		for d := 1; d <= 4; d++ {
-			for _, ard := range []bool{false, true} {
-				cases = append(cases, kernelCase{name, d, ard})
-			}
+func stationaryNode(name string, d int, ard bool) *knode {
+	n := &knode{plugin: name, ls: make([]float64, d), s2: 1.7, alpha: 0.8}
+	for i := range n.ls {
+		n.ls[i] = 0.3
+		if ard {
+			n.ls[i] = 0.15 + 0.1*float64(i)
 		}
+	}
+	return n
+}
+
+func kernelCases() []kcase {
+	var cases []kcase
+	add := func(name string, d int, root func() *knode) {
+		for _, learned := range []bool{false, true} {
+			cases = append(cases, kcase{fmt.Sprintf("%s_d%d_learned%v", name, d, learned), d, learned, root()})
+		}
+	}
+	for d := 1; d <= 4; d++ {
+		for _, name := range []string{"se", "matern12", "matern32", "matern52", "rq", "rqmix"} {
+			add(name, d, func() *knode { return stationaryNode(name, d, false) })
+			add(name+"_ard", d, func() *knode { return stationaryNode(name, d, true) })
+		}
+		add("linear", d, func() *knode { return &knode{plugin: "linear", s2: 0.6, offset: 0.4} })
+		add("sum", d, func() *knode {
+			return &knode{plugin: "sum", parts: []*knode{stationaryNode("se", d, true), {plugin: "linear", s2: 0.5, offset: 0.2}}}
+		})
+		add("product", d, func() *knode {
+			return &knode{plugin: "product", parts: []*knode{stationaryNode("matern52", d, true), stationaryNode("rq", d, false)}}
+		})
+		add("scale", d, func() *knode {
+			return &knode{plugin: "scale", factor: 0.5, parts: []*knode{stationaryNode("matern32", d, true)}}
+		})
+		add("nested", d, func() *knode {
+			return &knode{plugin: "sum", parts: []*knode{
+				{plugin: "scale", factor: 2, parts: []*knode{stationaryNode("rqmix", d, false)}},
+				// Not matern12: it has no derivative at a = b, which a product
+				// with a kernel whose derivative is not zero there exposes.
+				{plugin: "product", parts: []*knode{stationaryNode("se", d, false), stationaryNode("matern32", d, true), {plugin: "linear", s2: 1.2, offset: 0.1}}},
+			}}
+		})
 	}
 	return cases
 }
 
-func (k kernelCase) lengthscales() []float64 {
-	ls := make([]float64, k.d)
-	for i := range ls {
-		ls[i] = scalarLengthscale
-		if k.ard {
-			ls[i] = 0.15 + 0.1*float64(i)
+// call builds the kernel's IR and, for a learned case, the hyperparameter
+// values in the order the code generator lays them out.
+func (k kcase) call(n *knode) (*ir.Call, []float64) {
+	var h []float64
+	value := func(name string, x []float64) ir.Value {
+		if k.learned {
+			h = append(h, x...)
+			return &ir.Learn{}
 		}
+		if len(x) > 1 {
+			return vecConst(x...)
+		}
+		return realConst(x[0])
 	}
-	return ls
+	switch n.plugin {
+	case "sum", "product":
+		list := &ir.List{}
+		for _, p := range n.parts {
+			c, ph := k.call(p)
+			list.Values, h = append(list.Values, c), append(h, ph...)
+		}
+		return call("kernel."+n.plugin, arg("parts", list)), h
+	case "scale":
+		c, ph := k.call(n.parts[0])
+		return call("kernel.scale", arg("factor", realConst(n.factor)), arg("kernel", c)), ph
+	case "linear":
+		s2 := value("variance", []float64{n.s2})
+		return call("kernel.linear", arg("variance", s2), arg("offset", value("offset", []float64{n.offset}))), h
+	}
+	c := call("kernel."+n.plugin, arg("lengthscale", value("lengthscale", n.ls)), arg("variance", value("variance", []float64{n.s2})))
+	if n.plugin == "rq" {
+		c.Args = append(c.Args, arg("alpha", value("alpha", []float64{n.alpha})))
+	}
+	return c, h
 }
 
-func (k kernelCase) call() *ir.Call {
-	var lengthscale ir.Value = realConst(scalarLengthscale)
-	if k.ard {
-		lengthscale = vecConst(k.lengthscales()...)
+// reference is the closed form of n at a, b.
+func (n *knode) reference(a, b []float64) float64 {
+	switch n.plugin {
+	case "sum":
+		v := 0.0
+		for _, p := range n.parts {
+			v += p.reference(a, b)
+		}
+		return v
+	case "product":
+		v := 1.0
+		for _, p := range n.parts {
+			v *= p.reference(a, b)
+		}
+		return v
+	case "scale":
+		return n.factor * n.parts[0].reference(a, b)
+	case "linear":
+		dot := 0.0
+		for i := range a {
+			dot += a[i] * b[i]
+		}
+		return n.s2*dot + n.offset
 	}
-	return kernelCall(k.name, lengthscale, kernelVariance)
+	r2 := 0.0
+	for i, l := range n.ls {
+		d := (a[i] - b[i]) / l
+		r2 += d * d
+	}
+	r := math.Sqrt(r2)
+	rq := func(alpha float64) float64 { return math.Pow(1+r2/(2*alpha), -alpha) }
+	switch n.plugin {
+	case "se":
+		return n.s2 * math.Exp(-r2/2)
+	case "matern12":
+		return n.s2 * math.Exp(-r)
+	case "matern32":
+		return n.s2 * (1 + math.Sqrt(3)*r) * math.Exp(-math.Sqrt(3)*r)
+	case "matern52":
+		return n.s2 * (1 + math.Sqrt(5)*r + 5*r2/3) * math.Exp(-math.Sqrt(5)*r)
+	case "rq":
+		return n.s2 * rq(n.alpha)
+	case "rqmix":
+		return n.s2 * (rq(0.2) + rq(0.5) + rq(1) + rq(2) + rq(5))
+	}
+	panic("no reference for kernel " + n.plugin)
 }
-
-func (k kernelCase) funcName() string { return fmt.Sprintf("%s_d%d_ard%v", k.name, k.d, k.ard) }
 
 // pairs returns fixed random pairs of points in the unit cube; the first
 // pair is a point with itself.
-func (k kernelCase) pairs() [][2][]float64 {
+func (k kcase) pairs() [][2][]float64 {
 	rng := rand.New(rand.NewPCG(uint64(k.d), 42))
 	out := make([][2][]float64, pairsPerKernel)
 	for i := range out {
@@ -82,88 +196,201 @@ func (k kernelCase) pairs() [][2][]float64 {
 	return out
 }
 
-// reference is the kernel's closed form at scaled distance r.
-func (k kernelCase) reference(a, b []float64) float64 {
-	r2 := 0.0
-	for i, l := range k.lengthscales() {
-		d := (a[i] - b[i]) / l
-		r2 += d * d
+// probeCheck is the probe's generic part: for a kernel wrapped as
+// fn(h, a, b, g, mode) (mode 0: value; 1: gradient in a; 2: gradient in log h)
+// it returns the value, the gradient in a and its differences, and the
+// gradient in log h and its differences.
+const probeCheck = `
+func check(fn func(h, a, b, g []float64, mode int) float64, h, a, b []float64) []float64 {
+	out := []float64{fn(h, a, b, nil, 0)}
+	g := make([]float64, len(a))
+	out = append(out, fn(h, a, b, g, 1))
+	out = append(out, g...)
+	x := append([]float64(nil), a...)
+	for i := range a {
+		x[i] = a[i] + step
+		up := fn(h, x, b, nil, 0)
+		x[i] = a[i] - step
+		down := fn(h, x, b, nil, 0)
+		x[i] = a[i]
+		out = append(out, (up-down)/(2*step))
 	}
-	r := math.Sqrt(r2)
-	switch k.name {
-	case "se":
-		return kernelVariance * math.Exp(-r2/2)
-	case "matern12":
-		return kernelVariance * math.Exp(-r)
-	case "matern32":
-		return kernelVariance * (1 + math.Sqrt(3)*r) * math.Exp(-math.Sqrt(3)*r)
-	case "matern52":
-		return kernelVariance * (1 + math.Sqrt(5)*r + 5*r2/3) * math.Exp(-math.Sqrt(5)*r)
+	if len(h) == 0 {
+		return out
 	}
-	panic("no reference for kernel " + k.name)
+	g = make([]float64, len(h))
+	out = append(out, fn(h, a, b, g, 2))
+	out = append(out, g...)
+	y := append([]float64(nil), h...)
+	for j := range h {
+		y[j] = h[j] * math.Exp(step)
+		up := fn(y, a, b, nil, 0)
+		y[j] = h[j] * math.Exp(-step)
+		down := fn(y, a, b, nil, 0)
+		y[j] = h[j]
+		out = append(out, (up-down)/(2*step))
+	}
+	return out
 }
+`
 
 // kernelProbe is the probe program's source.
 func kernelProbe() ([]byte, error) {
-	g := &generator{p: &ir.Program{}}
 	f := jen.NewFile("main")
 	var calls []jen.Code
 	for _, k := range kernelCases() {
-		h, ok := hookOf[registry.KernelEmit](g, "kernel."+k.name, dsl.Span{})
-		if !ok {
-			return nil, fmt.Errorf("kernel %s: %v", k.name, g.diags)
+		c, h := k.call(k.root)
+		g := &generator{p: &ir.Program{D: k.d}}
+		g.planKernel(c, k.d)
+		if g.diags.HasErrors() {
+			return nil, fmt.Errorf("%s: %v", k.name, g.diags)
 		}
-		f.Add(g.kernelFunc(k.funcName(), h, k.call(), k.d, jen.Lit(k.d)))
+		if g.kernels.size != len(h) {
+			return nil, fmt.Errorf("%s: %d learned values, the test expects %d", k.name, g.kernels.size, len(h))
+		}
+		dim, hyper := jen.Lit(k.d), jen.Index(jen.Lit(len(h))).Float64()
+		f.Add(g.kernelFunc(k.name+"_k", registry.NoGrad, k.d, dim, hyper))
+		f.Add(g.kernelFunc(k.name+"_gA", registry.GradInput, k.d, dim, hyper))
+		modes := []jen.Code{
+			jen.Case(jen.Lit(0)).Block(jen.Return(jen.Id(k.name+"_k").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb")))),
+			jen.Case(jen.Lit(1)).Block(
+				jen.Var().Id("ga").Index(dim).Float64(),
+				jen.Id("v").Op(":=").Id(k.name+"_gA").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb"), jen.Op("&").Id("ga")),
+				jen.Copy(jen.Id("g"), jen.Id("ga").Index(jen.Op(":"))),
+				jen.Return(jen.Id("v")),
+			),
+		}
+		if len(h) > 0 {
+			f.Add(g.kernelFunc(k.name+"_gH", registry.GradHyper, k.d, dim, hyper))
+			modes = append(modes, jen.Case(jen.Lit(2)).Block(
+				jen.Var().Id("gh").Add(hyper),
+				jen.Id("v").Op(":=").Id(k.name+"_gH").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb"), jen.Op("&").Id("gh")),
+				jen.Copy(jen.Id("g"), jen.Id("gh").Index(jen.Op(":"))),
+				jen.Return(jen.Id("v")),
+			))
+		}
+		f.Func().Id(k.name).Params(jen.List(jen.Id("h"), jen.Id("a"), jen.Id("b"), jen.Id("g")).Index().Float64(), jen.Id("mode").Int()).Float64().Block(
+			jen.Var().Id("hh").Add(hyper),
+			jen.Var().List(jen.Id("aa"), jen.Id("bb")).Index(dim).Float64(),
+			jen.Copy(jen.Id("hh").Index(jen.Op(":")), jen.Id("h")),
+			jen.Copy(jen.Id("aa").Index(jen.Op(":")), jen.Id("a")),
+			jen.Copy(jen.Id("bb").Index(jen.Op(":")), jen.Id("b")),
+			jen.Switch(jen.Id("mode")).Block(modes...),
+			jen.Panic(jen.Lit("no such mode")),
+		)
 		for _, pair := range k.pairs() {
-			args := make([]jen.Code, 2)
-			for j, pt := range pair {
-				vals := make([]jen.Code, len(pt))
-				for c, v := range pt {
-					vals[c] = jen.Lit(v)
-				}
-				args[j] = jen.Op("&").Index(jen.Lit(k.d)).Float64().Values(vals...)
-			}
-			calls = append(calls, jen.Id(k.funcName()).Call(args...))
+			calls = append(calls, jen.Id("check").Call(jen.Id(k.name), floats(h), floats(pair[0]), floats(pair[1])))
 		}
 	}
-	if g.diags.HasErrors() {
-		return nil, g.diags
-	}
+	f.Const().Id("step").Op("=").Lit(probeStep)
+	f.Var().Id("_").Op("=").Qual("math", "Exp")
 	f.Func().Id("main").Params().Block(
-		jen.Id("values").Op(":=").Index().Float64().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, calls...),
+		jen.Id("values").Op(":=").Index().Index().Float64().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, calls...),
 		jen.Qual("encoding/json", "NewEncoder").Call(jen.Qual("os", "Stdout")).Dot("Encode").Call(jen.Id("values")),
 	)
 	var buf bytes.Buffer
-	err := f.Render(&buf)
-	return buf.Bytes(), err
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	buf.WriteString(probeCheck)
+	return buf.Bytes(), nil
 }
 
-// TestKernelCode compares the emitted kernels with their closed forms for
-// D = 1..4, with one lengthscale and with one per component.
+func floats(xs []float64) jen.Code {
+	vals := make([]jen.Code, len(xs))
+	for i, x := range xs {
+		vals[i] = jen.Lit(x)
+	}
+	return jen.Index().Float64().Values(vals...)
+}
+
+// TestKernelCode compares the emitted kernels with their closed forms, and
+// their emitted gradients with central differences, for every kernel and
+// combinator, D = 1..4, fixed and learned hyperparameters, scalar and ARD
+// lengthscales.
 func TestKernelCode(t *testing.T) {
 	b := builtModule(t)
 	stdout, stderr, code := b.runProgram(t, "kernelprobe")
 	if code != 0 {
 		t.Fatalf("kernelprobe: exit %d: %s", code, stderr)
 	}
-	var values []float64
-	if err := json.Unmarshal([]byte(stdout), &values); err != nil {
+	var results [][]float64
+	if err := json.Unmarshal([]byte(stdout), &results); err != nil {
 		t.Fatal(err)
 	}
 	i := 0
 	for _, k := range kernelCases() {
+		_, h := k.call(k.root)
+		root := k.root
 		for _, pair := range k.pairs() {
-			if i >= len(values) {
-				t.Fatalf("the probe printed %d values, want more", len(values))
+			if i >= len(results) {
+				t.Fatalf("the probe printed %d results, want more", len(results))
 			}
-			want := k.reference(pair[0], pair[1])
-			if got := values[i]; math.Abs(got-want) > kernelTolerance*math.Max(1, math.Abs(want)) {
-				t.Errorf("%s at %v, %v: emitted %v, closed form %v", k.funcName(), pair[0], pair[1], got, want)
-			}
+			checkProbeResult(t, k, root, h, pair, results[i])
 			i++
 		}
 	}
-	if i != len(values) {
-		t.Errorf("the probe printed %d values, want %d", len(values), i)
+	if i != len(results) {
+		t.Errorf("the probe printed %d results, want %d", len(results), i)
+	}
+}
+
+func checkProbeResult(t *testing.T, k kcase, root *knode, h []float64, pair [2][]float64, got []float64) {
+	t.Helper()
+	want := 2 + 2*k.d
+	if len(h) > 0 {
+		want += 1 + 2*len(h)
+	}
+	if len(got) != want {
+		t.Errorf("%s: %d numbers, want %d", k.name, len(got), want)
+		return
+	}
+	ref := root.reference(pair[0], pair[1])
+	at := fmt.Sprintf("%s at %v, %v", k.name, pair[0], pair[1])
+	close := func(x, y, tol float64) bool { return math.Abs(x-y) <= tol*math.Max(1, math.Abs(y)) }
+	if !close(got[0], ref, kernelTolerance) || !close(got[1], ref, kernelTolerance) {
+		t.Errorf("%s: emitted %v (with gradient %v), closed form %v", at, got[0], got[1], ref)
+	}
+	compare := func(what string, analytic, differences []float64) {
+		for j := range analytic {
+			if !close(analytic[j], differences[j], gradTolerance) {
+				t.Errorf("%s: %s %d: emitted %.10g, central differences %.10g", at, what, j, analytic[j], differences[j])
+			}
+		}
+	}
+	compare("∂k/∂a", got[2:2+k.d], got[2+k.d:2+2*k.d])
+	if len(h) == 0 {
+		return
+	}
+	rest := got[2+2*k.d:]
+	if !close(rest[0], ref, kernelTolerance) {
+		t.Errorf("%s: kernelGradHyper returns %v, closed form %v", at, rest[0], ref)
+	}
+	compare("∂k/∂log h", rest[1:1+len(h)], rest[1+len(h):])
+}
+
+// TestKernelHyperparameterLayout: a learned lengthscale gets one slot per
+// component, in the order of the kernel's arguments, each labelled in the
+// emitted comment.
+func TestKernelHyperparameterLayout(t *testing.T) {
+	c, _ := kcase{d: 2, learned: true}.call(&knode{plugin: "sum", parts: []*knode{
+		stationaryNode("se", 2, false), {plugin: "linear", s2: 1, offset: 0.1}}})
+	g := &generator{p: &ir.Program{D: 2, Dims: scalarDims(0, 1, "x", "y")}}
+	g.planKernel(c, 2)
+	if g.diags.HasErrors() {
+		t.Fatal(g.diags)
+	}
+	f := jen.NewFile("p")
+	g.kernelDecls(f)
+	src := fmt.Sprintf("%#v", f)
+	for _, want := range []string{
+		"h[0]: se's lengthscale for x", "h[1]: se's lengthscale for y", "h[2]: se's variance",
+		"h[3]: linear's variance", "h[4]: linear's offset", "const numHyper = 5",
+		"func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters) float64",
+		"func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float64",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the kernel declarations lack %q:\n%s", want, src)
+		}
 	}
 }

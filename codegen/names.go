@@ -13,10 +13,11 @@ var reservedNames = []string{
 	"Dim", "Budget", "Seed", "Maximize", "InitialDesign", "Point", "ComponentNames", "Lower", "Upper", "Integer", "Log",
 	"ErrFull", "ErrExhausted", "Optimizer", "New", "Objective", "Run", "RunOptions", "Progress", "Result",
 	"StoppedBudget", "StoppedCondition", "StoppedExhausted",
-	"fromUnit", "toUnit", "snap", "feasible", "kernel", "acquisition", "noiseVariance", "nuggetFraction",
+	"fromUnit", "toUnit", "snap", "feasible", "kernel", "acquisition", "acquisitionValue", "noiseVariance", "nuggetFraction",
 	"initialPoints", "designPool", "streamSeed", "stopWhen", "command", "layout",
+	"kernelGradA", "kernelGradHyper", "hyperparameters", "numHyper", "numFit", "fitStart", "fitLower", "fitUpper", "refitGrowth",
 	// imported packages
-	"acq", "bench", "context", "design", "errors", "fmt", "gp", "math", "program", "search", "strconv", "strings",
+	"acq", "bench", "context", "design", "errors", "fit", "fmt", "gp", "math", "program", "search", "strconv", "strings",
 	// predeclared identifiers the emitted code uses
 	"min", "max", "len", "copy", "nil", "true", "false", "float64", "int", "uint64", "bool", "string", "error",
 }

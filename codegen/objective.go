@@ -47,6 +47,9 @@ func (g *generator) objectiveDecl(f *jen.File) {
 	switch b.Kind {
 	case ir.ExprBinding:
 		doc = []string{"Objective evaluates the problem's objective expression at x."}
+		if g.noiseSample != nil {
+			doc = append(doc, "It adds no observation noise: Run does.")
+		}
 		e := &exprEmitter{g: g, names: newNamer("x"), point: "x"}
 		v, ok := e.expr(b.Expr)
 		if !ok {
@@ -128,26 +131,101 @@ func (g *generator) layout() jen.Code {
 	return jen.Index().Qual(programPath, "Dim").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, dims...)
 }
 
+// Streams of Run's own random numbers: a run seeded with s draws its
+// simulated noise from PCG(s, noiseStream) and its random-search points from
+// PCG(s, randomSearchStream), independent of the optimiser's streams, which
+// are derived from s alone.
+const (
+	noiseStream        = 0x6e6f6973652d6f62 // "noise-ob"
+	randomSearchStream = 0x72616e646f6d2d73 // "random-s"
+)
+
+// randomTries is how many uniform draws a random search makes for one point
+// before it gives up on finding one that satisfies the known constraints.
+const randomTries = 10000
+
+// runHelperDecls emits what Run needs besides the optimiser: the noise-free
+// value of a point, the simulated observation noise and random search.
+func (g *generator) runHelperDecls(f *jen.File) {
+	if g.p.Objective.Binding.Kind == ir.ExprBinding {
+		f.Comment("noiseFree returns the objective's value at x without observation noise.")
+		f.Func().Id("noiseFree").Params(jen.Id("x").Id("Point")).Float64().Block(
+			jen.List(jen.Id("y"), jen.Id("_")).Op(":=").Id("Objective").Call(jen.Qual("context", "Background").Call(), jen.Id("x")).
+				Comment("an expression never fails"),
+			jen.Return(jen.Id("y")),
+		)
+	} else {
+		f.Comment("noiseFree returns NaN: the objective's values come with whatever noise they")
+		f.Comment("have, which boc does not know.")
+		f.Func().Id("noiseFree").Params(jen.Id("Point")).Float64().Block(jen.Return(jen.Qual("math", "NaN").Call()))
+	}
+	if g.noiseSample != nil {
+		f.Comment(fmt.Sprintf("observationNoise draws the declared observation noise, %s,", callString(g.p.ObsNoise.Dist)))
+		f.Comment("which Run adds to every value of the objective.")
+		f.Func().Id("observationNoise").Params(jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Float64().Block(jen.Return(g.noiseSample))
+	}
+	f.Comment("Streams of Run's random numbers, seeded with RunOptions.Seed and independent")
+	f.Comment("of the optimiser's.")
+	f.Const().Defs(
+		jen.Id("noiseStream").Op("=").Op(fmt.Sprintf("%#x", noiseStream)),
+		jen.Id("randomSearchStream").Op("=").Op(fmt.Sprintf("%#x", randomSearchStream)),
+	)
+	draw := jen.For(jen.Id("i").Op(":=").Range().Id("u")).Block(jen.Id("u").Index(jen.Id("i")).Op("=").Id("rng").Dot("Float64").Call())
+	f.Comment("randomPoint draws a point uniformly on the search scale of every component")
+	f.Comment("(log-uniformly on a log scale; integers rounded) from rng.")
+	declare := jen.Var().Id("u").Add(unitArray())
+	var body []jen.Code
+	if len(g.known) == 0 {
+		body = []jen.Code{declare, draw, jen.Return(jen.Id("fromUnit").Call(jen.Op("&").Id("u")), jen.Nil())}
+	} else {
+		f.Comment(fmt.Sprintf("It redraws until the point satisfies the known constraints, at most %d", randomTries))
+		f.Comment("times.")
+		body = []jen.Code{
+			declare,
+			jen.For(jen.Range().Lit(randomTries)).Block(
+				draw,
+				jen.If(jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Id("u")), jen.Id("feasible").Call(jen.Id("x"))).Block(jen.Return(jen.Id("x"), jen.Nil())),
+			),
+			jen.Return(jen.Id("Point").Values(), g.newError(fmt.Sprintf("none of %d random points satisfies the known constraints", randomTries))),
+		}
+	}
+	f.Func().Id("randomPoint").Params(jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Params(jen.Id("Point"), jen.Error()).Block(body...)
+}
+
 // runDecls emits Run, which drives the optimiser with Objective, and its
 // options and result types.
 func (g *generator) runDecls(f *jen.File) {
+	expr := g.p.Objective.Binding.Kind == ir.ExprBinding
+	valueDoc := "its value without observation noise; NaN as boc cannot know it"
+	if expr {
+		valueDoc = "its value without observation noise"
+	}
 	f.Comment("RunOptions configures Run.")
 	f.Type().Id("RunOptions").Struct(
 		jen.Comment("Seed seeds the optimiser; the problem's seed is Seed."),
 		jen.Id("Seed").Uint64(),
 		jen.Comment("Budget is the number of evaluations, at most Budget; 0 means Budget."),
 		jen.Id("Budget").Int(),
+		jen.Comment("RandomSearch evaluates random points of the domain (see randomPoint) instead"),
+		jen.Comment("of the optimiser's suggestions: the baseline of a study. They are observed"),
+		jen.Comment("all the same, so Recommendation has its usual meaning."),
+		jen.Id("RandomSearch").Bool(),
 		jen.Comment("Progress, if not nil, is called after every evaluation."),
 		jen.Id("Progress").Func().Params(jen.Id("Progress")),
 	)
-	f.Comment("Progress describes one evaluation of a run.")
+	f.Comment("Progress describes one evaluation of a run and the state after it.")
 	f.Type().Id("Progress").Struct(
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
 		jen.Id("Budget").Int().Comment("the run's budget"),
 		jen.Id("X").Id("Point").Comment("the point evaluated"),
-		jen.Id("Y").Float64().Comment("its value"),
+		jen.Id("Y").Float64().Comment("its observed value"),
+		jen.Id("Value").Float64().Comment(valueDoc),
 		jen.Id("BestX").Id("Point").Comment("the best point observed so far"),
-		jen.Id("BestY").Float64().Comment("its value"),
+		jen.Id("BestY").Float64().Comment("its observed value"),
+		jen.Id("BestValue").Float64().Comment(strings.Replace(valueDoc, "its", "and", 1)),
+		jen.Id("Recommendation").Id("Point").Comment("the evaluated point with the best posterior mean"),
+		jen.Id("RecommendationMean").Float64().Comment("that mean"),
+		jen.Id("RecommendationValue").Float64().Comment(strings.Replace(valueDoc, "its", "and", 1)),
 	)
 	f.Comment("Result is the outcome of a run.")
 	f.Type().Id("Result").Struct(
@@ -159,6 +237,10 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Comment("BestX is the evaluated point with the best observed value, BestY."),
 		jen.Id("BestX").Id("Point"),
 		jen.Id("BestY").Float64(),
+		jen.Comment("RecommendationValue and BestValue are the objective's values at"),
+		jen.Comment("Recommendation and BestX without observation noise (NaN when unknown)."),
+		jen.Id("RecommendationValue").Float64(),
+		jen.Id("BestValue").Float64(),
 		jen.Comment("Stopped says why the run ended: StoppedBudget, StoppedCondition or"),
 		jen.Comment("StoppedExhausted."),
 		jen.Id("Stopped").String(),
@@ -169,22 +251,21 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("StoppedCondition").Op("=").Lit("stop when"),
 		jen.Id("StoppedExhausted").Op("=").Lit("exhausted"),
 	)
+	g.runHelperDecls(f)
 
-	loop := []jen.Code{
-		jen.If(jen.Id("err").Op(":=").Id("ctx").Dot("Err").Call(), jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), jen.Id("err")),
-		),
-		jen.List(jen.Id("x"), jen.Id("err")).Op(":=").Id("o").Dot("Suggest").Call(),
+	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), err) }
+	suggest := []jen.Code{
+		jen.List(jen.Id("p"), jen.Id("err")).Op(":=").Id("o").Dot("Suggest").Call(),
 		jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Id("ErrExhausted"))).Block(
 			jen.Id("stopped").Op("=").Id("StoppedExhausted"),
 			jen.Break(),
 		),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), jen.Id("err"))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 	}
 	stopDoc := ""
 	if g.p.Stop != nil {
 		stopDoc = " or the stop condition holds"
-		loop = append(loop, jen.If(jen.List(jen.Id("value"), jen.Id("ok")).Op(":=").Id("o").Dot("Acquisition").Call(), jen.Id("ok")).Block(
+		suggest = append(suggest, jen.If(jen.List(jen.Id("value"), jen.Id("ok")).Op(":=").Id("o").Dot("Acquisition").Call(), jen.Id("ok")).Block(
 			jen.List(jen.Id("_"), jen.Id("best"), jen.Id("_")).Op(":=").Id("o").Dot("BestObserved").Call(),
 			jen.If(jen.Id("stopWhen").Call(jen.Id("value"), jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))).Block(
 				jen.Id("stopped").Op("=").Id("StoppedCondition"),
@@ -192,48 +273,90 @@ func (g *generator) runDecls(f *jen.File) {
 			),
 		))
 	}
+	suggest = append(suggest, jen.Id("x").Op("=").Id("p"))
+	loop := []jen.Code{
+		jen.If(jen.Id("err").Op(":=").Id("ctx").Dot("Err").Call(), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
+		jen.Var().Id("x").Id("Point"),
+		jen.If(jen.Id("random").Op("!=").Nil()).Block(
+			jen.List(jen.Id("p"), jen.Id("err")).Op(":=").Id("randomPoint").Call(jen.Id("random")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
+			jen.Id("x").Op("=").Id("p"),
+		).Else().Block(suggest...),
+	}
+	evaluated, value := "y", jen.Id("y")
+	if !expr {
+		value = jen.Qual("math", "NaN").Call()
+	}
+	if g.noiseSample != nil {
+		evaluated, value = "value", jen.Id("value")
+	}
 	loop = append(loop,
-		jen.List(jen.Id("y"), jen.Id("err")).Op(":=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
+		jen.List(jen.Id(evaluated), jen.Id("err")).Op(":=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")),
-				g.errorf("evaluation %d at %v: %w", jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("x"), jen.Id("err"))),
+			fail(g.errorf("evaluation %d at %v: %w", jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("x"), jen.Id("err"))),
 		),
-		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(jen.Id("x"), jen.Id("y")), jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), jen.Id("err")),
-		),
+	)
+	if g.noiseSample != nil {
+		loop = append(loop, jen.Id("y").Op(":=").Id("value").Op("+").Id("observationNoise").Call(jen.Id("noise")))
+	}
+	loop = append(loop,
+		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(jen.Id("x"), jen.Id("y")), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
-			jen.List(jen.Id("bestX"), jen.Id("bestY"), jen.Id("_")).Op(":=").Id("o").Dot("BestObserved").Call(),
-			jen.Id("opt").Dot("Progress").Call(jen.Id("Progress").Add(keyed(true,
+			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false,
 				kv{"Evaluation", method("Evaluations")},
 				kv{"Budget", jen.Id("budget")},
 				kv{"X", jen.Id("x")},
 				kv{"Y", jen.Id("y")},
-				kv{"BestX", jen.Id("bestX")},
-				kv{"BestY", jen.Id("bestY")},
-			))),
+				kv{"Value", value},
+			)),
+			jen.List(jen.Id("p").Dot("BestX"), jen.Id("p").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
+			jen.List(jen.Id("p").Dot("Recommendation"), jen.Id("p").Dot("RecommendationMean"), jen.Id("_")).Op("=").Add(method("Best")),
+			jen.List(jen.Id("p").Dot("BestValue"), jen.Id("p").Dot("RecommendationValue")).Op("=").List(
+				jen.Id("noiseFree").Call(jen.Id("p").Dot("BestX")), jen.Id("noiseFree").Call(jen.Id("p").Dot("Recommendation"))),
+			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
-	f.Comment("Run optimises the objective: it suggests, evaluates and observes points until the")
-	f.Comment("budget is spent" + stopDoc + ", and returns the recommendation. When it fails")
-	f.Comment("(an objective error, a numerical failure, ctx cancelled) the Result describes")
-	f.Comment("the evaluations made before the error.")
-	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(
+	body := []jen.Code{
 		jen.Id("budget").Op(":=").Id("opt").Dot("Budget"),
 		jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Id("budget").Op("=").Id("Budget")),
 		jen.If(jen.Id("budget").Op("<").Lit(0).Op("||").Id("budget").Op(">").Id("Budget")).Block(
 			jen.Return(jen.Id("Result").Values(), g.errorf("budget %d is outside 1..%d, the budget the optimiser was compiled for", jen.Id("budget"), jen.Id("Budget"))),
 		),
 		jen.Id("o").Op(":=").Id("New").Call(jen.Id("opt").Dot("Seed")),
+	}
+	pcg := func(stream string) jen.Code {
+		return jen.Qual("math/rand/v2", "New").Call(jen.Qual("math/rand/v2", "NewPCG").Call(jen.Id("opt").Dot("Seed"), jen.Id(stream)))
+	}
+	if g.noiseSample != nil {
+		body = append(body, jen.Id("noise").Op(":=").Add(pcg("noiseStream")))
+	}
+	body = append(body,
+		jen.Var().Id("random").Op("*").Qual("math/rand/v2", "Rand"),
+		jen.If(jen.Id("opt").Dot("RandomSearch")).Block(jen.Id("random").Op("=").Add(pcg("randomSearchStream"))),
 		jen.Id("stopped").Op(":=").Id("StoppedBudget"),
 		jen.For(jen.Id("o").Dot("Evaluations").Call().Op("<").Id("budget")).Block(loop...),
 		jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), jen.Nil()),
 	)
+	f.Comment("Run optimises the objective: it suggests, evaluates and observes points until the")
+	f.Comment("budget is spent" + stopDoc + ", and returns the recommendation. When it fails")
+	f.Comment("(an objective error, a numerical failure, ctx cancelled) the Result describes")
+	f.Comment("the evaluations made before the error.")
+	if g.noiseSample != nil {
+		f.Comment("It adds the declared observation noise to every value it observes, drawn from")
+		f.Comment("a stream seeded with opt.Seed.")
+	}
+	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(body...)
 
 	f.Comment("result summarises the run so far.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("result").Params(jen.Id("stopped").String()).Id("Result").Block(
 		jen.Id("r").Op(":=").Id("Result").Add(keyed(false, kv{"Evaluations", method("Evaluations")}, kv{"Stopped", jen.Id("stopped")})),
 		jen.List(jen.Id("r").Dot("Recommendation"), jen.Id("r").Dot("RecommendationMean"), jen.Id("_")).Op("=").Add(method("Best")),
 		jen.List(jen.Id("r").Dot("BestX"), jen.Id("r").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
+		jen.List(jen.Id("r").Dot("RecommendationValue"), jen.Id("r").Dot("BestValue")).Op("=").List(jen.Qual("math", "NaN").Call(), jen.Qual("math", "NaN").Call()),
+		jen.If(jen.Id("r").Dot("Evaluations").Op(">").Lit(0)).Block(
+			jen.List(jen.Id("r").Dot("RecommendationValue"), jen.Id("r").Dot("BestValue")).Op("=").List(
+				jen.Id("noiseFree").Call(jen.Id("r").Dot("Recommendation")), jen.Id("noiseFree").Call(jen.Id("r").Dot("BestX"))),
+		),
 		jen.Return(jen.Id("r")),
 	)
 

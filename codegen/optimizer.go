@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 
-	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -51,7 +50,8 @@ func (g *generator) fromModel(v jen.Code) jen.Code {
 // optimizerDecls declares the kernel, the acquisition, the Optimizer type and
 // its methods.
 func (g *generator) optimizerDecls(f *jen.File) {
-	g.kernelDecl(f)
+	g.kernelDecls(f)
+	g.learnDecls(f)
 	g.acquisitionDecl(f)
 	g.noiseDecl(f)
 	g.errorDecls(f)
@@ -62,42 +62,17 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	}
 	g.suggestDecls(f)
 	g.predictDecls(f)
+	g.searchDecls(f)
+	g.candidatesDecls(f)
 	g.observeDecl(f)
+	g.refitDecls(f)
 	g.accessorDecls(f)
 }
 
-// kernelDecl emits the model's kernel as straight-line code for this
-// dimension, through the kernel's hook.
-func (g *generator) kernelDecl(f *jen.File) {
-	f.Comment(fmt.Sprintf("kernel is the model's covariance, %s,", callString(g.kernel)))
-	f.Comment("between two points in unit coordinates.")
-	f.Add(g.kernelFunc("kernel", g.kernelEmit, g.kernel, g.p.D, jen.Id("Dim")))
-}
-
-// kernelFunc is a function name(a, b *[dim]float64) float64 computing the
-// kernel call for inputs of d components.
-func (g *generator) kernelFunc(name string, emit registry.KernelEmit, call *ir.Call, d int, dim jen.Code) jen.Code {
-	names := newNamer("a", "b")
-	kg := &registry.KernelGen{Args: registry.Args{Call: call}, D: d, A: "a", B: "b", Fresh: names.fresh}
-	stmts, v := emit(kg)
-	g.checkArgs(&kg.Args)
-	return jen.Func().Id(name).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Index(dim).Float64()).Float64().
-		Block(append(stmts, jen.Return(v))...)
-}
-
-func (g *generator) acquisitionDecl(f *jen.File) {
-	a := g.p.Acquisition
-	ag := &registry.AcquisitionGen{Args: registry.Args{Call: a}, Mean: jen.Id("mean"), SD: jen.Id("sd"), Best: jen.Id("best")}
-	v := g.acquisition(ag)
-	g.checkArgs(&ag.Args)
-	f.Comment(fmt.Sprintf("acquisition is %s: the score of a candidate with posterior mean", callString(a)))
-	f.Comment("mean and standard deviation sd, when the best posterior mean at an evaluated point")
-	f.Comment("is best, all in the model's convention (larger is better). Suggest maximises it.")
-	f.Func().Id("acquisition").Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("best")).Float64()).Float64().
-		Block(jen.Return(v))
-}
-
 func (g *generator) noiseDecl(f *jen.File) {
+	if g.learnNoise {
+		return // the optimiser holds the learned noise variance
+	}
 	if g.noiseDeclared {
 		f.Comment(fmt.Sprintf("noiseVariance is the variance of the observation noise, %s.", callString(g.p.ObsNoise.Dist)))
 		f.Const().Id("noiseVariance").Op("=").Lit(g.noiseVariance)
@@ -137,11 +112,17 @@ func (g *generator) structDecl(f *jen.File) {
 		jen.Id("best").Float64().Comment("largest posterior mean at an evaluated point, while searching"),
 		jen.Id("lastAcquisition").Float64().Comment("the acquisition's maximum at the last suggestion"),
 		jen.Id("searched").Bool().Comment("whether the last suggestion maximised the acquisition"),
+	}
+	fields = append(fields, g.acquisitionFields()...)
+	fields = append(fields, g.learnFields()...)
+	fields = append(fields,
 		jen.Line(),
 		jen.Comment("Method values for the search, made once in New so that it allocates nothing."),
 		jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64(),
 		jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64(),
-	}
+	)
+	fields = append(fields, g.searchFields()...)
+	fields = append(fields, g.candidatesFields()...)
 	if len(g.known) > 0 {
 		fields = append(fields, jen.Id("feasibleFn").Func().Params(jen.Index().Float64()).Bool())
 	}
@@ -165,6 +146,8 @@ func (g *generator) newDecl(f *jen.File) {
 		field("acquisitionFn").Op("=").Add(field("acquisitionAt")),
 		field("sdFn").Op("=").Add(field("sdAt")),
 	}
+	body = append(body, g.learnInit()...)
+	body = append(body, g.searchInit()...)
 	if len(g.known) > 0 {
 		body = append(body, field("feasibleFn").Op("=").Add(field("feasibleAt")))
 	}
@@ -175,6 +158,7 @@ func (g *generator) newDecl(f *jen.File) {
 	} else {
 		body = append(body, jen.List(field("design"), field("designSize")).Op("=").List(jen.Id("initialPoints"), jen.Id("InitialDesign")))
 	}
+	body = append(body, g.candidatesInit()...)
 	body = append(body, jen.Return(o()))
 	f.Comment("New returns an optimiser whose initial design and searches are seeded with seed")
 	f.Comment("(the problem's seed is Seed).")
@@ -242,6 +226,8 @@ func (g *generator) makeDesignDecl(f *jen.File) {
 }
 
 func (g *generator) suggestDecls(f *jen.File) {
+	prepareIncumbent, prepare := g.prepareAcquisition()
+	prepareIncumbent = append(prepareIncumbent, g.searchIncumbent()...)
 	var body []jen.Code
 	if g.initEmit != nil {
 		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
@@ -254,25 +240,32 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
 		),
 		field("best").Op("=").Lit(0.0),
-		jen.If(jen.Id("n").Op(">").Lit(0)).Block(
+		jen.If(jen.Id("n").Op(">").Lit(0)).Block(append([]jen.Code{
 			jen.List(jen.Id("i"), jen.Id("mean")).Op(":=").Add(method("incumbent")),
 			field("best").Op("=").Id("mean"),
 			field("search").Dot("AddStart").Call(whole(field("units").Index(jen.Id("i")))),
-		),
-		jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
-		jen.List(field("lastAcquisition"), field("searched")).Op("=").List(jen.Id("value"), jen.True()),
-		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
-		jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
-		jen.Comment("The acquisition's maximiser was evaluated already: explore where the model is"),
-		jen.Comment("least certain instead."),
-		jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(g.maximize("sdFn", jen.Lit(1))), jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
-		),
-		jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
-		jen.If(field("evaluated").Call(jen.Op("&").Id("x"))).Block(jen.Return(jen.Id("x"), jen.Id("ErrExhausted"))),
-		jen.Return(jen.Id("x"), jen.Nil()),
+		}, prepareIncumbent...)...),
 	)
+	body = append(body, prepare...)
+	if g.finite() {
+		body = append(body, g.finiteSearch()...)
+	} else {
+		body = append(body,
+			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
+			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
+			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
+			jen.Comment("The acquisition's maximiser was evaluated already: explore where the model is"),
+			jen.Comment("least certain instead."),
+			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(g.maximize("sdFn", jen.Lit(1))), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
+			),
+			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+			jen.If(field("evaluated").Call(jen.Op("&").Id("x"))).Block(jen.Return(jen.Id("x"), jen.Id("ErrExhausted"))),
+			jen.Return(jen.Id("x"), jen.Nil()),
+		)
+	}
 	constraintsNote := ""
 	if len(g.known) > 0 {
 		constraintsNote = ", among the points that satisfy the known constraints"
@@ -280,6 +273,11 @@ func (g *generator) suggestDecls(f *jen.File) {
 	f.Comment("Suggest returns the next point to evaluate. While fewer than designSize points")
 	f.Comment("have been observed, that is design point number Evaluations(); afterwards it is")
 	f.Comment("the maximiser of the acquisition found by the search" + constraintsNote + ".")
+	if g.finite() {
+		f.Comment("The decision set is finite: the search chooses the candidate with the best")
+		f.Comment("acquisition among those not evaluated yet, and once none is left Suggest")
+		f.Comment("returns ErrExhausted.")
+	}
 	f.Comment("Suggest never returns an evaluated point silently: when the design point or the")
 	f.Comment("acquisition's maximiser was evaluated before, it returns the point where the")
 	f.Comment("model is least certain instead, and if that too was evaluated, which happens only")
@@ -311,21 +309,18 @@ func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 		feasible = field("feasibleFn")
 	}
 	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), k)
-	return field("search").Dot("Maximize").Call(field(fn), feasible, seed, whole(field("candidate")))
+	return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))
 }
 
 func (g *generator) predictDecls(f *jen.File) {
-	body := []jen.Code{jen.Id("p").Op(":=").Add(unitArray()).Call(jen.Id("u"))}
-	if g.hasInteger() {
-		body = append(body, jen.Id("snap").Call(jen.Op("&").Id("p")))
-	}
+	body := g.unitPoint()
 	body = append(body,
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			field("kvec").Index(jen.Id("i")).Op("=").Id("kernel").Call(jen.Op("&").Id("p"), jen.Op("&").Add(field("units")).Index(jen.Id("i"))),
+			field("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(jen.Op("&").Id("p"), jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
 		),
 		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
-			field("kvec").Index(jen.Empty().Op(":").Id("n")), jen.Id("kernel").Call(jen.Op("&").Id("p"), jen.Op("&").Id("p")))),
+			field("kvec").Index(jen.Empty().Op(":").Id("n")), kernelAt(jen.Op("&").Id("p"), jen.Op("&").Id("p")))),
 		jen.Return(jen.Id("mean"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
 	)
 	f.Comment("predict returns the posterior mean and standard deviation, in the model's")
@@ -333,11 +328,7 @@ func (g *generator) predictDecls(f *jen.File) {
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("predict").Params(jen.Id("u").Index().Float64()).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(body...)
 
-	f.Comment("acquisitionAt is the acquisition at unit coordinates u.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
-		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
-		jen.Return(jen.Id("acquisition").Call(jen.Id("mean"), jen.Id("sd"), field("best"))),
-	)
+	g.acquisitionAtDecls(f)
 	f.Comment("sdAt is the posterior standard deviation at unit coordinates u.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
 		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
@@ -353,7 +344,10 @@ func (g *generator) predictDecls(f *jen.File) {
 
 func (g *generator) observeDecl(f *jen.File) {
 	noise := jen.Code(jen.Id("noiseVariance"))
-	if !g.noiseDeclared {
+	switch {
+	case g.learnNoise:
+		noise = learnedNoise()
+	case !g.noiseDeclared:
 		noise = field("nugget").Call(jen.Id("y"))
 	}
 	body := []jen.Code{
@@ -370,10 +364,10 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	body = append(body,
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			field("kvec").Index(jen.Id("i")).Op("=").Id("kernel").Call(jen.Op("&").Id("u"), jen.Op("&").Add(field("units")).Index(jen.Id("i"))),
+			field("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(jen.Op("&").Id("u"), jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
 		),
 		jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Add").Call(
-			field("kvec").Index(jen.Empty().Op(":").Id("n")), jen.Id("kernel").Call(jen.Op("&").Id("u"), jen.Op("&").Id("u")), jen.Id("y"), noise)),
+			field("kvec").Index(jen.Empty().Op(":").Id("n")), kernelAt(jen.Op("&").Id("u"), jen.Op("&").Id("u")), jen.Id("y"), noise)),
 			jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		),
@@ -381,15 +375,19 @@ func (g *generator) observeDecl(f *jen.File) {
 		jen.If(jen.Id("n").Op("==").Lit(0).Op("||").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex")))).Block(
 			field("bestIndex").Op("=").Id("n"),
 		),
-		jen.Return(jen.Nil()),
 	)
+	body = append(body, g.refitCall()...)
+	body = append(body, jen.Return(jen.Nil()))
 	f.Comment("Observe records the objective's value y at x, in the objective's units and sign.")
 	f.Comment("It rejects values that are not finite, points outside the domain and integer")
 	f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
 	f.Comment("observations. x need not be a suggested point.")
+	if g.learning() {
+		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
+	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64()).Error().Block(body...)
 
-	if !g.noiseDeclared {
+	if !g.noiseDeclared && !g.learnNoise {
 		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
 		f.Comment("nugget returns the noise variance to observe y with: nuggetFraction of the")
 		f.Comment("variance of the values observed so far, y included.")

@@ -23,19 +23,6 @@ var gpEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCode {
 	}
 }
 
-// Acquisitions call runtime/acq, which uses the same maximisation convention.
-var (
-	ucbEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) jen.Code {
-		return jen.Qual(runtimeAcq, "UCB").Call(g.Mean, g.SD, jen.Lit(g.Real("beta")))
-	}
-	eiEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) jen.Code {
-		return jen.Qual(runtimeAcq, "EI").Call(g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
-	}
-	piEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) jen.Code {
-		return jen.Qual(runtimeAcq, "PI").Call(g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
-	}
-)
-
 // designEmit calls a runtime/design generator func(n, dim int, seed uint64,
 // out []float64), returning its error when it has one.
 func designEmit(name string, returnsError bool) registry.InitEmit {
@@ -63,17 +50,61 @@ var patternEmit registry.SearchEmit = func(g *registry.SearchGen) registry.Searc
 }
 
 // distributionEmits holds the hooks of the one-dimensional distributions,
-// keyed by name; their variances are the textbook moments.
+// keyed by name; their variances are the textbook moments, and their samplers
+// draw from the distribution as declared (mean and scale included).
 var distributionEmits = map[string]registry.DistributionEmit{
-	"normal": {Variance: func(a *registry.Args) float64 { return sq(a.Real("sd")) }},
-	"uniform": {Variance: func(a *registry.Args) float64 {
-		return sq(a.Real("hi")-a.Real("lo")) / 12
-	}},
-	"beta": {Variance: func(a *registry.Args) float64 {
-		p, q := a.Real("a"), a.Real("b")
-		return sq(a.Real("scale")) * p * q / (sq(p+q) * (p + q + 1))
-	}},
-	"chi2": {Variance: func(a *registry.Args) float64 { return sq(a.Real("scale")) * 2 * a.Real("df") }},
+	"normal": {
+		Variance: func(a *registry.Args) float64 { return sq(a.Real("sd")) },
+		Sample: func(a *registry.Args, rand jen.Code) jen.Code {
+			return shifted(a.Real("mean"), jen.Lit(a.Real("sd")).Op("*").Add(rand).Dot("NormFloat64").Call())
+		},
+	},
+	"uniform": {
+		Variance: func(a *registry.Args) float64 { return sq(a.Real("hi")-a.Real("lo")) / 12 },
+		Sample: func(a *registry.Args, rand jen.Code) jen.Code {
+			lo := a.Real("lo")
+			return shifted(lo, jen.Lit(a.Real("hi")-lo).Op("*").Add(rand).Dot("Float64").Call())
+		},
+	},
+	"beta": {
+		Variance: func(a *registry.Args) float64 {
+			p, q := a.Real("a"), a.Real("b")
+			return sq(a.Real("scale")) * p * q / (sq(p+q) * (p + q + 1))
+		},
+		Sample: func(a *registry.Args, rand jen.Code) jen.Code {
+			return scaled(a.Real("scale"), jen.Qual(distuv, "Beta").Values(jen.Dict{
+				jen.Id("Alpha"): jen.Lit(a.Real("a")), jen.Id("Beta"): jen.Lit(a.Real("b")), jen.Id("Src"): rand,
+			}).Dot("Rand").Call())
+		},
+	},
+	"chi2": {
+		Variance: func(a *registry.Args) float64 { return sq(a.Real("scale")) * 2 * a.Real("df") },
+		Sample: func(a *registry.Args, rand jen.Code) jen.Code {
+			return scaled(a.Real("scale"), jen.Qual(distuv, "ChiSquared").Values(jen.Dict{
+				jen.Id("K"): jen.Lit(a.Real("df")), jen.Id("Src"): rand,
+			}).Dot("Rand").Call())
+		},
+	},
+}
+
+// distuv is gonum's package of distributions, whose samplers take a
+// math/rand/v2 source.
+const distuv = "gonum.org/v1/gonum/stat/distuv"
+
+// shifted is offset + draw, leaving out a zero offset.
+func shifted(offset float64, draw *jen.Statement) jen.Code {
+	if offset == 0 {
+		return draw
+	}
+	return jen.Lit(offset).Op("+").Add(draw)
+}
+
+// scaled is factor·draw, leaving out a unit factor.
+func scaled(factor float64, draw *jen.Statement) jen.Code {
+	if factor == 1 {
+		return draw
+	}
+	return jen.Lit(factor).Op("*").Add(draw)
 }
 
 func sq(x float64) float64 { return x * x }

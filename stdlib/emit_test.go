@@ -17,7 +17,7 @@ import (
 // their kind requires (stdlib/registry/emit.go), and no other plugin has one.
 func TestEmitHooks(t *testing.T) {
 	hookType := map[registry.Kind]reflect.Type{
-		registry.Kernel:       reflect.TypeFor[registry.KernelEmit](),
+		registry.Kernel:       reflect.TypeFor[registry.KernelDiffEmit](), // stdlib kernels are differentiable
 		registry.Model:        reflect.TypeFor[registry.ModelEmit](),
 		registry.Acquisition:  reflect.TypeFor[registry.AcquisitionEmit](),
 		registry.Init:         reflect.TypeFor[registry.InitEmit](),
@@ -28,8 +28,9 @@ func TestEmitHooks(t *testing.T) {
 	}
 	built := map[string]bool{}
 	for _, id := range []string{
-		"kernel.se", "kernel.matern12", "kernel.matern32", "kernel.matern52", "model.gp",
-		"acquisition.ucb", "acquisition.ei", "acquisition.pi", "init.sobol", "init.random", "init.lhs", "search.pattern",
+		"kernel.se", "kernel.matern12", "kernel.matern32", "kernel.matern52", "kernel.rq", "kernel.rqmix", "kernel.linear",
+		"kernel.sum", "kernel.product", "kernel.scale", "model.gp",
+		"acquisition.ucb", "acquisition.ei", "acquisition.pi", "acquisition.ei_noisy", "init.sobol", "init.random", "init.lhs", "search.pattern", "search.lbfgs",
 		"distribution.normal", "distribution.uniform", "distribution.beta", "distribution.chi2",
 	} {
 		built[id] = true
@@ -83,6 +84,32 @@ func TestDistributionVariance(t *testing.T) {
 		got := p.Emit.(registry.DistributionEmit).Variance(a)
 		if a.Err() != nil || math.Abs(got-tt.want) > 1e-15 {
 			t.Errorf("%s: variance %v (%v), want %v", tt.id, got, a.Err(), tt.want)
+		}
+	}
+}
+
+// TestDistributionSample: each sampler draws the distribution as declared,
+// mean and scale included, from the given *rand.Rand.
+func TestDistributionSample(t *testing.T) {
+	tests := []struct {
+		id   string
+		args []*ir.Arg
+		want string
+	}{
+		{"distribution.normal", []*ir.Arg{realArg("mean", 0), realArg("sd", 0.5)}, "0.5 * rng.NormFloat64()"},
+		{"distribution.normal", []*ir.Arg{realArg("mean", 2), realArg("sd", 0.5)}, "2.0 + 0.5*rng.NormFloat64()"},
+		{"distribution.uniform", []*ir.Arg{realArg("lo", -1), realArg("hi", 1)}, "-1.0 + 2.0*rng.Float64()"},
+		{"distribution.beta", []*ir.Arg{realArg("a", 2), realArg("b", 3), realArg("scale", 1)},
+			"distuv.Beta{\n\tAlpha: 2.0,\n\tBeta:  3.0,\n\tSrc:   rng,\n}.Rand()"},
+		{"distribution.chi2", []*ir.Arg{realArg("df", 4), realArg("scale", 0.1)},
+			"0.1 * distuv.ChiSquared{\n\tK:   4.0,\n\tSrc: rng,\n}.Rand()"},
+	}
+	for _, tt := range tests {
+		p, _ := registry.ByID(tt.id)
+		a := &registry.Args{Call: &ir.Call{Plugin: tt.id, Args: tt.args}}
+		got := render(p.Emit.(registry.DistributionEmit).Sample(a, jen.Id("rng")))
+		if a.Err() != nil || got != tt.want {
+			t.Errorf("%s: sample %q (%v), want %q", tt.id, got, a.Err(), tt.want)
 		}
 	}
 }

@@ -1,9 +1,12 @@
 package stdlib
 
-import "github.com/bocdev/boc/stdlib/registry"
+import (
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
 
 // DefaultSearch is the search used when a problem has no `search` statement.
-const DefaultSearch = "pattern"
+const DefaultSearch = "lbfgs"
 
 func init() {
 	raw := registry.Param{Name: "raw", Type: registry.IntParam, Default: "1024", Range: atLeastOne,
@@ -14,6 +17,17 @@ func init() {
 		Doc:    "Sobol candidates, the best refined by a bounded compass (pattern) search",
 		Params: []registry.Param{raw, restarts}, Emit: patternEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs",
-		Doc:    "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients",
-		Params: []registry.Param{restarts, raw}})
+		Doc: "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients, " +
+			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
+		Params: []registry.Param{restarts, raw}, Emit: lbfgsEmit})
+}
+
+// lbfgsEmit holds runtime/search's gradient-based search; the code generator
+// gives it the acquisition's gradient.
+var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
+	return registry.SearchCode{
+		Type:     jen.Op("*").Qual(runtimeSearch, "LBFGS"),
+		New:      jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+		Gradient: true,
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
-	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // checkConstraints checks every constraint; names are unique among them.
@@ -170,8 +169,8 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 			pts, pok := c.points(o.Value, "seed point", "seed points must be constant")
 			con.Seeds, ok = pts, ok && pok
 		case "kernel":
-			if cc := c.call(registry.Kernel, o.Value, constCtx("kernel arguments must be constant")); cc != nil {
-				con.Kernel = cc.call
+			if k := c.kernel(o.Value, constCtx("kernel arguments must be constant")); k != nil {
+				con.Kernel = k
 			} else {
 				ok = false
 			}

@@ -58,8 +58,10 @@ func TestDefaultsAreMarked(t *testing.T) {
 		t.Errorf("alpha = %T, want the default learn", cc.call.Arg("alpha").Value)
 	}
 	kernel := cc.call.Arg("kernel").Value.(*ir.Call)
-	if ls := kernel.Arg("lengthscale"); !ls.Default || ls.Value.(*ir.ConstExpr).Value.Float() != 0.2 {
-		t.Errorf("se's lengthscale = %+v, want the default 0.2", ls)
+	if ls := kernel.Arg("lengthscale"); !ls.Default {
+		t.Errorf("se's lengthscale = %+v, want the default learn", ls)
+	} else if l, ok := ls.Value.(*ir.Learn); !ok || l.HasInit || l.HasBounds {
+		t.Errorf("se's lengthscale = %+v, want the default learn", ls.Value)
 	}
 }
 

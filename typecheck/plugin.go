@@ -301,12 +301,14 @@ func (c *checker) paramValue(owner string, prm *registry.Param, e ast.Expr, ctx 
 		return learned, registry.Operand{Type: typ}, ok
 	}
 	switch prm.Type {
-	case registry.KernelParam, registry.DistParam:
-		kind := registry.Kernel
-		if prm.Type == registry.DistParam {
-			kind = registry.Distribution
+	case registry.KernelParam:
+		k := c.kernel(e, ctx)
+		if k == nil {
+			return nil, registry.Operand{}, false
 		}
-		cc := c.call(kind, e, ctx)
+		return k, registry.Operand{Type: dsl.KernelType}, true
+	case registry.DistParam:
+		cc := c.call(registry.Distribution, e, ctx)
 		if cc == nil {
 			return nil, registry.Operand{}, false
 		}

@@ -10,7 +10,14 @@
 // φ(z)·T/(|z| + T) with T from Laplace's continued fraction for the Mills
 // ratio, which has no cancellation. LogEI returns its logarithm, which stays
 // finite and strictly increasing long after EI itself underflows (at
-// z ≈ -38 for sd = 1), so optimisers can still rank hopeless candidates.
+// z ≈ -38 for sd = 1), so optimisers can still rank hopeless candidates;
+// LogPI does the same for the probability of improvement. Emitted optimisers
+// search these logarithms and report the acquisition itself.
+//
+// Beyond the textbook acquisitions the package has corrected noisy EI
+// (noisy.go), UCB's exploration schedules with their β conventions
+// (schedule.go), and each acquisition's derivatives with respect to the
+// posterior mean and standard deviation for gradient-based search (grad.go).
 package acq
 
 import "math"
@@ -70,6 +77,30 @@ func PI(mean, sd, best, xi float64) float64 {
 	return NormCDF(improvement / sd)
 }
 
+// LogPI is log PI(mean, sd, best, xi), finite and strictly increasing in
+// mean long after PI underflows: below z = -5 it is log φ(z) − log(q + T),
+// q = −z, from the Mills ratio's continued fraction. −Inf when PI is exactly
+// zero (sd <= 0 and no improvement).
+func LogPI(mean, sd, best, xi float64) float64 {
+	improvement := mean - best - xi
+	if !(sd > 0) {
+		return math.Log(PI(mean, sd, best, xi))
+	}
+	z := improvement / sd
+	switch {
+	case z > 0:
+		return math.Log1p(-NormCDF(-z)) // log Φ(z) without Φ's rounding to 1
+	case z >= tailThreshold:
+		return math.Log(NormCDF(z))
+	default:
+		q := -z
+		return logNormPDF(z) - math.Log(q+millsTail(q))
+	}
+}
+
+// logNormPDF is log φ(z).
+func logNormPDF(z float64) float64 { return -0.5*z*z - logSqrt2Pi }
+
 // EI is the expected improvement E[max(f − best − xi, 0)] for
 // f ~ N(mean, sd²), i.e. sd·(zΦ(z) + φ(z)) with z = (mean − best − xi)/sd.
 // With sd <= 0 it is max(mean − best − xi, 0). It is positive whenever the
@@ -126,7 +157,7 @@ func lowerImprovement(z float64) float64 {
 
 // logImprovementTail is log h(z) for z < -5, finite long after h underflows.
 func logImprovementTail(z float64) float64 {
-	return -0.5*z*z - logSqrt2Pi + math.Log(millsComplement(-z))
+	return logNormPDF(z) + math.Log(millsComplement(-z))
 }
 
 // millsComplement is 1 − qR(q) for q >= 5, where R(q) = Φ(−q)/φ(q) =

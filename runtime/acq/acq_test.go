@@ -258,6 +258,10 @@ func TestNoAllocations(t *testing.T) {
 	var sink float64
 	n := testing.AllocsPerRun(100, func() {
 		sink += EI(0.3, 1.2, 1, 0.01) + EI(-50, 1, 0, 0) + LogEI(-50, 1, 0, 0) + PI(0.3, 1, 0, 0) + UCB(1, 1, 2)
+		sink += LogPI(-50, 1, 0, 0) + NoisyEI(0.3, 1, 0, 0.2, 0.05) + LogNoisyEI(-50, 1, 0, 0.2, 0.05)
+		_, dMean, dSD := LogEIGrad(-50, 1, 0, 0)
+		_, _, _, dCov := LogNoisyEIGrad(-50, 1, 0, 0.2, 0.05)
+		sink += dMean + dSD + dCov + SrinivasWeight(10, 3, 0.1) + IGPUCBBeta(5, 0.1, 1, 0.1)
 	})
 	if n != 0 {
 		t.Errorf("%v allocations", n)

@@ -5,35 +5,80 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
-// result is the JSON form of a run's result. Its fields, and the keys of
-// each point, appear in a fixed order.
+// result is the JSON form of a run's result, written by run --json as one
+// object on one line:
+//
+//	problem               the problem's name
+//	seed                  the run's seed
+//	random_search         whether the run evaluated random points (--random-search)
+//	evaluations           the number of evaluations made
+//	recommendation        the evaluated point with the best posterior mean
+//	recommendation_mean   that mean
+//	recommendation_value  the objective there without observation noise
+//	best_observed         {"x": point, "y": observed value, "value": the value without noise}
+//	stopped               why the run ended: "budget", "stop when" or "exhausted"
+//	trace                 with --trace, one object per evaluation, in order:
+//	                      {"evaluation", "x", "y", "value", "recommendation_value",
+//	                       "best_observed_value"}, the last two after that evaluation
+//
+// A point is an object from dimension names to values (arrays for vector
+// dimensions). Values without observation noise are known only for expression
+// objectives (the program simulates the declared noise on them) and are null
+// otherwise; before the first evaluation the recommendation and the best
+// observation are null. Fields appear in this order.
 type result struct {
-	Problem            string    `json:"problem"`
-	Seed               uint64    `json:"seed"`
-	Evaluations        int       `json:"evaluations"`
-	Recommendation     *point    `json:"recommendation"`
-	RecommendationMean number    `json:"recommendation_mean"`
-	BestObserved       *observed `json:"best_observed"`
-	Stopped            string    `json:"stopped"`
+	Problem             string    `json:"problem"`
+	Seed                uint64    `json:"seed"`
+	RandomSearch        bool      `json:"random_search"`
+	Evaluations         int       `json:"evaluations"`
+	Recommendation      *point    `json:"recommendation"`
+	RecommendationMean  number    `json:"recommendation_mean"`
+	RecommendationValue number    `json:"recommendation_value"`
+	BestObserved        *observed `json:"best_observed"`
+	Stopped             string    `json:"stopped"`
+	Trace               []step    `json:"trace,omitempty"`
 }
 
 type observed struct {
-	X point  `json:"x"`
-	Y number `json:"y"`
+	X     point  `json:"x"`
+	Y     number `json:"y"`
+	Value number `json:"value"`
 }
 
-// writeJSON writes r as one JSON object on one line. Before the first
-// evaluation, the recommendation and the best observation are null.
-func writeJSON(w io.Writer, p Problem, seed uint64, r Result) error {
-	out := result{Problem: p.Name, Seed: seed, Evaluations: r.Evaluations, Stopped: r.Stopped, RecommendationMean: number(math.NaN())}
+// step is one evaluation in the trace.
+type step struct {
+	Evaluation          int    `json:"evaluation"`
+	X                   point  `json:"x"`
+	Y                   number `json:"y"`
+	Value               number `json:"value"`
+	RecommendationValue number `json:"recommendation_value"`
+	BestObservedValue   number `json:"best_observed_value"`
+}
+
+func traceStep(p Problem, pr Progress) step {
+	return step{Evaluation: pr.Evaluation, X: point{dims: p.Dims, x: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
+		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
+}
+
+func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
+	nan := number(math.NaN())
+	out := result{Problem: p.Name, Seed: seed, RandomSearch: randomSearch, Evaluations: r.Evaluations, Stopped: r.Stopped,
+		RecommendationMean: nan, RecommendationValue: nan}
 	if r.Evaluations > 0 {
 		out.Recommendation = &point{dims: p.Dims, x: r.Recommendation}
 		out.RecommendationMean = number(r.RecommendationMean)
-		out.BestObserved = &observed{X: point{dims: p.Dims, x: r.BestX}, Y: number(r.BestY)}
+		out.RecommendationValue = number(r.RecommendationValue)
+		out.BestObserved = &observed{X: point{dims: p.Dims, x: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
+	return out
+}
+
+// writeJSON writes out as one JSON object on one line.
+func writeJSON(w io.Writer, out result) error {
 	b, err := json.Marshal(out)
 	if err != nil {
 		return err

@@ -112,6 +112,28 @@ func (p *Pattern) Maximize(f func(u []float64) float64, feasible func(u []float6
 	return best, nil
 }
 
+// MaximizeFinite returns the index of the best of a finite set of points
+// (row-major, len(points)/dim of them), for finite decision sets, and f
+// there: the point with the largest value among the feasible ones where f is
+// not NaN, ties going to the earlier point. With no such point it returns
+// ErrNoFeasible.
+func (p *Pattern) MaximizeFinite(f func(u []float64) float64, feasible func(u []float64) bool, points []float64) (int, float64, error) {
+	best, bestIndex := math.NaN(), -1
+	for i := range len(points) / p.dim {
+		u := points[i*p.dim : (i+1)*p.dim]
+		if feasible != nil && !feasible(u) {
+			continue
+		}
+		if v := f(u); !math.IsNaN(v) && (bestIndex < 0 || v > best) {
+			best, bestIndex = v, i
+		}
+	}
+	if bestIndex < 0 {
+		return -1, math.NaN(), ErrNoFeasible
+	}
+	return bestIndex, best, nil
+}
+
 // consider scores u and keeps it if it is among the best restarts so far.
 func (p *Pattern) consider(u []float64, f func([]float64) float64, feasible func([]float64) bool) {
 	if feasible != nil && !feasible(u) {

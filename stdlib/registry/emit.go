@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
@@ -15,7 +16,7 @@ import (
 // this version of boc".
 //
 //	kind          Emit type
-//	kernel        KernelEmit
+//	kernel        KernelDiffEmit (value and derivatives), or KernelEmit (value only)
 //	model         ModelEmit
 //	acquisition   AcquisitionEmit
 //	init          InitEmit
@@ -26,6 +27,8 @@ import (
 //
 // Every hook generates code for constant arguments: the code generator rejects
 // `learn` and domain-dependent arguments with a diagnostic before it calls one.
+// The exception are kernels with a KernelDiffEmit hook, whose learnable
+// hyperparameters reach the hook through KernelGen.Hyper.
 
 // Args gives a hook the constant arguments of its call. A missing or
 // non-constant argument is a bug in the plugin (its signature and its hook
@@ -67,6 +70,21 @@ func (a *Args) Real(name string) float64 {
 		a.failf("argument %q is a %s, not a number", name, v.Type)
 	}
 	return v.Float()
+}
+
+// Choice returns a string argument that must be one of choices (its
+// plugin's Check hook guarantees that); otherwise it records the problem and
+// returns "".
+func (a *Args) Choice(name string, choices ...string) string {
+	v, ok := a.Const(name)
+	if !ok {
+		return ""
+	}
+	if v.Type.Kind == dsl.String && slices.Contains(choices, v.Text) {
+		return v.Text
+	}
+	a.failf("argument %q is %s, not one of %q", name, v, choices)
+	return ""
 }
 
 // Int returns an int argument.
@@ -115,12 +133,87 @@ type KernelGen struct {
 	A, B string // names of the two inputs
 	// Fresh returns a local name not yet used in the function, based on prefix.
 	Fresh func(prefix string) string
+
+	// The fields below are set for KernelDiffEmit hooks only.
+
+	// Grad says which derivatives to emit; NumHyper is the number of learned
+	// hyperparameter values of the whole kernel (nested kernels included).
+	Grad     GradKind
+	NumHyper int
+	// Hyper returns component i (0 for a real) of the call's hyperparameter
+	// name, fixed or learned.
+	Hyper func(name string, i int) Hyper
+	// Kernel emits a nested kernel (an argument of this call) into the same
+	// function, with the same inputs and derivatives.
+	Kernel func(c *ir.Call) KernelCode
 }
 
 // KernelEmit returns straight-line statements and the kernel value k(A, B),
 // an expression over the locals the statements declare. The kernel must be
 // on the scale of standardised outputs (signal variance around 1).
+//
+// A kernel with only a KernelEmit hook has constant hyperparameters and no
+// analytic derivatives: the code generator rejects `learn` in it and emits
+// its input gradient by central finite differences.
 type KernelEmit func(g *KernelGen) (stmts []jen.Code, value jen.Code)
+
+// KernelDiffEmit is the hook of a differentiable kernel: it returns the
+// kernel's value and, as g.Grad asks, its derivatives, as straight-line code.
+// Its hyperparameters are read with g.Hyper, so that `learn`ed ones become
+// variables of the emitted code, and nested kernels (the parts of a sum or
+// product) are emitted with g.Kernel.
+//
+// The code generator emits, for the model's kernel and NumHyper learned
+// hyperparameter values h (natural units, in the order of KernelGen.Hyper's
+// indices):
+//
+//	func kernel(h *hyperparameters, a, b *[Dim]float64) float64
+//	func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float64
+//	func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *[NumHyper]float64) float64
+//
+// with type hyperparameters [NumHyper]float64. Each returns k(a, b);
+// kernelGradA writes ∂k/∂a_i (the gradient in the FIRST input, for analytic
+// acquisition gradients), kernelGradHyper writes ∂k/∂log h_j (for the
+// marginal likelihood's gradient). kernelGradHyper exists only when
+// NumHyper > 0.
+type KernelDiffEmit func(g *KernelGen) KernelCode
+
+// KernelCode is the code of a differentiable kernel.
+type KernelCode struct {
+	Stmts []jen.Code // straight-line statements declaring the locals below
+	Value jen.Code   // k(A, B), a primary float64 expression
+	// Grad holds g.GradLen() derivatives, as g.Grad asks; a nil element is
+	// zero. Empty when g.Grad is NoGrad.
+	Grad []jen.Code
+}
+
+// GradKind says which derivatives a kernel hook emits besides the value.
+type GradKind int
+
+const (
+	NoGrad    GradKind = iota // the value only
+	GradInput                 // ∂k/∂A_i for i < D
+	GradHyper                 // ∂k/∂log h_j for each learned hyperparameter j < NumHyper
+)
+
+// Hyper is the value of one hyperparameter component in emitted code.
+type Hyper struct {
+	Code  jen.Code // a primary float64 expression: a literal, or the learned value
+	Fixed bool     // a constant; then Value holds it
+	Value float64
+	Index int // the learned value's index j in the hyperparameter vector; −1 if fixed
+}
+
+// GradLen is the length of KernelCode.Grad for g.Grad.
+func (g *KernelGen) GradLen() int {
+	switch g.Grad {
+	case GradInput:
+		return g.D
+	case GradHyper:
+		return g.NumHyper
+	}
+	return 0
+}
 
 // ModelGen is what a model's hook is given.
 type ModelGen struct {
@@ -129,7 +222,10 @@ type ModelGen struct {
 }
 
 // ModelCode says how the emitted optimiser holds its surrogate. Type must
-// have the method set of runtime/gp's *GP (Len, Add, Predict, TrainMean, Y):
+// have the method set of runtime/gp's *GP (Len, Add, Predict, TrainMean, Y,
+// and what acquisitions use: PosteriorCovariance, InformationGain, NoiseSD;
+// and for refits of learned hyperparameters: Scale, Noise, SetNoise,
+// KernelRow, Refactor):
 // the optimiser computes kernel vectors with Kernel's emitted code and hands
 // them to the model.
 type ModelCode struct {
@@ -141,18 +237,61 @@ type ModelCode struct {
 // ModelEmit returns how to hold the model.
 type ModelEmit func(g *ModelGen) ModelCode
 
-// AcquisitionGen is what an acquisition's hook is given: the posterior at a
-// candidate point and the incumbent, all in the model's convention (larger is
-// better; a minimised objective is negated) and the objective's units.
+// AcquisitionGen is what an acquisition's hook is given: names for the
+// posterior at a candidate point and at the incumbent, all in the model's
+// convention (larger is better; a minimised objective is negated) and the
+// objective's units, and for the per-suggestion Setting, the round and the
+// model. Every name is a float64 unless noted.
 type AcquisitionGen struct {
 	Args
 	Mean, SD jen.Code // posterior mean and standard deviation at the candidate
-	Best     jen.Code // the largest posterior mean at an evaluated point
+	// Best is the incumbent's posterior mean: the largest posterior mean at an
+	// evaluated point.
+	Best jen.Code
+	// BestSD is the incumbent's posterior standard deviation and Cov the
+	// posterior covariance of the candidate and the incumbent. The code
+	// generator computes them (an O(n²) solve per suggestion and an O(n) dot
+	// product per candidate) only for hooks whose result sets Joint.
+	BestSD, Cov jen.Code
+	// Setting is the value of the result's Setting expression inside Score.
+	Setting jen.Code
+	// T is the round, one more than the number of observations; D the input
+	// dimension; Model the optimiser's model, of the ModelCode type, which
+	// Setting may query (e.g. runtime/gp's InformationGain and NoiseSD).
+	T     jen.Code
+	D     int
+	Model jen.Code
+	// Score is the value of the result's Score expression inside Value.
+	Score jen.Code
 }
 
-// AcquisitionEmit returns a float64 expression, the acquisition value; the
-// optimiser suggests its maximiser.
-type AcquisitionEmit func(g *AcquisitionGen) jen.Code
+// AcquisitionCode is the code of an acquisition.
+type AcquisitionCode struct {
+	// Score is the float64 the search maximises: the acquisition, or a
+	// strictly increasing function of it with the same maximiser, such as
+	// the logarithm of expected improvement, which keeps ranking candidates
+	// where the acquisition itself underflows to 0.
+	Score jen.Code
+	// Value converts Score (named g.Score) back into the acquisition in its
+	// natural units, the value `stop when acquisition < κ` compares; nil when
+	// Score is the acquisition itself.
+	Value jen.Code
+	// Setting, if not nil, is computed once per suggestion, before the
+	// search, from T, D and Model (e.g. an exploration weight that follows a
+	// schedule); Score sees it as g.Setting.
+	Setting jen.Code
+	// Gradient is a call, over the same names as Score, returning Score and
+	// its partial derivatives with respect to Mean and SD and, when Joint,
+	// Cov: (score, dMean, dSD) or (score, dMean, dSD, dCov) float64, for a
+	// gradient-based search to chain with the derivatives of the posterior.
+	Gradient jen.Code
+	// Joint says Score uses BestSD and Cov.
+	Joint bool
+}
+
+// AcquisitionEmit returns the acquisition's code; the optimiser suggests the
+// maximiser of its Score.
+type AcquisitionEmit func(g *AcquisitionGen) AcquisitionCode
 
 // InitGen is what an initial design's hook is given.
 type InitGen struct {
@@ -176,10 +315,20 @@ type SearchGen struct {
 // Type must have the methods of runtime/search's *Pattern:
 //
 //	Maximize(f func(u []float64) float64, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error)
+//	MaximizeFinite(f func(u []float64) float64, feasible func(u []float64) bool, points []float64) (index int, value float64, err error)
 //	AddStart(u []float64)
+//
+// or, when Gradient is set, those of runtime/search's *LBFGS, whose objectives
+// also give gradients and are called from Workers() goroutines at once:
+//
+//	Maximize(fg search.ValueGrad, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error)
+//	MaximizeFinite(fg search.ValueGrad, feasible func(u []float64) bool, points []float64) (index int, value float64, err error)
+//	AddStart(u []float64)
+//	Workers() int
 type SearchCode struct {
-	Type jen.Code // the type of the optimiser's search field
-	New  jen.Code // an expression of that type
+	Type     jen.Code // the type of the optimiser's search field
+	New      jen.Code // an expression of that type
+	Gradient bool     // the search takes search.ValueGrad objectives
 }
 
 // SearchEmit returns how to hold the search.
@@ -213,4 +362,9 @@ type DistributionEmit struct {
 	// Variance returns the variance of a one-dimensional distribution with
 	// constant parameters; observation noise uses it.
 	Variance func(a *Args) float64
+	// Sample, if not nil, returns an expression that draws one value of a
+	// one-dimensional distribution with constant parameters from rand, a
+	// *rand.Rand of math/rand/v2. Emitted programs use it to simulate the
+	// declared observation noise of an expression objective.
+	Sample func(a *Args, rand jen.Code) jen.Code
 }

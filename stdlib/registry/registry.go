@@ -166,6 +166,10 @@ type Param struct {
 	Range *Range
 	// Learnable parameters may be given as `learn` or `learn(init, bounds)`.
 	Learnable bool
+	// LearnBounds are the default bounds [lo, hi] of a learned value, with
+	// 0 < lo < hi (values are fitted on a log scale); its default start is
+	// their geometric mean. Zero: use the Range's ends.
+	LearnBounds [2]float64
 	// DomainDependent parameters may be expressions over the domain variables
 	// (input-dependent noise); others must be constant.
 	DomainDependent bool

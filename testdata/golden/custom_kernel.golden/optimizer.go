@@ -88,17 +88,40 @@ func toUnit(x Point) (u [Dim]float64, err error) {
 	return u, nil
 }
 
+// numHyper is the number of learned kernel hyperparameter values.
+const numHyper = 0
+
+// hyperparameters would hold the learned kernel hyperparameters; this kernel
+// has none, so the kernel functions ignore it.
+type hyperparameters [numHyper]float64
+
 // kernel is the model's covariance, test_cauchy(scale = 1.5),
 // between two points in unit coordinates.
-func kernel(a, b *[Dim]float64) float64 {
+func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d := a[0] - b[0]
 	d1 := a[1] - b[1]
 	return 1.5 / (1.0 + d*d + d1*d1)
 }
 
-// acquisition is ucb(beta = 1): the score of a candidate with posterior mean
-// mean and standard deviation sd, when the best posterior mean at an evaluated point
-// is best, all in the model's convention (larger is better). Suggest maximises it.
+// kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g,
+// by central differences: a kernel of this model has no analytic derivatives.
+func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float64 {
+	x := *a
+	for i := range x {
+		x[i] = a[i] + 1e-06
+		up := kernel(h, &x, b)
+		x[i] = a[i] - 1e-06
+		down := kernel(h, &x, b)
+		x[i] = a[i]
+		g[i] = (up - down) / 2e-06
+	}
+	return kernel(h, a, b)
+}
+
+// acquisition is the score of ucb(beta = 1, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
+// mean and standard deviation sd, when the incumbent (the evaluated point with the
+// largest posterior mean) has posterior mean best, all in the model's convention
+// (larger is better). Suggest maximises it.
 func acquisition(mean, sd, best float64) float64 {
 	return acq.UCB(mean, sd, 1.0)
 }
@@ -121,8 +144,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP          // gp(kernel = test_cauchy(scale = 1.5)); larger is better
-	search *search.Pattern // pattern(raw = 1024, restarts = 4)
+	model  *gp.GP        // gp(kernel = test_cauchy(scale = 1.5)); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -138,9 +161,14 @@ type Optimizer struct {
 	lastAcquisition float64 // the acquisition's maximum at the last suggestion
 	searched        bool    // whether the last suggestion maximised the acquisition
 
+	hyper hyperparameters // the kernel's learned hyperparameters
+
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionFn func([]float64) float64
-	sdFn          func([]float64) float64
+	acquisitionFn     func([]float64) float64
+	sdFn              func([]float64) float64
+	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
+	sdGradFn          func(int, []float64, []float64) float64
+	workers           []searchWorker // one per goroutine of the search
 
 	err error // why the initial design could not be made
 }
@@ -150,11 +178,14 @@ type Optimizer struct {
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
 		model:  gp.New(Budget),
-		search: search.NewPattern(2, 1024, 4),
+		search: search.NewLBFGS(2, 1024, 4),
 		seed:   seed,
 	}
 	o.acquisitionFn = o.acquisitionAt
 	o.sdFn = o.sdAt
+	o.acquisitionGradFn = o.acquisitionGradAt
+	o.sdGradFn = o.sdGradAt
+	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("custom_kernel: initial design: %w", err)
 	}
@@ -205,7 +236,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 		o.best = mean
 		o.search.AddStart(o.units[i][:])
 	}
-	value, err := o.search.Maximize(o.acquisitionFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("custom_kernel: acquisition search: %w", err)
 	}
@@ -216,7 +247,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 	}
 	// The acquisition's maximiser was evaluated already: explore where the model is
 	// least certain instead.
-	if _, err := o.search.Maximize(o.sdFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
+	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
 		return Point{}, fmt.Errorf("custom_kernel: exploration search: %w", err)
 	}
 	x = fromUnit(&o.candidate)
@@ -248,13 +279,13 @@ func (o *Optimizer) predict(u []float64) (mean, sd float64) {
 	p := [Dim]float64(u)
 	n := o.model.Len()
 	for i := range n {
-		o.kvec[i] = kernel(&p, &o.units[i])
+		o.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
 	}
-	mean, variance := o.model.Predict(o.kvec[:n], kernel(&p, &p))
+	mean, variance := o.model.Predict(o.kvec[:n], kernel(&o.hyper, &p, &p))
 	return mean, math.Sqrt(variance)
 }
 
-// acquisitionAt is the acquisition at unit coordinates u.
+// acquisitionAt is the acquisition's score at unit coordinates u.
 func (o *Optimizer) acquisitionAt(u []float64) float64 {
 	mean, sd := o.predict(u)
 	return acquisition(mean, sd, o.best)
@@ -263,6 +294,79 @@ func (o *Optimizer) acquisitionAt(u []float64) float64 {
 // sdAt is the posterior standard deviation at unit coordinates u.
 func (o *Optimizer) sdAt(u []float64) float64 {
 	_, sd := o.predict(u)
+	return sd
+}
+
+// searchWorker is the memory of one goroutine of the acquisition search.
+type searchWorker struct {
+	kvec               [Budget]float64       // k(x, x_i), then L⁻¹k
+	dk                 [Budget * Dim]float64 // ∂k(x, x_i)/∂x, row-major
+	work               [Budget]float64       // A⁻¹k
+	dself, dmean, dvar [Dim]float64          // ∂k(x, x)/∂x and the posterior's gradients
+}
+
+// posteriorGrad returns the posterior mean (model's convention) and standard
+// deviation at unit coordinates u, computed with worker w's memory, and leaves the
+// gradients of the mean and the variance in w.dmean and w.dvar.
+func (o *Optimizer) posteriorGrad(w *searchWorker, u []float64) (mean, sd float64) {
+	p := [Dim]float64(u)
+	n := o.model.Len()
+	for i := range n {
+		w.kvec[i] = kernelGradA(&o.hyper, &p, &o.units[i], (*[Dim]float64)(w.dk[i*Dim:]))
+	}
+	// k is symmetric, so ∂k(x, x)/∂x is twice the gradient in the first input.
+	kself := kernelGradA(&o.hyper, &p, &p, &w.dself)
+	for j := range w.dself {
+		w.dself[j] *= 2
+	}
+	mean, variance := o.model.PredictGrad(w.kvec[:n], w.dk[:n*Dim], kself, w.dself[:], w.work[:n], w.dmean[:], w.dvar[:])
+	return mean, math.Sqrt(variance)
+}
+
+// acquisitionGrad is acquisition's score and its derivatives with respect to
+// mean and sd.
+func acquisitionGrad(mean, sd, best float64) (score, dMean, dSD float64) {
+	return acq.UCBGrad(mean, sd, 1.0)
+}
+
+// acquisitionGradAt is the acquisition's score at unit coordinates u and, unless
+// grad is nil, writes its gradient to grad: the acquisition's derivatives in the
+// posterior chained with the posterior's gradients. worker names the calling
+// goroutine, whose memory it uses.
+func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
+	w := &o.workers[worker]
+	n := o.model.Len()
+	if grad == nil {
+		p := [Dim]float64(u)
+		for i := range n {
+			w.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
+		}
+		mean, variance := o.model.Predict(w.kvec[:n], kernel(&o.hyper, &p, &p))
+		sd := math.Sqrt(variance)
+		return acquisition(mean, sd, o.best)
+	}
+	mean, sd := o.posteriorGrad(w, u)
+	score, dMean, dSD := acquisitionGrad(mean, sd, o.best)
+	for j := range grad {
+		grad[j] = dMean * w.dmean[j]
+		if sd > 0 {
+			grad[j] += dSD * w.dvar[j] / (2 * sd)
+		}
+	}
+	return score
+}
+
+// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
+// grad is nil, writes its gradient to grad; worker names the calling goroutine.
+func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
+	w := &o.workers[worker]
+	_, sd := o.posteriorGrad(w, u)
+	for j := range grad {
+		grad[j] = 0.0
+		if sd > 0 {
+			grad[j] = w.dvar[j] / (2 * sd)
+		}
+	}
 	return sd
 }
 
@@ -283,9 +387,9 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return err
 	}
 	for i := range n {
-		o.kvec[i] = kernel(&u, &o.units[i])
+		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&u, &u), y, o.nugget(y)); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.nugget(y)); err != nil {
 		return fmt.Errorf("custom_kernel: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/acq"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
 	"github.com/bocdev/boc/runtime/search"
 	"math"
@@ -90,22 +91,87 @@ func toUnit(x Point) (u [Dim]float64, err error) {
 	return u, nil
 }
 
-// kernel is the model's covariance, matern32(lengthscale = 0.4, variance = 1),
+// numHyper is the number of learned kernel hyperparameter values.
+const numHyper = 1
+
+// hyperparameters holds the learned kernel hyperparameters, in natural units:
+//
+//	h[0]: matern32's variance
+type hyperparameters [numHyper]float64
+
+// kernel is the model's covariance, matern32(lengthscale = 0.4, variance = learn),
 // between two points in unit coordinates.
-func kernel(a, b *[Dim]float64) float64 {
+func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 2.5
 	d1 := (a[1] - b[1]) * 2.5
 	d2 := (a[2] - b[2]) * 2.5
 	r2 := d0*d0 + d1*d1 + d2*d2
 	r := math.Sqrt(3.0 * r2)
-	return (1.0 + r) * math.Exp(-r)
+	e := math.Exp(-r)
+	return h[0] * (1.0 + r) * e
 }
 
-// acquisition is ei(xi = 0): the score of a candidate with posterior mean
-// mean and standard deviation sd, when the best posterior mean at an evaluated point
-// is best, all in the model's convention (larger is better). Suggest maximises it.
+// kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.
+func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float64 {
+	d0 := (a[0] - b[0]) * 2.5
+	d1 := (a[1] - b[1]) * 2.5
+	d2 := (a[2] - b[2]) * 2.5
+	r2 := d0*d0 + d1*d1 + d2*d2
+	r := math.Sqrt(3.0 * r2)
+	e := math.Exp(-r)
+	k := h[0] * (1.0 + r) * e
+	dk := h[0] * -1.5 * e
+	g[0] = 5.0 * dk * d0
+	g[1] = 5.0 * dk * d1
+	g[2] = 5.0 * dk * d2
+	return k
+}
+
+// kernelGradHyper is kernel(h, a, b), and writes its derivatives with respect to
+// the logarithms of the learned hyperparameters to g.
+func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters) float64 {
+	d0 := (a[0] - b[0]) * 2.5
+	d1 := (a[1] - b[1]) * 2.5
+	d2 := (a[2] - b[2]) * 2.5
+	r2 := d0*d0 + d1*d1 + d2*d2
+	r := math.Sqrt(3.0 * r2)
+	e := math.Exp(-r)
+	k := h[0] * (1.0 + r) * e
+	g[0] = k
+	return k
+}
+
+// numFit is the number of values a refit learns: the kernel's hyperparameters
+// (the observation noise is not learned).
+const numFit = 1
+
+// The refits start from fitStart and stay within [fitLower, fitUpper], for
+// matern32's variance.
+var (
+	fitStart = [numFit]float64{1.0}
+	fitLower = [numFit]float64{0.05}
+	fitUpper = [numFit]float64{20.0}
+)
+
+// refitGrowth is the growth in the number of observations that triggers a refit
+// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
+const refitGrowth = 1.2
+
+// acquisition is the score of ei(xi = 0) at a candidate with posterior mean
+// mean and standard deviation sd, when the incumbent (the evaluated point with the
+// largest posterior mean) has posterior mean best, all in the model's convention
+// (larger is better). Suggest maximises it.
+// The score is an increasing function of the acquisition (for the built-in ones its
+// logarithm) that keeps ranking candidates where the acquisition itself underflows
+// to 0; acquisitionValue converts it back.
 func acquisition(mean, sd, best float64) float64 {
-	return acq.EI(mean, sd, best, 0.0)
+	return acq.LogEI(mean, sd, best, 0.0)
+}
+
+// acquisitionValue converts a score of acquisition into the acquisition's value,
+// in its natural units (the objective's for expected improvement).
+func acquisitionValue(score float64) float64 {
+	return math.Exp(score)
 }
 
 // nuggetFraction is the noise variance, as a fraction of the variance of the
@@ -126,8 +192,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP          // gp(kernel = matern32(lengthscale = 0.4, variance = 1)); larger is better
-	search *search.Pattern // pattern(raw = 1024, restarts = 4)
+	model  *gp.GP        // gp(kernel = matern32(lengthscale = 0.4, variance = learn)); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -143,9 +209,19 @@ type Optimizer struct {
 	lastAcquisition float64 // the acquisition's maximum at the last suggestion
 	searched        bool    // whether the last suggestion maximised the acquisition
 
+	hyper    hyperparameters // the kernel's learned hyperparameters
+	fitter   *fit.Fitter
+	theta    [numFit]float64 // the values refits learn, natural units
+	fitZ     [Budget]float64 // standardised observations, for refits
+	fitNoise [Budget]float64 // their fixed noise variances, standardised
+	fitted   int             // observations at the last refit
+
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionFn func([]float64) float64
-	sdFn          func([]float64) float64
+	acquisitionFn     func([]float64) float64
+	sdFn              func([]float64) float64
+	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
+	sdGradFn          func(int, []float64, []float64) float64
+	workers           []searchWorker // one per goroutine of the search
 
 	err error // why the initial design could not be made
 }
@@ -155,11 +231,17 @@ type Optimizer struct {
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
 		model:  gp.New(Budget),
-		search: search.NewPattern(3, 1024, 4),
+		search: search.NewLBFGS(3, 1024, 4),
 		seed:   seed,
 	}
 	o.acquisitionFn = o.acquisitionAt
 	o.sdFn = o.sdAt
+	o.theta = fitStart
+	copy(o.hyper[:], o.theta[:])
+	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
+	o.acquisitionGradFn = o.acquisitionGradAt
+	o.sdGradFn = o.sdGradAt
+	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("execsphere: initial design: %w", err)
 	}
@@ -210,18 +292,18 @@ func (o *Optimizer) Suggest() (Point, error) {
 		o.best = mean
 		o.search.AddStart(o.units[i][:])
 	}
-	value, err := o.search.Maximize(o.acquisitionFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("execsphere: acquisition search: %w", err)
 	}
-	o.lastAcquisition, o.searched = value, true
+	o.lastAcquisition, o.searched = acquisitionValue(value), true
 	x := fromUnit(&o.candidate)
 	if !o.evaluated(&x) {
 		return x, nil
 	}
 	// The acquisition's maximiser was evaluated already: explore where the model is
 	// least certain instead.
-	if _, err := o.search.Maximize(o.sdFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
+	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
 		return Point{}, fmt.Errorf("execsphere: exploration search: %w", err)
 	}
 	x = fromUnit(&o.candidate)
@@ -253,13 +335,13 @@ func (o *Optimizer) predict(u []float64) (mean, sd float64) {
 	p := [Dim]float64(u)
 	n := o.model.Len()
 	for i := range n {
-		o.kvec[i] = kernel(&p, &o.units[i])
+		o.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
 	}
-	mean, variance := o.model.Predict(o.kvec[:n], kernel(&p, &p))
+	mean, variance := o.model.Predict(o.kvec[:n], kernel(&o.hyper, &p, &p))
 	return mean, math.Sqrt(variance)
 }
 
-// acquisitionAt is the acquisition at unit coordinates u.
+// acquisitionAt is the acquisition's score at unit coordinates u.
 func (o *Optimizer) acquisitionAt(u []float64) float64 {
 	mean, sd := o.predict(u)
 	return acquisition(mean, sd, o.best)
@@ -271,10 +353,84 @@ func (o *Optimizer) sdAt(u []float64) float64 {
 	return sd
 }
 
+// searchWorker is the memory of one goroutine of the acquisition search.
+type searchWorker struct {
+	kvec               [Budget]float64       // k(x, x_i), then L⁻¹k
+	dk                 [Budget * Dim]float64 // ∂k(x, x_i)/∂x, row-major
+	work               [Budget]float64       // A⁻¹k
+	dself, dmean, dvar [Dim]float64          // ∂k(x, x)/∂x and the posterior's gradients
+}
+
+// posteriorGrad returns the posterior mean (model's convention) and standard
+// deviation at unit coordinates u, computed with worker w's memory, and leaves the
+// gradients of the mean and the variance in w.dmean and w.dvar.
+func (o *Optimizer) posteriorGrad(w *searchWorker, u []float64) (mean, sd float64) {
+	p := [Dim]float64(u)
+	n := o.model.Len()
+	for i := range n {
+		w.kvec[i] = kernelGradA(&o.hyper, &p, &o.units[i], (*[Dim]float64)(w.dk[i*Dim:]))
+	}
+	// k is symmetric, so ∂k(x, x)/∂x is twice the gradient in the first input.
+	kself := kernelGradA(&o.hyper, &p, &p, &w.dself)
+	for j := range w.dself {
+		w.dself[j] *= 2
+	}
+	mean, variance := o.model.PredictGrad(w.kvec[:n], w.dk[:n*Dim], kself, w.dself[:], w.work[:n], w.dmean[:], w.dvar[:])
+	return mean, math.Sqrt(variance)
+}
+
+// acquisitionGrad is acquisition's score and its derivatives with respect to
+// mean and sd.
+func acquisitionGrad(mean, sd, best float64) (score, dMean, dSD float64) {
+	return acq.LogEIGrad(mean, sd, best, 0.0)
+}
+
+// acquisitionGradAt is the acquisition's score at unit coordinates u and, unless
+// grad is nil, writes its gradient to grad: the acquisition's derivatives in the
+// posterior chained with the posterior's gradients. worker names the calling
+// goroutine, whose memory it uses.
+func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
+	w := &o.workers[worker]
+	n := o.model.Len()
+	if grad == nil {
+		p := [Dim]float64(u)
+		for i := range n {
+			w.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
+		}
+		mean, variance := o.model.Predict(w.kvec[:n], kernel(&o.hyper, &p, &p))
+		sd := math.Sqrt(variance)
+		return acquisition(mean, sd, o.best)
+	}
+	mean, sd := o.posteriorGrad(w, u)
+	score, dMean, dSD := acquisitionGrad(mean, sd, o.best)
+	for j := range grad {
+		grad[j] = dMean * w.dmean[j]
+		if sd > 0 {
+			grad[j] += dSD * w.dvar[j] / (2 * sd)
+		}
+	}
+	return score
+}
+
+// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
+// grad is nil, writes its gradient to grad; worker names the calling goroutine.
+func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
+	w := &o.workers[worker]
+	_, sd := o.posteriorGrad(w, u)
+	for j := range grad {
+		grad[j] = 0.0
+		if sd > 0 {
+			grad[j] = w.dvar[j] / (2 * sd)
+		}
+	}
+	return sd
+}
+
 // Observe records the objective's value y at x, in the objective's units and sign.
 // It rejects values that are not finite, points outside the domain and integer
 // components that are not whole numbers, and returns ErrFull after Budget
 // observations. x need not be a suggested point.
+// When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
 func (o *Optimizer) Observe(x Point, y float64) error {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("execsphere: the value %v observed at %v is not a finite number", y, x)
@@ -289,14 +445,17 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	}
 	y = -y // the model maximises
 	for i := range n {
-		o.kvec[i] = kernel(&u, &o.units[i])
+		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&u, &u), y, o.nugget(y)); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.nugget(y)); err != nil {
 		return fmt.Errorf("execsphere: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
 	if n == 0 || y > o.model.Y(o.bestIndex) {
 		o.bestIndex = n
+	}
+	if err := o.refitIfDue(); err != nil {
+		return fmt.Errorf("execsphere: refitting the hyperparameters after observing %v: %w", x, err)
 	}
 	return nil
 }
@@ -319,6 +478,78 @@ func (o *Optimizer) nugget(y float64) float64 {
 		return nuggetFraction
 	}
 	return nuggetFraction * ss / float64(n+1)
+}
+
+// refitIfDue relearns the hyperparameters by maximising the marginal likelihood
+// once the initial design has been observed and then whenever the number of
+// observations has grown by refitGrowth since the last refit. When the fit fails
+// the hyperparameters stay as they were; when the GP cannot be factorised with
+// the fitted ones, it is rebuilt with the previous ones.
+func (o *Optimizer) refitIfDue() error {
+	n := o.model.Len()
+	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+		return nil
+	}
+	mean := 0.0
+	for i := range n {
+		mean += o.model.Y(i)
+	}
+	mean /= float64(n)
+	ss := 0.0
+	for i := range n {
+		d := o.model.Y(i) - mean
+		ss += d * d
+	}
+	scale := 1.0
+	if ss > 0 {
+		scale = math.Sqrt(ss / float64(n))
+	}
+	for i := range n {
+		o.fitZ[i] = (o.model.Y(i) - mean) / scale
+		o.fitNoise[i] = o.model.Noise(i) / (scale * scale)
+	}
+	o.fitted = n
+	previous := o.theta
+	if _, err := o.fitter.Fit(o.fitZ[:n], o.fitNoise[:n], o.theta[:], fitLower[:], fitUpper[:]); err != nil {
+		return nil
+	}
+	copy(o.hyper[:], o.theta[:numHyper])
+	if o.rebuild(scale) == nil {
+		return nil
+	}
+	o.theta = previous
+	copy(o.hyper[:], o.theta[:numHyper])
+	return o.rebuild(scale)
+}
+
+// rebuild recomputes the model's kernel matrix with the current hyperparameters
+// and refactors it, O(n³); scale is the deviation of the observations, which
+// the model standardises with.
+func (o *Optimizer) rebuild(scale float64) error {
+	for i := range o.model.Len() {
+		row := o.model.KernelRow(i)
+		for j := range row {
+			row[j] = kernel(&o.hyper, &o.units[i], &o.units[j])
+		}
+	}
+	return o.model.Refactor()
+}
+
+// fillKernel is the fitter's view of the kernel: the matrix K and its derivatives
+// ∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc).
+func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
+	var h hyperparameters
+	copy(h[:], theta)
+	var grad hyperparameters
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			v := kernelGradHyper(&h, &o.units[i], &o.units[j], &grad)
+			k[i*n+j], k[j*n+i] = v, v
+			for m, d := range grad {
+				dk[(m*n+i)*n+j], dk[(m*n+j)*n+i] = d, d
+			}
+		}
+	}
 }
 
 // incumbent returns the index of the evaluated point with the largest posterior

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	objectives "github.com/bocdev/boc/testdata/golden/objectives"
+	"math"
+	"math/rand/v2"
 )
 
 // Objective calls github.com/bocdev/boc/testdata/golden/objectives.Bump with x.
@@ -20,18 +22,27 @@ type RunOptions struct {
 	Seed uint64
 	// Budget is the number of evaluations, at most Budget; 0 means Budget.
 	Budget int
+	// RandomSearch evaluates random points of the domain (see randomPoint) instead
+	// of the optimiser's suggestions: the baseline of a study. They are observed
+	// all the same, so Recommendation has its usual meaning.
+	RandomSearch bool
 	// Progress, if not nil, is called after every evaluation.
 	Progress func(Progress)
 }
 
-// Progress describes one evaluation of a run.
+// Progress describes one evaluation of a run and the state after it.
 type Progress struct {
-	Evaluation int     // 1 for the first
-	Budget     int     // the run's budget
-	X          Point   // the point evaluated
-	Y          float64 // its value
-	BestX      Point   // the best point observed so far
-	BestY      float64 // its value
+	Evaluation          int     // 1 for the first
+	Budget              int     // the run's budget
+	X                   Point   // the point evaluated
+	Y                   float64 // its observed value
+	Value               float64 // its value without observation noise; NaN as boc cannot know it
+	BestX               Point   // the best point observed so far
+	BestY               float64 // its observed value
+	BestValue           float64 // and value without observation noise; NaN as boc cannot know it
+	Recommendation      Point   // the evaluated point with the best posterior mean
+	RecommendationMean  float64 // that mean
+	RecommendationValue float64 // and value without observation noise; NaN as boc cannot know it
 }
 
 // Result is the outcome of a run.
@@ -44,6 +55,10 @@ type Result struct {
 	// BestX is the evaluated point with the best observed value, BestY.
 	BestX Point
 	BestY float64
+	// RecommendationValue and BestValue are the objective's values at
+	// Recommendation and BestX without observation noise (NaN when unknown).
+	RecommendationValue float64
+	BestValue           float64
 	// Stopped says why the run ended: StoppedBudget, StoppedCondition or
 	// StoppedExhausted.
 	Stopped string
@@ -55,6 +70,29 @@ const (
 	StoppedCondition = "stop when"
 	StoppedExhausted = "exhausted"
 )
+
+// noiseFree returns NaN: the objective's values come with whatever noise they
+// have, which boc does not know.
+func noiseFree(Point) float64 {
+	return math.NaN()
+}
+
+// Streams of Run's random numbers, seeded with RunOptions.Seed and independent
+// of the optimiser's.
+const (
+	noiseStream        = 0x6e6f6973652d6f62
+	randomSearchStream = 0x72616e646f6d2d73
+)
+
+// randomPoint draws a point uniformly on the search scale of every component
+// (log-uniformly on a log scale; integers rounded) from rng.
+func randomPoint(rng *rand.Rand) (Point, error) {
+	var u [Dim]float64
+	for i := range u {
+		u[i] = rng.Float64()
+	}
+	return fromUnit(&u), nil
+}
 
 // Run optimises the objective: it suggests, evaluates and observes points until the
 // budget is spent, and returns the recommendation. When it fails
@@ -69,18 +107,32 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		return Result{}, fmt.Errorf("gobind_plain: budget %d is outside 1..%d, the budget the optimiser was compiled for", budget, Budget)
 	}
 	o := New(opt.Seed)
+	var random *rand.Rand
+	if opt.RandomSearch {
+		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
+	}
 	stopped := StoppedBudget
 	for o.Evaluations() < budget {
 		if err := ctx.Err(); err != nil {
 			return o.result(stopped), err
 		}
-		x, err := o.Suggest()
-		if errors.Is(err, ErrExhausted) {
-			stopped = StoppedExhausted
-			break
-		}
-		if err != nil {
-			return o.result(stopped), err
+		var x Point
+		if random != nil {
+			p, err := randomPoint(random)
+			if err != nil {
+				return o.result(stopped), err
+			}
+			x = p
+		} else {
+			p, err := o.Suggest()
+			if errors.Is(err, ErrExhausted) {
+				stopped = StoppedExhausted
+				break
+			}
+			if err != nil {
+				return o.result(stopped), err
+			}
+			x = p
 		}
 		y, err := Objective(ctx, x)
 		if err != nil {
@@ -90,15 +142,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			return o.result(stopped), err
 		}
 		if opt.Progress != nil {
-			bestX, bestY, _ := o.BestObserved()
-			opt.Progress(Progress{
-				Evaluation: o.Evaluations(),
-				Budget:     budget,
-				X:          x,
-				Y:          y,
-				BestX:      bestX,
-				BestY:      bestY,
-			})
+			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: math.NaN()}
+			p.BestX, p.BestY, _ = o.BestObserved()
+			p.Recommendation, p.RecommendationMean, _ = o.Best()
+			p.BestValue, p.RecommendationValue = noiseFree(p.BestX), noiseFree(p.Recommendation)
+			opt.Progress(p)
 		}
 	}
 	return o.result(stopped), nil
@@ -109,5 +157,9 @@ func (o *Optimizer) result(stopped string) Result {
 	r := Result{Evaluations: o.Evaluations(), Stopped: stopped}
 	r.Recommendation, r.RecommendationMean, _ = o.Best()
 	r.BestX, r.BestY, _ = o.BestObserved()
+	r.RecommendationValue, r.BestValue = math.NaN(), math.NaN()
+	if r.Evaluations > 0 {
+		r.RecommendationValue, r.BestValue = noiseFree(r.Recommendation), noiseFree(r.BestX)
+	}
 	return r
 }

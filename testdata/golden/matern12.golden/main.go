@@ -28,24 +28,32 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := peaks.Run(ctx, peaks.RunOptions{
-		Seed:   opt.Seed,
-		Budget: opt.Budget,
+		Seed:         opt.Seed,
+		Budget:       opt.Budget,
+		RandomSearch: opt.RandomSearch,
 		Progress: func(p peaks.Progress) {
 			opt.Progress(program.Progress{
-				Evaluation: p.Evaluation,
-				Budget:     p.Budget,
-				X:          p.X[:],
-				Y:          p.Y,
-				BestY:      p.BestY,
+				Evaluation:          p.Evaluation,
+				Budget:              p.Budget,
+				X:                   p.X[:],
+				Y:                   p.Y,
+				Value:               p.Value,
+				BestY:               p.BestY,
+				BestValue:           p.BestValue,
+				Recommendation:      p.Recommendation[:],
+				RecommendationMean:  p.RecommendationMean,
+				RecommendationValue: p.RecommendationValue,
 			})
 		},
 	})
 	return program.Result{
-		Evaluations:        r.Evaluations,
-		Recommendation:     r.Recommendation[:],
-		RecommendationMean: r.RecommendationMean,
-		BestX:              r.BestX[:],
-		BestY:              r.BestY,
-		Stopped:            r.Stopped,
+		Evaluations:         r.Evaluations,
+		Recommendation:      r.Recommendation[:],
+		RecommendationMean:  r.RecommendationMean,
+		RecommendationValue: r.RecommendationValue,
+		BestX:               r.BestX[:],
+		BestY:               r.BestY,
+		BestValue:           r.BestValue,
+		Stopped:             r.Stopped,
 	}, err
 }

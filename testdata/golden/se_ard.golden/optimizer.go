@@ -87,20 +87,51 @@ func toUnit(x Point) (u [Dim]float64, err error) {
 	return u, nil
 }
 
+// numHyper is the number of learned kernel hyperparameter values.
+const numHyper = 0
+
+// hyperparameters would hold the learned kernel hyperparameters; this kernel
+// has none, so the kernel functions ignore it.
+type hyperparameters [numHyper]float64
+
 // kernel is the model's covariance, se(lengthscale = [0.3, 0.15], variance = 1.5),
 // between two points in unit coordinates.
-func kernel(a, b *[Dim]float64) float64 {
+func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 3.3333333333333335
 	d1 := (a[1] - b[1]) * 6.666666666666667
 	r2 := d0*d0 + d1*d1
-	return 1.5 * math.Exp(-0.5*r2)
+	e := math.Exp(-0.5 * r2)
+	return 1.5 * e
 }
 
-// acquisition is pi(xi = 0.01): the score of a candidate with posterior mean
-// mean and standard deviation sd, when the best posterior mean at an evaluated point
-// is best, all in the model's convention (larger is better). Suggest maximises it.
+// kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.
+func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float64 {
+	d0 := (a[0] - b[0]) * 3.3333333333333335
+	d1 := (a[1] - b[1]) * 6.666666666666667
+	r2 := d0*d0 + d1*d1
+	e := math.Exp(-0.5 * r2)
+	k := 1.5 * e
+	dk := 1.5 * -0.5 * e
+	g[0] = 6.666666666666667 * dk * d0
+	g[1] = 13.333333333333334 * dk * d1
+	return k
+}
+
+// acquisition is the score of pi(xi = 0.01) at a candidate with posterior mean
+// mean and standard deviation sd, when the incumbent (the evaluated point with the
+// largest posterior mean) has posterior mean best, all in the model's convention
+// (larger is better). Suggest maximises it.
+// The score is an increasing function of the acquisition (for the built-in ones its
+// logarithm) that keeps ranking candidates where the acquisition itself underflows
+// to 0; acquisitionValue converts it back.
 func acquisition(mean, sd, best float64) float64 {
-	return acq.PI(mean, sd, best, 0.01)
+	return acq.LogPI(mean, sd, best, 0.01)
+}
+
+// acquisitionValue converts a score of acquisition into the acquisition's value,
+// in its natural units (the objective's for expected improvement).
+func acquisitionValue(score float64) float64 {
+	return math.Exp(score)
 }
 
 // noiseVariance is the variance of the observation noise, normal(mean = 0, sd = 0.01).
@@ -135,6 +166,8 @@ type Optimizer struct {
 	best            float64 // largest posterior mean at an evaluated point, while searching
 	lastAcquisition float64 // the acquisition's maximum at the last suggestion
 	searched        bool    // whether the last suggestion maximised the acquisition
+
+	hyper hyperparameters // the kernel's learned hyperparameters
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionFn func([]float64) float64
@@ -186,7 +219,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("se_ard: acquisition search: %w", err)
 	}
-	o.lastAcquisition, o.searched = value, true
+	o.lastAcquisition, o.searched = acquisitionValue(value), true
 	x := fromUnit(&o.candidate)
 	if !o.evaluated(&x) {
 		return x, nil
@@ -225,13 +258,13 @@ func (o *Optimizer) predict(u []float64) (mean, sd float64) {
 	p := [Dim]float64(u)
 	n := o.model.Len()
 	for i := range n {
-		o.kvec[i] = kernel(&p, &o.units[i])
+		o.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
 	}
-	mean, variance := o.model.Predict(o.kvec[:n], kernel(&p, &p))
+	mean, variance := o.model.Predict(o.kvec[:n], kernel(&o.hyper, &p, &p))
 	return mean, math.Sqrt(variance)
 }
 
-// acquisitionAt is the acquisition at unit coordinates u.
+// acquisitionAt is the acquisition's score at unit coordinates u.
 func (o *Optimizer) acquisitionAt(u []float64) float64 {
 	mean, sd := o.predict(u)
 	return acquisition(mean, sd, o.best)
@@ -260,9 +293,9 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return err
 	}
 	for i := range n {
-		o.kvec[i] = kernel(&u, &o.units[i])
+		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&u, &u), y, noiseVariance); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, noiseVariance); err != nil {
 		return fmt.Errorf("se_ard: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u

@@ -1,0 +1,418 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bocdev/boc/codegen"
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ast"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/runtime/bench"
+)
+
+var studyCommand = &command{
+	name:    "study",
+	args:    "FILE.bo... [--seeds N] [--budgets B,...] [--acquisition A,...] [--random] [--optimum F] [--json|--markdown]",
+	summary: "compare acquisitions and random search over many seeds",
+	doc: `Study measures how well the optimiser of each FILE.bo does. For every
+acquisition in --acquisition (default: the file's own) it builds the file with
+that acquisition in place of its own, and runs the program with seeds 1..N
+(--seeds), as many at once as --jobs. --random adds random search: the same
+program evaluating uniformly random points of the domain.
+
+It reports, for each file, method and budget in --budgets, the median and
+quartiles over the seeds of two regrets: that of the recommendation (the
+evaluated point with the best posterior mean) and that of the best observed
+point, each the noise-free objective there minus the optimum f*, sign-adjusted
+so that regret >= 0. Programs simulate a declared observation noise on
+expression objectives, so noisy problems are judged on the noise-free function.
+
+f* is the known optimum when the objective is a single benchmark call over the
+domain's variables (branin(x1, x2), hartmann6(p)); otherwise give --optimum.
+An acquisition this version of boc cannot emit is reported as skipped, with
+the reason. The objective must be an expression: boc knows no noise-free value
+of a Go or exec objective.`,
+	nargs: -1,
+	flags: func(fs *flag.FlagSet) func(*env, []string) int {
+		seeds := fs.Int("seeds", 10, "run seeds 1..`N`")
+		budgets := fs.String("budgets", "10,25,50,100", "report the regrets after these numbers of evaluations `B,...`")
+		acquisitions := fs.String("acquisition", "", "compare these acquisitions `A,...`, e.g. ei,ucb(beta = 2) (default: the file's)")
+		random := fs.Bool("random", false, "add random search as a method")
+		optimum := fs.Float64("optimum", math.NaN(), "the optimal value `F` of objectives that are not a single benchmark call")
+		jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "run `N` programs at once")
+		asJSON := fs.Bool("json", false, "print the results as one JSON object")
+		markdown := fs.Bool("markdown", false, "print the results as Markdown tables")
+		return func(e *env, args []string) int {
+			cfg := studyConfig{seeds: *seeds, random: *random, optimum: *optimum, jobs: *jobs}
+			switch {
+			case len(args) == 0:
+				return e.usageError("missing FILE.bo")
+			case *seeds < 1:
+				return e.usageError("--seeds must be at least 1")
+			case *jobs < 1:
+				return e.usageError("--jobs must be at least 1")
+			case *asJSON && *markdown:
+				return e.usageError("--json and --markdown exclude each other")
+			}
+			var err error
+			if cfg.budgets, err = parseBudgets(*budgets); err != nil {
+				return e.usageError("--budgets: %v", err)
+			}
+			if cfg.acquisitions, err = splitCalls(*acquisitions); err != nil {
+				return e.usageError("--acquisition: %v", err)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			results, code := runStudy(ctx, e, args, cfg)
+			if code != exitOK {
+				return code
+			}
+			switch {
+			case *asJSON:
+				err = writeStudyJSON(e.stdout, cfg, results)
+			case *markdown:
+				writeStudyMarkdown(e.stdout, cfg, results)
+			default:
+				writeStudyText(e.stdout, cfg, results)
+			}
+			if err != nil {
+				return e.failf("%v", err)
+			}
+			return exitOK
+		}
+	},
+}
+
+// studyConfig is what boc study was asked to do.
+type studyConfig struct {
+	seeds        int
+	budgets      []int // increasing
+	acquisitions []string
+	random       bool
+	optimum      float64 // NaN: not given
+	jobs         int
+}
+
+// randomMethod names random search among the methods.
+const randomMethod = "random"
+
+// parseBudgets reads a comma-separated increasing list of positive numbers.
+func parseBudgets(s string) ([]int, error) {
+	var out []int
+	for _, field := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive number of evaluations", field)
+		}
+		if len(out) > 0 && n <= out[len(out)-1] {
+			return nil, fmt.Errorf("budgets must increase, got %d after %d", n, out[len(out)-1])
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// splitCalls splits a comma-separated list of plugin calls at the commas
+// outside parentheses and brackets: "ei,ucb(beta = 2, x = [1, 2])" is two.
+func splitCalls(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '\n':
+			return nil, errors.New("a call must fit on one line")
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+		if depth < 0 {
+			return nil, fmt.Errorf("unbalanced brackets in %q", s)
+		}
+	}
+	if depth != 0 {
+		return nil, fmt.Errorf("unbalanced brackets in %q", s)
+	}
+	out = append(out, strings.TrimSpace(s[start:]))
+	if slices.Contains(out, "") {
+		return nil, fmt.Errorf("empty acquisition in %q", s)
+	}
+	return out, nil
+}
+
+// studyProblem is one .bo file of a study and its methods.
+type studyProblem struct {
+	path    string
+	name    string  // the file's base name without .bo
+	optimum float64 // f*
+	minimum bool    // f* is a minimum (regret = f - f*), else a maximum
+	budget  int     // the compiled budget
+	methods []*studyMethod
+}
+
+// studyMethod is one way of optimising a problem: an acquisition, or random
+// search. exe is the program that runs it; skipped, if not empty, says why
+// it cannot.
+type studyMethod struct {
+	name    string
+	exe     string
+	random  bool
+	skipped string
+	// recommendation[k][s] is the regret of the recommendation after
+	// budgets[k] evaluations with seed s+1; bestObserved that of the best
+	// observed point.
+	recommendation, bestObserved [][]float64
+}
+
+// runStudy builds every problem's methods and runs them for every seed.
+func runStudy(ctx context.Context, e *env, paths []string, cfg studyConfig) ([]*studyProblem, int) {
+	tmp, err := os.MkdirTemp("", "boc-study-*")
+	if err != nil {
+		return nil, e.failf("%v", err)
+	}
+	defer os.RemoveAll(tmp)
+	var problems []*studyProblem
+	for i, path := range paths {
+		p, code := prepareProblem(ctx, e, path, cfg, filepath.Join(tmp, strconv.Itoa(i)))
+		if code != exitOK {
+			return nil, code
+		}
+		problems = append(problems, p)
+	}
+	if err := runSeeds(ctx, problems, cfg); err != nil {
+		return nil, e.failf("%v", err)
+	}
+	return problems, exitOK
+}
+
+// prepareProblem compiles the file at path, finds f* and builds one program
+// per acquisition into dir.
+func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, dir string) (*studyProblem, int) {
+	u, ok := compile(e, path)
+	if !ok {
+		return nil, exitFail
+	}
+	p := &studyProblem{path: path, name: strings.TrimSuffix(filepath.Base(path), ".bo"), budget: u.prog.Budget,
+		minimum: !u.prog.Objective.Maximize}
+	if u.prog.Objective.Binding.Kind != ir.ExprBinding {
+		return nil, e.failf("%s: the objective is not an expression, so its noise-free values are unknown and boc study cannot judge them", path)
+	}
+	if last := cfg.budgets[len(cfg.budgets)-1]; last > p.budget {
+		return nil, e.failf("%s: --budgets goes up to %d, beyond the file's budget %d", path, last, p.budget)
+	}
+	switch known, ok := knownOptimum(u.prog); {
+	case ok:
+		p.optimum = known
+	case !math.IsNaN(cfg.optimum):
+		p.optimum = cfg.optimum
+	default:
+		return nil, e.failf("%s: the optimum of the objective is unknown: it is not a single benchmark call over the domain; give it with --optimum", path)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, e.failf("%v", err)
+	}
+	acquisitions := cfg.acquisitions
+	if len(acquisitions) == 0 {
+		acquisitions = []string{ownAcquisition(u)}
+	}
+	for i, acq := range acquisitions {
+		m := &studyMethod{name: acq, exe: filepath.Join(dir, strconv.Itoa(i)+exeSuffix())}
+		if code := buildMethod(ctx, e, u, acq, m); code != exitOK {
+			return nil, code
+		}
+		p.methods = append(p.methods, m)
+	}
+	if cfg.random {
+		// Random search ignores the acquisition: any built program serves.
+		r := &studyMethod{name: randomMethod, random: true}
+		for _, m := range p.methods {
+			if m.skipped == "" {
+				r.exe = m.exe
+				break
+			}
+		}
+		if r.exe == "" {
+			r.skipped = "no program of this file could be built"
+		}
+		p.methods = append(p.methods, r)
+	}
+	return p, exitOK
+}
+
+// ownAcquisition is the file's acquisition as written, or the name of the
+// default one when the file has none.
+func ownAcquisition(u *unit) string {
+	if s := acquisitionStmt(u.tree); s != nil {
+		return string(u.src[s.Call.Span().Start.Offset:s.Call.Span().End.Offset])
+	}
+	return strings.TrimPrefix(u.prog.Acquisition.Plugin, "acquisition.")
+}
+
+func acquisitionStmt(f *ast.File) *ast.PluginStmt {
+	for _, s := range f.Stmts {
+		if p, ok := s.(*ast.PluginStmt); ok && p.Keyword == "acquisition" {
+			return p
+		}
+	}
+	return nil
+}
+
+// withAcquisition returns u's source with its acquisition statement
+// replaced by (or, without one, extended with) `acquisition acq`. Working on
+// the text keeps every check of the language, lets included, and the
+// diagnostics point at the line that was compiled.
+func withAcquisition(u *unit, acq string) []byte {
+	stmt := "acquisition " + acq
+	s := acquisitionStmt(u.tree)
+	if s == nil {
+		return fmt.Appendf(slices.Clip(u.src), "\n%s\n", stmt)
+	}
+	start, end := s.Span().Start.Offset, s.Span().End.Offset
+	return slices.Concat(u.src[:start], []byte(stmt), u.src[end:])
+}
+
+// buildMethod compiles u with the acquisition acq and builds its program
+// into m.exe. A file that does not check is an error; one that checks but
+// cannot be emitted by this version of boc is a skipped method.
+func buildMethod(ctx context.Context, e *env, u *unit, acq string, m *studyMethod) int {
+	variant, ok := compileSource(e, u.path, withAcquisition(u, acq))
+	if !ok {
+		return exitFail
+	}
+	out, diags := codegen.Generate(variant.prog, programOptions)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			if d.Severity == dsl.Error {
+				m.skipped = d.Message
+				break
+			}
+		}
+		fmt.Fprintf(e.stderr, "boc study: %s with %s: skipped: %s\n", u.path, acq, m.skipped)
+		return exitOK
+	}
+	prog, code := programFiles(e, variant, out)
+	if code != exitOK {
+		return code
+	}
+	fmt.Fprintf(e.stderr, "boc study: building %s with %s\n", u.path, acq)
+	return buildProgram(ctx, e, variant, prog, m.exe)
+}
+
+// knownOptimum returns f* when the objective is one benchmark call whose
+// arguments are whole domain variables, in the benchmark's sense (minimise
+// or maximise), with a known optimiser inside the domain.
+func knownOptimum(p *ir.Program) (float64, bool) {
+	call, ok := p.Objective.Binding.Expr.(*ir.CallExpr)
+	if !ok {
+		return 0, false
+	}
+	name, ok := strings.CutPrefix(call.Plugin, "benchmark.")
+	if !ok {
+		return 0, false
+	}
+	var lo, hi []float64
+	for _, arg := range call.Args {
+		v, ok := arg.(*ir.VarExpr)
+		if !ok {
+			return 0, false
+		}
+		for range v.Dim.Size {
+			lo, hi = append(lo, v.Dim.Lo), append(hi, v.Dim.Hi)
+		}
+	}
+	opt, ok := bench.Known(name, len(lo))
+	if !ok || opt.Maximize != p.Objective.Maximize {
+		return 0, false
+	}
+	for _, x := range opt.X {
+		inside := true
+		for i, v := range x {
+			inside = inside && lo[i] <= v && v <= hi[i]
+		}
+		if inside {
+			return opt.F, true
+		}
+	}
+	return 0, false
+}
+
+// studyRun is one program run of a study.
+type studyRun struct {
+	problem *studyProblem
+	method  *studyMethod
+	seed    int
+}
+
+// runSeeds runs every method of every problem for seeds 1..cfg.seeds, up to
+// cfg.jobs at once, and fills in the regrets.
+func runSeeds(ctx context.Context, problems []*studyProblem, cfg studyConfig) error {
+	var runs []studyRun
+	for _, p := range problems {
+		for _, m := range p.methods {
+			if m.skipped != "" {
+				continue
+			}
+			m.recommendation, m.bestObserved = regretTable(len(cfg.budgets), cfg.seeds), regretTable(len(cfg.budgets), cfg.seeds)
+			for seed := 1; seed <= cfg.seeds; seed++ {
+				runs = append(runs, studyRun{p, m, seed})
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan int)
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	for range min(cfg.jobs, len(runs)) {
+		wg.Go(func() {
+			for i := range work {
+				if errs[i] = runs[i].run(ctx, cfg.budgets); errs[i] != nil {
+					cancel() // the study fails: stop starting runs
+				}
+			}
+		})
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	// Report the failure that cancelled the others, not their cancellation.
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+func regretTable(budgets, seeds int) [][]float64 {
+	t := make([][]float64, budgets)
+	for i := range t {
+		t[i] = make([]float64, seeds)
+	}
+	return t
+}

@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// studyFile is a small Branin problem for the study tests; %s is its
+// objective line's expression.
+const studyFile = `problem tiny
+
+domain {
+    x1 in [-5, 10]
+    x2 in [0, 15]
+}
+
+objective minimize %s
+
+observation noise ~ normal(0, 3)
+
+model gp(kernel = matern52(lengthscale = 0.5))
+acquisition ei
+budget 8
+init sobol(3)
+seed 1
+`
+
+func writeStudyFile(t *testing.T, objective string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tiny.bo")
+	if err := os.WriteFile(path, []byte(strings.Replace(studyFile, "%s", objective, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestStudyJSON runs a tiny study: three acquisitions, one of which this
+// version cannot emit, and random search, three seeds, two budgets.
+func TestStudyJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2)")
+	code, stdout, stderr := runBoc("study", path, "--seeds", "3", "--budgets", "4,8",
+		"--acquisition", "ei, ucb(beta = 1), uei", "--random", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got studyJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if got.Seeds != 3 || !slices.Equal(got.Budgets, []int{4, 8}) {
+		t.Errorf("seeds %d budgets %v", got.Seeds, got.Budgets)
+	}
+	var methods []string
+	for _, c := range got.Results {
+		methods = append(methods, c.Method)
+		if c.Problem != "tiny" || c.File != path || math.Abs(c.Optimum-0.397887) > 1e-6 {
+			t.Errorf("%s: problem %q file %q optimum %v", c.Method, c.Problem, c.File, c.Optimum)
+		}
+		if c.Method == "uei" {
+			if c.Skipped == "" || c.Recommendation != nil || c.BestObserved != nil {
+				t.Errorf("uei is not reported as skipped: %+v", c)
+			}
+			continue
+		}
+		if c.Skipped != "" || len(c.Recommendation) != 2 || len(c.BestObserved) != 2 {
+			t.Fatalf("%s: skipped %q, %d and %d budgets", c.Method, c.Skipped, len(c.Recommendation), len(c.BestObserved))
+		}
+		for k, q := range slices.Concat(c.Recommendation, c.BestObserved) {
+			if !(0 <= q.Q1 && q.Q1 <= q.Median && q.Median <= q.Q3) || math.IsInf(q.Q3, 0) {
+				t.Errorf("%s, entry %d: quartiles %+v are not ordered non-negative regrets", c.Method, k, q)
+			}
+		}
+	}
+	if want := []string{"ei", "ucb(beta = 1)", "uei", "random"}; !slices.Equal(methods, want) {
+		t.Errorf("methods %q, want %q", methods, want)
+	}
+	if !strings.Contains(stderr, "with uei: skipped: ") {
+		t.Errorf("stderr does not report the skipped acquisition:\n%s", stderr)
+	}
+}
+
+// TestStudyTables checks the shape of the text and Markdown tables, with the
+// optimum given on the command line and the file's own acquisition.
+func TestStudyTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2) + 1")
+	args := []string{"study", path, "--seeds", "2", "--budgets", "5", "--optimum", "1.397887", "--random"}
+	code, stdout, stderr := runBoc(args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	cell := `\d[\d.e+-]* \[\d[\d.e+-]*, \d[\d.e+-]*\]`
+	text := regexp.MustCompile(`^median \[lower quartile, upper quartile\] over seeds 1\.\.2 .*\n\n` +
+		`Regret of the recommendation .*:\nproblem +method +5\ntiny +ei +` + cell + `\ntiny +random +` + cell + `\n\n` +
+		`Regret of the best observed point:\nproblem +method +5\ntiny +ei +` + cell + `\ntiny +random +` + cell + `\n$`)
+	if !text.MatchString(stdout) {
+		t.Errorf("text tables:\n%s", stdout)
+	}
+	code, stdout, stderr = runBoc(append(args, "--markdown")...)
+	if code != exitOK {
+		t.Fatalf("--markdown: exit %d: %s", code, stderr)
+	}
+	markdown := regexp.MustCompile(`^Regret of the recommendation .*: median .*\.\n\n` +
+		`\| problem \| method \| 5 \|\n\| --- \| --- \| ---: \|\n\| tiny \| ` + "`ei`" + ` \| ` + cell + ` \|\n\| tiny \| ` + "`random`" + ` \| ` + cell + ` \|\n\n` +
+		`Regret of the best observed point: median .*\.\n\n\| problem \| method \| 5 \|\n\| --- \| --- \| ---: \|\n\| tiny \| ` + "`ei`" + ` \| ` + cell + ` \|\n\| tiny \| ` + "`random`" + ` \| ` + cell + ` \|\n$`)
+	if !markdown.MatchString(stdout) {
+		t.Errorf("markdown tables:\n%s", stdout)
+	}
+}
+
+func TestStudyErrors(t *testing.T) {
+	branin := writeStudyFile(t, "branin(x1, x2)")
+	shifted := writeStudyFile(t, "branin(x1, x2) + 1")
+	command := writeStudyFile(t, `exec "./objective"`)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string // a regexp
+	}{
+		{"no file", []string{"study"}, exitUsage, `missing FILE.bo`},
+		{"no seeds", []string{"study", branin, "--seeds", "0"}, exitUsage, `--seeds must be at least 1`},
+		{"no jobs", []string{"study", branin, "--jobs", "0"}, exitUsage, `--jobs must be at least 1`},
+		{"two formats", []string{"study", branin, "--json", "--markdown"}, exitUsage, `exclude each other`},
+		{"bad budget", []string{"study", branin, "--budgets", "4,x"}, exitUsage, `--budgets: "x" is not a positive number`},
+		{"decreasing budgets", []string{"study", branin, "--budgets", "5,4"}, exitUsage, `budgets must increase, got 4 after 5`},
+		{"unbalanced call", []string{"study", branin, "--acquisition", "ucb(beta = 2"}, exitUsage, `unbalanced brackets`},
+		{"empty call", []string{"study", branin, "--acquisition", "ei,,ucb"}, exitUsage, `empty acquisition`},
+		{"budget beyond the file's", []string{"study", branin, "--budgets", "4,9"}, exitFail, `--budgets goes up to 9, beyond the file's budget 8`},
+		{"not an expression", []string{"study", command, "--budgets", "4"}, exitFail, `not an expression, so its noise-free values are unknown`},
+		{"unknown optimum", []string{"study", shifted, "--budgets", "4"}, exitFail, `optimum of the objective is unknown.*--optimum`},
+		{"misspelt acquisition", []string{"study", branin, "--budgets", "4", "--acquisition", "eii"}, exitFail, `(?s)unknown acquisition function "eii".*did you mean "ei"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runBoc(tt.args...)
+			if code != tt.code || !regexp.MustCompile(tt.stderr).MatchString(stderr) {
+				t.Errorf("exit %d, want %d; stderr:\n%s\nwant it to match %q", code, tt.code, stderr, tt.stderr)
+			}
+			if stdout != "" {
+				t.Errorf("a failed study wrote to stdout: %q", stdout)
+			}
+		})
+	}
+}
+
+func TestSplitCalls(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"ei", []string{"ei"}},
+		{" ei , ucb ", []string{"ei", "ucb"}},
+		{"ucb(beta = 2, delta = 0.1),ei", []string{"ucb(beta = 2, delta = 0.1)", "ei"}},
+		{"x(v = [1, 2], m = [[1, 0], [0, 1]]), y", []string{"x(v = [1, 2], m = [[1, 0], [0, 1]])", "y"}},
+	}
+	for _, tt := range tests {
+		got, err := splitCalls(tt.in)
+		if err != nil || !cmp.Equal(got, tt.want) {
+			t.Errorf("splitCalls(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"ucb(", "ucb)", "a,", "ucb(beta\n= 2)"} {
+		if _, err := splitCalls(bad); err == nil {
+			t.Errorf("splitCalls(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	tests := []struct {
+		in   []float64
+		want quartiles
+	}{
+		{[]float64{3}, quartiles{3, 3, 3}},
+		{[]float64{2, 1}, quartiles{1.25, 1.5, 1.75}},
+		{[]float64{5, 1, 4, 2, 3}, quartiles{2, 3, 4}},
+		{[]float64{10, 1, 2, 3}, quartiles{1.75, 2.5, 4.75}},
+	}
+	for _, tt := range tests {
+		if got := summarise(tt.in); got != tt.want {
+			t.Errorf("summarise(%v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRegret(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	tests := []struct {
+		name    string
+		p       studyProblem
+		value   *float64
+		want    float64
+		wantErr string
+	}{
+		{"minimum", studyProblem{optimum: 0.4, minimum: true}, v(1.4), 1, ""},
+		{"maximum", studyProblem{optimum: 3}, v(2.5), 0.5, ""},
+		{"within the optimum's precision", studyProblem{optimum: -3.86278, minimum: true}, v(-3.8627821), 0, ""},
+		{"better than the optimum", studyProblem{optimum: 0.4, minimum: true}, v(0.3), 0, "better than the optimum"},
+		{"unknown value", studyProblem{optimum: 0.4, minimum: true}, nil, 0, "no noise-free value"},
+	}
+	for _, tt := range tests {
+		got, err := tt.p.regret(tt.value)
+		if math.Abs(got-tt.want) > 1e-12 || (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%s: regret %v, %v; want %v, %q", tt.name, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+// TestStudyFiles: the problems of docs/quality.md check and have a known
+// optimum, so that boc study can run them.
+func TestStudyFiles(t *testing.T) {
+	files, err := filepath.Glob("../bench/studies/*.bo")
+	if err != nil || len(files) != 6 {
+		t.Fatalf("study files %v, %v; want six", files, err)
+	}
+	for _, path := range files {
+		code, _, stderr := runBoc("check", path)
+		if code != exitOK {
+			t.Errorf("%s does not check:\n%s", path, stderr)
+			continue
+		}
+		u, _ := compile(&env{stdout: io.Discard, stderr: io.Discard}, path)
+		if _, ok := knownOptimum(u.prog); !ok {
+			t.Errorf("%s: no known optimum", path)
+		}
+	}
+}
+
+// TestWithAcquisition: the acquisition statement is replaced in the text,
+// or added when the file has none, and the rest of the file is kept.
+func TestWithAcquisition(t *testing.T) {
+	base := strings.Replace(studyFile, "%s", "branin(x1, x2)", 1)
+	tests := []struct {
+		name, src, acq, want string
+	}{
+		{"replaced", base, "ucb(beta = 1)", strings.Replace(base, "acquisition ei\n", "acquisition ucb(beta = 1)\n", 1)},
+		{"replaced with arguments", strings.Replace(base, "acquisition ei", "acquisition pi(xi = 0.1)", 1), "ei",
+			base},
+		{"added", strings.Replace(base, "acquisition ei\n", "", 1), "ucb",
+			strings.Replace(base, "acquisition ei\n", "", 1) + "\nacquisition ucb\n"},
+	}
+	quiet := &env{stdout: io.Discard, stderr: io.Discard}
+	for _, tt := range tests {
+		u, ok := compileSource(quiet, "case.bo", []byte(tt.src))
+		if !ok {
+			t.Fatalf("%s: the source does not check", tt.name)
+		}
+		if got := string(withAcquisition(u, tt.acq)); got != tt.want {
+			t.Errorf("%s:\n%s", tt.name, cmp.Diff(tt.want, got))
+		}
+		if _, ok := compileSource(quiet, "case.bo", withAcquisition(u, tt.acq)); !ok {
+			t.Errorf("%s: the edited source does not check", tt.name)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+// The acquisition's part of the optimiser: the emitted acquisition function,
+// the per-suggestion state it needs (the incumbent, a schedule's setting) and
+// its evaluation at a candidate. What is emitted depends on the hook's
+// AcquisitionCode: the joint posterior with the incumbent only for Joint
+// acquisitions, a setting only with Setting, a conversion of the searched
+// score only with Value.
+
+// planAcquisition runs the acquisition's hook.
+func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
+	ag := &registry.AcquisitionGen{
+		Args: registry.Args{Call: g.p.Acquisition},
+		Mean: jen.Id("mean"), SD: jen.Id("sd"), Best: jen.Id("best"), BestSD: jen.Id("bestSD"), Cov: jen.Id("cov"),
+		Setting: jen.Id("setting"),
+		T:       jen.Float64().Call(field("model").Dot("Len").Call().Op("+").Lit(1)),
+		D:       g.p.D,
+		Model:   field("model"),
+		Score:   jen.Id("score"),
+	}
+	g.acquisition = h(ag)
+	g.checkArgs(&ag.Args)
+}
+
+// acquisitionParams are the parameters of the emitted acquisition function.
+func (g *generator) acquisitionParams() []jen.Code {
+	params := []jen.Code{jen.Id("mean"), jen.Id("sd"), jen.Id("best")}
+	if g.acquisition.Joint {
+		params = append(params, jen.Id("bestSD"), jen.Id("cov"))
+	}
+	if g.acquisition.Setting != nil {
+		params = append(params, jen.Id("setting"))
+	}
+	return params
+}
+
+func (g *generator) acquisitionDecl(f *jen.File) {
+	a := g.acquisition
+	f.Comment(fmt.Sprintf("acquisition is the score of %s at a candidate with posterior mean", callString(g.p.Acquisition)))
+	f.Comment("mean and standard deviation sd, when the incumbent (the evaluated point with the")
+	f.Comment("largest posterior mean) has posterior mean best, all in the model's convention")
+	f.Comment("(larger is better). Suggest maximises it.")
+	if a.Joint {
+		f.Comment("bestSD is the incumbent's posterior standard deviation and cov the posterior")
+		f.Comment("covariance of the candidate and the incumbent.")
+	}
+	if a.Setting != nil {
+		f.Comment("setting is the value acquisitionSetting computed for this suggestion.")
+	}
+	if a.Value != nil {
+		f.Comment("The score is an increasing function of the acquisition (for the built-in ones its")
+		f.Comment("logarithm) that keeps ranking candidates where the acquisition itself underflows")
+		f.Comment("to 0; acquisitionValue converts it back.")
+	}
+	f.Func().Id("acquisition").Params(jen.List(g.acquisitionParams()...).Float64()).Float64().Block(jen.Return(a.Score))
+	if a.Value != nil {
+		f.Comment("acquisitionValue converts a score of acquisition into the acquisition's value,")
+		f.Comment("in its natural units (the objective's for expected improvement).")
+		f.Func().Id("acquisitionValue").Params(jen.Id("score").Float64()).Float64().Block(jen.Return(a.Value))
+	}
+}
+
+// acquisitionFields are the Optimizer's fields for the acquisition's
+// per-suggestion state.
+func (g *generator) acquisitionFields() []jen.Code {
+	var fields []jen.Code
+	if g.acquisition.Joint {
+		fields = append(fields,
+			jen.Id("incumbentIndex").Int().Comment("index of the incumbent, while searching"),
+			jen.Id("bestSD").Float64().Comment("posterior standard deviation at the incumbent, while searching"),
+			jen.Id("incumbentSolve").Index(jen.Id("Budget")).Float64().Comment("L⁻¹k(x⁺), for covariances with the incumbent"),
+		)
+	}
+	if g.acquisition.Setting != nil {
+		fields = append(fields, jen.Id("setting").Float64().Comment("the acquisition's setting for this suggestion"))
+	}
+	return fields
+}
+
+// prepareAcquisition is the part of Suggest, before the search, that sets the
+// acquisition's state; i is the incumbent's index, when n > 0.
+func (g *generator) prepareAcquisition() (incumbent, always []jen.Code) {
+	if g.acquisition.Joint {
+		incumbent = append(incumbent, field("setIncumbent").Call(jen.Id("i")))
+	}
+	if g.acquisition.Setting != nil {
+		always = append(always, field("setting").Op("=").Add(method("acquisitionSetting")))
+	}
+	return incumbent, always
+}
+
+// acquisitionValue converts the search's maximum, the score value, into the
+// acquisition's value.
+func (g *generator) acquisitionValue(value jen.Code) jen.Code {
+	if g.acquisition.Value == nil {
+		return value
+	}
+	return jen.Id("acquisitionValue").Call(value)
+}
+
+// acquisitionAtDecls emits acquisitionAt, the score at a candidate, and the
+// methods that compute the acquisition's state.
+func (g *generator) acquisitionAtDecls(f *jen.File) {
+	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
+	if g.acquisition.Joint {
+		args = append(args, field("bestSD"), field("incumbentCovariance").Call(jen.Id("u")))
+	}
+	if g.acquisition.Setting != nil {
+		args = append(args, field("setting"))
+	}
+	f.Comment("acquisitionAt is the acquisition's score at unit coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
+		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
+		jen.Return(jen.Id("acquisition").Call(args...)),
+	)
+	if g.acquisition.Setting != nil {
+		f.Comment(fmt.Sprintf("acquisitionSetting is the setting of %s for the next suggestion.", callString(g.p.Acquisition)))
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionSetting").Params().Float64().Block(jen.Return(g.acquisition.Setting))
+	}
+	if !g.acquisition.Joint {
+		return
+	}
+	units := func(i jen.Code) jen.Code { return jen.Op("&").Add(field("units")).Index(i) }
+	f.Comment("setIncumbent makes evaluated point i the incumbent x⁺ of the next search: it")
+	f.Comment("stores L⁻¹k(x⁺), which the incumbent's covariance with every candidate reuses,")
+	f.Comment("and the posterior standard deviation at x⁺.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("setIncumbent").Params(jen.Id("i").Int()).Block(
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.For(jen.Id("j").Op(":=").Range().Id("n")).Block(
+			field("incumbentSolve").Index(jen.Id("j")).Op("=").Add(kernelAt(units(jen.Id("i")), units(jen.Id("j")))),
+		),
+		jen.List(jen.Id("_"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
+			field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")), kernelAt(units(jen.Id("i")), units(jen.Id("i"))))),
+		jen.List(field("incumbentIndex"), field("bestSD")).Op("=").List(jen.Id("i"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
+	)
+	body := []jen.Code{
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0))),
+	}
+	body = append(body, g.unitPoint()...)
+	body = append(body, jen.Return(field("model").Dot("PosteriorCovariance").Call(
+		field("kvec").Index(jen.Empty().Op(":").Id("n")), field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")),
+		kernelAt(jen.Op("&").Id("p"), units(field("incumbentIndex"))))))
+	f.Comment("incumbentCovariance is the posterior covariance of the point at unit coordinates")
+	f.Comment("u and the incumbent, 0 before the first observation. It reuses the solve L⁻¹k(u)")
+	f.Comment("that predict(u) left in kvec, so it must follow that call.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbentCovariance").Params(jen.Id("u").Index().Float64()).Float64().Block(body...)
+}
+
+// unitPoint declares p, the array of unit coordinates u, snapped to the
+// integer grid when the domain has integer dimensions.
+func (g *generator) unitPoint() []jen.Code {
+	stmts := []jen.Code{jen.Id("p").Op(":=").Add(unitArray()).Call(jen.Id("u"))}
+	if g.hasInteger() {
+		stmts = append(stmts, jen.Id("snap").Call(jen.Op("&").Id("p")))
+	}
+	return stmts
+}

@@ -1,0 +1,149 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/dave/jennifer/jen"
+)
+
+// A finite decision set (`candidates file "x.csv"`) replaces the continuous
+// search: the points, read by the type checker, are emitted as a constant
+// table, and Suggest asks the search's MaximizeFinite for the best candidate
+// not evaluated yet. A generated initial design is moved onto the candidates:
+// each design point is replaced by the nearest free candidate.
+
+// planCandidates reports candidate sets this version cannot emit.
+func (g *generator) planCandidates() {
+	c := g.p.Candidates
+	if c != nil && c.Call != nil {
+		g.report(dsl.Errorf(c.Span, "candidate generators are not supported in this version of boc").
+			WithHint(`list the points in a CSV file: candidates file "points.csv"`))
+	}
+}
+
+// finite reports whether the problem has a finite decision set.
+func (g *generator) finite() bool { return g.p.Candidates != nil }
+
+// candidatesDecls declares the candidate table and the methods using it.
+func (g *generator) candidatesDecls(f *jen.File) {
+	if !g.finite() {
+		return
+	}
+	c := g.p.Candidates
+	points := make([]jen.Code, len(c.Points))
+	for i, pt := range c.Points {
+		vals := make([]jen.Code, len(pt))
+		for j, v := range pt {
+			vals[j] = number(v).code
+		}
+		points[i] = jen.Values(vals...)
+	}
+	f.Comment(fmt.Sprintf("numCandidates is the size of the finite decision set, read from %q.", c.File))
+	f.Const().Id("numCandidates").Op("=").Lit(len(c.Points))
+	f.Comment("candidatePoints are the only points Suggest chooses among, in the file's order.")
+	f.Var().Id("candidatePoints").Op("=").Index(jen.Id("numCandidates")).Id("Point").Values(points...)
+
+	f.Comment("freeCandidates packs the candidates not evaluated yet, in unit coordinates, into")
+	f.Comment("candidateUnits, with their indices in candidateIndex, and returns their number.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("freeCandidates").Params().Int().Block(
+		jen.Id("m").Op(":=").Lit(0),
+		jen.For(jen.Id("i").Op(":=").Range().Id("candidatePoints")).Block(
+			jen.If(field("evaluated").Call(jen.Op("&").Id("candidatePoints").Index(jen.Id("i")))).Block(jen.Continue()),
+			jen.Id("u").Op(":=").Id("candidateUnit").Call(jen.Id("i")),
+			jen.Copy(field("candidateUnits").Index(jen.Id("m").Op("*").Id("Dim").Op(":")), whole(jen.Id("u"))),
+			field("candidateIndex").Index(jen.Id("m")).Op("=").Id("i"),
+			jen.Id("m").Op("++"),
+		),
+		jen.Return(jen.Id("m")),
+	)
+	f.Comment("candidateUnit returns candidate i in unit coordinates; the compiler checked that")
+	f.Comment("every candidate lies in the domain, so toUnit cannot fail.")
+	f.Func().Id("candidateUnit").Params(jen.Id("i").Int()).Add(unitArray()).Block(
+		jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("toUnit").Call(jen.Id("candidatePoints").Index(jen.Id("i"))),
+		jen.Return(jen.Id("u")),
+	)
+	if g.initEmit != nil {
+		g.designFromCandidatesDecl(f)
+	}
+}
+
+// designFromCandidatesDecl emits the method that moves the generated design
+// onto the candidates.
+func (g *generator) designFromCandidatesDecl(f *jen.File) {
+	skip := jen.Id("taken").Index(jen.Id("i"))
+	if len(g.known) > 0 {
+		skip = skip.Op("||").Op("!").Id("feasible").Call(jen.Id("candidatePoints").Index(jen.Id("i")))
+	}
+	note := ""
+	if len(g.known) > 0 {
+		note = " and satisfies the known constraints"
+	}
+	f.Comment("designFromCandidates replaces each design point by the nearest candidate, in unit")
+	f.Comment("coordinates, that is not in the design yet" + note + "; the design ends early")
+	f.Comment("when no candidate is left.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("designFromCandidates").Params().Block(
+		jen.Var().Id("taken").Index(jen.Id("numCandidates")).Bool(),
+		jen.Id("size").Op(":=").Lit(0),
+		jen.For(jen.Id("d").Op(":=").Range().Add(field("designSize"))).Block(
+			jen.List(jen.Id("target"), jen.Id("_")).Op(":=").Id("toUnit").Call(field("design").Index(jen.Id("d"))),
+			jen.List(jen.Id("nearest"), jen.Id("distance")).Op(":=").List(jen.Lit(-1), jen.Qual("math", "Inf").Call(jen.Lit(1))),
+			jen.For(jen.Id("i").Op(":=").Range().Id("candidatePoints")).Block(
+				jen.If(skip).Block(jen.Continue()),
+				jen.Id("u").Op(":=").Id("candidateUnit").Call(jen.Id("i")),
+				jen.Id("d2").Op(":=").Lit(0.0),
+				jen.For(jen.Id("j").Op(":=").Range().Id("u")).Block(
+					jen.Id("d2").Op("+=").Parens(jen.Id("u").Index(jen.Id("j")).Op("-").Id("target").Index(jen.Id("j"))).Op("*").
+						Parens(jen.Id("u").Index(jen.Id("j")).Op("-").Id("target").Index(jen.Id("j"))),
+				),
+				jen.If(jen.Id("d2").Op("<").Id("distance")).Block(jen.List(jen.Id("nearest"), jen.Id("distance")).Op("=").List(jen.Id("i"), jen.Id("d2"))),
+			),
+			jen.If(jen.Id("nearest").Op("<").Lit(0)).Block(jen.Break()),
+			jen.Id("taken").Index(jen.Id("nearest")).Op("=").True(),
+			field("design").Index(jen.Id("size")).Op("=").Id("candidatePoints").Index(jen.Id("nearest")),
+			jen.Id("size").Op("++"),
+		),
+		field("designSize").Op("=").Id("size"),
+	)
+}
+
+// candidatesFields are the Optimizer's fields for a finite decision set.
+func (g *generator) candidatesFields() []jen.Code {
+	if !g.finite() {
+		return nil
+	}
+	return []jen.Code{
+		jen.Line(),
+		jen.Id("candidateUnits").Index(jen.Id("numCandidates").Op("*").Id("Dim")).Float64().Comment("the free candidates in unit coordinates"),
+		jen.Id("candidateIndex").Index(jen.Id("numCandidates")).Int().Comment("their indices in candidatePoints"),
+	}
+}
+
+// candidatesInit is New's statement, after the design is made, moving a
+// generated design onto the candidates.
+func (g *generator) candidatesInit() []jen.Code {
+	if !g.finite() || g.initEmit == nil {
+		return nil
+	}
+	return []jen.Code{method("designFromCandidates")}
+}
+
+// finiteSearch is the end of Suggest for a finite decision set: the free
+// candidate with the best acquisition, or ErrExhausted when none is left.
+func (g *generator) finiteSearch() []jen.Code {
+	feasible := jen.Code(jen.Nil())
+	if len(g.known) > 0 {
+		feasible = field("feasibleFn")
+	}
+	return []jen.Code{
+		jen.Id("m").Op(":=").Add(method("freeCandidates")),
+		jen.List(jen.Id("i"), jen.Id("value"), jen.Id("err")).Op(":=").Add(field("search").Dot("MaximizeFinite").Call(
+			field(g.searchFn("acquisitionFn")), feasible, field("candidateUnits").Index(jen.Empty().Op(":").Id("m").Op("*").Id("Dim")))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(
+			jen.Comment("Every feasible candidate has been evaluated."),
+			jen.Return(jen.Id("Point").Values(), jen.Id("ErrExhausted")),
+		),
+		jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
+		jen.Return(jen.Id("candidatePoints").Index(field("candidateIndex").Index(jen.Id("i"))), jen.Nil()),
+	}
+}

@@ -1,0 +1,558 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+// The model's kernel is emitted as straight-line Go through the kernel
+// plugins' hooks (stdlib/registry/emit.go): its value, its gradient in the
+// first input and, when some hyperparameters are learned, its gradient in
+// their logarithms. Learned hyperparameters live in the optimiser, in a
+// hyperparameters array the kernel functions take; fixed ones are literals.
+//
+// Hyperparameters are relearned by maximising the marginal likelihood
+// (runtime/fit) on a schedule: once the initial design has been observed,
+// then whenever the number of observations has grown by refitGrowth. A
+// refit costs O(n³); between refits Observe stays O(n²).
+
+const (
+	// refitGrowth is the growth of the number of observations that triggers
+	// a refit: 20% keeps the total refit cost a small multiple of the last
+	// refit's, O(n³) overall, while the hyperparameters follow the data.
+	refitGrowth = 1.2
+	// gradStep is the step of the central differences that give the input
+	// gradient of a kernel without analytic derivatives (unit coordinates).
+	gradStep = 1e-6
+	// Default bounds and start of a learned observation-noise variance, in
+	// standardised units (the variance of the observations is 1).
+	noiseLearnLo, noiseLearnHi = 1e-6, 1.0
+)
+
+// kernelPlan is the model's kernel as the code generator emits it.
+type kernelPlan struct {
+	call *ir.Call
+	// valueOnly is the first kernel of the tree without a KernelDiffEmit
+	// hook; nil when every kernel has analytic derivatives.
+	valueOnly *ir.Call
+	slots     []hyperSlot // learned hyperparameters in index order
+	size      int         // number of learned values: numHyper
+}
+
+// hyperSlot is one learned hyperparameter of one kernel call: size values
+// from index on (one, or one per input component for an ARD lengthscale).
+type hyperSlot struct {
+	call        *ir.Call
+	param       string
+	index, size int
+	init        []float64 // natural units
+	lo, hi      float64
+}
+
+func (kp *kernelPlan) slot(c *ir.Call, param string) *hyperSlot {
+	for i := range kp.slots {
+		if kp.slots[i].call == c && kp.slots[i].param == param {
+			return &kp.slots[i]
+		}
+	}
+	return nil
+}
+
+// learning reports whether the optimiser refits anything.
+func (g *generator) learning() bool { return g.kernels.size > 0 || g.learnNoise }
+
+// numFit is the number of values a refit learns.
+func (g *generator) numFit() int {
+	if g.learnNoise {
+		return g.kernels.size + 1
+	}
+	return g.kernels.size
+}
+
+// planKernel resolves the hooks of kernel c and its nested kernels for
+// inputs of d components and lays out its learned hyperparameters.
+func (g *generator) planKernel(c *ir.Call, d int) {
+	g.kernels = kernelPlan{call: c}
+	g.planKernelCall(c, d)
+	if v := g.kernels.valueOnly; v != nil && g.kernels.size > 0 {
+		g.report(dsl.Errorf(v.Span, "kernel %s has no derivatives, so no hyperparameter of the kernel it is part of can be learned", pluginName(v.Plugin)).
+			WithHint("give the other kernels' hyperparameters fixed values (lengthscale and variance default to learn)"))
+	}
+}
+
+func (g *generator) planKernelCall(c *ir.Call, d int) {
+	if c == nil {
+		g.internal(dsl.Span{}, "the IR lacks a kernel call")
+		return
+	}
+	p, ok := registry.ByID(c.Plugin)
+	if !ok {
+		g.internal(c.Span, "no plugin %s is registered", c.Plugin)
+		return
+	}
+	switch h := p.Emit.(type) {
+	case registry.KernelDiffEmit:
+		if h == nil {
+			g.report(notAvailable(p, c.Span))
+			return
+		}
+	case registry.KernelEmit:
+		if h == nil {
+			g.report(notAvailable(p, c.Span))
+			return
+		}
+		if g.kernels.valueOnly == nil {
+			g.kernels.valueOnly = c
+		}
+	case nil:
+		g.report(notAvailable(p, c.Span))
+		return
+	default:
+		g.internal(c.Span, "plugin %s has an Emit hook of type %T, want %T or %T", c.Plugin, p.Emit,
+			registry.KernelDiffEmit(nil), registry.KernelEmit(nil))
+		return
+	}
+	_, diff := p.Emit.(registry.KernelDiffEmit)
+	for _, a := range c.Args {
+		g.planKernelArg(p, c, a, a.Value, diff, d)
+	}
+}
+
+func (g *generator) planKernelArg(p *registry.Plugin, c *ir.Call, a *ir.Arg, v ir.Value, diff bool, d int) {
+	switch v := v.(type) {
+	case *ir.ConstExpr:
+	case *ir.Call:
+		g.planKernelCall(v, d)
+	case *ir.List:
+		for _, e := range v.Values {
+			g.planKernelArg(p, c, a, e, diff, d)
+		}
+	case *ir.Learn:
+		if !diff {
+			g.report(dsl.Errorf(a.Span, "kernel %s cannot learn its hyperparameters: give a fixed value, e.g. %s = %s",
+				p.Name, a.Name, fixedExample(c, a.Name)))
+			return
+		}
+		g.planLearned(p, c, a, v, d)
+	default:
+		g.report(dsl.Errorf(a.Span, "argument %s of %s must be a constant in this version of boc", a.Name, p.Name))
+	}
+}
+
+// planLearned gives a learned hyperparameter its slot: one value, or one per
+// input component for a real-or-vector parameter (ARD lengthscales).
+func (g *generator) planLearned(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn, d int) {
+	prm := p.Param(a.Name)
+	if prm == nil {
+		g.internal(a.Span, "plugin %s has no parameter %s", c.Plugin, a.Name)
+		return
+	}
+	s := hyperSlot{call: c, param: a.Name, index: g.kernels.size, size: 1}
+	if prm.Type == registry.RealOrVecParam {
+		s.size = d
+	}
+	switch {
+	case l.HasBounds:
+		s.lo, s.hi = l.Lo, l.Hi
+	case prm.LearnBounds != [2]float64{}:
+		s.lo, s.hi = prm.LearnBounds[0], prm.LearnBounds[1]
+	case prm.Range != nil:
+		s.lo, s.hi = prm.Range.Lo, prm.Range.Hi
+	}
+	if !(s.lo > 0 && s.lo < s.hi) || math.IsInf(s.hi, 0) {
+		g.report(dsl.Errorf(a.Span, "%s's %s needs positive, finite learn bounds", p.Name, a.Name).
+			WithHint("give them: %s = learn(bounds = [0.01, 10])", a.Name))
+		return
+	}
+	s.init = make([]float64, s.size)
+	for i := range s.init {
+		switch {
+		case l.HasInit && len(l.Init) == s.size:
+			s.init[i] = l.Init[i]
+		case l.HasInit && len(l.Init) > 0:
+			s.init[i] = l.Init[0]
+		default:
+			s.init[i] = math.Sqrt(s.lo * s.hi) // the middle of the log box
+		}
+		s.init[i] = min(max(s.init[i], s.lo), s.hi)
+	}
+	g.kernels.slots = append(g.kernels.slots, s)
+	g.kernels.size += s.size
+}
+
+// planNoiseLearn sets up `observation noise learn`.
+func (g *generator) planNoiseLearn(l *ir.Learn) {
+	g.learnNoise = true
+	g.noiseLo, g.noiseHi = noiseLearnLo, noiseLearnHi
+	if l != nil && l.HasBounds {
+		g.noiseLo, g.noiseHi = l.Lo, l.Hi
+	}
+	if !(g.noiseLo > 0 && g.noiseLo < g.noiseHi) || math.IsInf(g.noiseHi, 0) {
+		g.report(dsl.Errorf(g.p.ObsNoise.Span, "the learned noise variance needs positive, finite bounds"))
+	}
+	g.noiseInit = math.Sqrt(g.noiseLo * g.noiseHi)
+	if l != nil && l.HasInit && len(l.Init) > 0 {
+		g.noiseInit = l.Init[0]
+	}
+	g.noiseInit = min(max(g.noiseInit, g.noiseLo), g.noiseHi)
+}
+
+// kernelCode emits kernel c with derivatives grad, its locals named by names.
+func (g *generator) kernelCode(c *ir.Call, grad registry.GradKind, d int, names *namer) registry.KernelCode {
+	empty := registry.KernelCode{Value: jen.Lit(0.0)}
+	if c == nil {
+		return empty
+	}
+	p, ok := registry.ByID(c.Plugin)
+	if !ok {
+		return empty
+	}
+	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh,
+		Grad: grad, NumHyper: g.kernels.size}
+	kg.Hyper = func(name string, i int) registry.Hyper { return g.hyperValue(&kg.Args, name, i) }
+	kg.Kernel = func(nested *ir.Call) registry.KernelCode {
+		if nested == nil {
+			g.internal(c.Span, "%s: a nested kernel is missing", c.Plugin)
+			return registry.KernelCode{Value: jen.Lit(0.0), Grad: make([]jen.Code, kg.GradLen())}
+		}
+		return g.kernelCode(nested, grad, d, names)
+	}
+	var code registry.KernelCode
+	switch h := p.Emit.(type) {
+	case registry.KernelDiffEmit:
+		code = h(kg)
+	case registry.KernelEmit:
+		code.Stmts, code.Value = h(kg)
+	default:
+		return empty
+	}
+	g.checkArgs(&kg.Args)
+	if len(code.Grad) != kg.GradLen() {
+		g.internal(c.Span, "kernel %s emitted %d derivatives, want %d", c.Plugin, len(code.Grad), kg.GradLen())
+		code.Grad = make([]jen.Code, kg.GradLen())
+	}
+	return code
+}
+
+// hyperValue is component i of the hyperparameter name of a's call.
+func (g *generator) hyperValue(a *registry.Args, name string, i int) registry.Hyper {
+	if s := g.kernels.slot(a.Call, name); s != nil {
+		j := s.index + min(i, s.size-1)
+		return registry.Hyper{Code: jen.Id("h").Index(jen.Lit(j)), Index: j}
+	}
+	v, _ := a.Const(name)
+	x := v.Float()
+	if len(v.Numbers) > 1 && i < len(v.Numbers) {
+		x = v.Numbers[i]
+	}
+	return registry.Hyper{Code: jen.Lit(x), Fixed: true, Value: x, Index: -1}
+}
+
+// kernelFunc is the function name(h *hyper, a, b *[dim]float64) float64 of
+// the planned kernel or, with derivatives, name(h, a, b, g) writing them to
+// g (a *[dim]float64 for GradInput, a *hyper for GradHyper).
+func (g *generator) kernelFunc(name string, grad registry.GradKind, d int, dim, hyper jen.Code) jen.Code {
+	names := newNamer("h", "a", "b", "g")
+	code := g.kernelCode(g.kernels.call, grad, d, names)
+	params := []jen.Code{jen.Id("h").Op("*").Add(hyper), jen.List(jen.Id("a"), jen.Id("b")).Op("*").Index(dim).Float64()}
+	switch grad {
+	case registry.GradInput:
+		params = append(params, jen.Id("g").Op("*").Index(dim).Float64())
+	case registry.GradHyper:
+		params = append(params, jen.Id("g").Op("*").Add(hyper))
+	}
+	body := code.Stmts
+	for j, v := range code.Grad {
+		if v == nil {
+			v = jen.Lit(0.0)
+		}
+		body = append(body, jen.Id("g").Index(jen.Lit(j)).Op("=").Add(v))
+	}
+	return jen.Func().Id(name).Params(params...).Float64().Block(append(body, jen.Return(code.Value))...)
+}
+
+// kernelAt is the emitted call k(a, b) of the model's kernel with the
+// optimiser's hyperparameters; a and b are *[Dim]float64 expressions.
+func kernelAt(a, b jen.Code) *jen.Statement {
+	return jen.Id("kernel").Call(jen.Op("&").Add(field("hyper")), a, b)
+}
+
+// kernelDecls declares the hyperparameters and the kernel functions.
+func (g *generator) kernelDecls(f *jen.File) {
+	kp := &g.kernels
+	dim, hyper := jen.Id("Dim"), jen.Id("hyperparameters")
+	f.Comment("numHyper is the number of learned kernel hyperparameter values.")
+	f.Const().Id("numHyper").Op("=").Lit(kp.size)
+	if kp.size == 0 {
+		f.Comment("hyperparameters would hold the learned kernel hyperparameters; this kernel")
+		f.Comment("has none, so the kernel functions ignore it.")
+	} else {
+		f.Comment("hyperparameters holds the learned kernel hyperparameters, in natural units:")
+		for _, s := range kp.slots {
+			for i := range s.size {
+				f.Comment(fmt.Sprintf("  h[%d]: %s", s.index+i, g.hyperLabel(s, i)))
+			}
+		}
+	}
+	f.Type().Id("hyperparameters").Index(jen.Id("numHyper")).Float64()
+
+	what := callString(kp.call)
+	f.Comment(fmt.Sprintf("kernel is the model's covariance, %s,", what))
+	f.Comment("between two points in unit coordinates.")
+	f.Add(g.kernelFunc("kernel", registry.NoGrad, g.p.D, dim, hyper))
+	if kp.valueOnly == nil {
+		f.Comment("kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.")
+		f.Add(g.kernelFunc("kernelGradA", registry.GradInput, g.p.D, dim, hyper))
+	} else {
+		g.kernelGradAByDifferences(f)
+	}
+	if kp.size > 0 {
+		f.Comment("kernelGradHyper is kernel(h, a, b), and writes its derivatives with respect to")
+		f.Comment("the logarithms of the learned hyperparameters to g.")
+		f.Add(g.kernelFunc("kernelGradHyper", registry.GradHyper, g.p.D, dim, hyper))
+	}
+}
+
+// hyperLabel names component i of a learned hyperparameter for comments.
+func (g *generator) hyperLabel(s hyperSlot, i int) string {
+	label := pluginName(s.call.Plugin) + "'s " + s.param
+	if s.size > 1 {
+		label += " for " + g.p.ComponentName(i)
+	}
+	return label
+}
+
+// kernelGradAByDifferences emits kernelGradA by central differences, for a
+// kernel whose plugin has no analytic derivatives.
+func (g *generator) kernelGradAByDifferences(f *jen.File) {
+	f.Comment("kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g,")
+	f.Comment("by central differences: a kernel of this model has no analytic derivatives.")
+	f.Func().Id("kernelGradA").Params(jen.Id("h").Op("*").Id("hyperparameters"),
+		jen.List(jen.Id("a"), jen.Id("b")).Op("*").Add(unitArray()), jen.Id("g").Op("*").Add(unitArray())).Float64().Block(
+		jen.Id("x").Op(":=").Op("*").Id("a"),
+		jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
+			jen.Id("x").Index(jen.Id("i")).Op("=").Id("a").Index(jen.Id("i")).Op("+").Lit(gradStep),
+			jen.Id("up").Op(":=").Id("kernel").Call(jen.Id("h"), jen.Op("&").Id("x"), jen.Id("b")),
+			jen.Id("x").Index(jen.Id("i")).Op("=").Id("a").Index(jen.Id("i")).Op("-").Lit(gradStep),
+			jen.Id("down").Op(":=").Id("kernel").Call(jen.Id("h"), jen.Op("&").Id("x"), jen.Id("b")),
+			jen.Id("x").Index(jen.Id("i")).Op("=").Id("a").Index(jen.Id("i")),
+			jen.Id("g").Index(jen.Id("i")).Op("=").Parens(jen.Id("up").Op("-").Id("down")).Op("/").Lit(2*gradStep),
+		),
+		jen.Return(jen.Id("kernel").Call(jen.Id("h"), jen.Id("a"), jen.Id("b"))),
+	)
+}
+
+// learnDecls declares the starting values and bounds of the refits.
+func (g *generator) learnDecls(f *jen.File) {
+	if !g.learning() {
+		return
+	}
+	var init, lo, hi []jen.Code
+	var names []string
+	for _, s := range g.kernels.slots {
+		for i := range s.size {
+			init, lo, hi = append(init, jen.Lit(s.init[i])), append(lo, jen.Lit(s.lo)), append(hi, jen.Lit(s.hi))
+			names = append(names, g.hyperLabel(s, i))
+		}
+	}
+	if g.learnNoise {
+		init, lo, hi = append(init, jen.Lit(g.noiseInit)), append(lo, jen.Lit(g.noiseLo)), append(hi, jen.Lit(g.noiseHi))
+		names = append(names, "the observation-noise variance (standardised units)")
+	}
+	f.Comment("numFit is the number of values a refit learns: the kernel's hyperparameters")
+	if g.learnNoise {
+		f.Comment("and, last, the observation-noise variance in standardised units.")
+	} else {
+		f.Comment("(the observation noise is not learned).")
+	}
+	f.Const().Id("numFit").Op("=").Lit(g.numFit())
+	f.Comment("The refits start from fitStart and stay within [fitLower, fitUpper], for")
+	f.Comment(strings.Join(names, "; ") + ".")
+	f.Var().Defs(
+		jen.Id("fitStart").Op("=").Index(jen.Id("numFit")).Float64().Values(init...),
+		jen.Id("fitLower").Op("=").Index(jen.Id("numFit")).Float64().Values(lo...),
+		jen.Id("fitUpper").Op("=").Index(jen.Id("numFit")).Float64().Values(hi...),
+	)
+	f.Comment("refitGrowth is the growth in the number of observations that triggers a refit")
+	f.Comment("of the hyperparameters: O(n³) each time, O(n²) per Observe in between.")
+	f.Const().Id("refitGrowth").Op("=").Lit(refitGrowth)
+}
+
+// learnFields are the optimiser's fields for learned hyperparameters.
+func (g *generator) learnFields() []jen.Code {
+	fields := []jen.Code{
+		jen.Line(),
+		jen.Id("hyper").Id("hyperparameters").Comment("the kernel's learned hyperparameters"),
+	}
+	if !g.learning() {
+		return fields
+	}
+	fields = append(fields,
+		jen.Id("fitter").Op("*").Qual(runtimeFit, "Fitter"),
+		jen.Id("theta").Index(jen.Id("numFit")).Float64().Comment("the values refits learn, natural units"),
+		jen.Id("fitZ").Index(jen.Id("Budget")).Float64().Comment("standardised observations, for refits"),
+		jen.Id("fitNoise").Index(jen.Id("Budget")).Float64().Comment("their fixed noise variances, standardised"),
+		jen.Id("fitted").Int().Comment("observations at the last refit"),
+	)
+	if g.learnNoise {
+		fields = append(fields, jen.Id("noiseVar").Float64().Comment("the learned noise variance, standardised units"))
+	}
+	return fields
+}
+
+// runtimeFit is the import path of the hyperparameter fitter.
+const runtimeFit = "github.com/bocdev/boc/runtime/fit"
+
+// learnInit are New's statements setting the starting hyperparameters.
+func (g *generator) learnInit() []jen.Code {
+	if !g.learning() {
+		return nil
+	}
+	stmts := []jen.Code{
+		field("theta").Op("=").Id("fitStart"),
+		jen.Copy(whole(field("hyper")), whole(field("theta"))),
+		field("fitter").Op("=").Qual(runtimeFit, "New").Call(jen.Id("Budget"), jen.Id("numHyper"), jen.Lit(g.learnNoise), field("fillKernel")),
+	}
+	if g.learnNoise {
+		stmts = append(stmts, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
+	}
+	return stmts
+}
+
+// refitCall is Observe's statement that refits when the schedule says so.
+func (g *generator) refitCall() []jen.Code {
+	if !g.learning() {
+		return nil
+	}
+	return []jen.Code{jen.If(jen.Id("err").Op(":=").Add(method("refitIfDue")), jen.Id("err").Op("!=").Nil()).Block(
+		jen.Return(g.errorf("refitting the hyperparameters after observing %v: %w", jen.Id("x"), jen.Id("err"))),
+	)}
+}
+
+// learnedNoise is the noise variance, in the model's units, of a new
+// observation when the noise is learned.
+func learnedNoise() jen.Code {
+	s := field("model").Dot("Scale").Call()
+	return field("noiseVar").Op("*").Add(s).Op("*").Add(s)
+}
+
+// refitDecls declares the refit schedule, the refit and the kernel filler.
+func (g *generator) refitDecls(f *jen.File) {
+	if !g.learning() {
+		return
+	}
+	y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
+	n := jen.Id("n")
+	fixedNoise := jen.Code(jen.Lit(0.0))
+	if !g.learnNoise {
+		fixedNoise = field("model").Dot("Noise").Call(jen.Id("i")).Op("/").Parens(jen.Id("scale").Op("*").Id("scale"))
+	}
+	// apply makes theta the hyperparameters the kernel and the noise use.
+	apply := []jen.Code{jen.Copy(whole(field("hyper")), field("theta").Index(jen.Empty().Op(":").Id("numHyper")))}
+	if g.learnNoise {
+		apply = append(apply, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
+	}
+	f.Comment("refitIfDue relearns the hyperparameters by maximising the marginal likelihood")
+	f.Comment("once the initial design has been observed and then whenever the number of")
+	f.Comment("observations has grown by refitGrowth since the last refit. When the fit fails")
+	f.Comment("the hyperparameters stay as they were; when the GP cannot be factorised with")
+	f.Comment("the fitted ones, it is rebuilt with the previous ones.")
+	body := []jen.Code{
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.If(jen.Id("n").Op("<").Max(jen.Lit(2), field("designSize")).Op("||").Float64().Call(n).Op("<").Id("refitGrowth").Op("*").Float64().Call(field("fitted"))).Block(
+			jen.Return(jen.Nil()),
+		),
+		jen.Id("mean").Op(":=").Lit(0.0),
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(jen.Id("mean").Op("+=").Add(y(jen.Id("i")))),
+		jen.Id("mean").Op("/=").Float64().Call(n),
+		jen.Id("ss").Op(":=").Lit(0.0),
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			jen.Id("d").Op(":=").Add(y(jen.Id("i"))).Op("-").Id("mean"),
+			jen.Id("ss").Op("+=").Id("d").Op("*").Id("d"),
+		),
+		jen.Id("scale").Op(":=").Lit(1.0),
+		jen.If(jen.Id("ss").Op(">").Lit(0)).Block(jen.Id("scale").Op("=").Qual("math", "Sqrt").Call(jen.Id("ss").Op("/").Float64().Call(n))),
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			field("fitZ").Index(jen.Id("i")).Op("=").Parens(jen.Add(y(jen.Id("i"))).Op("-").Id("mean")).Op("/").Id("scale"),
+			field("fitNoise").Index(jen.Id("i")).Op("=").Add(fixedNoise),
+		),
+		field("fitted").Op("=").Id("n"),
+		jen.Id("previous").Op(":=").Add(field("theta")),
+	}
+	body = append(body,
+		jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(field("fitter").Dot("Fit").Call(
+			field("fitZ").Index(jen.Empty().Op(":").Id("n")), field("fitNoise").Index(jen.Empty().Op(":").Id("n")),
+			whole(field("theta")), whole(jen.Id("fitLower")), whole(jen.Id("fitUpper")))), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil()),
+		),
+	)
+	rebuild := field("rebuild").Call(jen.Id("scale"))
+	body = append(body, apply...)
+	body = append(body,
+		jen.If(jen.Add(rebuild).Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		field("theta").Op("=").Id("previous"),
+	)
+	body = append(body, apply...)
+	body = append(body, jen.Return(rebuild))
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("refitIfDue").Params().Error().Block(body...)
+
+	rowLoop := []jen.Code{
+		jen.Id("row").Op(":=").Add(field("model").Dot("KernelRow").Call(jen.Id("i"))),
+		jen.For(jen.Id("j").Op(":=").Range().Id("row")).Block(
+			jen.Id("row").Index(jen.Id("j")).Op("=").Add(kernelAt(jen.Op("&").Add(field("units")).Index(jen.Id("i")), jen.Op("&").Add(field("units")).Index(jen.Id("j")))),
+		),
+	}
+	if g.learnNoise {
+		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), field("noiseVar").Op("*").Id("scale").Op("*").Id("scale")))
+	}
+	f.Comment("rebuild recomputes the model's kernel matrix with the current hyperparameters")
+	f.Comment("and refactors it, O(n³); scale is the deviation of the observations, which")
+	f.Comment("the model standardises with.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("rebuild").Params(jen.Id("scale").Float64()).Error().Block(
+		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(rowLoop...),
+		jen.Return(field("model").Dot("Refactor").Call()),
+	)
+
+	f.Comment("fillKernel is the fitter's view of the kernel: the matrix K and its derivatives")
+	f.Comment("∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc).")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fillKernel").Params(
+		jen.Id("theta").Index().Float64(), jen.Id("n").Int(), jen.List(jen.Id("k"), jen.Id("dk")).Index().Float64()).Block(
+		g.fillKernelBody()...)
+}
+
+func (g *generator) fillKernelBody() []jen.Code {
+	units := func(i string) jen.Code { return jen.Op("&").Add(field("units")).Index(jen.Id(i)) }
+	body := []jen.Code{
+		jen.Var().Id("h").Id("hyperparameters"),
+		jen.Copy(whole(jen.Id("h")), jen.Id("theta")),
+	}
+	inner := []jen.Code{}
+	if g.kernels.size > 0 {
+		body = append(body, jen.Var().Id("grad").Id("hyperparameters"))
+		inner = append(inner,
+			jen.Id("v").Op(":=").Id("kernelGradHyper").Call(jen.Op("&").Id("h"), units("i"), units("j"), jen.Op("&").Id("grad")),
+			jen.List(jen.Id("k").Index(jen.Id("i").Op("*").Id("n").Op("+").Id("j")), jen.Id("k").Index(jen.Id("j").Op("*").Id("n").Op("+").Id("i"))).Op("=").List(jen.Id("v"), jen.Id("v")),
+			jen.For(jen.List(jen.Id("m"), jen.Id("d")).Op(":=").Range().Id("grad")).Block(
+				jen.List(
+					jen.Id("dk").Index(jen.Parens(jen.Id("m").Op("*").Id("n").Op("+").Id("i")).Op("*").Id("n").Op("+").Id("j")),
+					jen.Id("dk").Index(jen.Parens(jen.Id("m").Op("*").Id("n").Op("+").Id("j")).Op("*").Id("n").Op("+").Id("i")),
+				).Op("=").List(jen.Id("d"), jen.Id("d")),
+			),
+		)
+	} else {
+		inner = append(inner,
+			jen.Id("v").Op(":=").Id("kernel").Call(jen.Op("&").Id("h"), units("i"), units("j")),
+			jen.List(jen.Id("k").Index(jen.Id("i").Op("*").Id("n").Op("+").Id("j")), jen.Id("k").Index(jen.Id("j").Op("*").Id("n").Op("+").Id("i"))).Op("=").List(jen.Id("v"), jen.Id("v")),
+		)
+	}
+	body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+		jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<=").Id("i"), jen.Id("j").Op("++")).Block(inner...),
+	))
+	return body
+}

@@ -1,0 +1,220 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// The gradient-based search's part of the optimiser, emitted when the search
+// plugin's SearchCode sets Gradient (runtime/search's LBFGS): the score of
+// the acquisition and the posterior standard deviation with their gradients
+// in unit coordinates, computed from the kernel's input gradient
+// (kernelGradA), the posterior's (gp.PredictGrad) and the acquisition's
+// derivatives in the mean, sd and covariance (its hook's Gradient call). The
+// search calls them from several goroutines at once, each with the memory of
+// its worker, so nothing they write is shared.
+//
+// Integer components are snapped before the posterior is computed, as for the
+// pattern search, so every score is the acquisition at a point the optimiser
+// can suggest; the score is piecewise constant along them, so their gradient
+// is zero and the refinement moves only the continuous components, from the
+// integer values of the best candidates.
+
+// gradientSearch reports whether the search uses gradients.
+func (g *generator) gradientSearch() bool { return g.search.Gradient }
+
+// searchFn maps a method value of the search's objective (acquisitionFn or
+// sdFn) to the one the search is given.
+func (g *generator) searchFn(fn string) string {
+	if g.gradientSearch() {
+		return fn[:len(fn)-len("Fn")] + "GradFn"
+	}
+	return fn
+}
+
+// searchFields are the Optimizer's fields for the gradient search.
+func (g *generator) searchFields() []jen.Code {
+	if !g.gradientSearch() {
+		return nil
+	}
+	valueGrad := jen.Func().Params(jen.Int(), jen.Index().Float64(), jen.Index().Float64()).Float64()
+	fields := []jen.Code{
+		jen.Id("acquisitionGradFn").Add(valueGrad).Comment("the search's objectives (search.ValueGrad)"),
+		jen.Id("sdGradFn").Add(valueGrad.Clone()),
+		jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"),
+	}
+	if g.acquisition.Joint {
+		fields = append(fields, jen.Id("incumbentWeights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
+	}
+	return fields
+}
+
+// searchInit are New's statements for the gradient search.
+func (g *generator) searchInit() []jen.Code {
+	if !g.gradientSearch() {
+		return nil
+	}
+	return []jen.Code{
+		field("acquisitionGradFn").Op("=").Add(field("acquisitionGradAt")),
+		field("sdGradFn").Op("=").Add(field("sdGradAt")),
+		field("workers").Op("=").Make(jen.Index().Id("searchWorker"), field("search").Dot("Workers").Call()),
+	}
+}
+
+// searchIncumbent is Suggest's statement, after setIncumbent, that prepares
+// the incumbent's covariance gradients.
+func (g *generator) searchIncumbent() []jen.Code {
+	if !g.gradientSearch() || !g.acquisition.Joint {
+		return nil
+	}
+	n := jen.Empty().Op(":").Add(field("model").Dot("Len").Call())
+	return []jen.Code{field("model").Dot("SolveWeights").Call(field("incumbentSolve").Index(n), field("incumbentWeights").Index(n.Clone()))}
+}
+
+// searchDecls declares the workers' memory and the search's objectives.
+func (g *generator) searchDecls(f *jen.File) {
+	if !g.gradientSearch() {
+		return
+	}
+	dim := func() *jen.Statement { return unitArray() }
+	fields := []jen.Code{
+		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("k(x, x_i), then L⁻¹k"),
+		jen.Id("dk").Index(jen.Id("Budget").Op("*").Id("Dim")).Float64().Comment("∂k(x, x_i)/∂x, row-major"),
+		jen.Id("work").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k"),
+		jen.List(jen.Id("dself"), jen.Id("dmean"), jen.Id("dvar")).Add(dim()).Comment("∂k(x, x)/∂x and the posterior's gradients"),
+	}
+	if g.acquisition.Joint {
+		fields = append(fields, jen.List(jen.Id("dcross"), jen.Id("dcov")).Add(dim()).Comment("∂k(x, x⁺)/∂x and ∂cov(x, x⁺)/∂x"))
+	}
+	f.Comment("searchWorker is the memory of one goroutine of the acquisition search.")
+	f.Type().Id("searchWorker").Struct(fields...)
+
+	f.Comment("posteriorGrad returns the posterior mean (model's convention) and standard")
+	f.Comment("deviation at unit coordinates u, computed with worker w's memory, and leaves the")
+	f.Comment("gradients of the mean and the variance in w.dmean and w.dvar.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("posteriorGrad").Params(jen.Id("w").Op("*").Id("searchWorker"), jen.Id("u").Index().Float64()).
+		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(append(g.unitPoint(),
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			jen.Id("w").Dot("kvec").Index(jen.Id("i")).Op("=").Add(kernelGradAt(jen.Op("&").Id("p"), jen.Op("&").Add(field("units")).Index(jen.Id("i")),
+				jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("w").Dot("dk").Index(jen.Id("i").Op("*").Id("Dim").Op(":"))))),
+		),
+		jen.Comment("k is symmetric, so ∂k(x, x)/∂x is twice the gradient in the first input."),
+		jen.Id("kself").Op(":=").Add(kernelGradAt(jen.Op("&").Id("p"), jen.Op("&").Id("p"), jen.Op("&").Id("w").Dot("dself"))),
+		jen.For(jen.Id("j").Op(":=").Range().Id("w").Dot("dself")).Block(jen.Id("w").Dot("dself").Index(jen.Id("j")).Op("*=").Lit(2)),
+		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("PredictGrad").Call(
+			jen.Id("w").Dot("kvec").Index(jen.Empty().Op(":").Id("n")), jen.Id("w").Dot("dk").Index(jen.Empty().Op(":").Id("n").Op("*").Id("Dim")),
+			jen.Id("kself"), whole(jen.Id("w").Dot("dself")), jen.Id("w").Dot("work").Index(jen.Empty().Op(":").Id("n")),
+			whole(jen.Id("w").Dot("dmean")), whole(jen.Id("w").Dot("dvar")))),
+		jen.Return(jen.Id("mean"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
+	)...)
+	g.acquisitionGradDecl(f)
+	f.Comment("sdGradAt is the posterior standard deviation at unit coordinates u and, unless")
+	f.Comment("grad is nil, writes its gradient to grad; worker names the calling goroutine.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdGradAt").Params(jen.Id("worker").Int(), jen.List(jen.Id("u"), jen.Id("grad")).Index().Float64()).Float64().Block(
+		jen.Id("w").Op(":=").Op("&").Add(field("workers")).Index(jen.Id("worker")),
+		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("posteriorGrad").Call(jen.Id("w"), jen.Id("u"))),
+		jen.For(jen.Id("j").Op(":=").Range().Id("grad")).Block(
+			jen.Id("grad").Index(jen.Id("j")).Op("=").Lit(0.0),
+			jen.If(jen.Id("sd").Op(">").Lit(0)).Block(
+				jen.Id("grad").Index(jen.Id("j")).Op("=").Id("w").Dot("dvar").Index(jen.Id("j")).Op("/").Parens(jen.Lit(2).Op("*").Id("sd")),
+			),
+		),
+		g.zeroIntegerGrad(),
+		jen.Return(jen.Id("sd")),
+	)
+}
+
+// zeroIntegerGrad zeroes grad along integer components, where the snapped
+// score is piecewise constant; nothing without them.
+func (g *generator) zeroIntegerGrad() jen.Code {
+	if !g.hasInteger() {
+		return jen.Null()
+	}
+	return jen.For(jen.Id("j").Op(":=").Range().Id("grad")).Block(
+		jen.If(jen.Id("Integer").Index(jen.Id("j"))).Block(jen.Id("grad").Index(jen.Id("j")).Op("=").Lit(0.0)),
+	)
+}
+
+// kernelGradAt is the emitted call of kernelGradA with the optimiser's
+// hyperparameters, writing ∂k(a, b)/∂a to g (a *[Dim]float64 expression).
+func kernelGradAt(a, b, g jen.Code) *jen.Statement {
+	return jen.Id("kernelGradA").Call(jen.Op("&").Add(field("hyper")), a, b, g)
+}
+
+// acquisitionGradDecl emits acquisitionGradAt: the acquisition's score and its
+// gradient, chained from the acquisition's derivatives in mean, sd (and cov)
+// and the posterior's gradients. Without grad it takes the cheaper path of
+// Predict, which gives the same posterior.
+func (g *generator) acquisitionGradDecl(f *jen.File) {
+	a := g.acquisition
+	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
+	upToN := func(s *jen.Statement) *jen.Statement { return s.Index(jen.Empty().Op(":").Id("n")) }
+	incumbent := jen.Op("&").Add(field("units")).Index(field("incumbentIndex"))
+	p := jen.Op("&").Id("p")
+
+	valueArgs := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
+	if a.Joint {
+		valueArgs = append(valueArgs, field("bestSD"), jen.Id("cov"))
+	}
+	if a.Setting != nil {
+		valueArgs = append(valueArgs, field("setting"))
+	}
+	valueOnly := append(g.unitPoint(),
+		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			w("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(p, jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
+		),
+		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(upToN(w("kvec")), kernelAt(p, p))),
+		jen.Id("sd").Op(":=").Qual("math", "Sqrt").Call(jen.Id("variance")),
+	)
+	if a.Joint {
+		valueOnly = append(valueOnly, jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
+			upToN(w("kvec")), upToN(field("incumbentSolve")), kernelAt(p, incumbent))))
+	}
+	valueOnly = append(valueOnly, jen.Return(jen.Id("acquisition").Call(valueArgs...)))
+
+	body := []jen.Code{
+		jen.Id("w").Op(":=").Op("&").Add(field("workers")).Index(jen.Id("worker")),
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.If(jen.Id("grad").Op("==").Nil()).Block(valueOnly...),
+		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("posteriorGrad").Call(jen.Id("w"), jen.Id("u"))),
+	}
+	results := []jen.Code{jen.Id("score"), jen.Id("dMean"), jen.Id("dSD")}
+	chain := jen.Id("dMean").Op("*").Add(w("dmean").Index(jen.Id("j")))
+	if a.Joint {
+		body = append(body, g.unitPoint()...)
+		body = append(body,
+			jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
+				upToN(w("kvec")), upToN(field("incumbentSolve")), kernelGradAt(p, incumbent, jen.Op("&").Add(w("dcross"))))),
+			field("model").Dot("PosteriorCovarianceGrad").Call(w("dk").Index(jen.Empty().Op(":").Id("n").Op("*").Id("Dim")),
+				whole(w("dcross")), upToN(field("incumbentWeights")), whole(w("dcov"))),
+		)
+		results = append(results, jen.Id("dCov"))
+		chain = chain.Op("+").Id("dCov").Op("*").Add(w("dcov").Index(jen.Id("j")))
+	}
+	body = append(body,
+		jen.List(results...).Op(":=").Id("acquisitionGrad").Call(valueArgs...),
+		jen.For(jen.Id("j").Op(":=").Range().Id("grad")).Block(
+			jen.Id("grad").Index(jen.Id("j")).Op("=").Add(chain),
+			jen.If(jen.Id("sd").Op(">").Lit(0)).Block(
+				jen.Id("grad").Index(jen.Id("j")).Op("+=").Id("dSD").Op("*").Add(w("dvar").Index(jen.Id("j"))).Op("/").Parens(jen.Lit(2).Op("*").Id("sd")),
+			),
+		),
+		g.zeroIntegerGrad(),
+		jen.Return(jen.Id("score")),
+	)
+	f.Comment("acquisitionGrad is acquisition's score and its derivatives with respect to")
+	if a.Joint {
+		f.Comment("mean, sd and cov.")
+	} else {
+		f.Comment("mean and sd.")
+	}
+	f.Func().Id("acquisitionGrad").Params(jen.List(g.acquisitionParams()...).Float64()).Params(jen.List(results...).Float64()).
+		Block(jen.Return(a.Gradient))
+
+	f.Comment("acquisitionGradAt is the acquisition's score at unit coordinates u and, unless")
+	f.Comment("grad is nil, writes its gradient to grad: the acquisition's derivatives in the")
+	f.Comment("posterior chained with the posterior's gradients. worker names the calling")
+	f.Comment("goroutine, whose memory it uses.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionGradAt").Params(jen.Id("worker").Int(), jen.List(jen.Id("u"), jen.Id("grad")).Index().Float64()).Float64().
+		Block(body...)
+}

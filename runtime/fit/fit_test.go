@@ -1,0 +1,256 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// seKernel fills K and ∂K/∂log θ for s²·exp(−|a−b|²/(2ℓ²)) with
+// θ = (ℓ, s²) on points xs of dimension d, as emitted code does.
+type seKernel struct {
+	xs []float64
+	d  int
+}
+
+func (s *seKernel) fill(theta []float64, n int, k, dk []float64) {
+	ell, s2 := theta[0], theta[1]
+	for i := range n {
+		for l := range n {
+			r2 := 0.0
+			for c := range s.d {
+				v := (s.xs[i*s.d+c] - s.xs[l*s.d+c]) / ell
+				r2 += v * v
+			}
+			v := s2 * math.Exp(-r2/2)
+			k[i*n+l] = v
+			dk[i*n+l] = v * r2 // ∂/∂log ℓ
+			dk[(n+i)*n+l] = v  // ∂/∂log s²
+		}
+	}
+}
+
+// gpSample draws n points uniformly in [0,1]^d and values from a GP with the
+// SE kernel plus noise, standardised.
+func gpSample(n, d int, ell, noiseSD float64, seed uint64) (*seKernel, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	xs := make([]float64, n*d)
+	for i := range xs {
+		xs[i] = rng.Float64()
+	}
+	kern := &seKernel{xs: xs, d: d}
+	k := make([]float64, n*n)
+	kern.fill([]float64{ell, 1}, n, k, make([]float64, 2*n*n))
+	for i := range n {
+		k[i*n+i] += 1e-9
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(mat.NewSymDense(n, k)) {
+		panic("the sample covariance is not positive definite")
+	}
+	var l mat.TriDense
+	chol.LTo(&l)
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = rng.NormFloat64()
+	}
+	f := mat.NewVecDense(n, nil)
+	f.MulVec(&l, mat.NewVecDense(n, w))
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = f.AtVec(i) + noiseSD*rng.NormFloat64()
+	}
+	return kern, y
+}
+
+func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	tests := []struct {
+		name  string
+		noise bool
+		theta []float64
+	}{
+		{"kernel only", false, []float64{0.3, 1.4}},
+		{"with noise", true, []float64{0.25, 0.8, 0.05}},
+		{"long lengthscale", true, []float64{2, 3, 0.2}},
+	}
+	const n, d = 30, 2
+	kern, y := gpSample(n, d, 0.3, 0.1, 1)
+	fixed := make([]float64, n)
+	for i := range fixed {
+		fixed[i] = 1e-4
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := New(n, 2, tt.noise, kern.fill)
+			grad := make([]float64, len(tt.theta))
+			f.LogLikelihood(y, fixed, tt.theta, grad)
+			for j := range tt.theta {
+				const h = 1e-5
+				shifted := append([]float64(nil), tt.theta...)
+				scratch := make([]float64, len(tt.theta))
+				shifted[j] = tt.theta[j] * math.Exp(h)
+				up := f.LogLikelihood(y, fixed, shifted, scratch)
+				shifted[j] = tt.theta[j] * math.Exp(-h)
+				down := f.LogLikelihood(y, fixed, shifted, scratch)
+				fd := (up - down) / (2 * h)
+				if math.Abs(fd-grad[j]) > 1e-5*math.Max(1, math.Abs(fd)) {
+					t.Errorf("∂/∂log θ_%d: analytic %.8g, finite differences %.8g", j, grad[j], fd)
+				}
+			}
+		})
+	}
+}
+
+// TestLogLikelihoodMatchesDense compares the value with a dense reference.
+func TestLogLikelihoodMatchesDense(t *testing.T) {
+	const n = 25
+	kern, y := gpSample(n, 1, 0.2, 0.1, 3)
+	theta := []float64{0.2, 1.1, 0.02}
+	k := make([]float64, n*n)
+	kern.fill(theta[:2], n, k, make([]float64, 2*n*n))
+	for i := range n {
+		k[i*n+i] += theta[2]
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(mat.NewSymDense(n, k)) {
+		t.Fatal("not positive definite")
+	}
+	alpha := mat.NewVecDense(n, nil)
+	if err := chol.SolveVecTo(alpha, mat.NewVecDense(n, y)); err != nil {
+		t.Fatal(err)
+	}
+	want := -0.5*mat.Dot(mat.NewVecDense(n, y), alpha) - 0.5*chol.LogDet() - 0.5*n*math.Log(2*math.Pi)
+	f := New(n, 2, true, kern.fill)
+	got := f.LogLikelihood(y, make([]float64, n), theta, make([]float64, 3))
+	if math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("log marginal likelihood %.12g, dense reference %.12g", got, want)
+	}
+}
+
+// TestRecovery fits data drawn from a known GP (SE, lengthscale 0.2, noise
+// sd 0.1, n = 200 points in [0,1]²) from a start far from the truth, and
+// recovers the lengthscale within 15% and the noise sd within 15%; the fit is
+// at least as likely as the true hyperparameters. (Over seeds 1..5 the
+// fitted lengthscale ranges over 0.200–0.221 and the noise sd 0.086–0.113:
+// a single sample pins them down only so far.)
+func TestRecovery(t *testing.T) {
+	const (
+		n       = 200
+		ell     = 0.2
+		noiseSD = 0.1
+	)
+	kern, y := gpSample(n, 2, ell, noiseSD, 1)
+	f := New(n, 2, true, kern.fill)
+	fixed := make([]float64, n)
+	theta := []float64{1, 1, 0.1} // far from the truth
+	lo, hi := []float64{0.01, 0.05, 1e-6}, []float64{10, 20, 1}
+	lml, err := f.Fit(y, fixed, theta, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The data are not standardised, so the noise is in the units of y.
+	gotEll, gotSD := theta[0], math.Sqrt(theta[2])
+	if math.Abs(gotEll-ell) > 0.15*ell {
+		t.Errorf("lengthscale %.4g, want %.4g within 15%%", gotEll, ell)
+	}
+	if math.Abs(gotSD-noiseSD) > 0.15*noiseSD {
+		t.Errorf("noise sd %.4g, want %.4g within 15%%", gotSD, noiseSD)
+	}
+	truth := f.LogLikelihood(y, fixed, []float64{ell, 1, noiseSD * noiseSD}, make([]float64, 3))
+	if lml < truth {
+		t.Errorf("fitted log likelihood %.4g is below the truth's %.4g", lml, truth)
+	}
+}
+
+func TestFitAllocatesNothing(t *testing.T) {
+	const n = 40
+	kern, y := gpSample(n, 2, 0.3, 0.1, 5)
+	f := New(n, 2, true, kern.fill)
+	fixed := make([]float64, n)
+	theta := []float64{0.5, 1, 0.01}
+	lo, hi := []float64{0.01, 0.05, 1e-6}, []float64{10, 20, 1}
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, err := f.Fit(y, fixed, theta, lo, hi); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Fit allocates %v times per call", allocs)
+	}
+}
+
+func TestFitRejectsBadInput(t *testing.T) {
+	kern, y := gpSample(5, 1, 0.3, 0.1, 5)
+	f := New(5, 2, false, kern.fill)
+	tests := []struct {
+		name          string
+		z, fixed      []float64
+		theta, lo, hi []float64
+	}{
+		{"no data", nil, nil, []float64{1, 1}, []float64{0.1, 0.1}, []float64{2, 2}},
+		{"too many", make([]float64, 6), make([]float64, 6), []float64{1, 1}, []float64{0.1, 0.1}, []float64{2, 2}},
+		{"wrong theta", y, make([]float64, 5), []float64{1}, []float64{0.1}, []float64{2}},
+		{"zero bound", y, make([]float64, 5), []float64{1, 1}, []float64{0, 0.1}, []float64{2, 2}},
+		{"inverted bounds", y, make([]float64, 5), []float64{1, 1}, []float64{3, 0.1}, []float64{2, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := f.Fit(tt.z, tt.fixed, tt.theta, tt.lo, tt.hi); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+}
+
+// BenchmarkFit times refits on data from a known GP in [0,1]⁴ with the
+// lengthscale, the variance and the noise learned: the first Fit of a Fitter
+// runs DefaultStarts+1 local searches, each later one two.
+func BenchmarkFit(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			kern, y := gpSample(n, 4, 0.4, 0.1, 2)
+			f := New(n, 2, true, kern.fill)
+			fixed := make([]float64, n)
+			lo, hi := []float64{0.01, 0.05, 1e-6}, []float64{10, 20, 1}
+			theta := make([]float64, 3)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(theta, []float64{0.3, 1, 1e-3})
+				if _, err := f.Fit(y, fixed, theta, lo, hi); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestFitIsDeterministic: two Fitters given the same data in the same order
+// (first fit with every start, then refits with one Sobol start each) find
+// exactly the same hyperparameters.
+func TestFitIsDeterministic(t *testing.T) {
+	const n = 30
+	kern, y := gpSample(n, 2, 0.3, 0.1, 4)
+	fixed := make([]float64, n)
+	lo, hi := []float64{0.01, 0.05, 1e-6}, []float64{10, 20, 1}
+	var results [2][][]float64
+	for r := range results {
+		f := New(n, 2, true, kern.fill)
+		theta := []float64{1, 1, 0.01}
+		for _, m := range []int{10, 20, 30} {
+			if _, err := f.Fit(y[:m], fixed[:m], theta, lo, hi); err != nil {
+				t.Fatal(err)
+			}
+			results[r] = append(results[r], append([]float64(nil), theta...))
+		}
+	}
+	for i := range results[0] {
+		for j := range results[0][i] {
+			if results[0][i][j] != results[1][i][j] {
+				t.Errorf("fit %d, hyperparameter %d: %v, then %v", i, j, results[0][i][j], results[1][i][j])
+			}
+		}
+	}
+}

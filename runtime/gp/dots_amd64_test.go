@@ -1,0 +1,44 @@
+//go:build !purego
+
+package gp
+
+import (
+	"math"
+	"testing"
+)
+
+// TestVectorAndPortableDotsAgree runs the batch solve with the AVX2/FMA
+// kernels and with the portable loops (as on CPUs without them) and
+// compares the results to 1e-12 relative.
+func TestVectorAndPortableDotsAgree(t *testing.T) {
+	if !useFMA {
+		t.Skip("the CPU has no AVX2/FMA: only the portable loops can run")
+	}
+	const n, m = 123, 17
+	p := newProblem(8, n, 4, 0.3, true)
+	g := filled(t, p, n, n)
+	kstar, kself := batchQueries(p, n, m, 4)
+	run := func(vector bool) (mean, variance, v []float64) {
+		defer func(saved bool) { useFMA = saved }(useFMA)
+		useFMA = vector
+		v = append([]float64(nil), kstar...)
+		mean, variance = make([]float64, m), make([]float64, m)
+		g.PredictBatch(v, m, kself, mean, variance)
+		return mean, variance, v
+	}
+	mean, variance, v := run(true)
+	wantMean, wantVar, wantV := run(false)
+	for j := range m {
+		if mean[j] != wantMean[j] {
+			t.Errorf("point %d: mean %v, portable %v (kᵀα does not use the kernels)", j, mean[j], wantMean[j])
+		}
+		if math.Abs(variance[j]-wantVar[j]) > 1e-12*g.Scale()*g.Scale()*kself[j] {
+			t.Errorf("point %d: variance %v, portable %v", j, variance[j], wantVar[j])
+		}
+	}
+	for i := range v {
+		if math.Abs(v[i]-wantV[i]) > 1e-12*(1+math.Abs(wantV[i])) {
+			t.Fatalf("solved vector entry %d: %v, portable %v", i, v[i], wantV[i])
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package gp
+
+import "fmt"
+
+// Refits: when the caller learns new kernel hyperparameters (runtime/fit),
+// it overwrites the stored kernel values with KernelRow, and the noise with
+// SetNoise where that is learned too, then calls Refactor, which rebuilds
+// the factor in O(n³). Between refits Add stays O(n²).
+
+// KernelRow returns row i of the stored kernel matrix, k(x_i, x_j) for
+// j <= i, for the caller to overwrite after a change of hyperparameters.
+// The GP is inconsistent until Refactor. It panics unless 0 <= i < Len().
+func (g *GP) KernelRow(i int) []float64 {
+	if i < 0 || i >= g.n {
+		panic(fmt.Sprintf("gp: KernelRow(%d) with %d observations", i, g.n))
+	}
+	return g.k[rowStart(i):rowStart(i+1)]
+}
+
+// Noise returns the noise variance of observation i, in units of y².
+func (g *GP) Noise(i int) float64 { return g.noise[i] }
+
+// SetNoise sets the noise variance of observation i (units of y², >= 0);
+// Refactor applies it. It panics unless 0 <= i < Len().
+func (g *GP) SetNoise(i int, noiseVar float64) {
+	if i < 0 || i >= g.n {
+		panic(fmt.Sprintf("gp: SetNoise(%d) with %d observations", i, g.n))
+	}
+	g.noise[i] = noiseVar
+}
+
+// Refactor re-standardises the observations (scale = their standard
+// deviation now) and refactors A from the stored kernel values and noise,
+// with the jitter of every row reset, in O(n³). On error (the kernel values
+// are not positive definite even with the largest jitter, or not finite)
+// the GP must be given consistent values and refactored before it is used.
+func (g *GP) Refactor() error {
+	if g.n == 0 {
+		return nil
+	}
+	for _, v := range g.k[:rowStart(g.n)] {
+		if !finite(v) {
+			return fmt.Errorf("%w: a kernel value is %v", ErrInvalidInput, v)
+		}
+	}
+	g.standardisedAt = g.n
+	g.scale = deviation(g.y[:g.n])
+	clear(g.jitter[:g.n])
+	if err := g.refactor(); err != nil {
+		return err
+	}
+	g.updateAlpha()
+	return nil
+}

@@ -1,0 +1,416 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/opt"
+)
+
+// ValueGrad is an objective on the unit cube with its gradient: it returns
+// the value at u and, unless grad is nil, writes the gradient there. worker
+// (0 <= worker < Workers()) names the goroutine calling, so that the function
+// can use per-worker scratch memory; calls with different workers run
+// concurrently. It must not modify u, and should return the same value,
+// up to rounding, whether or not grad is requested (a value-only path may
+// skip the gradient's work).
+type ValueGrad func(worker int, u, grad []float64) float64
+
+const (
+	// correctionPairs is the L-BFGS memory of each refinement.
+	correctionPairs = 6
+	// Each refinement stops after refineIterations accepted steps, or when a
+	// step improves the value by less than refineFTol relative to it
+	// (acquisition values span many orders of magnitude, so no absolute
+	// gradient tolerance is used).
+	refineIterations = 100
+	refineFTol       = 1e-10
+	// A refined point outside the feasible set is pulled back towards its
+	// start by pullBackSteps bisections of the segment between them.
+	pullBackSteps = 30
+	// NewLBFGS runs warmUpRounds rounds without work (see there).
+	warmUpRounds = 4
+	// scoreChunk candidates are handed to a worker at a time.
+	scoreChunk = 32
+)
+
+// LBFGS maximises a smooth function over [0,1]^dim in two stages: it scores
+// raw Sobol candidates (and any starts given with AddStart), then refines the
+// best restarts of them by projected L-BFGS-B with the function's gradient.
+//
+// Scoring and refinement run on up to Workers() goroutines (fewer if
+// GOMAXPROCS has dropped since construction): the calling one and a
+// persistent pool started by NewLBFGS, stopped when the LBFGS is garbage
+// collected. Each restart is refined independently and results are reduced
+// in a fixed order (by value, ties to the earlier candidate or restart), so
+// the answer does not depend on the number of workers or on scheduling. After
+// construction no call allocates (measured with testing.AllocsPerRun; the
+// constructor's idle rounds make the runtime allocate the wait records of
+// the goroutines' first blocking receives there).
+type LBFGS struct {
+	*lbfgsCore
+}
+
+// lbfgsCore is the state the worker goroutines share; they do not reference
+// the LBFGS handle, so it can be collected and its cleanup stop them.
+type lbfgsCore struct {
+	dim, raw, restarts, workers int
+
+	sobol *design.Sobol
+	calls uint64
+
+	candidates []float64 // (raw+restarts)×dim: Sobol points, then starts
+	nStarts    int
+	lo, hi     []float64 // the unit box
+
+	// The task the workers run; set before waking them.
+	task     task
+	points   []float64 // candidates being scored, row-major
+	nPoints  int
+	fg       ValueGrad
+	feasible func(u []float64) bool
+	next     atomic.Int64 // next chunk or restart to claim
+
+	perWorker []worker
+
+	// The merged best candidates, best first, and the refinement of each.
+	topIndex   []int
+	topValue   []float64
+	nTop       int
+	refined    []float64 // restarts×dim
+	refinedVal []float64
+
+	wake []chan struct{} // one per pool goroutine (workers 1..)
+	done chan struct{}
+}
+
+type task int
+
+const (
+	idleTask task = iota // no items: a round that only synchronises
+	scoreTask
+	refineTask
+)
+
+// worker is one goroutine's memory.
+type worker struct {
+	core       *lbfgsCore
+	index      int
+	optimiser  *opt.LBFGSB
+	minimise   func(x, grad []float64) float64 // negated fg, made once
+	end, trial []float64                       // dim each, for pullBack
+	// The best candidates this worker scored, best first.
+	topIndex []int
+	topValue []float64
+	nTop     int
+}
+
+// NewLBFGS returns a searcher over [0,1]^dim that scores raw Sobol candidates
+// per call and refines the best restarts, on min(GOMAXPROCS, restarts)
+// workers. All memory is allocated and the worker goroutines started here. It
+// panics unless 1 <= dim <= design.MaxSobolDim, raw >= 0 and restarts >= 1,
+// which the compiler guarantees.
+func NewLBFGS(dim, raw, restarts int) *LBFGS {
+	if raw < 0 || restarts < 1 {
+		panic(fmt.Sprintf("search: raw = %d, restarts = %d", raw, restarts))
+	}
+	sobol, err := design.NewSobol(dim, 0)
+	if err != nil {
+		panic(err)
+	}
+	workers := min(runtime.GOMAXPROCS(0), restarts)
+	c := &lbfgsCore{
+		dim: dim, raw: raw, restarts: restarts, workers: workers,
+		sobol:      sobol,
+		candidates: make([]float64, (raw+restarts)*dim),
+		lo:         make([]float64, dim),
+		hi:         make([]float64, dim),
+		perWorker:  make([]worker, workers),
+		topIndex:   make([]int, restarts),
+		topValue:   make([]float64, restarts),
+		refined:    make([]float64, restarts*dim),
+		refinedVal: make([]float64, restarts),
+		wake:       make([]chan struct{}, workers),
+		done:       make(chan struct{}, workers),
+	}
+	for j := range c.hi {
+		c.hi[j] = 1
+	}
+	for w := range c.perWorker {
+		pw := &c.perWorker[w]
+		*pw = worker{
+			core: c, index: w,
+			optimiser: opt.NewLBFGSB(dim, correctionPairs),
+			topIndex:  make([]int, restarts),
+			topValue:  make([]float64, restarts),
+			end:       make([]float64, dim),
+			trial:     make([]float64, dim),
+		}
+		pw.optimiser.MaxIterations = refineIterations
+		pw.optimiser.GradTol = 0
+		pw.optimiser.FTol = refineFTol
+		pw.minimise = pw.negated
+		if w > 0 {
+			c.wake[w] = make(chan struct{})
+			go c.serve(pw)
+		}
+	}
+	// The runtime allocates a goroutine's first wait records (sudogs) when it
+	// first blocks; idle rounds here let that happen in the constructor
+	// rather than in the first Maximize.
+	for range warmUpRounds {
+		c.run(idleTask)
+	}
+	s := &LBFGS{c}
+	runtime.AddCleanup(s, (*lbfgsCore).stop, c)
+	return s
+}
+
+// Workers returns the number of goroutines that call the objective, so the
+// caller can allocate per-worker scratch memory.
+func (s *LBFGS) Workers() int { return s.workers }
+
+// AddStart adds u (clamped to the cube) as a candidate for the next Maximize
+// only, e.g. the incumbent. Starts beyond the first restarts are ignored.
+func (s *LBFGS) AddStart(u []float64) {
+	if s.nStarts == s.restarts {
+		return
+	}
+	row := s.candidates[(s.raw+s.nStarts)*s.dim : (s.raw+s.nStarts+1)*s.dim]
+	for j := range row {
+		row[j] = clamp(u[j])
+	}
+	s.nStarts++
+}
+
+// Maximize looks for the maximiser of fg over [0,1]^dim subject to
+// feasible(u) (nil: everything is feasible; it is called concurrently and
+// must be safe for that), writes it to out and returns fg there. Candidates
+// are scored only where feasible and those where fg is NaN are skipped. The
+// refinement ignores the constraints (fg must accept any point of the cube);
+// a refined point that is infeasible is pulled back along the segment to its
+// starting candidate, to the last feasible point found by bisection, or falls
+// back to the candidate itself. The
+// raw Sobol candidates are shifted differently on every call, derived from
+// seed and the number of earlier calls. With no feasible point it returns
+// ErrNoFeasible and leaves out unchanged.
+func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
+	s.sobol.Reset(callSeed(seed, s.calls))
+	s.calls++
+	for i := range s.raw {
+		s.sobol.Next(s.candidates[i*s.dim : (i+1)*s.dim])
+	}
+	n := s.raw + s.nStarts
+	s.nStarts = 0
+	defer s.release()
+	s.fg, s.feasible = fg, feasible
+	s.score(s.candidates, n)
+	if s.nTop == 0 {
+		return math.NaN(), ErrNoFeasible
+	}
+	s.run(refineTask)
+	best := 0
+	for r := 1; r < s.nTop; r++ {
+		if s.refinedVal[r] > s.refinedVal[best] {
+			best = r
+		}
+	}
+	copy(out[:s.dim], s.refined[best*s.dim:(best+1)*s.dim])
+	return s.refinedVal[best], nil
+}
+
+// MaximizeFinite returns the index of the best of a finite set of points
+// (row-major, len(points)/dim of them), for finite decision sets, and fg
+// there (grad nil): the point with the largest value among the feasible ones
+// where fg is not NaN, ties going to the earlier point. With no such point it
+// returns ErrNoFeasible.
+func (s *LBFGS) MaximizeFinite(fg ValueGrad, feasible func(u []float64) bool, points []float64) (int, float64, error) {
+	defer s.release()
+	s.fg, s.feasible = fg, feasible
+	s.score(points, len(points)/s.dim)
+	if s.nTop == 0 {
+		return -1, math.NaN(), ErrNoFeasible
+	}
+	return s.topIndex[0], s.topValue[0], nil
+}
+
+// release drops the caller's functions so the searcher does not keep them
+// alive between calls.
+func (s *LBFGS) release() { s.fg, s.feasible, s.points = nil, nil, nil }
+
+// score evaluates the first n rows of points on the workers and merges their
+// best lists into topIndex/topValue: the best restarts by value, ties to the
+// lower index, which is a total order and so independent of which worker
+// scored what.
+func (c *lbfgsCore) score(points []float64, n int) {
+	c.points, c.nPoints = points, n
+	for w := range c.perWorker {
+		c.perWorker[w].nTop = 0
+	}
+	c.run(scoreTask)
+	c.nTop = 0
+	for w := range c.perWorker {
+		pw := &c.perWorker[w]
+		for r := range pw.nTop {
+			c.nTop = insertTop(c.topIndex, c.topValue, c.nTop, pw.topIndex[r], pw.topValue[r])
+		}
+	}
+}
+
+// insertTop inserts candidate index with value into the sorted best list
+// (length nTop, capacity len(indices)) and returns the new length.
+func insertTop(indices []int, values []float64, nTop, index int, value float64) int {
+	limit := len(indices)
+	if nTop == limit && !better(value, index, values[nTop-1], indices[nTop-1]) {
+		return nTop
+	}
+	i := min(nTop, limit-1)
+	for ; i > 0 && better(value, index, values[i-1], indices[i-1]); i-- {
+		values[i], indices[i] = values[i-1], indices[i-1]
+	}
+	values[i], indices[i] = value, index
+	return min(nTop+1, limit)
+}
+
+// better orders candidates by value, ties to the lower index.
+func better(v1 float64, i1 int, v2 float64, i2 int) bool {
+	return v1 > v2 || (v1 == v2 && i1 < i2)
+}
+
+// run executes task t on the workers, the caller acting as worker 0, and
+// returns when all its items are done. Only min(Workers(), GOMAXPROCS)
+// workers take part: with one processor the caller does everything itself
+// rather than hand over to goroutines that could not run in parallel.
+func (c *lbfgsCore) run(t task) {
+	c.task = t
+	c.next.Store(0)
+	active := min(c.workers, runtime.GOMAXPROCS(0))
+	for w := 1; w < active; w++ {
+		c.wake[w] <- struct{}{}
+	}
+	c.perWorker[0].work()
+	for w := 1; w < active; w++ {
+		<-c.done
+	}
+}
+
+// serve is a pool goroutine's loop: one round of work per wake-up, until
+// stop closes its channel.
+func (c *lbfgsCore) serve(pw *worker) {
+	for range c.wake[pw.index] {
+		pw.work()
+		c.done <- struct{}{}
+	}
+}
+
+// items returns the number of work items of the current task.
+func (c *lbfgsCore) items() int {
+	switch c.task {
+	case scoreTask:
+		return (c.nPoints + scoreChunk - 1) / scoreChunk
+	case refineTask:
+		return c.nTop
+	}
+	return 0
+}
+
+// stop ends the pool goroutines.
+func (c *lbfgsCore) stop() {
+	for _, ch := range c.wake[1:] {
+		close(ch)
+	}
+}
+
+// work claims items of the current task until none are left.
+func (pw *worker) work() {
+	c := pw.core
+	items := c.items()
+	for {
+		item := int(c.next.Add(1) - 1)
+		if item >= items {
+			return
+		}
+		if c.task == scoreTask {
+			pw.scoreChunk(item)
+		} else {
+			pw.refine(item)
+		}
+	}
+}
+
+// scoreChunk scores candidates of chunk number chunk into the worker's best
+// list.
+func (pw *worker) scoreChunk(chunk int) {
+	c := pw.core
+	for i := chunk * scoreChunk; i < min((chunk+1)*scoreChunk, c.nPoints); i++ {
+		u := c.points[i*c.dim : (i+1)*c.dim]
+		if c.feasible != nil && !c.feasible(u) {
+			continue
+		}
+		if v := c.fg(pw.index, u, nil); !math.IsNaN(v) {
+			pw.nTop = insertTop(pw.topIndex, pw.topValue, pw.nTop, i, v)
+		}
+	}
+}
+
+// refine runs L-BFGS-B from the r-th best candidate into refined row r.
+func (pw *worker) refine(r int) {
+	c := pw.core
+	start := c.points[c.topIndex[r]*c.dim : (c.topIndex[r]+1)*c.dim]
+	x := c.refined[r*c.dim : (r+1)*c.dim]
+	copy(x, start)
+	value := c.topValue[r]
+	if res, err := pw.optimiser.Minimize(pw.minimise, x, c.lo, c.hi); err == nil {
+		value = -res.F
+		if c.feasible != nil && !c.feasible(x) {
+			value = pw.pullBack(start, x)
+		}
+	}
+	// Keep the start if the gradient was not finite there or the refinement
+	// found nothing better.
+	if !(value >= c.topValue[r]) {
+		copy(x, start)
+		value = c.topValue[r]
+	}
+	c.refinedVal[r] = value
+}
+
+// pullBack moves an infeasible refined point x back towards its feasible
+// start, to the last feasible point bisection finds on the segment between
+// them, and returns fg there (NaN if fg is NaN, which rejects it).
+func (pw *worker) pullBack(start, x []float64) float64 {
+	c := pw.core
+	end, trial := pw.end, pw.trial
+	copy(end, x)
+	feasibleT, infeasibleT := 0.0, 1.0
+	for range pullBackSteps {
+		t := (feasibleT + infeasibleT) / 2
+		for j := range trial {
+			trial[j] = start[j] + t*(end[j]-start[j])
+		}
+		if c.feasible(trial) {
+			feasibleT = t
+		} else {
+			infeasibleT = t
+		}
+	}
+	for j := range x {
+		x[j] = start[j] + feasibleT*(end[j]-start[j])
+	}
+	if feasibleT == 0 || !c.feasible(x) {
+		return math.NaN()
+	}
+	return c.fg(pw.index, x, nil)
+}
+
+// negated is the minimised objective: −fg and its gradient.
+func (pw *worker) negated(x, grad []float64) float64 {
+	v := pw.core.fg(pw.index, x, grad)
+	for j := range grad {
+		grad[j] = -grad[j]
+	}
+	return -v
+}

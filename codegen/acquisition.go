@@ -105,21 +105,9 @@ func (g *generator) acquisitionValue(value jen.Code) jen.Code {
 	return jen.Id("acquisitionValue").Call(value)
 }
 
-// acquisitionAtDecls emits acquisitionAt, the score at a candidate, and the
-// methods that compute the acquisition's state.
-func (g *generator) acquisitionAtDecls(f *jen.File) {
-	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if g.acquisition.Joint {
-		args = append(args, field("bestSD"), field("incumbentCovariance").Call(jen.Id("u")))
-	}
-	if g.acquisition.Setting != nil {
-		args = append(args, field("setting"))
-	}
-	f.Comment("acquisitionAt is the acquisition's score at unit coordinates u.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
-		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
-		jen.Return(jen.Id("acquisition").Call(args...)),
-	)
+// acquisitionStateDecls emits the methods that compute the acquisition's
+// state before a search: its setting and, for joint acquisitions, the incumbent.
+func (g *generator) acquisitionStateDecls(f *jen.File) {
 	if g.acquisition.Setting != nil {
 		f.Comment(fmt.Sprintf("acquisitionSetting is the setting of %s for the next suggestion.", callString(g.p.Acquisition)))
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionSetting").Params().Float64().Block(jen.Return(g.acquisition.Setting))
@@ -140,6 +128,27 @@ func (g *generator) acquisitionAtDecls(f *jen.File) {
 			field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")), kernelAt(units(jen.Id("i")), units(jen.Id("i"))))),
 		jen.List(field("incumbentIndex"), field("bestSD")).Op("=").List(jen.Id("i"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
 	)
+}
+
+// acquisitionAtDecls emits acquisitionAt, the score at a candidate for a search
+// without gradients, and what it needs of the joint posterior.
+func (g *generator) acquisitionAtDecls(f *jen.File) {
+	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
+	if g.acquisition.Joint {
+		args = append(args, field("bestSD"), field("incumbentCovariance").Call(jen.Id("u")))
+	}
+	if g.acquisition.Setting != nil {
+		args = append(args, field("setting"))
+	}
+	f.Comment("acquisitionAt is the acquisition's score at unit coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
+		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
+		jen.Return(jen.Id("acquisition").Call(args...)),
+	)
+	if !g.acquisition.Joint {
+		return
+	}
+	units := func(i jen.Code) jen.Code { return jen.Op("&").Add(field("units")).Index(i) }
 	body := []jen.Code{
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0))),

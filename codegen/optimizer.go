@@ -118,9 +118,13 @@ func (g *generator) structDecl(f *jen.File) {
 	fields = append(fields,
 		jen.Line(),
 		jen.Comment("Method values for the search, made once in New so that it allocates nothing."),
-		jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64(),
-		jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64(),
 	)
+	if !g.gradientSearch() {
+		fields = append(fields,
+			jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64(),
+			jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64(),
+		)
+	}
 	fields = append(fields, g.searchFields()...)
 	fields = append(fields, g.candidatesFields()...)
 	if len(g.known) > 0 {
@@ -143,8 +147,12 @@ func (g *generator) newDecl(f *jen.File) {
 			kv{"search", g.search.New},
 			kv{"seed", jen.Id("seed")},
 		)),
-		field("acquisitionFn").Op("=").Add(field("acquisitionAt")),
-		field("sdFn").Op("=").Add(field("sdAt")),
+	}
+	if !g.gradientSearch() {
+		body = append(body,
+			field("acquisitionFn").Op("=").Add(field("acquisitionAt")),
+			field("sdFn").Op("=").Add(field("sdAt")),
+		)
 	}
 	body = append(body, g.learnInit()...)
 	body = append(body, g.searchInit()...)
@@ -312,7 +320,25 @@ func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 	return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))
 }
 
+// predictDecls emits the value-only posterior and scores a search without
+// gradients calls (a gradient search has its own, in search.go), the state the
+// acquisition needs before a search, and the known constraints' predicate.
 func (g *generator) predictDecls(f *jen.File) {
+	g.acquisitionStateDecls(f)
+	if !g.gradientSearch() {
+		g.valueDecls(f)
+	}
+	if len(g.known) > 0 {
+		f.Comment("feasibleAt reports whether unit coordinates u satisfy the known constraints.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("feasibleAt").Params(jen.Id("u").Index().Float64()).Bool().Block(
+			jen.Return(jen.Id("feasible").Call(jen.Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u"))))),
+		)
+	}
+}
+
+// valueDecls emits predict, acquisitionAt and sdAt: the posterior and the
+// search's objectives without gradients.
+func (g *generator) valueDecls(f *jen.File) {
 	body := g.unitPoint()
 	body = append(body,
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
@@ -334,12 +360,6 @@ func (g *generator) predictDecls(f *jen.File) {
 		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
 		jen.Return(jen.Id("sd")),
 	)
-	if len(g.known) > 0 {
-		f.Comment("feasibleAt reports whether unit coordinates u satisfy the known constraints.")
-		f.Func().Params(o().Op("*").Id("Optimizer")).Id("feasibleAt").Params(jen.Id("u").Index().Float64()).Bool().Block(
-			jen.Return(jen.Id("feasible").Call(jen.Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u"))))),
-		)
-	}
 }
 
 func (g *generator) observeDecl(f *jen.File) {

@@ -35,6 +35,8 @@ import (
 
 	"github.com/bocdev/boc/runtime/design"
 	"github.com/bocdev/boc/runtime/opt"
+
+	"github.com/bocdev/boc/runtime/internal/vec"
 )
 
 const (
@@ -222,7 +224,7 @@ func (f *Fitter) negLogLikelihood(x, grad []float64) float64 {
 	a := f.alpha[:n]
 	copy(a, f.z)
 	f.solve(n, a)
-	fit := dot(f.z, a)
+	fit := vec.Dot(f.z, a)
 	f.invert(n)
 	// W = ααᵀ − A⁻¹ is symmetric, as is each ∂K/∂log θ_j: sum the lower
 	// triangle twice and the diagonal once.
@@ -279,7 +281,7 @@ func (f *Fitter) cholesky(n int, extra float64) (float64, bool) {
 		ri := f.l[i*n : i*n+n]
 		for j := 0; j <= i; j++ {
 			rj := f.l[j*n : j*n+j]
-			s := f.k[i*n+j] - dot(ri[:j], rj)
+			s := f.k[i*n+j] - vec.Dot(ri[:j], rj)
 			if j < i {
 				ri[j] = s / f.l[j*n+j]
 				continue
@@ -298,7 +300,7 @@ func (f *Fitter) cholesky(n int, extra float64) (float64, bool) {
 // solve overwrites x with A⁻¹x using the factor in f.l.
 func (f *Fitter) solve(n int, x []float64) {
 	for i := range n {
-		x[i] = (x[i] - dot(f.l[i*n:i*n+i], x[:i])) / f.l[i*n+i]
+		x[i] = (x[i] - vec.Dot(f.l[i*n:i*n+i], x[:i])) / f.l[i*n+i]
 	}
 	for i := n - 1; i >= 0; i-- {
 		x[i] /= f.l[i*n+i]
@@ -319,7 +321,7 @@ func (f *Fitter) invert(n int) {
 	for i := range n {
 		clear(acc[:i])
 		for k := range i {
-			axpy(l[i*n+k], l[k*n:k*n+k+1], acc[:k+1])
+			vec.Axpy(l[i*n+k], l[k*n:k*n+k+1], acc[:k+1])
 		}
 		d := 1 / l[i*n+i]
 		for j := range i {
@@ -335,39 +337,8 @@ func (f *Fitter) invert(n int) {
 		row := l[k*n : k*n+k+1]
 		for i, m := range row {
 			if m != 0 {
-				axpy(m, row[:i+1], inv[i*n:i*n+i+1])
+				vec.Axpy(m, row[:i+1], inv[i*n:i*n+i+1])
 			}
 		}
 	}
-}
-
-// axpy sets y += a·x for len(y) >= len(x), four elements per step.
-func axpy(a float64, x, y []float64) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y0, y1, y2, y3 := y[i]+a*x[i], y[i+1]+a*x[i+1], y[i+2]+a*x[i+2], y[i+3]+a*x[i+3]
-		y[i], y[i+1], y[i+2], y[i+3] = y0, y1, y2, y3
-	}
-	for ; i < len(x); i++ {
-		y[i] += a * x[i]
-	}
-}
-
-// dot returns xᵀy for len(y) >= len(x), with four accumulators so that the
-// additions pipeline.
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }

@@ -3,6 +3,8 @@ package gp
 import (
 	"fmt"
 	"sync"
+
+	"github.com/bocdev/boc/runtime/internal/vec"
 )
 
 const (
@@ -37,13 +39,13 @@ func (g *GP) PredictBatch(kstar []float64, m int, kself, mean, variance []float6
 		hi := min(m, lo+blockPoints)
 		// kᵀα before the solve overwrites k.
 		for j := lo; j < hi; j++ {
-			mean[j] = dot(kstar[j*n:(j+1)*n], alpha)
+			mean[j] = vec.Dot(kstar[j*n:(j+1)*n], alpha)
 		}
 		g.solveBlock(kstar[lo*n:hi*n], hi-lo)
 		for j := lo; j < hi; j++ {
 			v := kstar[j*n : (j+1)*n]
 			mean[j] = g.shift + g.scale*mean[j]
-			variance[j] = g.scale * g.scale * max(kself[j]-dot(v, v), 0)
+			variance[j] = g.scale * g.scale * max(kself[j]-vec.Dot(v, v), 0)
 		}
 	}
 }

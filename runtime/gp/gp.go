@@ -50,6 +50,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/bocdev/boc/runtime/internal/vec"
 )
 
 const (
@@ -194,9 +196,9 @@ func (g *GP) Add(kvec []float64, kself, y, noiseVar float64) error {
 func (g *GP) Predict(kvec []float64, kself float64) (mean, variance float64) {
 	n := g.n
 	v := kvec[:n]
-	m := dot(v, g.alpha[:n])
+	m := vec.Dot(v, g.alpha[:n])
 	g.forwardSolve(n, v)
-	s2 := max(kself-dot(v, v), 0)
+	s2 := max(kself-vec.Dot(v, v), 0)
 	return g.shift + g.scale*m, g.scale * g.scale * s2
 }
 
@@ -204,7 +206,7 @@ func (g *GP) Predict(kvec []float64, kself float64) (mean, variance float64) {
 // points, given the vectors v1 and v2 that Predict left in their kernel
 // vectors and their prior covariance k12 = k(x1, x2).
 func (g *GP) PosteriorCovariance(v1, v2 []float64, k12 float64) float64 {
-	return g.scale * g.scale * (k12 - dot(v1[:g.n], v2[:g.n]))
+	return g.scale * g.scale * (k12 - vec.Dot(v1[:g.n], v2[:g.n]))
 }
 
 // TrainMean returns the posterior mean at training point i in O(1): since
@@ -233,7 +235,7 @@ func (g *GP) factorRow(i int) error {
 	copy(row, g.k[start:start+i])
 	g.forwardSolve(i, row)
 	diag := g.k[start+i] + g.noise[i]/(g.scale*g.scale)
-	rest := diag - dot(row, row)
+	rest := diag - vec.Dot(row, row)
 
 	meanDiag := diag
 	for j := range i {
@@ -319,7 +321,7 @@ func rowStart(i int) int { return i * (i + 1) / 2 }
 func (g *GP) forwardSolve(n int, x []float64) {
 	for i := range n {
 		start := rowStart(i)
-		x[i] = (x[i] - dot(g.l[start:start+i], x[:i])) / g.l[start+i]
+		x[i] = (x[i] - vec.Dot(g.l[start:start+i], x[:i])) / g.l[start+i]
 	}
 }
 
@@ -329,40 +331,7 @@ func (g *GP) backwardSolve(n int, x []float64) {
 	for i := n - 1; i >= 0; i-- {
 		start := rowStart(i)
 		x[i] /= g.l[start+i]
-		axpy(-x[i], g.l[start:start+i], x[:i])
-	}
-}
-
-// dot returns xᵀy for len(y) >= len(x), with four independent accumulators
-// so the additions pipeline.
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// axpy sets y += a·x for len(y) >= len(x).
-func axpy(a float64, x, y []float64) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += a * x[i]
+		vec.Axpy(-x[i], g.l[start:start+i], x[:i])
 	}
 }
 

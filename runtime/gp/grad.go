@@ -1,5 +1,7 @@
 package gp
 
+import "github.com/bocdev/boc/runtime/internal/vec"
+
 // PredictGrad returns the posterior mean and variance like Predict, and
 // writes their gradients with respect to the query point x to dmean and dvar
 // (D values each), for gradient-based acquisition search.
@@ -27,8 +29,8 @@ func (g *GP) PredictGrad(kvec, dk []float64, kself float64, dkself, work, dmean,
 	dk = dk[:n*dim]
 	for i := range n {
 		row := dk[i*dim : (i+1)*dim]
-		axpy(g.alpha[i], row, dmean)
-		axpy(w[i], row, dvar)
+		vec.Axpy(g.alpha[i], row, dmean)
+		vec.Axpy(w[i], row, dvar)
 	}
 	s2 := g.scale * g.scale
 	for j := range dmean {
@@ -66,7 +68,7 @@ func (g *GP) PosteriorCovarianceGrad(dk, dk12, w2, dcov []float64) {
 	}
 	dk = dk[:n*dim]
 	for i := range n {
-		axpy(w2[i], dk[i*dim:(i+1)*dim], dcov)
+		vec.Axpy(w2[i], dk[i*dim:(i+1)*dim], dcov)
 	}
 	s2 := g.scale * g.scale
 	for j := range dcov {

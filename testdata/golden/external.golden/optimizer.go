@@ -212,8 +212,6 @@ type Optimizer struct {
 	fitted   int             // observations at the last refit
 
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionFn     func([]float64) float64
-	sdFn              func([]float64) float64
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	sdGradFn          func(int, []float64, []float64) float64
 	workers           []searchWorker // one per goroutine of the search
@@ -229,8 +227,6 @@ func New(seed uint64) *Optimizer {
 		search: search.NewLBFGS(2, 1024, 4),
 		seed:   seed,
 	}
-	o.acquisitionFn = o.acquisitionAt
-	o.sdFn = o.sdAt
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
@@ -322,31 +318,6 @@ func (o *Optimizer) evaluated(x *Point) bool {
 		}
 	}
 	return false
-}
-
-// predict returns the posterior mean and standard deviation, in the model's
-// convention, at unit coordinates u.
-func (o *Optimizer) predict(u []float64) (mean, sd float64) {
-	p := [Dim]float64(u)
-	snap(&p)
-	n := o.model.Len()
-	for i := range n {
-		o.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
-	}
-	mean, variance := o.model.Predict(o.kvec[:n], kernel(&o.hyper, &p, &p))
-	return mean, math.Sqrt(variance)
-}
-
-// acquisitionAt is the acquisition's score at unit coordinates u.
-func (o *Optimizer) acquisitionAt(u []float64) float64 {
-	mean, sd := o.predict(u)
-	return acquisition(mean, sd, o.best)
-}
-
-// sdAt is the posterior standard deviation at unit coordinates u.
-func (o *Optimizer) sdAt(u []float64) float64 {
-	_, sd := o.predict(u)
-	return sd
 }
 
 // searchWorker is the memory of one goroutine of the acquisition search.

@@ -216,8 +216,6 @@ type Optimizer struct {
 	fitted   int             // observations at the last refit
 
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionFn     func([]float64) float64
-	sdFn              func([]float64) float64
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	sdGradFn          func(int, []float64, []float64) float64
 	workers           []searchWorker  // one per goroutine of the search
@@ -234,8 +232,6 @@ func New(seed uint64) *Optimizer {
 		search: search.NewLBFGS(2, 1024, 4),
 		seed:   seed,
 	}
-	o.acquisitionFn = o.acquisitionAt
-	o.sdFn = o.sdAt
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
@@ -331,24 +327,6 @@ func (o *Optimizer) evaluated(x *Point) bool {
 	return false
 }
 
-// predict returns the posterior mean and standard deviation, in the model's
-// convention, at unit coordinates u.
-func (o *Optimizer) predict(u []float64) (mean, sd float64) {
-	p := [Dim]float64(u)
-	n := o.model.Len()
-	for i := range n {
-		o.kvec[i] = kernel(&o.hyper, &p, &o.units[i])
-	}
-	mean, variance := o.model.Predict(o.kvec[:n], kernel(&o.hyper, &p, &p))
-	return mean, math.Sqrt(variance)
-}
-
-// acquisitionAt is the acquisition's score at unit coordinates u.
-func (o *Optimizer) acquisitionAt(u []float64) float64 {
-	mean, sd := o.predict(u)
-	return acquisition(mean, sd, o.best, o.bestSD, o.incumbentCovariance(u))
-}
-
 // setIncumbent makes evaluated point i the incumbent x⁺ of the next search: it
 // stores L⁻¹k(x⁺), which the incumbent's covariance with every candidate reuses,
 // and the posterior standard deviation at x⁺.
@@ -359,24 +337,6 @@ func (o *Optimizer) setIncumbent(i int) {
 	}
 	_, variance := o.model.Predict(o.incumbentSolve[:n], kernel(&o.hyper, &o.units[i], &o.units[i]))
 	o.incumbentIndex, o.bestSD = i, math.Sqrt(variance)
-}
-
-// incumbentCovariance is the posterior covariance of the point at unit coordinates
-// u and the incumbent, 0 before the first observation. It reuses the solve L⁻¹k(u)
-// that predict(u) left in kvec, so it must follow that call.
-func (o *Optimizer) incumbentCovariance(u []float64) float64 {
-	n := o.model.Len()
-	if n == 0 {
-		return 0
-	}
-	p := [Dim]float64(u)
-	return o.model.PosteriorCovariance(o.kvec[:n], o.incumbentSolve[:n], kernel(&o.hyper, &p, &o.units[o.incumbentIndex]))
-}
-
-// sdAt is the posterior standard deviation at unit coordinates u.
-func (o *Optimizer) sdAt(u []float64) float64 {
-	_, sd := o.predict(u)
-	return sd
 }
 
 // searchWorker is the memory of one goroutine of the acquisition search.

@@ -100,6 +100,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 			files[filepath.Join(name, "cmd", name, f.Name)] = f.Content
 		}
 		files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
+		if reportsNoise(out) {
+			files[filepath.Join(name, "reported_test.go")] = reportedNoiseTest(name, out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -138,11 +141,12 @@ func (b *goldenBuild) goCommands() error {
 // the initial design, Suggest and Observe allocate nothing. Values come from
 // a synthetic function so that the test needs no objective.
 func allocTest(name string, out *Output) []byte {
-	pkg := ""
-	if content := string(out.Library[0].Content); strings.Contains(content, "\npackage ") {
-		pkg = strings.Fields(content[strings.Index(content, "\npackage ")+1:])[1]
-	}
+	pkg := libraryPackage(out)
 	refit := refitAllocTest(name, out)
+	observe := "o.Observe(x, synthetic(x))"
+	if reportsNoise(out) {
+		observe = "o.ObserveWithSD(x, synthetic(x), 0.01)"
+	}
 	test := fmt.Sprintf(`package %s
 
 import (
@@ -169,7 +173,7 @@ func step(t *testing.T, o *Optimizer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.Observe(x, synthetic(x)); err != nil {
+	if err := %s; err != nil {
 		t.Fatal(err)
 	}
 }
@@ -190,11 +194,114 @@ func TestAllocationFree(t *testing.T) {
 		t.Errorf("%s: Suggest and Observe allocate %%v times", a)
 	}
 }
-`, pkg, name, name) + refit
+`, pkg, observe, name, name) + refit
 	if refit == "" {
 		test = strings.Replace(test, "\t\"runtime\"\n", "", 1)
 	}
 	return []byte(test)
+}
+
+// libraryPackage is the package name of a case's library.
+func libraryPackage(out *Output) string {
+	content := string(out.Library[0].Content)
+	if i := strings.Index(content, "\npackage "); i >= 0 {
+		return strings.Fields(content[i+1:])[1]
+	}
+	return ""
+}
+
+// reportsNoise reports whether a case's optimiser observes values with their
+// reported noise sd.
+func reportsNoise(out *Output) bool {
+	return strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) ObserveWithSD(")
+}
+
+// reportedNoiseTest is, for a case whose observation noise is reported, a
+// test that ObserveWithSD rejects sds that are negative or not finite and
+// that after observations with different sds, and the refits among them, the
+// model holds each observation's own noise variance sd² (plus the
+// nugget, at most 1e-8 of the values' variance) and its posterior is the
+// dense GP posterior with those variances (in the objective's units, with the
+// model's standardisation).
+func reportedNoiseTest(name string, out *Output) []byte {
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestReportedNoiseMatchesDenseReference(t *testing.T) {
+	const n = InitialDesign + 4
+	o := New(Seed)
+	var sds [n]float64
+	for i := range n {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sds[i] = 0.05 + 0.1*float64(i%%4)
+		if err := o.ObserveWithSD(x, synthetic(x), sds[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shift, scale := o.model.Shift(), o.model.Scale()
+	for i, sd := range sds {
+		if got := o.model.Noise(i); math.Abs(got-sd*sd) > 1e-6*scale*scale {
+			t.Errorf("%s: observation %%d has noise variance %%v, want %%v (sd %%v)", i, got, sd*sd, sd)
+		}
+	}
+	a := mat.NewSymDense(n, nil)
+	r := mat.NewVecDense(n, nil)
+	for i := range n {
+		for j := range i + 1 {
+			a.SetSym(i, j, scale*scale*kernel(&o.hyper, &o.units[i], &o.units[j]))
+		}
+		a.SetSym(i, i, a.At(i, i)+o.model.Noise(i))
+		r.SetVec(i, o.model.Y(i)-shift)
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(a) {
+		t.Fatal("the reference matrix is not positive definite")
+	}
+	if err := o.ObserveWithSD(o.points[0], 1, -0.1); err == nil {
+		t.Errorf("%s: a negative sd was accepted")
+	}
+	if err := o.ObserveWithSD(o.points[0], 1, math.NaN()); err == nil {
+		t.Errorf("%s: a NaN sd was accepted")
+	}
+	if err := o.ObserveWithSD(o.points[0], 1, math.Inf(1)); err == nil || o.Evaluations() != n {
+		t.Errorf("%s: an infinite sd was accepted, or a rejected observation was counted")
+	}
+	var alpha, w mat.VecDense
+	if err := chol.SolveVecTo(&alpha, r); err != nil {
+		t.Fatal(err)
+	}
+	for p := range 3 {
+		var u [Dim]float64
+		for j := range u {
+			u[j] = math.Mod(0.3*float64(p+1)+0.17*float64(j), 1)
+		}
+		kvec := make([]float64, n)
+		for i := range kvec {
+			kvec[i] = kernel(&o.hyper, &u, &o.units[i])
+		}
+		k := mat.NewVecDense(n, append([]float64(nil), kvec...))
+		k.ScaleVec(scale*scale, k)
+		if err := chol.SolveVecTo(&w, k); err != nil {
+			t.Fatal(err)
+		}
+		wantMean := shift + mat.Dot(k, &alpha)
+		wantVar := scale*scale*kernel(&o.hyper, &u, &u) - mat.Dot(k, &w)
+		mean, variance := o.model.Predict(kvec, kernel(&o.hyper, &u, &u))
+		if math.Abs(mean-wantMean) > 1e-9*(1+math.Abs(wantMean)) || math.Abs(variance-wantVar) > 1e-9*(1+wantVar) {
+			t.Errorf("%s at %%v: posterior (%%v, %%v), want (%%v, %%v) with noise sds %%v", u, mean, variance, wantMean, wantVar, sds)
+		}
+	}
+}
+`, libraryPackage(out), name, name, name, name, name))
 }
 
 // refitAllocTest is, for a case that learns hyperparameters, a test that the
@@ -229,23 +336,22 @@ func TestRefitAllocationFree(t *testing.T) {
 `, name, name)
 }
 
-// execObjective is the command of testdata/golden/exec.bo: it reads
-// {"x": {"x": a, "v": [b, c]}} and answers {"y": Σ (value + shift)²}.
+// execObjective is the command of testdata/golden/exec.bo and
+// exec_reported.bo: it reads {"x": {"x": a, "v": [b, c]}} and answers
+// {"y": Σ (value + shift)²}, with "sd" added when --sd is given.
 const execObjective = `package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
-	"strconv"
 )
 
 func main() {
-	shift, err := strconv.ParseFloat(os.Args[2], 64)
-	if err != nil || os.Args[1] != "--shift" {
-		fmt.Fprintln(os.Stderr, "usage: execsphere_objective --shift S")
-		os.Exit(2)
-	}
+	shift := flag.Float64("shift", 0, "added to every component")
+	sd := flag.Float64("sd", -1, "the noise sd to report, if >= 0")
+	flag.Parse()
 	var in struct {
 		X struct {
 			X float64
@@ -258,9 +364,13 @@ func main() {
 	}
 	y := 0.0
 	for _, v := range append([]float64{in.X.X}, in.X.V...) {
-		y += (v + shift) * (v + shift)
+		y += (v + *shift) * (v + *shift)
 	}
-	fmt.Printf("{\"y\": %v}\n", y)
+	if *sd < 0 {
+		fmt.Printf("{\"y\": %v}\n", y)
+		return
+	}
+	fmt.Printf("{\"y\": %v, \"sd\": %v}\n", y, *sd)
 }
 `
 

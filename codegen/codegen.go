@@ -98,6 +98,19 @@ type generator struct {
 	// noiseSample draws the declared noise from the *rand.Rand "rng"; Run
 	// adds it to the values of an expression objective. Nil otherwise.
 	noiseSample jen.Code
+	// reportedNoise: observation noise reported, so every observation comes
+	// with its own noise sd (ObserveWithSD) and no noise is learned.
+	reportedNoise bool
+}
+
+// observeMethod is the name of the optimiser's method that records an
+// observation: ObserveWithSD, which takes the value's noise sd, when the
+// noise is reported, and Observe otherwise.
+func (g *generator) observeMethod() string {
+	if g.reportedNoise {
+		return "ObserveWithSD"
+	}
+	return "Observe"
 }
 
 func (g *generator) report(d dsl.Diagnostic) { g.diags = append(g.diags, d) }
@@ -199,8 +212,11 @@ func (g *generator) planObservationNoise() {
 	case ir.ObsNoiseLearn:
 		g.planNoiseLearn(n.Learn)
 	case ir.ObsNoiseReported:
-		g.report(dsl.Errorf(n.Span, "observation noise reported is not supported in this version of boc").
-			WithHint("declare the noise, e.g. observation noise ~ normal(0, 0.1)"))
+		if g.p.Objective.Binding.Kind == ir.ExprBinding {
+			g.internal(n.Span, "observation noise reported with an expression objective")
+			return
+		}
+		g.reportedNoise = true
 	}
 }
 

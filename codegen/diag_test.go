@@ -54,8 +54,6 @@ func TestUnsupportedDiagnostics(t *testing.T) {
 			[]wantDiag{{8, 31, "kernel test_cauchy cannot learn its hyperparameters: give a fixed value, e.g. scale = 1", ""}}},
 		{"learn beside a kernel without derivatives", problemWith("model gp(kernel = se + test_cauchy)"),
 			[]wantDiag{{8, 24, "kernel test_cauchy has no derivatives, so no hyperparameter of the kernel it is part of can be learned", "fixed values"}}},
-		{"reported noise", problemWith("observation noise reported"),
-			[]wantDiag{{8, 1, "observation noise reported is not supported in this version of boc", "normal(0, 0.1)"}}},
 		{"unknown safety constraint", problemWith(`constraint heat: exec "sensor" <= 80`),
 			[]wantDiag{{8, 1, "unknown safety constraint heat is not supported in this version of boc", "known constraints"}}},
 		{"every error in source order", problemWith(

@@ -17,8 +17,8 @@ import (
 // their logarithms. Learned hyperparameters live in the optimiser, in a
 // hyperparameters array the kernel functions take; fixed ones are literals.
 //
-// Hyperparameters are relearned by maximising the marginal likelihood
-// (runtime/fit) on a schedule: once the initial design has been observed,
+// Hyperparameters are relearned by maximising the marginal likelihood, with
+// the weak prior the learn bounds imply (runtime/fit), on a schedule: once the initial design has been observed,
 // then whenever the number of observations has grown by refitGrowth. A
 // refit costs O(n³); between refits Observe stays O(n²).
 

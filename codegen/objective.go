@@ -39,6 +39,7 @@ func (g *generator) feasibleDecl(f *jen.File) {
 }
 
 // objectiveDecl emits Objective, the evaluator of the objective's binding.
+// When the noise is reported it returns each value's noise sd after it.
 func (g *generator) objectiveDecl(f *jen.File) {
 	b := g.p.Objective.Binding
 	ctx := "_"
@@ -68,13 +69,19 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		call := jen.Qual(b.GoPackage, b.GoFunc).Call(args...)
 		if b.GoError {
 			body = []jen.Code{jen.Return(call)}
+		} else if g.reportedNoise {
+			body = []jen.Code{jen.List(jen.Id("y"), jen.Id("sd")).Op("=").Add(call), jen.Return(jen.Id("y"), jen.Id("sd"), jen.Nil())}
 		} else {
 			body = []jen.Code{jen.Return(call, jen.Nil())}
 		}
 	case ir.ExecBinding:
 		ctx = "ctx"
+		exec, answer := "Exec", `{"y": value}`
+		if g.reportedNoise {
+			exec, answer = "ExecWithSD", `{"y": value, "sd": its noise sd}`
+		}
 		doc = []string{"Objective runs " + strconv.Quote(strings.Join(b.Exec, " ")) + ` with {"x": {...}} on its standard`,
-			`input and reads {"y": value} from its standard output (see runtime/program.Exec).`}
+			"input and reads " + answer + " from its standard output (see runtime/program." + exec + ")."}
 		args := make([]jen.Code, len(b.Exec))
 		for i, a := range b.Exec {
 			args[i] = jen.Lit(a)
@@ -83,12 +90,16 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		f.Var().Id("command").Op("=").Index().String().Values(args...)
 		f.Comment("layout names the dimensions of a Point for the command's input.")
 		f.Var().Id("layout").Op("=").Add(g.layout())
-		body = []jen.Code{jen.Return(jen.Qual(programPath, "Exec").Call(jen.Id("ctx"), jen.Id("command"), jen.Id("layout"), whole(jen.Id("x"))))}
+		body = []jen.Code{jen.Return(jen.Qual(programPath, exec).Call(jen.Id("ctx"), jen.Id("command"), jen.Id("layout"), whole(jen.Id("x"))))}
 	}
 	for _, line := range doc {
 		f.Comment(line)
 	}
-	f.Func().Id("Objective").Params(jen.Id(ctx).Qual("context", "Context"), jen.Id("x").Id("Point")).Params(jen.Float64(), jen.Error()).Block(body...)
+	results := jen.Params(jen.Float64(), jen.Error())
+	if g.reportedNoise {
+		results = jen.Params(jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("err").Error())
+	}
+	f.Func().Id("Objective").Params(jen.Id(ctx).Qual("context", "Context"), jen.Id("x").Id("Point")).Add(results).Block(body...)
 }
 
 // importAlias names the package of a Go binding in the emitted file: the last
@@ -213,12 +224,17 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Comment("Progress, if not nil, is called after every evaluation."),
 		jen.Id("Progress").Func().Params(jen.Id("Progress")),
 	)
-	f.Comment("Progress describes one evaluation of a run and the state after it.")
-	f.Type().Id("Progress").Struct(
+	progressFields := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
 		jen.Id("Budget").Int().Comment("the run's budget"),
 		jen.Id("X").Id("Point").Comment("the point evaluated"),
 		jen.Id("Y").Float64().Comment("its observed value"),
+	}
+	if g.reportedNoise {
+		progressFields = append(progressFields, jen.Id("SD").Float64().Comment("the noise sd reported with it"))
+	}
+	f.Comment("Progress describes one evaluation of a run and the state after it.")
+	f.Type().Id("Progress").Struct(append(progressFields,
 		jen.Id("Value").Float64().Comment(valueDoc),
 		jen.Id("BestX").Id("Point").Comment("the best point observed so far"),
 		jen.Id("BestY").Float64().Comment("its observed value"),
@@ -226,7 +242,7 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("Recommendation").Id("Point").Comment("the evaluated point with the best posterior mean"),
 		jen.Id("RecommendationMean").Float64().Comment("that mean"),
 		jen.Id("RecommendationValue").Float64().Comment(strings.Replace(valueDoc, "its", "and", 1)),
-	)
+	)...)
 	f.Comment("Result is the outcome of a run.")
 	f.Type().Id("Result").Struct(
 		jen.Id("Evaluations").Int(),
@@ -290,8 +306,17 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.noiseSample != nil {
 		evaluated, value = "value", jen.Id("value")
 	}
+	results := []jen.Code{jen.Id(evaluated), jen.Id("err")}
+	observed := []jen.Code{jen.Id("x"), jen.Id("y")}
+	progress := []kv{{"Evaluation", method("Evaluations")}, {"Budget", jen.Id("budget")}, {"X", jen.Id("x")}, {"Y", jen.Id("y")}}
+	if g.reportedNoise {
+		results = []jen.Code{jen.Id(evaluated), jen.Id("sd"), jen.Id("err")}
+		observed = append(observed, jen.Id("sd"))
+		progress = append(progress, kv{"SD", jen.Id("sd")})
+	}
+	progress = append(progress, kv{"Value", value})
 	loop = append(loop,
-		jen.List(jen.Id(evaluated), jen.Id("err")).Op(":=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
+		jen.List(results...).Op(":=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
 			fail(g.errorf("evaluation %d at %v: %w", jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("x"), jen.Id("err"))),
 		),
@@ -300,15 +325,9 @@ func (g *generator) runDecls(f *jen.File) {
 		loop = append(loop, jen.Id("y").Op(":=").Id("value").Op("+").Id("observationNoise").Call(jen.Id("noise")))
 	}
 	loop = append(loop,
-		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(jen.Id("x"), jen.Id("y")), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
+		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
-			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false,
-				kv{"Evaluation", method("Evaluations")},
-				kv{"Budget", jen.Id("budget")},
-				kv{"X", jen.Id("x")},
-				kv{"Y", jen.Id("y")},
-				kv{"Value", value},
-			)),
+			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
 			jen.List(jen.Id("p").Dot("BestX"), jen.Id("p").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
 			jen.List(jen.Id("p").Dot("Recommendation"), jen.Id("p").Dot("RecommendationMean"), jen.Id("_")).Op("=").Add(method("Best")),
 			jen.List(jen.Id("p").Dot("BestValue"), jen.Id("p").Dot("RecommendationValue")).Op("=").List(

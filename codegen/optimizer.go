@@ -78,9 +78,15 @@ func (g *generator) noiseDecl(f *jen.File) {
 		f.Const().Id("noiseVariance").Op("=").Lit(g.noiseVariance)
 		return
 	}
-	f.Comment("nuggetFraction is the noise variance, as a fraction of the variance of the")
-	f.Comment("observed values, given to the model of this noise-free objective so that its")
-	f.Comment("kernel matrix stays well conditioned whatever the objective's units.")
+	if g.reportedNoise {
+		f.Comment("nuggetFraction is the noise variance, as a fraction of the variance of the")
+		f.Comment("observed values, added to each reported noise variance so that the kernel")
+		f.Comment("matrix stays well conditioned when sds of 0 are reported.")
+	} else {
+		f.Comment("nuggetFraction is the noise variance, as a fraction of the variance of the")
+		f.Comment("observed values, given to the model of this noise-free objective so that its")
+		f.Comment("kernel matrix stays well conditioned whatever the objective's units.")
+	}
 	f.Const().Id("nuggetFraction").Op("=").Lit(nuggetFraction)
 }
 
@@ -120,10 +126,10 @@ func (g *generator) structDecl(f *jen.File) {
 		jen.Comment("Method values for the search, made once in New so that it allocates nothing."),
 	)
 	if !g.gradientSearch() {
-		fields = append(fields,
-			jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64(),
-			jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64(),
-		)
+		fields = append(fields, jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64())
+		if g.explores() {
+			fields = append(fields, jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64())
+		}
 	}
 	fields = append(fields, g.searchFields()...)
 	fields = append(fields, g.candidatesFields()...)
@@ -149,10 +155,10 @@ func (g *generator) newDecl(f *jen.File) {
 		)),
 	}
 	if !g.gradientSearch() {
-		body = append(body,
-			field("acquisitionFn").Op("=").Add(field("acquisitionAt")),
-			field("sdFn").Op("=").Add(field("sdAt")),
-		)
+		body = append(body, field("acquisitionFn").Op("=").Add(field("acquisitionAt")))
+		if g.explores() {
+			body = append(body, field("sdFn").Op("=").Add(field("sdAt")))
+		}
 	}
 	body = append(body, g.learnInit()...)
 	body = append(body, g.searchInit()...)
@@ -255,9 +261,17 @@ func (g *generator) suggestDecls(f *jen.File) {
 		}, prepareIncumbent...)...),
 	)
 	body = append(body, prepare...)
-	if g.finite() {
+	switch {
+	case g.finite():
 		body = append(body, g.finiteSearch()...)
-	} else {
+	case !g.explores():
+		body = append(body,
+			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
+			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
+			jen.Return(jen.Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))), jen.Nil()),
+		)
+	default:
 		body = append(body,
 			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
@@ -286,10 +300,18 @@ func (g *generator) suggestDecls(f *jen.File) {
 		f.Comment("acquisition among those not evaluated yet, and once none is left Suggest")
 		f.Comment("returns ErrExhausted.")
 	}
-	f.Comment("Suggest never returns an evaluated point silently: when the design point or the")
-	f.Comment("acquisition's maximiser was evaluated before, it returns the point where the")
-	f.Comment("model is least certain instead, and if that too was evaluated, which happens only")
-	f.Comment("once every point the search can reach has been, it returns it with ErrExhausted.")
+	switch {
+	case g.finite():
+	case !g.explores():
+		f.Comment("The observations are noisy, so evaluating a point again is informative: the")
+		f.Comment("acquisition's maximiser is returned even when it was evaluated before (a")
+		f.Comment("replicate); only a design point evaluated before is skipped.")
+	default:
+		f.Comment("Suggest never returns an evaluated point silently: when the design point or the")
+		f.Comment("acquisition's maximiser was evaluated before, it returns the point where the")
+		f.Comment("model is least certain instead, and if that too was evaluated, which happens only")
+		f.Comment("once every point the search can reach has been, it returns it with ErrExhausted.")
+	}
 	f.Comment("Without an Observe in between, Suggest returns the same design point again, or")
 	f.Comment("searches again.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
@@ -308,6 +330,23 @@ func (g *generator) suggestDecls(f *jen.File) {
 		jen.Return(jen.False()),
 	)
 }
+
+// replicates reports whether Suggest may return an evaluated point of a
+// continuous search again: when the declared, learned or reported
+// observation noise makes a second value there informative. Noise-free, a repeat teaches the
+// model nothing, so Suggest explores instead. Without this, noisy problems
+// stopped early with ErrExhausted: under noise the acquisition's maximiser
+// and the most uncertain point often both sit on an evaluated corner of the
+// box.
+func (g *generator) replicates() bool {
+	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise || g.reportedNoise
+}
+
+// explores reports whether Suggest falls back on the point where the model is
+// least certain when the acquisition's maximiser was evaluated before: in a
+// continuous search whose observations are noise-free. Only then is the
+// search's standard-deviation objective (sdAt, sdGradAt) emitted.
+func (g *generator) explores() bool { return !g.finite() && !g.replicates() }
 
 // maximize is a call of the search maximising the method value fn over the
 // feasible unit cube, with random stream k.
@@ -355,6 +394,9 @@ func (g *generator) valueDecls(f *jen.File) {
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(body...)
 
 	g.acquisitionAtDecls(f)
+	if !g.explores() {
+		return
+	}
 	f.Comment("sdAt is the posterior standard deviation at unit coordinates u.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
 		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
@@ -367,6 +409,8 @@ func (g *generator) observeDecl(f *jen.File) {
 	switch {
 	case g.learnNoise:
 		noise = learnedNoise()
+	case g.reportedNoise:
+		noise = jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
 	case !g.noiseDeclared:
 		noise = field("nugget").Call(jen.Id("y"))
 	}
@@ -374,11 +418,20 @@ func (g *generator) observeDecl(f *jen.File) {
 		jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("y")).Op("||").Qual("math", "IsInf").Call(jen.Id("y"), jen.Lit(0))).Block(
 			jen.Return(g.errorf("the value %v observed at %v is not a finite number", jen.Id("y"), jen.Id("x"))),
 		),
+	}
+	params := []jen.Code{jen.Id("x").Id("Point"), jen.Id("y").Float64()}
+	if g.reportedNoise {
+		params = []jen.Code{jen.Id("x").Id("Point"), jen.List(jen.Id("y"), jen.Id("sd")).Float64()}
+		body = append(body, jen.If(jen.Op("!").Parens(jen.Id("sd").Op(">=").Lit(0)).Op("||").Qual("math", "IsInf").Call(jen.Id("sd"), jen.Lit(1))).Block(
+			jen.Return(g.errorf("the noise sd %v reported with the value at %v is not a finite number >= 0", jen.Id("sd"), jen.Id("x"))),
+		))
+	}
+	body = append(body,
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.If(jen.Id("n").Op(">=").Id("Budget")).Block(jen.Return(jen.Id("ErrFull"))),
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
-	}
+	)
 	if !g.p.Objective.Maximize {
 		body = append(body, jen.Id("y").Op("=").Op("-").Id("y").Comment("the model maximises"))
 	}
@@ -398,14 +451,25 @@ func (g *generator) observeDecl(f *jen.File) {
 	)
 	body = append(body, g.refitCall()...)
 	body = append(body, jen.Return(jen.Nil()))
-	f.Comment("Observe records the objective's value y at x, in the objective's units and sign.")
-	f.Comment("It rejects values that are not finite, points outside the domain and integer")
-	f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
-	f.Comment("observations. x need not be a suggested point.")
+	if g.reportedNoise {
+		f.Comment("ObserveWithSD records the objective's value y at x, in the objective's units")
+		f.Comment("and sign, measured with observation noise of standard deviation sd (same units):")
+		f.Comment("the noise is reported, so every observation has its own variance sd², which")
+		f.Comment("refits keep (no noise is learned). It rejects values that are not finite, sds")
+		f.Comment("that are negative or not finite, points outside the domain and integer")
+		f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
+		f.Comment("observations. x need not be a suggested point. There is no Observe: a value")
+		f.Comment("without its sd cannot be modelled.")
+	} else {
+		f.Comment("Observe records the objective's value y at x, in the objective's units and sign.")
+		f.Comment("It rejects values that are not finite, points outside the domain and integer")
+		f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
+		f.Comment("observations. x need not be a suggested point.")
+	}
 	if g.learning() {
 		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
 	}
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64()).Error().Block(body...)
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
 
 	if !g.noiseDeclared && !g.learnNoise {
 		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }

@@ -86,6 +86,7 @@ type tracedRun struct {
 		Evaluation          int                        `json:"evaluation"`
 		X                   map[string]json.RawMessage `json:"x"`
 		Y                   float64                    `json:"y"`
+		SD                  *float64                   `json:"sd"`
 		Value               *float64                   `json:"value"`
 		RecommendationValue *float64                   `json:"recommendation_value"`
 		BestObservedValue   *float64                   `json:"best_observed_value"`
@@ -189,6 +190,38 @@ func TestNoiseFreeValues(t *testing.T) {
 	for _, s := range r.Trace {
 		if s.Value != nil || s.RecommendationValue != nil || s.BestObservedValue != nil {
 			t.Errorf("gobind evaluation %d reports noise-free values", s.Evaluation)
+		}
+	}
+}
+
+// TestReportedSD: under observation noise reported, the trace shows each
+// evaluation's sd as the objective reported it (exec_reported.bo's command
+// reports 0.05; gobind_reported.bo's Go function 0.01 + 0.05·|x|), the
+// values are measured as they are, and other problems' traces have no sd.
+func TestReportedSD(t *testing.T) {
+	b := builtModule(t)
+	tests := []struct {
+		name string
+		sd   func(x float64) float64
+	}{
+		{"exec_reported", func(float64) float64 { return 0.05 }},
+		{"gobind_reported", func(x float64) float64 { return 0.01 + 0.05*math.Abs(x) }},
+	}
+	for _, tt := range tests {
+		r := b.traced(t, tt.name, "--budget", "7")
+		for _, s := range r.Trace {
+			want := tt.sd(coordinate(t, s.X, "x"))
+			if s.SD == nil || math.Abs(*s.SD-want) > 1e-12 {
+				t.Errorf("%s evaluation %d: sd %v, want %v", tt.name, s.Evaluation, s.SD, want)
+			}
+			if s.Value != nil {
+				t.Errorf("%s evaluation %d: a noise-free value %v for a measured objective", tt.name, s.Evaluation, *s.Value)
+			}
+		}
+	}
+	for _, s := range b.traced(t, "gobind", "--budget", "6").Trace {
+		if s.SD != nil {
+			t.Errorf("gobind evaluation %d: sd %v without reported noise", s.Evaluation, *s.SD)
 		}
 	}
 }

@@ -37,11 +37,11 @@ func (g *generator) searchFields() []jen.Code {
 		return nil
 	}
 	valueGrad := jen.Func().Params(jen.Int(), jen.Index().Float64(), jen.Index().Float64()).Float64()
-	fields := []jen.Code{
-		jen.Id("acquisitionGradFn").Add(valueGrad).Comment("the search's objectives (search.ValueGrad)"),
-		jen.Id("sdGradFn").Add(valueGrad.Clone()),
-		jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"),
+	fields := []jen.Code{jen.Id("acquisitionGradFn").Add(valueGrad).Comment("the search's objectives (search.ValueGrad)")}
+	if g.explores() {
+		fields = append(fields, jen.Id("sdGradFn").Add(valueGrad.Clone()))
 	}
+	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
 	if g.acquisition.Joint {
 		fields = append(fields, jen.Id("incumbentWeights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
 	}
@@ -53,11 +53,11 @@ func (g *generator) searchInit() []jen.Code {
 	if !g.gradientSearch() {
 		return nil
 	}
-	return []jen.Code{
-		field("acquisitionGradFn").Op("=").Add(field("acquisitionGradAt")),
-		field("sdGradFn").Op("=").Add(field("sdGradAt")),
-		field("workers").Op("=").Make(jen.Index().Id("searchWorker"), field("search").Dot("Workers").Call()),
+	stmts := []jen.Code{field("acquisitionGradFn").Op("=").Add(field("acquisitionGradAt"))}
+	if g.explores() {
+		stmts = append(stmts, field("sdGradFn").Op("=").Add(field("sdGradAt")))
 	}
+	return append(stmts, field("workers").Op("=").Make(jen.Index().Id("searchWorker"), field("search").Dot("Workers").Call()))
 }
 
 // searchIncumbent is Suggest's statement, after setIncumbent, that prepares
@@ -108,6 +108,9 @@ func (g *generator) searchDecls(f *jen.File) {
 		jen.Return(jen.Id("mean"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
 	)...)
 	g.acquisitionGradDecl(f)
+	if !g.explores() {
+		return
+	}
 	f.Comment("sdGradAt is the posterior standard deviation at unit coordinates u and, unless")
 	f.Comment("grad is nil, writes its gradient to grad; worker names the calling goroutine.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdGradAt").Params(jen.Id("worker").Int(), jen.List(jen.Id("u"), jen.Id("grad")).Index().Float64()).Float64().Block(

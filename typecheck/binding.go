@@ -17,7 +17,11 @@ func (c *checker) checkObjective() {
 	if e, isExpr := s.Binding.(*ast.ExprBinding); isExpr && e != nil {
 		b, ok = c.objectiveExpr(e)
 	} else {
-		b, ok = c.measuredBinding(s.Binding, "external")
+		shape := objectiveValue
+		if c.stmts.obsNoise != nil && c.stmts.obsNoise.Reported {
+			shape = objectiveValueSD
+		}
+		b, ok = c.measuredBinding(s.Binding, "external", shape)
 	}
 	if ok {
 		c.prog.Objective = ir.Objective{Maximize: s.Maximize, Binding: b}
@@ -47,15 +51,15 @@ func (c *checker) objectiveExpr(e *ast.ExprBinding) (ir.Binding, bool) {
 // measuredBinding checks a binding that measures a value: a go function, an
 // exec command, or values reported from outside. keyword is the word the
 // context uses for the last: `external` for an objective, `reported` for a
-// constraint.
-func (c *checker) measuredBinding(b ast.Binding, keyword string) (ir.Binding, bool) {
+// constraint. shape says what a go function must return.
+func (c *checker) measuredBinding(b ast.Binding, keyword string, shape valueShape) (ir.Binding, bool) {
 	if isNil(b) {
 		c.incomplete("binding")
 		return ir.Binding{}, false
 	}
 	switch b := b.(type) {
 	case *ast.GoBinding:
-		return c.goBinding(b)
+		return c.goBinding(b, shape)
 	case *ast.ExecBinding:
 		return c.execBinding(b)
 	case *ast.ExternalBinding:

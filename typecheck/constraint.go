@@ -125,7 +125,7 @@ func (c *checker) unknownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
 		measured, threshold = s.RHS, s.LHS
 		atLeast = s.Op == "<="
 	}
-	b, bok := c.measuredBinding(measured, "reported")
+	b, bok := c.measuredBinding(measured, "reported", valueOnly)
 	t, tok := c.threshold(threshold.(*ast.ExprBinding), s.Name.Name)
 	con := &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Measured: b, AtLeast: atLeast, Threshold: t}
 	if !c.constraintOptions(s, con) || !bok || !tok {

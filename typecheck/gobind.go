@@ -156,13 +156,36 @@ func importPathProblem(path string) string {
 	return ""
 }
 
-// goForm is one of the accepted shapes of a bound Go function.
-type goForm struct{ context, err bool }
+// goForm is one of the accepted shapes of a bound Go function: an optional
+// leading context.Context, the value, under `observation noise reported` its
+// noise sd after it, and an optional trailing error.
+type goForm struct{ context, sd, err bool }
+
+// goForms are the accepted forms, with or without the sd.
+func goForms(sd bool) []goForm {
+	var forms []goForm
+	for _, context := range []bool{false, true} {
+		for _, err := range []bool{false, true} {
+			forms = append(forms, goForm{context: context, sd: sd, err: err})
+		}
+	}
+	return forms
+}
+
+// valueShape is what a measured binding returns.
+type valueShape int
+
+const (
+	valueOnly        valueShape = iota // a constraint's value
+	objectiveValue                     // the objective's value
+	objectiveValueSD                   // the objective's value and noise sd (observation noise reported)
+)
 
 // goBinding checks `go "import/path".Func` against the loaded package: the
 // function exists, is exported, and has one of the accepted signatures for
-// this domain's D.
-func (c *checker) goBinding(b *ast.GoBinding) (ir.Binding, bool) {
+// this domain's D and shape: under objectiveValueSD exactly the forms that
+// return the noise sd after the value, otherwise those that do not.
+func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, bool) {
 	if b.Path == nil || b.Func == nil {
 		c.incomplete("go binding")
 		return ir.Binding{}, false
@@ -188,27 +211,49 @@ func (c *checker) goBinding(b *ast.GoBinding) (ir.Binding, bool) {
 	}
 	sig := fn.Type().(*types.Signature)
 	ctxType := contextType(gp.pkg.Types)
-	for _, form := range []goForm{{false, false}, {false, true}, {true, false}, {true, true}} {
-		if form.context && ctxType == nil {
-			continue
-		}
-		if types.Identical(sig, goSignature(form, c.prog.D, ctxType)) {
-			return ir.Binding{Kind: ir.GoBinding, Span: b.Pos, GoPackage: path, GoFunc: name,
-				GoContext: form.context, GoError: form.err}, true
-		}
+	withSD := shape == objectiveValueSD
+	if form, ok := matchGoForm(sig, withSD, c.prog.D, ctxType); ok {
+		return ir.Binding{Kind: ir.GoBinding, Span: b.Pos, GoPackage: path, GoFunc: name,
+			GoContext: form.context, GoError: form.err, GoSD: form.sd}, true
 	}
-	want := goSignature(closestForm(sig, ctxType), c.prog.D, ctxType)
 	pos := gp.pkg.Fset.Position(fn.Pos())
+	declared := fmt.Sprintf("%s is declared at %s:%d:%d as %s", name, c.relPath(pos.Filename), pos.Line, pos.Column,
+		types.TypeString(sig, types.RelativeTo(gp.pkg.Types)))
+	if _, other := matchGoForm(sig, !withSD, c.prog.D, ctxType); other && shape != valueOnly {
+		if withSD {
+			c.errorHint(b.Func.Pos, "return (value, sd) or (value, sd, error); or, if the noise is known, declare it: observation noise ~ normal(0, sd)",
+				"%s: it returns no noise sd, but the observation noise is reported, so every value needs its sd", declared)
+		} else {
+			c.errorHint(b.Func.Pos, "declare `observation noise reported` to use the sd it returns with each value",
+				"%s: it returns a value and its noise sd, but the observation noise is not reported", declared)
+		}
+		return ir.Binding{}, false
+	}
+	want := goSignature(closestForm(sig, withSD, ctxType), c.prog.D, ctxType)
 	noun := "components"
 	if c.prog.D == 1 {
 		noun = "component"
 	}
-	c.errorHint(b.Func.Pos, "accepted: func([N]float64) float64 or (float64, error), optionally with a leading context.Context",
-		"%s is declared at %s:%d:%d as %s; want %s (%d scalar domain %s: %s)",
-		name, c.relPath(pos.Filename), pos.Line, pos.Column,
-		types.TypeString(sig, types.RelativeTo(gp.pkg.Types)),
-		types.TypeString(want, types.RelativeTo(gp.pkg.Types)), c.prog.D, noun, c.componentList())
+	accepted := "accepted: func([N]float64) float64 or (float64, error), optionally with a leading context.Context"
+	if withSD {
+		accepted = "accepted (the noise is reported): func([N]float64) (value, sd float64) or (value, sd float64, err error), optionally with a leading context.Context"
+	}
+	c.errorHint(b.Func.Pos, accepted, "%s; want %s (%d scalar domain %s: %s)",
+		declared, types.TypeString(want, types.RelativeTo(gp.pkg.Types)), c.prog.D, noun, c.componentList())
 	return ir.Binding{}, false
+}
+
+// matchGoForm finds the accepted form, with or without the sd, that sig is.
+func matchGoForm(sig *types.Signature, sd bool, d int, ctxType types.Type) (goForm, bool) {
+	for _, form := range goForms(sd) {
+		if form.context && ctxType == nil {
+			continue
+		}
+		if types.Identical(sig, goSignature(form, d, ctxType)) {
+			return form, true
+		}
+	}
+	return goForm{}, false
 }
 
 // goFunc finds the exported function id names in pkg.
@@ -267,6 +312,9 @@ func goSignature(form goForm, d int, ctxType types.Type) *types.Signature {
 	}
 	params = append(params, param(types.NewArray(types.Typ[types.Float64], int64(d))))
 	results = append(results, param(types.Typ[types.Float64]))
+	if form.sd {
+		results = append(results, param(types.Typ[types.Float64]))
+	}
 	if form.err {
 		results = append(results, param(types.Universe.Lookup("error").Type()))
 	}
@@ -274,9 +322,13 @@ func goSignature(form goForm, d int, ctxType types.Type) *types.Signature {
 }
 
 // closestForm guesses which accepted form a mismatching declaration meant,
-// for the "want" in the message.
-func closestForm(sig *types.Signature, ctxType types.Type) goForm {
-	f := goForm{err: sig.Results().Len() == 2}
+// for the "want" in the message; sd says whether the forms return the sd.
+func closestForm(sig *types.Signature, sd bool, ctxType types.Type) goForm {
+	values := 1
+	if sd {
+		values = 2
+	}
+	f := goForm{sd: sd, err: sig.Results().Len() > values}
 	if ctxType != nil && sig.Params().Len() > 0 {
 		f.context = types.Identical(sig.Params().At(0).Type(), ctxType)
 	}

@@ -12,13 +12,16 @@ import (
 )
 
 // TestGoBindings checks objectives bound to the functions of
-// testdata/field: the four accepted signatures and the ways a binding fails,
-// with the error at the function name (or the import path) in the .bo file.
+// testdata/field: the four accepted signatures, each with the noise sd under
+// `observation noise reported` and without it otherwise, and the ways a
+// binding fails, with the error at the function name (or the import path) in
+// the .bo file.
 func TestGoBindings(t *testing.T) {
 	tests := []struct {
-		dims, binding  string
-		context, err   bool
-		wantErr, errAt string // message fragment; the source text it starts at
+		dims, binding    string
+		reported         bool // observation noise reported
+		context, sd, err bool
+		wantErr, errAt   string // message fragment; the source text it starts at
 	}{
 		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.Measure"},
 		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.MeasureErr", err: true},
@@ -29,7 +32,15 @@ func TestGoBindings(t *testing.T) {
 		{dims: "x in [0, 1]", binding: "field.MeasureCtxErr",
 			wantErr: "want func(context.Context, [1]float64) (float64, error)", errAt: "MeasureCtxErr"},
 		{dims: "p[2] in [0, 1]", binding: "field.MeasureTwice",
-			wantErr: "as func(x [2]float64) (float64, float64); want func([2]float64) (float64, error)", errAt: "MeasureTwice"},
+			wantErr: "as func(x [2]float64) (float64, float64): it returns a value and its noise sd, but the observation noise is not reported", errAt: "MeasureTwice"},
+		{dims: "p[2] in [0, 1]", binding: "field.MeasureTwice", reported: true, sd: true},
+		{dims: "p[2] in [0, 1]", binding: "field.MeasureWithSD", reported: true, context: true, sd: true, err: true},
+		{dims: "p[2] in [0, 1]", binding: "field.MeasureErr", reported: true,
+			wantErr: "as func(x [2]float64) (float64, error): it returns no noise sd, but the observation noise is reported", errAt: "MeasureErr"},
+		{dims: "x in [0, 1]", binding: "field.MeasureWithSD", reported: true,
+			wantErr: "want func(context.Context, [1]float64) (float64, float64, error)", errAt: "MeasureWithSD"},
+		{dims: "x in [0, 1]", binding: "field.MeasureSlice", reported: true,
+			wantErr: "want func([1]float64) (float64, float64)", errAt: "MeasureSlice"},
 		{dims: "p[2] in [0, 1]", binding: "field.Mesure", wantErr: "has no function Mesure", errAt: "Mesure"},
 		{dims: "p[2] in [0, 1]", binding: "broken.Measure", wantErr: "undefined: undefinedScale", errAt: `"github.com`},
 		{dims: "p[2] in [0, 1]", binding: "missing.Measure", wantErr: "does not load", errAt: `"github.com`},
@@ -39,6 +50,9 @@ func TestGoBindings(t *testing.T) {
 			pkg, fn, _ := strings.Cut(tt.binding, ".")
 			binding := `go "github.com/bocdev/boc/typecheck/testdata/` + pkg + `".` + fn
 			src := "problem gobind\ndomain {\n" + tt.dims + "\n}\nobjective maximize " + binding + "\nbudget 10\n"
+			if tt.reported {
+				src += "observation noise reported\n"
+			}
 			f, pdiags := parser.ParseFile("gobind.bo", []byte(src))
 			if pdiags.HasErrors() {
 				t.Fatalf("syntax errors: %v", pdiags)
@@ -49,7 +63,7 @@ func TestGoBindings(t *testing.T) {
 					t.Fatalf("errors: %v", diags)
 				}
 				want := ir.Binding{Kind: ir.GoBinding, GoPackage: "github.com/bocdev/boc/typecheck/testdata/field", GoFunc: fn,
-					GoContext: tt.context, GoError: tt.err}
+					GoContext: tt.context, GoSD: tt.sd, GoError: tt.err}
 				if diff := cmp.Diff(want, p.Objective.Binding, cmpopts.IgnoreFields(ir.Binding{}, "Span")); diff != "" {
 					t.Errorf("binding (-want +got):\n%s", diff)
 				}

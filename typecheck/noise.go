@@ -209,6 +209,13 @@ func (c *checker) checkObservationNoise() {
 	on := ir.ObsNoise{Span: s.Pos}
 	switch {
 	case s.Reported:
+		if obj := c.stmts.objective; obj != nil {
+			if _, isExpr := obj.Binding.(*ast.ExprBinding); isExpr {
+				c.errorHint(s.Pos, "to simulate observation noise on an expression or benchmark objective, declare it: observation noise ~ normal(0, sd)",
+					"observation noise reported needs an objective that reports each value's noise sd (go, exec or external); an expression has none")
+				return
+			}
+		}
 		on.Kind = ir.ObsNoiseReported
 	case s.Learn != nil:
 		l, _, ok := c.learn("the observation noise sd", observationSD, s.Learn, exprCtx{})

@@ -8,8 +8,10 @@
 // boc.csv (boc's posterior mean and standard deviation) and boc.json (the
 // timings) into -out, and prints the timings. The measured time is what an
 // emitted optimiser does to predict: fill the 10,000×500 kernel matrix with
-// the straight-line kernel code boc emits for this problem, then
-// gp.BatchWorkers.Predict. The fill is also timed through the generic
+// the straight-line kernel code boc emits for this problem, one row at a
+// time (the exponents of a row, then fastexp.Exp over the row), then
+// gp.BatchWorkers.Predict. The fill is also timed with one math.Exp per
+// kernel value (the emitted kernels' scalar form) and through the generic
 // runtime/kernel path. Each time is the best of -runs runs.
 //
 // Usage (from the repository root; bench/predict.sh runs both sides):
@@ -31,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bocdev/boc/runtime/fastexp"
 	"github.com/bocdev/boc/runtime/gp"
 	"github.com/bocdev/boc/runtime/kernel"
 )
@@ -78,17 +81,21 @@ func generate(n, m int, seed uint64) *dataset {
 	return d
 }
 
-// seKernel is the squared-exponential kernel in the straight-line form boc
-// emits for this problem (stdlib's se emitter: inverse lengthscales folded
-// into literals, unrolled over the four components).
-func seKernel(a, b *point) float64 {
+// seExponent is the exponent of the squared-exponential kernel in the
+// straight-line form boc emits for this problem (stdlib's se emitter:
+// inverse lengthscales folded into literals, unrolled over the four
+// components).
+func seExponent(a, b *point) float64 {
 	d0 := (a[0] - b[0]) * 3.3333333333333335
 	d1 := (a[1] - b[1]) * 3.3333333333333335
 	d2 := (a[2] - b[2]) * 3.3333333333333335
 	d3 := (a[3] - b[3]) * 3.3333333333333335
 	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3
-	return math.Exp(-0.5 * r2)
+	return -0.5 * r2
 }
+
+// seKernel is the emitted kernel for one pair of points.
+func seKernel(a, b *point) float64 { return math.Exp(seExponent(a, b)) }
 
 // predictor holds the GP fitted to a dataset and the buffers of a batch
 // prediction at its query points.
@@ -154,8 +161,24 @@ func parallel(m, workers int, body func(lo, hi int)) {
 }
 
 // fill writes the query points' kernel vectors and prior variances with the
-// specialised kernel.
+// specialised kernel: a row's exponents, then their exponentials at once.
 func (p *predictor) fill(workers int) {
+	train, n := p.data.train, len(p.data.train)
+	parallel(len(p.data.test), workers, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			x := &p.data.test[j]
+			row := p.kstar[j*n : (j+1)*n]
+			for i := range row {
+				row[i] = seExponent(x, &train[i])
+			}
+			fastexp.Exp(row, row)
+			p.kself[j] = seKernel(x, x)
+		}
+	})
+}
+
+// fillMathExp is fill with one math.Exp per kernel value.
+func (p *predictor) fillMathExp(workers int) {
 	train, n := p.data.train, len(p.data.train)
 	parallel(len(p.data.test), workers, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
@@ -194,21 +217,26 @@ func (p *predictor) posterior() {
 type timings struct {
 	N, M, Dim, Workers, Runs int
 	GoVersion                string
-	Fill                     float64 `json:"fill_s"`         // specialised kernel matrix
-	FillGeneric              float64 `json:"fill_generic_s"` // the same through runtime/kernel
-	Posterior                float64 `json:"posterior_s"`    // BatchWorkers.Predict
-	Total                    float64 `json:"total_s"`        // fill + posterior in one run
+	Fill                     float64 `json:"fill_s"`          // specialised kernel matrix, fastexp
+	FillMathExp              float64 `json:"fill_math_exp_s"` // the same with math.Exp
+	FillGeneric              float64 `json:"fill_generic_s"`  // the same through runtime/kernel
+	Posterior                float64 `json:"posterior_s"`     // BatchWorkers.Predict
+	Total                    float64 `json:"total_s"`         // fill + posterior in one run
 }
 
 // measure runs the prediction runs times and returns the best times.
 func (p *predictor) measure(runs, workers int) timings {
 	t := timings{N: len(p.data.train), M: len(p.data.test), Dim: dim, Workers: workers, Runs: runs,
-		GoVersion: runtime.Version(), Fill: math.Inf(1), FillGeneric: math.Inf(1), Posterior: math.Inf(1), Total: math.Inf(1)}
+		GoVersion: runtime.Version(), Fill: math.Inf(1), FillMathExp: math.Inf(1), FillGeneric: math.Inf(1), Posterior: math.Inf(1), Total: math.Inf(1)}
 	generic := kernel.NewStationary(kernel.SE, 1, []float64{lengthscale})
 	for range runs {
 		start := time.Now()
 		p.fillGeneric(workers, generic)
 		t.FillGeneric = min(t.FillGeneric, time.Since(start).Seconds())
+
+		start = time.Now()
+		p.fillMathExp(workers)
+		t.FillMathExp = min(t.FillMathExp, time.Since(start).Seconds())
 
 		start = time.Now()
 		p.fill(workers)
@@ -290,8 +318,9 @@ func run(out string, n, m, runs, workers int, seed uint64) error {
 	defer p.workers.Close()
 	t := p.measure(runs, workers)
 	fmt.Printf("boc: n = %d, %d query points, d = %d, %d workers, best of %d runs (%s)\n", n, m, dim, workers, runs, t.GoVersion)
-	fmt.Printf("  kernel matrix, emitted straight-line kernel: %8.2f ms\n", 1e3*t.Fill)
-	fmt.Printf("  kernel matrix, generic runtime/kernel:       %8.2f ms (%.2f× the emitted kernel's time)\n", 1e3*t.FillGeneric, t.FillGeneric/t.Fill)
+	fmt.Printf("  kernel matrix, emitted kernel, fastexp rows: %8.2f ms\n", 1e3*t.Fill)
+	fmt.Printf("  kernel matrix, emitted kernel, math.Exp:     %8.2f ms (%.2f× the fastexp rows' time)\n", 1e3*t.FillMathExp, t.FillMathExp/t.Fill)
+	fmt.Printf("  kernel matrix, generic runtime/kernel:       %8.2f ms (%.2f× the emitted math.Exp kernel's time)\n", 1e3*t.FillGeneric, t.FillGeneric/t.FillMathExp)
 	fmt.Printf("  posterior mean and variance (PredictBatch):  %8.2f ms\n", 1e3*t.Posterior)
 	fmt.Printf("  prediction total (fill + posterior):         %8.2f ms\n", 1e3*t.Total)
 	return p.write(out, t)

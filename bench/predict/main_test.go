@@ -71,20 +71,31 @@ func TestPosteriorMatchesSklearnFormula(t *testing.T) {
 	}
 }
 
-// TestEmittedFormMatchesGenericKernel checks the straight-line kernel
-// against runtime/kernel on the benchmark's data, fill against fill.
+// TestEmittedFormMatchesGenericKernel checks the straight-line kernel with
+// math.Exp against its fastexp rows and against runtime/kernel on the
+// benchmark's data, fill against fill.
 func TestEmittedFormMatchesGenericKernel(t *testing.T) {
 	d := generate(40, 30, 5)
 	p, err := newPredictor(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.fill(2)
+	p.fillMathExp(2)
 	want := append([]float64(nil), p.kstar...)
-	p.fillGeneric(3, kernel.NewStationary(kernel.SE, 1, []float64{lengthscale}))
-	for i, v := range p.kstar {
-		if math.Abs(v-want[i]) > 1e-14*want[i] {
-			t.Fatalf("entry %d: generic %v, emitted form %v", i, v, want[i])
+	fills := []struct {
+		name string
+		fill func()
+	}{
+		{"fastexp rows", func() { p.fill(3) }},
+		{"generic", func() { p.fillGeneric(3, kernel.NewStationary(kernel.SE, 1, []float64{lengthscale})) }},
+	}
+	for _, f := range fills {
+		clear(p.kstar)
+		f.fill()
+		for i, v := range p.kstar {
+			if math.Abs(v-want[i]) > 1e-14*want[i] {
+				t.Fatalf("%s: entry %d: %v, emitted form with math.Exp %v", f.name, i, v, want[i])
+			}
 		}
 	}
 }
@@ -123,7 +134,7 @@ func TestRunWritesFiles(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.N != 20 || got.M != 11 || !(got.Total > 0) || !(got.Fill > 0) {
+	if got.N != 20 || got.M != 11 || !(got.Total > 0) || !(got.Fill > 0) || !(got.FillMathExp > 0) {
 		t.Errorf("boc.json = %+v", got)
 	}
 	if err := run(dir, 0, 1, 1, 1, 1); err == nil {

@@ -182,8 +182,7 @@ type Optimizer struct {
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	sdGradFn          func(int, []float64, []float64) float64
-	workers           []searchWorker // one per goroutine of the search
+	workers           []searchWorker                          // one per goroutine of the search
 
 	err error // why the initial design could not be made
 }
@@ -197,7 +196,6 @@ func New(seed uint64) *Optimizer {
 		seed:   seed,
 	}
 	o.acquisitionGradFn = o.acquisitionGradAt
-	o.sdGradFn = o.sdGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("suggest: initial design: %w", err)
@@ -225,10 +223,9 @@ func (o *Optimizer) makeDesign() error {
 // Suggest returns the next point to evaluate. While fewer than designSize points
 // have been observed, that is design point number Evaluations(); afterwards it is
 // the maximiser of the acquisition found by the search.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
+// The observations are noisy, so evaluating a point again is informative: the
+// acquisition's maximiser is returned even when it was evaluated before (a
+// replicate); only a design point evaluated before is skipped.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -254,20 +251,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 		return Point{}, fmt.Errorf("suggest: acquisition search: %w", err)
 	}
 	o.lastAcquisition, o.searched = acquisitionValue(value), true
-	x := fromUnit(&o.candidate)
-	if !o.evaluated(&x) {
-		return x, nil
-	}
-	// The acquisition's maximiser was evaluated already: explore where the model is
-	// least certain instead.
-	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("suggest: exploration search: %w", err)
-	}
-	x = fromUnit(&o.candidate)
-	if o.evaluated(&x) {
-		return x, ErrExhausted
-	}
-	return x, nil
+	return fromUnit(&o.candidate), nil
 }
 
 // streamSeed derives the seed of random stream k of search number n, so that every
@@ -343,20 +327,6 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 		}
 	}
 	return score
-}
-
-// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
-// grad is nil, writes its gradient to grad; worker names the calling goroutine.
-func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
-	w := &o.workers[worker]
-	_, sd := o.posteriorGrad(w, u)
-	for j := range grad {
-		grad[j] = 0.0
-		if sd > 0 {
-			grad[j] = w.dvar[j] / (2 * sd)
-		}
-	}
-	return sd
 }
 
 // Observe records the objective's value y at x, in the objective's units and sign.

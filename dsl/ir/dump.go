@@ -137,6 +137,9 @@ func (d *dumper) binding(b Binding) {
 		if b.GoContext {
 			form += " context"
 		}
+		if b.GoSD {
+			form += " sd"
+		}
 		if b.GoError {
 			form += " error"
 		}

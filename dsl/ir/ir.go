@@ -100,6 +100,9 @@ type Binding struct {
 	GoFunc    string
 	GoContext bool // takes a leading context.Context
 	GoError   bool // returns (float64, error)
+	// GoSD: also returns the observation's noise sd after the value,
+	// (float64, float64[, error]); only under `observation noise reported`.
+	GoSD bool
 
 	Exec []string // ExecBinding: command and arguments
 }

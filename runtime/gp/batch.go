@@ -3,16 +3,20 @@ package gp
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bocdev/boc/runtime/internal/vec"
 )
 
 const (
-	// groupPoints is the number of points the batch solve advances together
-	// through a pair of rows of L: each element of L it loads serves three
-	// points, and the six accumulators, two elements of L and three of the
-	// points fit the registers amd64 code has (four points spill and run at
-	// half the speed, measured on the development machine).
+	// groupRows and groupPoints shape the batch solve's register block: it
+	// walks down L four rows at a time and advances three points at a time
+	// through them, so that each element of a point loaded from the L2 cache
+	// serves four rows (halving that traffic against two rows, the solve's
+	// bottleneck) and each element of L serves three points. The twelve
+	// accumulators, three elements of the points and one of L take the
+	// sixteen vector registers amd64 code has.
+	groupRows   = 4
 	groupPoints = 3
 	// blockPoints is the number of points whose kernel vectors are solved
 	// together: L streams past them once, while their vectors (48 × n
@@ -55,11 +59,15 @@ func (g *GP) PredictBatch(kstar []float64, m int, kself, mean, variance []float6
 // serves one Predict at a time; Close stops the goroutines.
 type BatchWorkers struct {
 	workers int
-	jobs    chan batchJob
+	wake    chan struct{}
 	pending sync.WaitGroup
+	// job is the prediction under way, written before the workers are
+	// woken; next is the index of the next block of points to claim.
+	job  batchJob
+	next atomic.Int64
 }
 
-// batchJob is one worker's share of a batch prediction.
+// batchJob is a batch prediction's arguments.
 type batchJob struct {
 	g                            *GP
 	kstar, kself, mean, variance []float64
@@ -69,7 +77,7 @@ type batchJob struct {
 // NewBatchWorkers returns workers goroutines' worth of batch prediction: the
 // calling goroutine and workers − 1 started here (none for workers <= 1).
 func NewBatchWorkers(workers int) *BatchWorkers {
-	w := &BatchWorkers{workers: max(workers, 1), jobs: make(chan batchJob)}
+	w := &BatchWorkers{workers: max(workers, 1), wake: make(chan struct{})}
 	for range w.workers - 1 {
 		go w.serve()
 	}
@@ -77,40 +85,52 @@ func NewBatchWorkers(workers int) *BatchWorkers {
 }
 
 func (w *BatchWorkers) serve() {
-	for j := range w.jobs {
-		j.g.PredictBatch(j.kstar, j.m, j.kself, j.mean, j.variance)
+	for range w.wake {
+		w.claim()
 		w.pending.Done()
 	}
 }
 
-// Close stops the goroutines; Predict must not be called afterwards.
-func (w *BatchWorkers) Close() { close(w.jobs) }
+// claim predicts blocks of the current job until none is left. Blocks are
+// claimed one at a time rather than split evenly up front, so that a worker
+// whose core is busy with something else holds up the others by one block at
+// most.
+func (w *BatchWorkers) claim() {
+	j := &w.job
+	n := j.g.n
+	for {
+		lo := int(w.next.Add(1)-1) * blockPoints
+		if lo >= j.m {
+			return
+		}
+		hi := min(j.m, lo+blockPoints)
+		j.g.PredictBatch(j.kstar[lo*n:hi*n], hi-lo, j.kself[lo:hi], j.mean[lo:hi], j.variance[lo:hi])
+	}
+}
 
-// Predict is g.PredictBatch with the points split into contiguous shares,
-// one per worker. The results are bit-identical to PredictBatch's for any
-// number of workers. It allocates nothing.
+// Close stops the goroutines; Predict must not be called afterwards.
+func (w *BatchWorkers) Close() { close(w.wake) }
+
+// Predict is g.PredictBatch with the points shared out among the workers in
+// blocks. A point's arithmetic does not depend on the block it is in, so
+// the results are bit-identical to PredictBatch's for any number of workers.
+// It allocates nothing.
 func (w *BatchWorkers) Predict(g *GP, kstar []float64, m int, kself, mean, variance []float64) {
 	g.checkBatch(kstar, m, kself, mean, variance)
-	// Shares are whole groups, so that no worker gets a sliver.
-	groups := (m + groupPoints - 1) / groupPoints
-	workers := min(w.workers, groups)
+	workers := min(w.workers, (m+blockPoints-1)/blockPoints)
 	if workers <= 1 {
 		g.PredictBatch(kstar, m, kself, mean, variance)
 		return
 	}
-	n := g.n
-	share := func(k int) (lo, hi int) {
-		return min(m, k*groups/workers*groupPoints), min(m, (k+1)*groups/workers*groupPoints)
-	}
+	w.job = batchJob{g: g, kstar: kstar, m: m, kself: kself, mean: mean, variance: variance}
+	w.next.Store(0)
 	w.pending.Add(workers - 1)
-	for k := 1; k < workers; k++ {
-		lo, hi := share(k)
-		w.jobs <- batchJob{g: g, kstar: kstar[lo*n : hi*n], m: hi - lo,
-			kself: kself[lo:hi], mean: mean[lo:hi], variance: variance[lo:hi]}
+	for range workers - 1 {
+		w.wake <- struct{}{}
 	}
-	_, hi := share(0)
-	g.PredictBatch(kstar[:hi*n], hi, kself[:hi], mean[:hi], variance[:hi])
+	w.claim()
 	w.pending.Wait()
+	w.job = batchJob{} // drop the references to the caller's slices
 }
 
 // checkBatch panics if the slices are too short for m points: the sizes are
@@ -123,88 +143,92 @@ func (g *GP) checkBatch(kstar []float64, m int, kself, mean, variance []float64)
 }
 
 // solveBlock overwrites each of the q rows of x (q×n) with L⁻¹ times it. It
-// walks down L two rows at a time and advances every point through them,
+// walks down L four rows at a time and advances every point through them,
 // three points at a time; every point's sums run over the same indices in
 // the same order however the points are grouped.
 func (g *GP) solveBlock(x []float64, q int) {
 	n := g.n
+	var rows [groupRows][]float64
+	var s3 [groupRows * groupPoints]float64
+	var s1 [groupRows]float64
 	i := 0
-	for ; i+2 <= n; i += 2 {
-		start0, start1 := rowStart(i), rowStart(i+1)
-		l0 := g.l[start0 : start0+i+1]
-		l1 := g.l[start1 : start1+i+2]
+	for ; i+groupRows <= n; i += groupRows {
+		for r := range rows {
+			start := rowStart(i + r)
+			rows[r] = g.l[start : start+i+r+1]
+		}
 		j := 0
 		for ; j+groupPoints <= q; j += groupPoints {
 			x0, x1, x2 := x[j*n:(j+1)*n], x[(j+1)*n:(j+2)*n], x[(j+2)*n:(j+3)*n]
-			s00, s01, s02, s10, s11, s12 := dots2x3(l0[:i], l1[:i], x0, x1, x2)
-			solvePair(l0, l1, x0, s00, s10)
-			solvePair(l0, l1, x1, s01, s11)
-			solvePair(l0, l1, x2, s02, s12)
+			dots4x3(&rows, i, x0, x1, x2, &s3)
+			solveRows(&rows, x0, s3[0], s3[3], s3[6], s3[9])
+			solveRows(&rows, x1, s3[1], s3[4], s3[7], s3[10])
+			solveRows(&rows, x2, s3[2], s3[5], s3[8], s3[11])
 		}
 		for ; j < q; j++ {
 			xj := x[j*n : (j+1)*n]
-			s0, s1 := dots2x1(l0[:i], l1[:i], xj)
-			solvePair(l0, l1, xj, s0, s1)
+			dots4x1(&rows, i, xj, &s1)
+			solveRows(&rows, xj, s1[0], s1[1], s1[2], s1[3])
 		}
 	}
-	if i < n {
+	// The last n mod 4 rows, one at a time.
+	for ; i < n; i++ {
 		start := rowStart(i)
 		l := g.l[start : start+i+1]
 		for j := range q {
 			xj := x[j*n : (j+1)*n]
-			s, _ := dots2x1(l[:i], l[:i], xj)
-			xj[i] = (xj[i] - s) / l[i]
+			xj[i] = (xj[i] - vec.Dot(l[:i], xj)) / l[i]
 		}
 	}
 }
 
-// solvePair finishes rows i and i+1 of the forward substitution for one
-// point, where i = len(l0)−1, l0 and l1 are rows i and i+1 of L (diagonal
-// included), and s0, s1 are their dot products with x[:i].
-func solvePair(l0, l1, x []float64, s0, s1 float64) {
-	i := len(l0) - 1
-	x[i] = (x[i] - s0) / l0[i]
-	x[i+1] = (x[i+1] - s1 - l1[i]*x[i]) / l1[i+1]
+// solveRows finishes rows i … i+3 of the forward substitution for one point,
+// where i = len(rows[0])−1, rows holds those rows of L (diagonals included)
+// and s0 … s3 are their dot products with x[:i].
+func solveRows(rows *[groupRows][]float64, x []float64, s0, s1, s2, s3 float64) {
+	i := len(rows[0]) - 1
+	r0, r1, r2, r3 := rows[0], rows[1][:i+2], rows[2][:i+3], rows[3][:i+4]
+	x = x[:i+4]
+	x[i] = (x[i] - s0) / r0[i]
+	x[i+1] = (x[i+1] - s1 - r1[i]*x[i]) / r1[i+1]
+	x[i+2] = (x[i+2] - s2 - r2[i]*x[i] - r2[i+1]*x[i+1]) / r2[i+2]
+	x[i+3] = (x[i+3] - s3 - r3[i]*x[i] - r3[i+1]*x[i+1] - r3[i+2]*x[i+2]) / r3[i+3]
 }
 
-// dots2x3 returns the dot products of a0 and a1 with the first len(a0)
-// elements of p0, p1 and p2. The vector kernel, where the CPU has one, sums
-// the longest prefix of a multiple of four elements; plain loops with one
-// accumulator per sum do the rest. It is a function of its own so that its
-// loop has the registers to itself.
-func dots2x3(a0, a1, p0, p1, p2 []float64) (s00, s01, s02, s10, s11, s12 float64) {
-	var head [6]float64
-	start := dots2x3Head(a0, a1, p0, p1, p2, &head)
-	s00, s01, s02, s10, s11, s12 = head[0], head[1], head[2], head[3], head[4], head[5]
-	a0 = a0[start:]
-	a1 = a1[start : start+len(a0)]
-	p0, p1, p2 = p0[start:start+len(a0)], p1[start:start+len(a0)], p2[start:start+len(a0)]
-	for c, u := range a0 {
-		w := a1[c]
-		v := p0[c]
-		s00 += u * v
-		s10 += w * v
-		v = p1[c]
-		s01 += u * v
-		s11 += w * v
-		v = p2[c]
-		s02 += u * v
-		s12 += w * v
+// dots4x3 writes the dot products of the first i elements of the four rows
+// with p0, p1 and p2 to s, s[3r+k] for row r and point k. The vector kernel,
+// where the CPU has one, sums the longest prefix of a multiple of four
+// elements; plain loops with one accumulator per sum do the rest.
+func dots4x3(rows *[groupRows][]float64, i int, p0, p1, p2 []float64, s *[groupRows * groupPoints]float64) {
+	start := dots4x3Head(rows, i, p0, p1, p2, s)
+	a0, a1, a2, a3 := rows[0][start:i], rows[1][start:i], rows[2][start:i], rows[3][start:i]
+	p0, p1, p2 = p0[start:i], p1[start:i], p2[start:i]
+	s00, s01, s02 := s[0], s[1], s[2]
+	s10, s11, s12 := s[3], s[4], s[5]
+	s20, s21, s22 := s[6], s[7], s[8]
+	s30, s31, s32 := s[9], s[10], s[11]
+	for c, v0 := range p0 {
+		v1, v2 := p1[c], p2[c]
+		u := a0[c]
+		s00, s01, s02 = s00+u*v0, s01+u*v1, s02+u*v2
+		u = a1[c]
+		s10, s11, s12 = s10+u*v0, s11+u*v1, s12+u*v2
+		u = a2[c]
+		s20, s21, s22 = s20+u*v0, s21+u*v1, s22+u*v2
+		u = a3[c]
+		s30, s31, s32 = s30+u*v0, s31+u*v1, s32+u*v2
 	}
-	return
+	*s = [...]float64{s00, s01, s02, s10, s11, s12, s20, s21, s22, s30, s31, s32}
 }
 
-// dots2x1 is dots2x3 for one point, with the same arithmetic.
-func dots2x1(a0, a1, p []float64) (s0, s1 float64) {
-	var head [2]float64
-	start := dots2x1Head(a0, a1, p, &head)
-	s0, s1 = head[0], head[1]
-	a0 = a0[start:]
-	a1, p = a1[start:start+len(a0)], p[start:start+len(a0)]
-	for c, u := range a0 {
-		v := p[c]
-		s0 += u * v
-		s1 += a1[c] * v
+// dots4x1 is dots4x3 for one point, with the same arithmetic.
+func dots4x1(rows *[groupRows][]float64, i int, p []float64, s *[groupRows]float64) {
+	start := dots4x1Head(rows, i, p, s)
+	a0, a1, a2, a3 := rows[0][start:i], rows[1][start:i], rows[2][start:i], rows[3][start:i]
+	p = p[start:i]
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	for c, v := range p {
+		s0, s1, s2, s3 = s0+a0[c]*v, s1+a1[c]*v, s2+a2[c]*v, s3+a3[c]*v
 	}
-	return
+	*s = [...]float64{s0, s1, s2, s3}
 }

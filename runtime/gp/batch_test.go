@@ -69,9 +69,10 @@ func TestPredictBatchMatchesPredict(t *testing.T) {
 }
 
 // TestBatchWorkersAreDeterministic checks that every number of workers gives
-// bit-identical results to the sequential batch, and allocates nothing.
+// bit-identical results to the sequential batch, and allocates nothing. The
+// points make five blocks and a part of one, the last not a whole group.
 func TestBatchWorkersAreDeterministic(t *testing.T) {
-	const n, m = 90, 37
+	const n, m = 90, 5*blockPoints + 2*groupPoints + 1
 	p := newProblem(3, n, 4, 0.4, true)
 	g := filled(t, p, n, n)
 	kstar, kself := batchQueries(p, n, m, 9)

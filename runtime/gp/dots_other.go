@@ -2,9 +2,15 @@
 
 package gp
 
-// dots2x3Head reports that this build has no vector kernel: the portable
-// loops compute every sum.
-func dots2x3Head(_, _, _, _, _ []float64, _ *[6]float64) int { return 0 }
+// dots4x3Head reports that this build has no vector kernel: it zeroes s, and
+// the portable loops compute every sum.
+func dots4x3Head(_ *[groupRows][]float64, _ int, _, _, _ []float64, s *[groupRows * groupPoints]float64) int {
+	*s = [groupRows * groupPoints]float64{}
+	return 0
+}
 
-// dots2x1Head reports that this build has no vector kernel.
-func dots2x1Head(_, _, _ []float64, _ *[2]float64) int { return 0 }
+// dots4x1Head is dots4x3Head for one point.
+func dots4x1Head(_ *[groupRows][]float64, _ int, _ []float64, s *[groupRows]float64) int {
+	*s = [groupRows]float64{}
+	return 0
+}

@@ -23,36 +23,63 @@ const maxQuotedStderr = 2000
 // error that quotes the command's standard error. Cancelling ctx kills the
 // command.
 func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64, error) {
+	y, _, err := execCommand(ctx, argv, dims, x, false)
+	return y, err
+}
+
+// ExecWithSD is Exec for an objective whose observation noise is reported:
+// the command answers {"y": value, "sd": its noise standard deviation}, and a
+// missing "sd" is an error too. Whether sd is finite and non-negative is
+// for the optimiser to check.
+func ExecWithSD(ctx context.Context, argv []string, dims []Dim, x []float64) (y, sd float64, err error) {
+	return execCommand(ctx, argv, dims, x, true)
+}
+
+// execCommand runs the command of Exec and ExecWithSD; it reads "sd" when
+// withSD.
+func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, withSD bool) (y, sd float64, err error) {
 	if len(argv) == 0 {
-		return 0, errors.New("exec: no command")
+		return 0, 0, errors.New("exec: no command")
 	}
 	input, err := json.Marshal(struct {
 		X point `json:"x"`
 	}{point{dims: dims, x: x}})
 	if err != nil {
-		return 0, fmt.Errorf("exec %s: %w", argv[0], err)
+		return 0, 0, fmt.Errorf("exec %s: %w", argv[0], err)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = bytes.NewReader(append(input, '\n'))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("exec %s: %w%s", argv[0], err, quote(stderr.String()))
+		return 0, 0, fmt.Errorf("exec %s: %w%s", argv[0], err, quote(stderr.String()))
 	}
 	var out struct {
-		Y *float64 `json:"y"`
+		Y  *float64 `json:"y"`
+		SD *float64 `json:"sd"`
+	}
+	want := `{"y": number}`
+	if withSD {
+		want = `{"y": number, "sd": number}`
 	}
 	dec := json.NewDecoder(&stdout)
 	if err := dec.Decode(&out); err != nil {
-		return 0, fmt.Errorf(`exec %s: want one JSON object {"y": number} on standard output: %w%s`, argv[0], err, quote(stderr.String()))
+		return 0, 0, fmt.Errorf("exec %s: want one JSON object %s on standard output: %w%s", argv[0], want, err, quote(stderr.String()))
 	}
 	if dec.More() {
-		return 0, fmt.Errorf("exec %s: more than one JSON value on standard output", argv[0])
+		return 0, 0, fmt.Errorf("exec %s: more than one JSON value on standard output", argv[0])
 	}
 	if out.Y == nil {
-		return 0, fmt.Errorf(`exec %s: the output has no "y"%s`, argv[0], quote(stderr.String()))
+		return 0, 0, fmt.Errorf(`exec %s: the output has no "y"%s`, argv[0], quote(stderr.String()))
 	}
-	return *out.Y, nil
+	if !withSD {
+		return *out.Y, 0, nil
+	}
+	if out.SD == nil {
+		return 0, 0, fmt.Errorf(`exec %s: the output has no "sd", the noise standard deviation the problem's observation noise reported needs%s`,
+			argv[0], quote(stderr.String()))
+	}
+	return *out.Y, *out.SD, nil
 }
 
 // quote formats a command's standard error for an error message.

@@ -35,6 +35,8 @@ func helper(mode string) int {
 		fmt.Println("y = 1")
 	case "no-y":
 		fmt.Println(`{"value": 1}`)
+	case "with-sd":
+		fmt.Println(`{"y": 2, "sd": 0.25}`)
 	case "two":
 		fmt.Println(`{"y": 1} {"y": 2}`)
 	}
@@ -71,6 +73,37 @@ func TestExec(t *testing.T) {
 			}
 			if y != tt.want {
 				t.Errorf("y = %v, want %v (the length of %s)", y, tt.want, input)
+			}
+		})
+	}
+}
+
+// TestExecWithSD: the sd is required, and read with the value.
+func TestExecWithSD(t *testing.T) {
+	dims := []Dim{{Name: "x", Size: 1}}
+	tests := []struct {
+		mode          string
+		wantY, wantSD float64
+		wantErr       string
+	}{
+		{mode: "with-sd", wantY: 2, wantSD: 0.25},
+		{mode: "echo-length", wantErr: `the output has no "sd"`},
+		{mode: "no-y", wantErr: `the output has no "y"`},
+		{mode: "garbage", wantErr: `want one JSON object {"y": number, "sd": number}`},
+		{mode: "fail", wantErr: "exit status 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Setenv(helperEnv, tt.mode)
+			y, sd, err := ExecWithSD(context.Background(), []string{os.Args[0]}, dims, []float64{0.5})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || y != tt.wantY || sd != tt.wantSD {
+				t.Errorf("got y %v sd %v error %v, want %v %v", y, sd, err, tt.wantY, tt.wantSD)
 			}
 		})
 	}

@@ -22,8 +22,10 @@ import (
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
 //	stopped               why the run ended: "budget", "stop when" or "exhausted"
 //	trace                 with --trace, one object per evaluation, in order:
-//	                      {"evaluation", "x", "y", "value", "recommendation_value",
-//	                       "best_observed_value"}, the last two after that evaluation
+//	                      {"evaluation", "x", "y", "sd", "value", "recommendation_value",
+//	                       "best_observed_value"}, the last two after that evaluation;
+//	                      "sd", the noise sd reported with y, only when the
+//	                      problem's observation noise is reported
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression
@@ -51,17 +53,23 @@ type observed struct {
 
 // step is one evaluation in the trace.
 type step struct {
-	Evaluation          int    `json:"evaluation"`
-	X                   point  `json:"x"`
-	Y                   number `json:"y"`
-	Value               number `json:"value"`
-	RecommendationValue number `json:"recommendation_value"`
-	BestObservedValue   number `json:"best_observed_value"`
+	Evaluation          int     `json:"evaluation"`
+	X                   point   `json:"x"`
+	Y                   number  `json:"y"`
+	SD                  *number `json:"sd,omitempty"`
+	Value               number  `json:"value"`
+	RecommendationValue number  `json:"recommendation_value"`
+	BestObservedValue   number  `json:"best_observed_value"`
 }
 
 func traceStep(p Problem, pr Progress) step {
-	return step{Evaluation: pr.Evaluation, X: point{dims: p.Dims, x: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
+	s := step{Evaluation: pr.Evaluation, X: point{dims: p.Dims, x: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
 		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
+	if p.ReportsSD {
+		sd := number(pr.SD)
+		s.SD = &sd
+	}
+	return s
 }
 
 func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {

@@ -43,6 +43,9 @@ type Problem struct {
 	Budget   int    // the compiled budget: the most evaluations a run can make
 	Seed     uint64 // the problem's seed, the default of --seed
 	Maximize bool
+	// ReportsSD says the objective reports each value's noise sd (observation
+	// noise reported); the trace then shows it.
+	ReportsSD bool
 	// Run optimises the objective; nil when the objective is external, so
 	// that the program cannot evaluate it.
 	Run func(ctx context.Context, opt Options) (Result, error)
@@ -67,6 +70,7 @@ type Progress struct {
 	Budget     int
 	X          []float64 // the point evaluated, one value per component
 	Y          float64   // its observed value
+	SD         float64   // the noise sd reported with Y, when Problem.ReportsSD
 	Value      float64   // its value without observation noise
 	BestY      float64   // the best value observed so far
 	BestValue  float64   // the value there without observation noise

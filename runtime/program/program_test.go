@@ -14,16 +14,17 @@ import (
 )
 
 // fakeProblem has a scalar and a vector dimension; its Run records the
-// options it got and reports two evaluations.
+// options it got and reports two evaluations, with noise sds that only a
+// problem whose noise is reported shows.
 func fakeProblem(got *Options, runErr error) Problem {
 	return Problem{
 		Name: "demo", Source: "demo.bo", Budget: 10, Seed: 7,
 		Dims: []Dim{{Name: "x", Size: 1}, {Name: "p", Size: 2, Vector: true}},
 		Run: func(ctx context.Context, opt Options) (Result, error) {
 			*got = opt
-			opt.Progress(Progress{Evaluation: 1, Budget: opt.Budget, X: []float64{1, 2, 3}, Y: 5, Value: 4.5,
+			opt.Progress(Progress{Evaluation: 1, Budget: opt.Budget, X: []float64{1, 2, 3}, Y: 5, SD: 0.5, Value: 4.5,
 				BestY: 5, BestValue: 4.5, Recommendation: []float64{1, 2, 3}, RecommendationMean: 5, RecommendationValue: 4.5})
-			opt.Progress(Progress{Evaluation: 2, Budget: opt.Budget, X: []float64{0.5, 0.25, 1e-7}, Y: 4, Value: 4,
+			opt.Progress(Progress{Evaluation: 2, Budget: opt.Budget, X: []float64{0.5, 0.25, 1e-7}, Y: 4, SD: 0, Value: 4,
 				BestY: 4, BestValue: 4, Recommendation: []float64{1, 2, 3}, RecommendationMean: 4.8, RecommendationValue: 4.5})
 			return Result{Evaluations: 2, Recommendation: []float64{1, 2, 3}, RecommendationMean: 4.8, RecommendationValue: 4.5,
 				BestX: []float64{0.5, 0.25, 1e-7}, BestY: 4, BestValue: 4, Stopped: "budget"}, runErr
@@ -37,6 +38,7 @@ func TestRun(t *testing.T) {
 		args       []string
 		runErr     error
 		external   bool
+		reportsSD  bool
 		wantCode   int
 		wantStdout string // exact, "" for none
 		wantStderr string // substring
@@ -54,6 +56,12 @@ func TestRun(t *testing.T) {
 				`{"evaluation":1,"x":{"x":1,"p":[2,3]},"y":5,"value":4.5,"recommendation_value":4.5,"best_observed_value":4.5},` +
 				`{"evaluation":2,"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4,"recommendation_value":4.5,"best_observed_value":4}]}` + "\n",
 			wantOpt: &Options{Seed: 7, Budget: 10, RandomSearch: true}},
+		{name: "trace with reported sd", args: []string{"run", "--json", "--trace"}, reportsSD: true, wantCode: ExitOK,
+			wantStdout: `{"problem":"demo","seed":7,"random_search":false,"evaluations":2,"recommendation":{"x":1,"p":[2,3]},` +
+				`"recommendation_mean":4.8,"recommendation_value":4.5,"best_observed":{"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4},` +
+				`"stopped":"budget","trace":[` +
+				`{"evaluation":1,"x":{"x":1,"p":[2,3]},"y":5,"sd":0.5,"value":4.5,"recommendation_value":4.5,"best_observed_value":4.5},` +
+				`{"evaluation":2,"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"sd":0,"value":4,"recommendation_value":4.5,"best_observed_value":4}]}` + "\n"},
 		{name: "trace without json", args: []string{"run", "--trace"}, wantCode: ExitUsage, wantStderr: "use it with --json"},
 		{name: "flags", args: []string{"run", "--json", "--seed", "3", "--budget", "4"}, wantCode: ExitOK, wantOpt: &Options{Seed: 3, Budget: 4}},
 		{name: "single dash flags", args: []string{"run", "-seed=5", "-budget=10"}, wantCode: ExitOK, wantOpt: &Options{Seed: 5, Budget: 10}},
@@ -84,6 +92,7 @@ func TestRun(t *testing.T) {
 			if tt.external {
 				p.Run = nil
 			}
+			p.ReportsSD = tt.reportsSD
 			var stdout, stderr bytes.Buffer
 			code := Run(context.Background(), p, tt.args, &stdout, &stderr)
 			if code != tt.wantCode {

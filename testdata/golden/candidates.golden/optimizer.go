@@ -221,8 +221,7 @@ type Optimizer struct {
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	sdGradFn          func(int, []float64, []float64) float64
-	workers           []searchWorker // one per goroutine of the search
+	workers           []searchWorker                          // one per goroutine of the search
 
 	candidateUnits [numCandidates * Dim]float64 // the free candidates in unit coordinates
 	candidateIndex [numCandidates]int           // their indices in candidatePoints
@@ -243,7 +242,6 @@ func New(seed uint64) *Optimizer {
 	copy(o.hyper[:], o.theta[:])
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
 	o.acquisitionGradFn = o.acquisitionGradAt
-	o.sdGradFn = o.sdGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	o.feasibleFn = o.feasibleAt
 	if err := o.makeDesign(); err != nil {
@@ -286,10 +284,6 @@ func (o *Optimizer) makeDesign() error {
 // The decision set is finite: the search chooses the candidate with the best
 // acquisition among those not evaluated yet, and once none is left Suggest
 // returns ErrExhausted.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -398,20 +392,6 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 		}
 	}
 	return score
-}
-
-// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
-// grad is nil, writes its gradient to grad; worker names the calling goroutine.
-func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
-	w := &o.workers[worker]
-	_, sd := o.posteriorGrad(w, u)
-	for j := range grad {
-		grad[j] = 0.0
-		if sd > 0 {
-			grad[j] = w.dvar[j] / (2 * sd)
-		}
-	}
-	return sd
 }
 
 // numCandidates is the size of the finite decision set, read from "candidates.csv".

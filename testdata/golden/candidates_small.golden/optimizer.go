@@ -209,7 +209,6 @@ type Optimizer struct {
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionFn func([]float64) float64
-	sdFn          func([]float64) float64
 
 	candidateUnits [numCandidates * Dim]float64 // the free candidates in unit coordinates
 	candidateIndex [numCandidates]int           // their indices in candidatePoints
@@ -226,7 +225,6 @@ func New(seed uint64) *Optimizer {
 		seed:   seed,
 	}
 	o.acquisitionFn = o.acquisitionAt
-	o.sdFn = o.sdAt
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
@@ -260,10 +258,6 @@ func (o *Optimizer) makeDesign() error {
 // The decision set is finite: the search chooses the candidate with the best
 // acquisition among those not evaluated yet, and once none is left Suggest
 // returns ErrExhausted.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -327,12 +321,6 @@ func (o *Optimizer) predict(u []float64) (mean, sd float64) {
 func (o *Optimizer) acquisitionAt(u []float64) float64 {
 	mean, sd := o.predict(u)
 	return acquisition(mean, sd, o.best)
-}
-
-// sdAt is the posterior standard deviation at unit coordinates u.
-func (o *Optimizer) sdAt(u []float64) float64 {
-	_, sd := o.predict(u)
-	return sd
 }
 
 // numCandidates is the size of the finite decision set, read from "candidates_small.csv".

@@ -224,9 +224,8 @@ type Optimizer struct {
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	sdGradFn          func(int, []float64, []float64) float64
-	workers           []searchWorker  // one per goroutine of the search
-	incumbentWeights  [Budget]float64 // A⁻¹k(x⁺), for covariance gradients
+	workers           []searchWorker                          // one per goroutine of the search
+	incumbentWeights  [Budget]float64                         // A⁻¹k(x⁺), for covariance gradients
 
 	err error // why the initial design could not be made
 }
@@ -243,7 +242,6 @@ func New(seed uint64) *Optimizer {
 	copy(o.hyper[:], o.theta[:])
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
 	o.acquisitionGradFn = o.acquisitionGradAt
-	o.sdGradFn = o.sdGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("noisy_ei: initial design: %w", err)
@@ -271,10 +269,9 @@ func (o *Optimizer) makeDesign() error {
 // Suggest returns the next point to evaluate. While fewer than designSize points
 // have been observed, that is design point number Evaluations(); afterwards it is
 // the maximiser of the acquisition found by the search.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
+// The observations are noisy, so evaluating a point again is informative: the
+// acquisition's maximiser is returned even when it was evaluated before (a
+// replicate); only a design point evaluated before is skipped.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -302,20 +299,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 		return Point{}, fmt.Errorf("noisy_ei: acquisition search: %w", err)
 	}
 	o.lastAcquisition, o.searched = acquisitionValue(value), true
-	x := fromUnit(&o.candidate)
-	if !o.evaluated(&x) {
-		return x, nil
-	}
-	// The acquisition's maximiser was evaluated already: explore where the model is
-	// least certain instead.
-	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("noisy_ei: exploration search: %w", err)
-	}
-	x = fromUnit(&o.candidate)
-	if o.evaluated(&x) {
-		return x, ErrExhausted
-	}
-	return x, nil
+	return fromUnit(&o.candidate), nil
 }
 
 // streamSeed derives the seed of random stream k of search number n, so that every
@@ -416,25 +400,6 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 		}
 	}
 	return score
-}
-
-// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
-// grad is nil, writes its gradient to grad; worker names the calling goroutine.
-func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
-	w := &o.workers[worker]
-	_, sd := o.posteriorGrad(w, u)
-	for j := range grad {
-		grad[j] = 0.0
-		if sd > 0 {
-			grad[j] = w.dvar[j] / (2 * sd)
-		}
-	}
-	for j := range grad {
-		if Integer[j] {
-			grad[j] = 0.0
-		}
-	}
-	return sd
 }
 
 // Observe records the objective's value y at x, in the objective's units and sign.

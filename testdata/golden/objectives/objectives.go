@@ -19,3 +19,10 @@ func Bowl(ctx context.Context, x [3]float64) (float64, error) {
 func Bump(x [1]float64) float64 {
 	return math.Exp(-(x[0] - 0.7) * (x[0] - 0.7) / 0.02)
 }
+
+// BowlWithSD is Bowl as measured by an instrument that reports the noise sd
+// of each value: the farther from the centre of the domain, the noisier.
+func BowlWithSD(x [3]float64) (y, sd float64) {
+	y, _ = Bowl(context.Background(), x)
+	return y, 0.01 + 0.05*math.Abs(x[0])
+}

@@ -171,7 +171,6 @@ type Optimizer struct {
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionFn func([]float64) float64
-	sdFn          func([]float64) float64
 }
 
 // New returns an optimiser whose initial design and searches are seeded with seed
@@ -183,7 +182,6 @@ func New(seed uint64) *Optimizer {
 		seed:   seed,
 	}
 	o.acquisitionFn = o.acquisitionAt
-	o.sdFn = o.sdAt
 	o.design, o.designSize = initialPoints, InitialDesign
 	return o
 }
@@ -194,10 +192,9 @@ var initialPoints = [InitialDesign]Point{{0.1, -1.5}, {0.9, 0.5}, {0.5, 1.9}}
 // Suggest returns the next point to evaluate. While fewer than designSize points
 // have been observed, that is design point number Evaluations(); afterwards it is
 // the maximiser of the acquisition found by the search.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
+// The observations are noisy, so evaluating a point again is informative: the
+// acquisition's maximiser is returned even when it was evaluated before (a
+// replicate); only a design point evaluated before is skipped.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -220,20 +217,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 		return Point{}, fmt.Errorf("se_ard: acquisition search: %w", err)
 	}
 	o.lastAcquisition, o.searched = acquisitionValue(value), true
-	x := fromUnit(&o.candidate)
-	if !o.evaluated(&x) {
-		return x, nil
-	}
-	// The acquisition's maximiser was evaluated already: explore where the model is
-	// least certain instead.
-	if _, err := o.search.Maximize(o.sdFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("se_ard: exploration search: %w", err)
-	}
-	x = fromUnit(&o.candidate)
-	if o.evaluated(&x) {
-		return x, ErrExhausted
-	}
-	return x, nil
+	return fromUnit(&o.candidate), nil
 }
 
 // streamSeed derives the seed of random stream k of search number n, so that every
@@ -268,12 +252,6 @@ func (o *Optimizer) predict(u []float64) (mean, sd float64) {
 func (o *Optimizer) acquisitionAt(u []float64) float64 {
 	mean, sd := o.predict(u)
 	return acquisition(mean, sd, o.best)
-}
-
-// sdAt is the posterior standard deviation at unit coordinates u.
-func (o *Optimizer) sdAt(u []float64) float64 {
-	_, sd := o.predict(u)
-	return sd
 }
 
 // Observe records the objective's value y at x, in the objective's units and sign.

@@ -1,0 +1,9 @@
+// Package cpufeat reports the CPU features the runtime's vector kernels need.
+// (The runtime may import only the standard library and gonum, so it asks
+// CPUID itself rather than through golang.org/x/sys/cpu.)
+package cpufeat
+
+// AVX2FMA reports whether the CPU has AVX2 and FMA and the operating system
+// saves the YMM registers; it is false on other architectures and under the
+// purego build tag.
+var AVX2FMA = hasAVX2FMA()

@@ -182,6 +182,11 @@ type studyMethod struct {
 	// budgets[k] evaluations with seed s+1; bestObserved that of the best
 	// observed point.
 	recommendation, bestObserved [][]float64
+	// evaluations[s] is the number of evaluations the run with seed s+1 made:
+	// fewer than the last budget when it stopped early (a `stop when`, or every
+	// reachable point evaluated), and then its last values stand for the
+	// budgets it did not reach.
+	evaluations []int
 }
 
 // runStudy builds every problem's methods and runs them for every seed.
@@ -373,6 +378,7 @@ func runSeeds(ctx context.Context, problems []*studyProblem, cfg studyConfig) er
 				continue
 			}
 			m.recommendation, m.bestObserved = regretTable(len(cfg.budgets), cfg.seeds), regretTable(len(cfg.budgets), cfg.seeds)
+			m.evaluations = make([]int, cfg.seeds)
 			for seed := 1; seed <= cfg.seeds; seed++ {
 				runs = append(runs, studyRun{p, m, seed})
 			}

@@ -51,6 +51,7 @@ func (r studyRun) run(ctx context.Context, budgets []int) error {
 	if len(res.Trace) == 0 {
 		return fmt.Errorf("%s: the program made no evaluation", what)
 	}
+	r.method.evaluations[r.seed-1] = len(res.Trace)
 	for k, b := range budgets {
 		step := res.Trace[min(b, len(res.Trace))-1]
 		for _, cell := range []struct {
@@ -140,6 +141,42 @@ func cells(cfg studyConfig, m *studyMethod, of func(*studyMethod) [][]float64) [
 
 func formatRegret(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
+// earlyStop is a run that stopped before the study's last budget.
+type earlyStop struct {
+	Seed        int `json:"seed"`
+	Evaluations int `json:"evaluations"`
+}
+
+// earlyStops lists a method's runs that stopped before the last budget.
+func earlyStops(cfg studyConfig, m *studyMethod) []earlyStop {
+	var out []earlyStop
+	for s, n := range m.evaluations {
+		if n < cfg.budgets[len(cfg.budgets)-1] {
+			out = append(out, earlyStop{Seed: s + 1, Evaluations: n})
+		}
+	}
+	return out
+}
+
+// writeEarlyStops says which runs stopped early, so that a reader knows which
+// table cells carry a run's last values forward.
+func writeEarlyStops(w io.Writer, cfg studyConfig, problems []*studyProblem) {
+	for _, p := range problems {
+		for _, m := range p.methods {
+			stops := earlyStops(cfg, m)
+			if len(stops) == 0 {
+				continue
+			}
+			runs := make([]string, len(stops))
+			for i, st := range stops {
+				runs[i] = fmt.Sprintf("seed %d after %d", st.Seed, st.Evaluations)
+			}
+			fmt.Fprintf(w, "\n%s with %s stopped early (%s evaluations); its last values stand for the budgets it did not reach.\n",
+				p.name, m.name, strings.Join(runs, ", "))
+		}
+	}
+}
+
 func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 	fmt.Fprintln(w, studyHeader(cfg)+".")
 	for _, r := range studyRegrets {
@@ -157,6 +194,7 @@ func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 		}
 		tw.Flush()
 	}
+	writeEarlyStops(w, cfg, problems)
 }
 
 func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) {
@@ -183,6 +221,7 @@ func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) 
 			}
 		}
 	}
+	writeEarlyStops(w, cfg, problems)
 }
 
 // studyJSON is the output of boc study --json.
@@ -202,6 +241,9 @@ type studyJSONCase struct {
 	// one per budget.
 	Recommendation []quartiles `json:"recommendation,omitempty"`
 	BestObserved   []quartiles `json:"best_observed,omitempty"`
+	// StoppedEarly lists the runs that made fewer evaluations than the last
+	// budget; their last values stand for the budgets they did not reach.
+	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
 }
 
 func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) error {
@@ -214,6 +256,7 @@ func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) erro
 					c.Recommendation = append(c.Recommendation, summarise(m.recommendation[k]))
 					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
 				}
+				c.StoppedEarly = earlyStops(cfg, m)
 			}
 			out.Results = append(out.Results, c)
 		}

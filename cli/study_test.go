@@ -269,3 +269,23 @@ func TestWithAcquisition(t *testing.T) {
 		}
 	}
 }
+
+// Runs that stop before the last budget are named, since their last values
+// stand for the budgets they did not reach.
+func TestEarlyStops(t *testing.T) {
+	cfg := studyConfig{seeds: 3, budgets: []int{10, 20}}
+	done := &studyMethod{name: "ei", evaluations: []int{20, 20, 20}}
+	early := &studyMethod{name: "ucb", evaluations: []int{20, 12, 7}}
+	if got := earlyStops(cfg, done); len(got) != 0 {
+		t.Errorf("earlyStops of complete runs = %v, want none", got)
+	}
+	want := []earlyStop{{Seed: 2, Evaluations: 12}, {Seed: 3, Evaluations: 7}}
+	if got := earlyStops(cfg, early); !slices.Equal(got, want) {
+		t.Errorf("earlyStops = %v, want %v", got, want)
+	}
+	var b strings.Builder
+	writeEarlyStops(&b, cfg, []*studyProblem{{name: "p", methods: []*studyMethod{done, early}}})
+	if msg := "\np with ucb stopped early (seed 2 after 12, seed 3 after 7 evaluations); its last values stand for the budgets it did not reach.\n"; b.String() != msg {
+		t.Errorf("writeEarlyStops wrote %q, want %q", b.String(), msg)
+	}
+}

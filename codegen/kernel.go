@@ -17,10 +17,11 @@ import (
 // their logarithms. Learned hyperparameters live in the optimiser, in a
 // hyperparameters array the kernel functions take; fixed ones are literals.
 //
-// Hyperparameters are relearned by maximising the marginal likelihood, with
-// the weak prior the learn bounds imply (runtime/fit), on a schedule: once the initial design has been observed,
-// then whenever the number of observations has grown by refitGrowth. A
-// refit costs O(n³); between refits Observe stays O(n²).
+// Hyperparameters are relearned by maximising the marginal likelihood times
+// the weak prior the learn bounds imply (runtime/fit), on a schedule: once the
+// initial design has been observed, then whenever the number of observations
+// has grown by refitGrowth. A refit costs O(n³); between refits Observe stays
+// O(n²).
 
 const (
 	// refitGrowth is the growth of the number of observations that triggers
@@ -458,8 +459,9 @@ func (g *generator) refitDecls(f *jen.File) {
 	if g.learnNoise {
 		apply = append(apply, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
 	}
-	f.Comment("refitIfDue relearns the hyperparameters by maximising the marginal likelihood")
-	f.Comment("once the initial design has been observed and then whenever the number of")
+	f.Comment("refitIfDue relearns the hyperparameters by maximising the marginal likelihood,")
+	f.Comment("times the weak prior their learn bounds imply (runtime/fit), once the initial")
+	f.Comment("design has been observed and then whenever the number of")
 	f.Comment("observations has grown by refitGrowth since the last refit. When the fit fails")
 	f.Comment("the hyperparameters stay as they were; when the GP cannot be factorised with")
 	f.Comment("the fitted ones, it is rebuilt with the previous ones.")

@@ -452,8 +452,9 @@ func (o *Optimizer) nugget(y float64) float64 {
 	return nuggetFraction * ss / float64(n+1)
 }
 
-// refitIfDue relearns the hyperparameters by maximising the marginal likelihood
-// once the initial design has been observed and then whenever the number of
+// refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
+// times the weak prior their learn bounds imply (runtime/fit), once the initial
+// design has been observed and then whenever the number of
 // observations has grown by refitGrowth since the last refit. When the fit fails
 // the hyperparameters stay as they were; when the GP cannot be factorised with
 // the fitted ones, it is rebuilt with the previous ones.

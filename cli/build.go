@@ -49,7 +49,7 @@ into the program.`,
 
 var runCommand = &command{
 	name:    "run",
-	args:    "FILE.bo [--json] [--seed N] [--budget N]",
+	args:    "FILE.bo [--json] [--trace] [--random-search] [--seed N] [--budget N]",
 	summary: "build the optimiser for a .bo file and run it",
 	doc: `Run builds FILE.bo like "boc build" into a temporary directory and runs the
 program's "run" command with the given flags, passing its output through and
@@ -57,12 +57,19 @@ exiting with its status. The go build cache makes a second run fast.`,
 	nargs: 1,
 	flags: func(fs *flag.FlagSet) func(*env, []string) int {
 		jsonOut := fs.Bool("json", false, "print the result as one JSON object")
+		trace := fs.Bool("trace", false, "with --json, add every evaluation to the result")
+		randomSearch := fs.Bool("random-search", false, "evaluate uniformly random points instead of the optimiser's suggestions")
 		seed := fs.Uint64("seed", 0, "random seed `N` (default: the file's seed)")
 		budget := fs.Int("budget", 0, "number of evaluations `N` (default: the file's budget)")
 		return func(e *env, args []string) int {
 			progArgs := []string{"run"}
-			if *jsonOut {
-				progArgs = append(progArgs, "--json")
+			for _, f := range []struct {
+				set  bool
+				flag string
+			}{{*jsonOut, "--json"}, {*trace, "--trace"}, {*randomSearch, "--random-search"}} {
+				if f.set {
+					progArgs = append(progArgs, f.flag)
+				}
 			}
 			if isSet(fs, "seed") {
 				progArgs = append(progArgs, "--seed", strconv.FormatUint(*seed, 10))

@@ -26,8 +26,7 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ucb",
 		Doc: "upper confidence bound μ + w σ, with w = β fixed or following a schedule",
 		Params: []registry.Param{
-			{Name: "beta", Type: registry.RealParam, Default: "2", Range: nonNegative,
-				Doc: `weight w = β of σ in μ + β σ with schedule "fixed" (β multiplies σ directly, as in uGP-UCB and AIRBO)`},
+			withDoc(beta, `weight w = β of σ in μ + β σ with schedule "fixed" (β multiplies σ directly, as in uGP-UCB and AIRBO)`),
 			{Name: "schedule", Type: registry.StringParam, Default: `"fixed"`,
 				Doc: `"fixed" (w = beta), "srinivas" (w = √β_t, β_t = 2 log(t^{d/2+2} π²/(3δ)), Srinivas et al.) or ` +
 					`"igp" (w = B + σ_ν √(2(γ_{t−1} + 1 + ln(1/δ))), IGP-UCB, γ the information gain)`},
@@ -50,6 +49,12 @@ func init() {
 		Doc: "SGP-UCB: UCB restricted to the estimated safe set, after a safe exploration phase",
 		Params: []registry.Param{beta,
 			{Name: "delta", Type: registry.RealParam, Default: "0.01", Range: unit, Doc: "failure probability δ"}}})
+}
+
+// withDoc returns p documented for one plugin's use of it.
+func withDoc(p registry.Param, doc string) registry.Param {
+	p.Doc = doc
+	return p
 }
 
 // ucbScheduleParams are the parameters each UCB schedule uses.

@@ -352,43 +352,36 @@ func (c *checker) typedValue(owner string, prm *registry.Param, e ast.Expr, ctx 
 	return x, true
 }
 
+// exactParams are the parameter types a value satisfies exactly when it has
+// one kind, with how messages name what they want.
+var exactParams = map[registry.ParamType]struct {
+	kind dsl.Kind
+	want string
+}{
+	registry.IntParam:    {dsl.Int, "an int"},
+	registry.BoolParam:   {dsl.Bool, "a bool"},
+	registry.StringParam: {dsl.String, "a string"},
+	registry.VecParam:    {dsl.Vec, "a vector"},
+	registry.MatParam:    {dsl.Mat, "a matrix"},
+}
+
 // convertParam checks x's type against a parameter type, turning ints into
 // reals where reals are wanted.
 func (c *checker) convertParam(owner string, t registry.ParamType, x ir.Expr) (ir.Expr, bool) {
 	xt := x.Type()
-	var want string
-	switch t {
-	case registry.RealParam:
+	want := t.String()
+	switch exact, ok := exactParams[t]; {
+	case ok:
+		if xt.Kind == exact.kind {
+			return x, true
+		}
+		want = exact.want
+	case t == registry.RealParam:
 		if xt.IsNumeric() {
 			return toReal(x), true
 		}
 		want = "a real"
-	case registry.IntParam:
-		if xt.Kind == dsl.Int {
-			return x, true
-		}
-		want = "an int"
-	case registry.BoolParam:
-		if xt.Kind == dsl.Bool {
-			return x, true
-		}
-		want = "a bool"
-	case registry.StringParam:
-		if xt.Kind == dsl.String {
-			return x, true
-		}
-		want = "a string"
-	case registry.VecParam:
-		if xt.Kind == dsl.Vec {
-			return x, true
-		}
-		want = "a vector"
-	case registry.MatParam:
-		if xt.Kind == dsl.Mat {
-			return x, true
-		}
-		want = "a matrix"
-	case registry.RealOrVecParam:
+	case t == registry.RealOrVecParam:
 		if xt.IsNumeric() {
 			return toReal(x), true
 		}
@@ -396,8 +389,6 @@ func (c *checker) convertParam(owner string, t registry.ParamType, x ir.Expr) (i
 			return x, true
 		}
 		want = fmt.Sprintf("a real or a vec[%d] (one value per domain component)", c.prog.D)
-	default:
-		want = t.String()
 	}
 	c.errorf(x.Span(), "%s must be %s, got %s", owner, want, xt)
 	return nil, false

@@ -39,6 +39,13 @@ point, each the noise-free objective there minus the optimum f*, sign-adjusted
 so that regret >= 0. Programs simulate a declared observation noise on
 expression objectives, so noisy problems are judged on the noise-free function.
 
+With input noise (the query x lands at x + ε), programs also report the robust
+value of the recommendation, the mean of the noise-free objective over ε, and a
+third table shows its robust regret: the best robust value of the domain,
+found once per file by the program's robust-optimum command, minus the
+recommendation's. That search covers domains of 1 or 2 components; for larger
+ones the robust regret is reported unavailable.
+
 f* is the known optimum when the objective is a single benchmark call over the
 domain's variables (branin(x1, x2), hartmann6(p)); otherwise give --optimum.
 An acquisition this version of boc cannot emit is reported as skipped, with
@@ -168,6 +175,14 @@ type studyProblem struct {
 	minimum bool    // f* is a minimum (regret = f - f*), else a maximum
 	budget  int     // the compiled budget
 	methods []*studyMethod
+	// components is the number of components of a point of the domain.
+	components int
+	// robustReported says the programs report the robust value of the
+	// recommendation (input noise); robustOptimum is then the best robust
+	// value of the domain, or robustUnavailable says why it is unknown.
+	robustReported    bool
+	robustOptimum     float64
+	robustUnavailable string
 }
 
 // studyMethod is one way of optimising a problem: an acquisition, or random
@@ -182,6 +197,13 @@ type studyMethod struct {
 	// budgets[k] evaluations with seed s+1; bestObserved that of the best
 	// observed point.
 	recommendation, bestObserved [][]float64
+	// robustValue[k][s] is the robust value of the recommendation after
+	// budgets[k] evaluations with seed s+1 (NaN when the program reported
+	// null), robustReported[s] whether that run reported robust values at all,
+	// and robust the robust regrets, once the robust optimum is known.
+	robustValue    [][]float64
+	robustReported []bool
+	robust         [][]float64
 	// evaluations[s] is the number of evaluations the run with seed s+1 made:
 	// fewer than the last budget when it stopped early (a `stop when`, or every
 	// reachable point evaluated), and then its last values stand for the
@@ -207,6 +229,11 @@ func runStudy(ctx context.Context, e *env, paths []string, cfg studyConfig) ([]*
 	if err := runSeeds(ctx, problems, cfg); err != nil {
 		return nil, e.failf("%v", err)
 	}
+	for _, p := range problems {
+		if err := p.judgeRobust(ctx, e); err != nil {
+			return nil, e.failf("%v", err)
+		}
+	}
 	return problems, exitOK
 }
 
@@ -218,7 +245,7 @@ func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, d
 		return nil, exitFail
 	}
 	p := &studyProblem{path: path, name: strings.TrimSuffix(filepath.Base(path), ".bo"), budget: u.prog.Budget,
-		minimum: !u.prog.Objective.Maximize}
+		minimum: !u.prog.Objective.Maximize, components: u.prog.D, robustOptimum: math.NaN()}
 	if u.prog.Objective.Binding.Kind != ir.ExprBinding {
 		return nil, e.failf("%s: the objective is not an expression, so its noise-free values are unknown and boc study cannot judge them", path)
 	}
@@ -377,8 +404,7 @@ func runSeeds(ctx context.Context, problems []*studyProblem, cfg studyConfig) er
 			if m.skipped != "" {
 				continue
 			}
-			m.recommendation, m.bestObserved = regretTable(len(cfg.budgets), cfg.seeds), regretTable(len(cfg.budgets), cfg.seeds)
-			m.evaluations = make([]int, cfg.seeds)
+			m.prepare(len(cfg.budgets), cfg.seeds)
 			for seed := 1; seed <= cfg.seeds; seed++ {
 				runs = append(runs, studyRun{p, m, seed})
 			}
@@ -413,6 +439,13 @@ func runSeeds(ctx context.Context, problems []*studyProblem, cfg studyConfig) er
 		}
 	}
 	return ctx.Err()
+}
+
+// prepare allocates the tables a method's runs fill in.
+func (m *studyMethod) prepare(budgets, seeds int) {
+	m.recommendation, m.bestObserved = regretTable(budgets, seeds), regretTable(budgets, seeds)
+	m.robustValue, m.robustReported = regretTable(budgets, seeds), make([]bool, seeds)
+	m.evaluations = make([]int, seeds)
 }
 
 func regretTable(budgets, seeds int) [][]float64 {

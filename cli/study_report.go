@@ -19,9 +19,23 @@ import (
 // tracedResult is what boc study reads of a program's run --json --trace.
 type tracedResult struct {
 	Trace []struct {
-		RecommendationValue *float64 `json:"recommendation_value"`
-		BestObservedValue   *float64 `json:"best_observed_value"`
+		RecommendationValue  *float64       `json:"recommendation_value"`
+		RecommendationRobust optionalNumber `json:"recommendation_robust"`
+		BestObservedValue    *float64       `json:"best_observed_value"`
 	} `json:"trace"`
+}
+
+// optionalNumber is a JSON number that may be absent, which is not the same
+// as null: programs without input noise omit "recommendation_robust", and
+// ones with it write null where the robust value is unknown.
+type optionalNumber struct {
+	present bool
+	value   *float64
+}
+
+func (n *optionalNumber) UnmarshalJSON(b []byte) error {
+	n.present = true
+	return json.Unmarshal(b, &n.value)
 }
 
 // run runs the program for one seed and records its regrets after each
@@ -44,23 +58,37 @@ func (r studyRun) run(ctx context.Context, budgets []int) error {
 		}
 		return fmt.Errorf("%s: %v\n%s", what, err, stderr.String())
 	}
+	if err := r.record(stdout.Bytes(), budgets); err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	return nil
+}
+
+// record reads the output of a program's run --json --trace and records its
+// regrets, and its robust values when it reports them.
+func (r studyRun) record(output []byte, budgets []int) error {
 	var res tracedResult
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-		return fmt.Errorf("%s: reading the program's output: %v", what, err)
+	if err := json.Unmarshal(output, &res); err != nil {
+		return fmt.Errorf("reading the program's output: %v", err)
 	}
 	if len(res.Trace) == 0 {
-		return fmt.Errorf("%s: the program made no evaluation", what)
+		return errors.New("the program made no evaluation")
 	}
 	r.method.evaluations[r.seed-1] = len(res.Trace)
+	r.method.robustReported[r.seed-1] = res.Trace[0].RecommendationRobust.present
 	for k, b := range budgets {
 		step := res.Trace[min(b, len(res.Trace))-1]
+		r.method.robustValue[k][r.seed-1] = math.NaN()
+		if v := step.RecommendationRobust.value; v != nil {
+			r.method.robustValue[k][r.seed-1] = *v
+		}
 		for _, cell := range []struct {
 			value *float64
 			table [][]float64
 		}{{step.RecommendationValue, r.method.recommendation}, {step.BestObservedValue, r.method.bestObserved}} {
 			regret, err := r.problem.regret(cell.value)
 			if err != nil {
-				return fmt.Errorf("%s, after %d evaluations: %v", what, b, err)
+				return fmt.Errorf("after %d evaluations: %v", b, err)
 			}
 			cell.table[k][r.seed-1] = regret
 		}
@@ -73,17 +101,107 @@ func (r studyRun) run(ctx context.Context, budgets []int) error {
 // f* by less than a relative 1e-5 counts as regret 0; a value better by more
 // means f* is wrong.
 func (p *studyProblem) regret(value *float64) (float64, error) {
-	if value == nil {
-		return 0, errors.New("the program reported no noise-free value")
+	return regretTo(value, p.optimum, p.minimum, "noise-free value", "optimum")
+}
+
+// robustRegret is the regret of a robust value against the robust optimum,
+// clamped as regret is: the robust optimum is a numerical search's result.
+func (p *studyProblem) robustRegret(value *float64) (float64, error) {
+	return regretTo(value, p.robustOptimum, p.minimum, "robust value", "robust optimum")
+}
+
+// regretTo is the regret of value against optimum; what and optimumName name
+// them in errors.
+func regretTo(value *float64, optimum float64, minimum bool, what, optimumName string) (float64, error) {
+	if value == nil || math.IsNaN(*value) {
+		return 0, fmt.Errorf("the program reported no %s", what)
 	}
-	regret := *value - p.optimum
-	if !p.minimum {
+	regret := *value - optimum
+	if !minimum {
 		regret = -regret
 	}
-	if regret < -1e-5*max(1, math.Abs(p.optimum)) {
-		return 0, fmt.Errorf("the value %g is better than the optimum %g: is the optimum right?", *value, p.optimum)
+	if regret < -1e-5*max(1, math.Abs(optimum)) {
+		return 0, fmt.Errorf("the %s %g is better than the %s %g: is the %s right?", what, *value, optimumName, optimum, optimumName)
 	}
 	return max(regret, 0), nil
+}
+
+// maxRobustComponents is the largest domain the programs' robust-optimum
+// command searches.
+const maxRobustComponents = 2
+
+// judgeRobust computes the robust regrets of a problem whose programs
+// report robust values: it runs robust-optimum once for the robust optimum,
+// or notes why the robust regret is unavailable.
+func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
+	exe := ""
+	for _, m := range p.methods {
+		if m.skipped == "" && slices.Contains(m.robustReported, true) {
+			p.robustReported, exe = true, m.exe
+		}
+	}
+	if !p.robustReported {
+		return nil
+	}
+	if p.components > maxRobustComponents {
+		p.robustUnavailable = fmt.Sprintf("the domain has %d components; robust optima are searched in 1 or 2", p.components)
+		fmt.Fprintf(e.stderr, "boc study: %s: robust regret unavailable: %s\n", p.path, p.robustUnavailable)
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "boc study: finding the robust optimum of %s\n", p.path)
+	cmd := exec.CommandContext(ctx, exe, "robust-optimum", "--json")
+	cmd.Dir = filepath.Dir(p.path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: robust-optimum: %v\n%s", p.path, err, stderr.String())
+	}
+	optimum, err := parseRobustOptimum(stdout.Bytes())
+	if err != nil {
+		return fmt.Errorf("%s: robust-optimum: %v", p.path, err)
+	}
+	p.robustOptimum = optimum
+	return p.robustRegrets()
+}
+
+// parseRobustOptimum reads the robust value of robust-optimum --json's
+// {"x": [...], "robust": value}.
+func parseRobustOptimum(output []byte) (float64, error) {
+	var out struct {
+		X      []float64 `json:"x"`
+		Robust *float64  `json:"robust"`
+	}
+	if err := json.Unmarshal(output, &out); err != nil {
+		return 0, fmt.Errorf("reading the output: %v", err)
+	}
+	if out.Robust == nil || len(out.X) == 0 {
+		return 0, fmt.Errorf(`want {"x": [...], "robust": value}, got %s`, bytes.TrimSpace(output))
+	}
+	return *out.Robust, nil
+}
+
+// robustRegrets fills in the robust regrets of every method from its robust
+// values and the robust optimum.
+func (p *studyProblem) robustRegrets() error {
+	for _, m := range p.methods {
+		if m.skipped != "" {
+			continue
+		}
+		m.robust = regretTable(len(m.robustValue), len(m.robustReported))
+		for k, values := range m.robustValue {
+			for s, v := range values {
+				if !m.robustReported[s] {
+					return fmt.Errorf("%s with %s, seed %d: the program reported no robust value", p.path, m.name, s+1)
+				}
+				regret, err := p.robustRegret(&v)
+				if err != nil {
+					return fmt.Errorf("%s with %s, seed %d: %v", p.path, m.name, s+1, err)
+				}
+				m.robust[k][s] = regret
+			}
+		}
+	}
+	return nil
 }
 
 // quartiles are the median and the lower and upper quartiles of a sample.
@@ -108,31 +226,64 @@ func summarise(xs []float64) quartiles {
 	return quartiles{Q1: at(0.25), Median: at(0.5), Q3: at(0.75)}
 }
 
-// studyRegrets names the two regrets of a study.
-var studyRegrets = []struct {
-	key, title string
-	of         func(*studyMethod) [][]float64
-}{
-	{"recommendation", "Regret of the recommendation (the evaluated point with the best posterior mean)",
-		func(m *studyMethod) [][]float64 { return m.recommendation }},
-	{"best_observed", "Regret of the best observed point",
-		func(m *studyMethod) [][]float64 { return m.bestObserved }},
+// studyRegret is one table of a study.
+type studyRegret struct {
+	title string
+	of    func(*studyMethod) [][]float64
+	// robust marks the robust regret, which only problems with input noise
+	// have: the table lists only those, and only when there are any.
+	robust bool
 }
 
-// studyHeader says what the tables show.
-func studyHeader(cfg studyConfig) string {
-	return fmt.Sprintf("median [lower quartile, upper quartile] over seeds 1..%d of the noise-free objective minus the optimum, after each number of evaluations", cfg.seeds)
+// studyRegrets are the regrets of a study.
+var studyRegrets = []studyRegret{
+	{title: "Regret of the recommendation (the evaluated point with the best posterior mean)",
+		of: func(m *studyMethod) [][]float64 { return m.recommendation }},
+	{title: "Regret of the best observed point",
+		of: func(m *studyMethod) [][]float64 { return m.bestObserved }},
+	{title: "Robust regret of the recommendation (E over the input noise)",
+		of: func(m *studyMethod) [][]float64 { return m.robust }, robust: true},
+}
+
+// Measures of the regret tables, for their headers.
+const (
+	noiseFreeMeasure = "the noise-free objective minus the optimum"
+	robustMeasure    = "the robust value (the noise-free objective's mean over the input noise) minus the best robust value of the domain"
+)
+
+// studyHeader says what the tables of a measure show.
+func studyHeader(cfg studyConfig, measure string) string {
+	return fmt.Sprintf("median [lower quartile, upper quartile] over seeds 1..%d of %s, after each number of evaluations", cfg.seeds, measure)
+}
+
+// tableProblems returns the problems a table lists: all, or for the robust
+// regret those with input noise (none when no problem has any).
+func tableProblems(r studyRegret, problems []*studyProblem) []*studyProblem {
+	if !r.robust {
+		return problems
+	}
+	var out []*studyProblem
+	for _, p := range problems {
+		if p.robustReported {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // cells returns, per budget, the formatted quartiles of a method's regret,
-// or the reason it was skipped.
-func cells(cfg studyConfig, m *studyMethod, of func(*studyMethod) [][]float64) []string {
+// or the reason it was skipped or is unavailable.
+func cells(cfg studyConfig, p *studyProblem, m *studyMethod, r studyRegret) []string {
 	out := make([]string, len(cfg.budgets))
 	if m.skipped != "" {
 		out[0] = "skipped: " + m.skipped
 		return out
 	}
-	for k, regrets := range of(m) {
+	if r.robust && p.robustUnavailable != "" {
+		out[0] = "unavailable: " + p.robustUnavailable
+		return out
+	}
+	for k, regrets := range r.of(m) {
 		q := summarise(regrets)
 		out[k] = fmt.Sprintf("%s [%s, %s]", formatRegret(q.Median), formatRegret(q.Q1), formatRegret(q.Q3))
 	}
@@ -178,18 +329,25 @@ func writeEarlyStops(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 }
 
 func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
-	fmt.Fprintln(w, studyHeader(cfg)+".")
+	fmt.Fprintln(w, studyHeader(cfg, noiseFreeMeasure)+".")
 	for _, r := range studyRegrets {
+		listed := tableProblems(r, problems)
+		if len(listed) == 0 {
+			continue
+		}
 		fmt.Fprintf(w, "\n%s:\n", r.title)
+		if r.robust {
+			fmt.Fprintf(w, "(%s)\n", robustMeasure)
+		}
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		header := []string{"problem", "method"}
 		for _, b := range cfg.budgets {
 			header = append(header, strconv.Itoa(b))
 		}
 		fmt.Fprintln(tw, strings.Join(header, "\t"))
-		for _, p := range problems {
+		for _, p := range listed {
 			for _, m := range p.methods {
-				fmt.Fprintln(tw, strings.Join(append([]string{p.name, m.name}, cells(cfg, m, r.of)...), "\t"))
+				fmt.Fprintln(tw, strings.Join(append([]string{p.name, m.name}, cells(cfg, p, m, r)...), "\t"))
 			}
 		}
 		tw.Flush()
@@ -200,10 +358,18 @@ func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 	escape := strings.NewReplacer("|", `\|`).Replace
 	for i, r := range studyRegrets {
+		listed := tableProblems(r, problems)
+		if len(listed) == 0 {
+			continue
+		}
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s: %s.\n\n", r.title, studyHeader(cfg))
+		measure := noiseFreeMeasure
+		if r.robust {
+			measure = robustMeasure
+		}
+		fmt.Fprintf(w, "%s: %s.\n\n", r.title, studyHeader(cfg, measure))
 		fmt.Fprint(w, "| problem | method |")
 		for _, b := range cfg.budgets {
 			fmt.Fprintf(w, " %d |", b)
@@ -211,9 +377,9 @@ func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) 
 		fmt.Fprint(w, "\n| --- | --- |")
 		fmt.Fprint(w, strings.Repeat(" ---: |", len(cfg.budgets)))
 		fmt.Fprintln(w)
-		for _, p := range problems {
+		for _, p := range listed {
 			for _, m := range p.methods {
-				row := append([]string{p.name, "`" + m.name + "`"}, cells(cfg, m, r.of)...)
+				row := append([]string{p.name, "`" + m.name + "`"}, cells(cfg, p, m, r)...)
 				for j := range row {
 					row[j] = escape(row[j])
 				}
@@ -241,6 +407,12 @@ type studyJSONCase struct {
 	// one per budget.
 	Recommendation []quartiles `json:"recommendation,omitempty"`
 	BestObserved   []quartiles `json:"best_observed,omitempty"`
+	// For problems with input noise: RobustOptimum is the best robust value
+	// of the domain and RecommendationRobust the quartiles of the robust
+	// regrets, or RobustUnavailable says why they are unknown.
+	RobustOptimum        *float64    `json:"robust_optimum,omitempty"`
+	RecommendationRobust []quartiles `json:"recommendation_robust,omitempty"`
+	RobustUnavailable    string      `json:"robust_unavailable,omitempty"`
 	// StoppedEarly lists the runs that made fewer evaluations than the last
 	// budget; their last values stand for the budgets they did not reach.
 	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
@@ -257,7 +429,14 @@ func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) erro
 					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
 				}
 				c.StoppedEarly = earlyStops(cfg, m)
+				if p.robustReported && p.robustUnavailable == "" {
+					c.RobustOptimum = &p.robustOptimum
+					for k := range cfg.budgets {
+						c.RecommendationRobust = append(c.RecommendationRobust, summarise(m.robust[k]))
+					}
+				}
 			}
+			c.RobustUnavailable = p.robustUnavailable
 			out.Results = append(out.Results, c)
 		}
 	}

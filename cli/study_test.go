@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -287,5 +289,208 @@ func TestEarlyStops(t *testing.T) {
 	writeEarlyStops(&b, cfg, []*studyProblem{{name: "p", methods: []*studyMethod{done, early}}})
 	if msg := "\np with ucb stopped early (seed 2 after 12, seed 3 after 7 evaluations); its last values stand for the budgets it did not reach.\n"; b.String() != msg {
 		t.Errorf("writeEarlyStops wrote %q, want %q", b.String(), msg)
+	}
+}
+
+// robustTrace is the canned output of a program with input noise, three
+// evaluations: the robust value of the recommendation after each.
+func robustTrace(robust ...string) string {
+	var steps []string
+	for i, r := range robust {
+		steps = append(steps, fmt.Sprintf(`{"evaluation":%d,"x":{"x":0.5},"y":1,"value":-0.1,"recommendation_value":-0.1,"recommendation_robust":%s,"best_observed_value":-0.1}`, i+1, r))
+	}
+	return `{"problem":"tiny","evaluations":3,"trace":[` + strings.Join(steps, ",") + `]}`
+}
+
+// TestStudyRobustRegret judges canned program output of a maximisation with
+// input noise: the robust values recorded from the traces, the robust optimum
+// read from robust-optimum --json, the robust regrets and the third table. An
+// end-to-end study of a .bo file with input noise needs the code generator to
+// emit input-noise models, so it is left to a script test.
+func TestStudyRobustRegret(t *testing.T) {
+	budgets := []int{2, 3}
+	noisy := &studyProblem{path: "noisy.bo", name: "noisy", optimum: 0, components: 1, robustOptimum: math.NaN(),
+		methods: []*studyMethod{{name: "ei"}}}
+	wide := &studyProblem{path: "wide.bo", name: "wide", optimum: 0, components: 3, robustOptimum: math.NaN(),
+		methods: []*studyMethod{{name: "ei"}}}
+	plain := &studyProblem{path: "plain.bo", name: "plain", optimum: 0, components: 1, robustOptimum: math.NaN(),
+		methods: []*studyMethod{{name: "ei"}}}
+	outputs := map[*studyProblem][]string{
+		noisy: {robustTrace("-0.5", "-0.05", "-0.05"), robustTrace("-0.5", "-0.5", "-0.02")},
+		wide:  {robustTrace("-1", "-1", "-1"), robustTrace("-1", "-1", "-1")},
+		plain: {`{"trace":[{"recommendation_value":-0.1,"best_observed_value":-0.1}]}`, `{"trace":[{"recommendation_value":-0.2,"best_observed_value":-0.1}]}`},
+	}
+	for _, p := range []*studyProblem{noisy, wide, plain} {
+		m := p.methods[0]
+		m.prepare(len(budgets), 2)
+		for s, out := range outputs[p] {
+			if err := (studyRun{problem: p, method: m, seed: s + 1}).record([]byte(out), budgets); err != nil {
+				t.Fatalf("%s, seed %d: %v", p.name, s+1, err)
+			}
+		}
+	}
+	if !slices.Equal(noisy.methods[0].robustReported, []bool{true, true}) || slices.Contains(plain.methods[0].robustReported, true) {
+		t.Fatalf("robust values reported: noisy %v, plain %v; want all and none", noisy.methods[0].robustReported, plain.methods[0].robustReported)
+	}
+	optimum, err := parseRobustOptimum([]byte(`{"x":[0.3123],"robust":-0.01}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy.robustReported, noisy.robustOptimum = true, optimum
+	if err := noisy.robustRegrets(); err != nil {
+		t.Fatal(err)
+	}
+	// Seed 1 recommends robust values -0.05 after 2 and 3 evaluations, seed 2
+	// -0.5 then -0.02: regrets 0.04, 0.49 and 0.04, 0.01 below r* = -0.01.
+	want := [][]float64{{0.04, 0.49}, {0.04, 0.01}}
+	for k := range want {
+		for s := range want[k] {
+			if got := noisy.methods[0].robust[k][s]; math.Abs(got-want[k][s]) > 1e-12 {
+				t.Errorf("robust regret after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, want[k][s])
+			}
+		}
+	}
+	wide.robustReported, wide.robustUnavailable = true, "the domain has 3 components; robust optima are searched in 1 or 2"
+
+	cfg := studyConfig{seeds: 2, budgets: budgets}
+	problems := []*studyProblem{noisy, wide, plain}
+	var text, markdown, js strings.Builder
+	writeStudyText(&text, cfg, problems)
+	writeStudyMarkdown(&markdown, cfg, problems)
+	if err := writeStudyJSON(&js, cfg, problems); err != nil {
+		t.Fatal(err)
+	}
+	_, robustTable, ok := strings.Cut(text.String(), "Robust regret of the recommendation (E over the input noise):\n")
+	if !ok {
+		t.Fatalf("no robust regret table:\n%s", text.String())
+	}
+	robustTable, _, _ = strings.Cut(robustTable, "\n\n") // the table, without the notes on early stops
+	for _, w := range []string{`noisy\s+ei\s+0\.265 \[0\.152, 0\.378\]\s+0\.025 \[0\.0175, 0\.0325\]\n`, `wide\s+ei\s+unavailable: the domain has 3 components`} {
+		if !regexp.MustCompile(w).MatchString(robustTable) {
+			t.Errorf("the robust regret table lacks %s:\n%s", w, robustTable)
+		}
+	}
+	if strings.Contains(robustTable, "plain") {
+		t.Errorf("the robust regret table lists a problem without input noise:\n%s", robustTable)
+	}
+	if !strings.Contains(markdown.String(), "Robust regret of the recommendation (E over the input noise): median") ||
+		!strings.Contains(markdown.String(), "| noisy | `ei` | 0.265 [0.152, 0.378] | 0.025 [0.0175, 0.0325] |") {
+		t.Errorf("markdown lacks the robust table:\n%s", markdown.String())
+	}
+	var got studyJSON
+	if err := json.Unmarshal([]byte(js.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got.Results {
+		switch c.Problem {
+		case "noisy":
+			if c.RobustOptimum == nil || *c.RobustOptimum != -0.01 || len(c.RecommendationRobust) != 2 || c.RecommendationRobust[1].Median != 0.025 {
+				t.Errorf("noisy: robust optimum %v, robust regrets %+v", c.RobustOptimum, c.RecommendationRobust)
+			}
+		case "wide":
+			if c.RobustOptimum != nil || c.RecommendationRobust != nil || !strings.Contains(c.RobustUnavailable, "3 components") {
+				t.Errorf("wide: %+v, want the robust regret unavailable", c)
+			}
+		case "plain":
+			if c.RobustOptimum != nil || c.RecommendationRobust != nil || c.RobustUnavailable != "" {
+				t.Errorf("plain: %+v, want no robust regret", c)
+			}
+		}
+	}
+	// Without any problem with input noise there is no third table.
+	var old strings.Builder
+	writeStudyText(&old, cfg, []*studyProblem{plain})
+	if strings.Contains(old.String(), "Robust") {
+		t.Errorf("a study without input noise shows a robust table:\n%s", old.String())
+	}
+}
+
+func TestStudyRobustErrors(t *testing.T) {
+	for _, tt := range []struct{ output, want string }{
+		{`garbage`, "reading the output"},
+		{`{"x":[0.5]}`, `want {"x": [...], "robust": value}`},
+		{`{"x":[],"robust":1}`, `want {"x": [...], "robust": value}`},
+	} {
+		if _, err := parseRobustOptimum([]byte(tt.output)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("parseRobustOptimum(%s): error %v, want one containing %q", tt.output, err, tt.want)
+		}
+	}
+	// A null robust value (the program could not compute it) fails the study.
+	p := &studyProblem{path: "noisy.bo", name: "noisy", components: 1, robustReported: true, robustOptimum: 1, methods: []*studyMethod{{name: "ei"}}}
+	p.methods[0].prepare(1, 1)
+	if err := (studyRun{problem: p, method: p.methods[0], seed: 1}).record([]byte(robustTrace("null", "null")), []int{2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.robustRegrets(); err == nil || !strings.Contains(err.Error(), "no robust value") {
+		t.Errorf("null robust value: error %v", err)
+	}
+	// A robust value beyond the robust optimum means the search missed it.
+	v := 0.5
+	if _, err := (&studyProblem{robustOptimum: 1, minimum: true}).robustRegret(&v); err == nil ||
+		!strings.Contains(err.Error(), "robust value 0.5 is better than the robust optimum 1") {
+		t.Errorf("robust value below the robust minimum: error %v", err)
+	}
+}
+
+// TestJudgeRobust runs robust-optimum of a stand-in program, a shell script,
+// once per problem whose programs reported robust values.
+func TestJudgeRobust(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in program is a shell script")
+	}
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := script("good", `[ "$*" = "robust-optimum --json" ] || { echo "unexpected arguments $*" >&2; exit 2; }
+echo '{"x":[0.3],"robust":-0.01}'`)
+	failing := script("failing", `echo "no robust value here" >&2; exit 2`)
+	problem := func(exe string, components int, reported bool) *studyProblem {
+		p := &studyProblem{path: filepath.Join(dir, "p.bo"), name: "p", components: components, robustOptimum: math.NaN(),
+			methods: []*studyMethod{{name: "ei", exe: exe}}}
+		p.methods[0].prepare(1, 1)
+		p.methods[0].robustReported[0] = reported
+		p.methods[0].robustValue[0][0] = -0.25
+		return p
+	}
+	tests := []struct {
+		name            string
+		p               *studyProblem
+		wantOptimum     float64 // NaN: not computed
+		wantUnavailable string
+		wantErr         string
+	}{
+		{name: "robust optimum", p: problem(good, 2, true), wantOptimum: -0.01},
+		{name: "no input noise: nothing run", p: problem(failing, 1, false), wantOptimum: math.NaN()},
+		{name: "three components: nothing run", p: problem(failing, 3, true), wantOptimum: math.NaN(), wantUnavailable: "3 components"},
+		{name: "program fails", p: problem(failing, 1, true), wantErr: "robust-optimum: exit status 2\nno robust value here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr strings.Builder
+			err := tt.p.judgeRobust(t.Context(), &env{stdout: io.Discard, stderr: &stderr})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tt.p.robustOptimum; got != tt.wantOptimum && !(math.IsNaN(got) && math.IsNaN(tt.wantOptimum)) {
+				t.Errorf("robust optimum %v, want %v", got, tt.wantOptimum)
+			}
+			if !strings.Contains(tt.p.robustUnavailable, tt.wantUnavailable) || (tt.wantUnavailable == "") != (tt.p.robustUnavailable == "") {
+				t.Errorf("unavailable %q, want %q", tt.p.robustUnavailable, tt.wantUnavailable)
+			}
+			if !math.IsNaN(tt.wantOptimum) && math.Abs(tt.p.methods[0].robust[0][0]-0.24) > 1e-12 {
+				t.Errorf("robust regret %v, want 0.24", tt.p.methods[0].robust[0][0])
+			}
+		})
 	}
 }

@@ -115,17 +115,17 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 	if !g.acquisition.Joint {
 		return
 	}
-	units := func(i jen.Code) jen.Code { return jen.Op("&").Add(field("units")).Index(i) }
+	w, _ := ownWork()
 	f.Comment("setIncumbent makes evaluated point i the incumbent x⁺ of the next search: it")
 	f.Comment("stores L⁻¹k(x⁺), which the incumbent's covariance with every candidate reuses,")
 	f.Comment("and the posterior standard deviation at x⁺.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("setIncumbent").Params(jen.Id("i").Int()).Block(
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.For(jen.Id("j").Op(":=").Range().Id("n")).Block(
-			field("incumbentSolve").Index(jen.Id("j")).Op("=").Add(kernelAt(units(jen.Id("i")), units(jen.Id("j")))),
+			field("incumbentSolve").Index(jen.Id("j")).Op("=").Add(g.storedKernel(w, jen.Id("i"), jen.Id("j"), jen.Id("i").Op("==").Id("j"))),
 		),
 		jen.List(jen.Id("_"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
-			field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")), kernelAt(units(jen.Id("i")), units(jen.Id("i"))))),
+			field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")), g.storedKernel(w, jen.Id("i"), jen.Id("i"), jen.True()))),
 		jen.List(field("incumbentIndex"), field("bestSD")).Op("=").List(jen.Id("i"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
 	)
 }
@@ -148,15 +148,17 @@ func (g *generator) acquisitionAtDecls(f *jen.File) {
 	if !g.acquisition.Joint {
 		return
 	}
-	units := func(i jen.Code) jen.Code { return jen.Op("&").Add(field("units")).Index(i) }
+	w, rep := ownWork()
 	body := []jen.Code{
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0))),
 	}
-	body = append(body, g.unitPoint()...)
+	if !g.inputModel() {
+		body = append(body, g.unitPoint()...) // a model over input distributions reuses predict's rep
+	}
 	body = append(body, jen.Return(field("model").Dot("PosteriorCovariance").Call(
 		field("kvec").Index(jen.Empty().Op(":").Id("n")), field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")),
-		kernelAt(jen.Op("&").Id("p"), units(field("incumbentIndex"))))))
+		g.candidateKernel(w, jen.Op("&").Id("p"), rep, field("incumbentIndex")))))
 	f.Comment("incumbentCovariance is the posterior covariance of the point at unit coordinates")
 	f.Comment("u and the incumbent, 0 before the first observation. It reuses the solve L⁻¹k(u)")
 	f.Comment("that predict(u) left in kvec, so it must follow that call.")

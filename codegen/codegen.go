@@ -86,6 +86,8 @@ type generator struct {
 	model       registry.ModelCode
 	kernel      *ir.Call
 	kernels     kernelPlan // the kernel's hooks and learned hyperparameters (kernel.go)
+	inputs      *inputPlan // a model over input distributions (inputs.go), or nil
+	noise       *noisePlan // the input noise's draws, when the emitted code makes them
 	acquisition registry.AcquisitionCode
 	search      registry.SearchCode
 	initEmit    registry.InitEmit // nil for explicit initial points
@@ -153,6 +155,7 @@ func (g *generator) plan() {
 	}
 	g.planObservationNoise()
 	g.planModel()
+	g.planNoise()
 	if h, ok := callHook[registry.AcquisitionEmit](g, p.Acquisition); ok {
 		g.planAcquisition(h)
 	}
@@ -226,13 +229,7 @@ func (g *generator) planModel() {
 	if !ok {
 		return
 	}
-	if p, _ := registry.ByID(m.Plugin); p.UsesInputNoise {
-		// The emitted optimiser has no channel for input noise yet, so a
-		// model built on it cannot be emitted faithfully.
-		g.report(dsl.Errorf(m.Span, "model %s uses input noise, which this version of boc cannot emit", pluginName(m.Plugin)))
-		return
-	}
-	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Capacity: jen.Id("Budget")}
+	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Capacity: jen.Id("Budget"), GaussianNoise: g.gaussianNoise()}
 	g.model = h(mg)
 	g.checkArgs(&mg.Args)
 	if g.model.Kernel == nil || g.model.Type == nil || g.model.New == nil {
@@ -241,4 +238,7 @@ func (g *generator) planModel() {
 	}
 	g.kernel = g.model.Kernel
 	g.planKernel(g.kernel, g.p.D)
+	if g.model.Inputs != nil {
+		g.planInputs(m, g.model.Inputs)
+	}
 }

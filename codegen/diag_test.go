@@ -42,8 +42,10 @@ func TestUnsupportedDiagnostics(t *testing.T) {
 		src  string
 		want []wantDiag
 	}{
-		{"model not built", problemWith("model ugp"),
-			[]wantDiag{{8, 7, "model ugp is not available in this version of boc", "available model plugins: gp"}}},
+		{"model not built", problemWith("model test_unbuilt"),
+			[]wantDiag{{8, 7, "model test_unbuilt is not available in this version of boc", "available model plugins: erbf, gp, mmd, skl, ugp"}}},
+		{"model over input distributions without input noise", problemWith("model ugp"),
+			[]wantDiag{{8, 7, "model ugp models input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
 		{"kernel not built", problemWith("model gp(kernel = se + test_unbuilt)"),
 			[]wantDiag{{8, 24, "kernel test_unbuilt is not available in this version of boc", "matern52"}}},
 		{"acquisition not built", problemWith("acquisition uei"),
@@ -158,6 +160,7 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_wrong_hook_type", Emit: 42})
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_unbuilt", Doc: "a kernel without an Emit hook, for tests"})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "test_unbuilt", Doc: "a search without an Emit hook, for tests"})
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "test_unbuilt", Doc: "a model without an Emit hook, for tests"})
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_cauchy",
 		Doc:    "a Cauchy kernel 1/(1 + r²) with unit lengthscale, for tests",
 		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: "1", Learnable: true}},

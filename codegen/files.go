@@ -81,12 +81,19 @@ func (g *generator) program(importPath string) []File {
 		{"Budget", lib("Budget")},
 		{"Seed", lib("Seed")},
 		{"Maximize", lib("Maximize")},
+		{"Lower", whole(lib("Lower"))},
+		{"Upper", whole(lib("Upper"))},
 	}
 	if g.reportedNoise {
 		fields = append(fields, kv{"ReportsSD", jen.True()})
 	}
 	if !external {
 		fields = append(fields, kv{"Run", jen.Id("run")})
+	}
+	if g.simulatesInputNoise() {
+		fields = append(fields, kv{"Robust", jen.Func().Params(jen.Id("x").Index().Float64()).Float64().Block(
+			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")))),
+		)})
 	}
 	f.Func().Id("main").Params().Block(prog("Main").Call(prog("Problem").Add(keyed(true, fields...))))
 	if !external {

@@ -83,6 +83,9 @@ func (g *generator) checkConstantValue(c *ir.Call, a *ir.Arg, v ir.Value) bool {
 	case *ir.ConstExpr, *ir.Call:
 		return true
 	case *ir.Learn:
+		if p, ok := registry.ByID(c.Plugin); ok && p.Kind == registry.Model {
+			return true // a model's own learned parameters are planned with its kernel's
+		}
 		g.report(dsl.Errorf(a.Span, "learn is not supported yet: give a fixed value, e.g. %s = %s", a.Name, fixedExample(c, a.Name)))
 		return false
 	case *ir.List:

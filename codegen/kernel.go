@@ -307,6 +307,9 @@ func (g *generator) kernelDecls(f *jen.File) {
 	f.Comment(fmt.Sprintf("kernel is the model's covariance, %s,", what))
 	f.Comment("between two points in unit coordinates.")
 	f.Add(g.kernelFunc("kernel", registry.NoGrad, g.p.D, dim, hyper))
+	if g.inputModel() {
+		return // its derivatives are taken by differences of the kernel over distributions
+	}
 	if kp.valueOnly == nil {
 		f.Comment("kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.")
 		f.Add(g.kernelFunc("kernelGradA", registry.GradInput, g.p.D, dim, hyper))
@@ -504,10 +507,11 @@ func (g *generator) refitDecls(f *jen.File) {
 	body = append(body, jen.Return(rebuild))
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("refitIfDue").Params().Error().Block(body...)
 
+	w, _ := ownWork()
 	rowLoop := []jen.Code{
 		jen.Id("row").Op(":=").Add(field("model").Dot("KernelRow").Call(jen.Id("i"))),
 		jen.For(jen.Id("j").Op(":=").Range().Id("row")).Block(
-			jen.Id("row").Index(jen.Id("j")).Op("=").Add(kernelAt(jen.Op("&").Add(field("units")).Index(jen.Id("i")), jen.Op("&").Add(field("units")).Index(jen.Id("j")))),
+			jen.Id("row").Index(jen.Id("j")).Op("=").Add(g.storedKernel(w, jen.Id("i"), jen.Id("j"), jen.Id("i").Op("==").Id("j"))),
 		),
 	}
 	if g.learnNoise {
@@ -517,10 +521,16 @@ func (g *generator) refitDecls(f *jen.File) {
 	f.Comment("and refactors it, O(n³); scale is the deviation of the observations, which")
 	f.Comment("the model standardises with.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("rebuild").Params(jen.Id("scale").Float64()).Error().Block(
-		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(rowLoop...),
-		jen.Return(field("model").Dot("Refactor").Call()),
+		append(g.refinish(w),
+			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(rowLoop...),
+			jen.Return(field("model").Dot("Refactor").Call()),
+		)...,
 	)
 
+	if g.inputModel() {
+		g.fillByDifferencesDecls(f)
+		return
+	}
 	f.Comment("fillKernel is the fitter's view of the kernel: the matrix K and its derivatives")
 	f.Comment("∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc).")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fillKernel").Params(

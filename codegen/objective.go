@@ -149,6 +149,7 @@ func (g *generator) layout() jen.Code {
 const (
 	noiseStream        = 0x6e6f6973652d6f62 // "noise-ob"
 	randomSearchStream = 0x72616e646f6d2d73 // "random-s"
+	executionStream    = 0x657865632d6e6f69 // "exec-noi"
 )
 
 // randomTries is how many uniform draws a random search makes for one point
@@ -177,10 +178,15 @@ func (g *generator) runHelperDecls(f *jen.File) {
 	}
 	f.Comment("Streams of Run's random numbers, seeded with RunOptions.Seed and independent")
 	f.Comment("of the optimiser's.")
-	f.Const().Defs(
+	streams := []jen.Code{
 		jen.Id("noiseStream").Op("=").Op(fmt.Sprintf("%#x", noiseStream)),
 		jen.Id("randomSearchStream").Op("=").Op(fmt.Sprintf("%#x", randomSearchStream)),
-	)
+	}
+	if g.simulatesInputNoise() {
+		streams = append(streams, jen.Id("executionStream").Op("=").Op(fmt.Sprintf("%#x", executionStream)))
+	}
+	f.Const().Defs(streams...)
+	g.robustDecls(f)
 	draw := jen.For(jen.Id("i").Op(":=").Range().Id("u")).Block(jen.Id("u").Index(jen.Id("i")).Op("=").Id("rng").Dot("Float64").Call())
 	f.Comment("randomPoint draws a point uniformly on the search scale of every component")
 	f.Comment("(log-uniformly on a log scale; integers rounded) from rng.")
@@ -315,14 +321,19 @@ func (g *generator) runDecls(f *jen.File) {
 		progress = append(progress, kv{"SD", jen.Id("sd")})
 	}
 	progress = append(progress, kv{"Value", value})
+	at := jen.Id("x")
+	if g.simulatesInputNoise() {
+		loop = append(loop, g.landing()...)
+		at = jen.Id("landed")
+	}
 	loop = append(loop,
-		jen.List(results...).Op(":=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
+		jen.List(results...).Op(":=").Id("Objective").Call(jen.Id("ctx"), at),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
 			fail(g.errorf("evaluation %d at %v: %w", jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("x"), jen.Id("err"))),
 		),
 	)
 	if g.noiseSample != nil {
-		loop = append(loop, jen.Id("y").Op(":=").Id("value").Op("+").Id("observationNoise").Call(jen.Id("noise")))
+		loop = append(loop, jen.Id("y").Op(":=").Id("value").Op("+").Id("observationNoise").Call(jen.Id("noiseRand")))
 	}
 	loop = append(loop,
 		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
@@ -347,7 +358,10 @@ func (g *generator) runDecls(f *jen.File) {
 		return jen.Qual("math/rand/v2", "New").Call(jen.Qual("math/rand/v2", "NewPCG").Call(jen.Id("opt").Dot("Seed"), jen.Id(stream)))
 	}
 	if g.noiseSample != nil {
-		body = append(body, jen.Id("noise").Op(":=").Add(pcg("noiseStream")))
+		body = append(body, jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")))
+	}
+	if g.simulatesInputNoise() {
+		body = append(body, jen.Id("execution").Op(":=").Add(pcg("executionStream")))
 	}
 	body = append(body,
 		jen.Var().Id("random").Op("*").Qual("math/rand/v2", "Rand"),
@@ -360,6 +374,11 @@ func (g *generator) runDecls(f *jen.File) {
 	f.Comment("budget is spent" + stopDoc + ", and returns the recommendation. When it fails")
 	f.Comment("(an objective error, a numerical failure, ctx cancelled) the Result describes")
 	f.Comment("the evaluations made before the error.")
+	if g.simulatesInputNoise() {
+		f.Comment("Each evaluation lands at x + ε instead of the point x it was sent to, with ε a")
+		f.Comment("fresh draw of the declared input noise from a stream seeded with opt.Seed; the")
+		f.Comment("value is observed at x.")
+	}
 	if g.noiseSample != nil {
 		f.Comment("It adds the declared observation noise to every value it observes, drawn from")
 		f.Comment("a stream seeded with opt.Seed.")

@@ -54,6 +54,12 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.learnDecls(f)
 	g.acquisitionDecl(f)
 	g.noiseDecl(f)
+	if g.drawsInputNoise() {
+		g.noiseDecls(f)
+	}
+	if g.inputModel() {
+		g.repDecls(f)
+	}
 	g.errorDecls(f)
 	g.structDecl(f)
 	g.newDecl(f)
@@ -66,6 +72,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.candidatesDecls(f)
 	g.observeDecl(f)
 	g.refitDecls(f)
+	g.placeLandmarksDecl(f)
 	g.accessorDecls(f)
 }
 
@@ -136,8 +143,9 @@ func (g *generator) structDecl(f *jen.File) {
 	if len(g.known) > 0 {
 		fields = append(fields, jen.Id("feasibleFn").Func().Params(jen.Index().Float64()).Bool())
 	}
-	if g.initEmit != nil {
-		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why the initial design could not be made"))
+	fields = append(fields, g.inputFields()...)
+	if g.newCanFail() {
+		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	}
 	f.Comment(fmt.Sprintf("Optimizer is the Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
 	f.Comment("objective on the unit cube, whose acquisition is maximised by the search. Its")
@@ -162,6 +170,7 @@ func (g *generator) newDecl(f *jen.File) {
 	}
 	body = append(body, g.learnInit()...)
 	body = append(body, g.searchInit()...)
+	body = append(body, g.inputInit()...)
 	if len(g.known) > 0 {
 		body = append(body, field("feasibleFn").Op("=").Add(field("feasibleAt")))
 	}
@@ -243,7 +252,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 	prepareIncumbent, prepare := g.prepareAcquisition()
 	prepareIncumbent = append(prepareIncumbent, g.searchIncumbent()...)
 	var body []jen.Code
-	if g.initEmit != nil {
+	if g.newCanFail() {
 		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
 	}
 	body = append(body,
@@ -333,14 +342,19 @@ func (g *generator) suggestDecls(f *jen.File) {
 
 // replicates reports whether Suggest may return an evaluated point of a
 // continuous search again: when the declared, learned or reported
-// observation noise makes a second value there informative. Noise-free, a repeat teaches the
+// observation noise, or the input noise a model accounts for, makes a second
+// value there informative. Noise-free, a repeat teaches the
 // model nothing, so Suggest explores instead. Without this, noisy problems
 // stopped early with ErrExhausted: under noise the acquisition's maximiser
 // and the most uncertain point often both sit on an evaluated corner of the
 // box.
 func (g *generator) replicates() bool {
-	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise || g.reportedNoise
+	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise || g.reportedNoise || g.inputModel()
 }
+
+// newCanFail reports whether New can fail (making the initial design or the
+// input noise's draws), so that the optimiser keeps the error for Suggest.
+func (g *generator) newCanFail() bool { return g.initEmit != nil || g.inputModel() }
 
 // explores reports whether Suggest falls back on the point where the model is
 // least certain when the acquisition's maximiser was evaluated before: in a
@@ -378,14 +392,17 @@ func (g *generator) predictDecls(f *jen.File) {
 // valueDecls emits predict, acquisitionAt and sdAt: the posterior and the
 // search's objectives without gradients.
 func (g *generator) valueDecls(f *jen.File) {
+	w, rep := ownWork()
+	p := jen.Op("&").Id("p")
 	body := g.unitPoint()
+	body = append(body, g.representCandidate(w, p, rep)...)
 	body = append(body,
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			field("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(jen.Op("&").Id("p"), jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
+			field("kvec").Index(jen.Id("i")).Op("=").Add(g.candidateKernel(w, p, rep, jen.Id("i"))),
 		),
 		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
-			field("kvec").Index(jen.Empty().Op(":").Id("n")), kernelAt(jen.Op("&").Id("p"), jen.Op("&").Id("p")))),
+			field("kvec").Index(jen.Empty().Op(":").Id("n")), g.candidateSelf(w, p, rep))),
 		jen.Return(jen.Id("mean"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
 	)
 	f.Comment("predict returns the posterior mean and standard deviation, in the model's")
@@ -435,12 +452,15 @@ func (g *generator) observeDecl(f *jen.File) {
 	if !g.p.Objective.Maximize {
 		body = append(body, jen.Id("y").Op("=").Op("-").Id("y").Comment("the model maximises"))
 	}
+	w, _ := ownWork()
+	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
+	body = append(body, g.representCandidate(w, u, rep)...)
 	body = append(body,
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			field("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(jen.Op("&").Id("u"), jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
+			field("kvec").Index(jen.Id("i")).Op("=").Add(g.candidateKernel(w, u, rep, jen.Id("i"))),
 		),
 		jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Add").Call(
-			field("kvec").Index(jen.Empty().Op(":").Id("n")), kernelAt(jen.Op("&").Id("u"), jen.Op("&").Id("u")), jen.Id("y"), noise)),
+			field("kvec").Index(jen.Empty().Op(":").Id("n")), g.candidateSelf(w, u, rep), jen.Id("y"), noise)),
 			jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		),

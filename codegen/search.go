@@ -42,7 +42,7 @@ func (g *generator) searchFields() []jen.Code {
 		fields = append(fields, jen.Id("sdGradFn").Add(valueGrad.Clone()))
 	}
 	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
-	if g.acquisition.Joint {
+	if g.acquisition.Joint && !g.inputModel() {
 		fields = append(fields, jen.Id("incumbentWeights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
 	}
 	return fields
@@ -63,7 +63,7 @@ func (g *generator) searchInit() []jen.Code {
 // searchIncumbent is Suggest's statement, after setIncumbent, that prepares
 // the incumbent's covariance gradients.
 func (g *generator) searchIncumbent() []jen.Code {
-	if !g.gradientSearch() || !g.acquisition.Joint {
+	if !g.gradientSearch() || !g.acquisition.Joint || g.inputModel() {
 		return nil
 	}
 	n := jen.Empty().Op(":").Add(field("model").Dot("Len").Call())
@@ -73,6 +73,10 @@ func (g *generator) searchIncumbent() []jen.Code {
 // searchDecls declares the workers' memory and the search's objectives.
 func (g *generator) searchDecls(f *jen.File) {
 	if !g.gradientSearch() {
+		return
+	}
+	if g.inputModel() {
+		g.inputSearchDecls(f)
 		return
 	}
 	dim := func() *jen.Statement { return unitArray() }

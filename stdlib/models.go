@@ -12,17 +12,17 @@ func init() {
 		Params: []registry.Param{kernel("matern52")}, Emit: gpEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp", UsesInputNoise: true,
 		Doc:    "uGP (Oliveira et al.): GP over input distributions with the integral kernel",
-		Params: []registry.Param{kernel("se"), samples}})
+		Params: []registry.Param{kernel("se"), samples}, Emit: ugpEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd", UsesInputNoise: true,
 		Doc: "AIRBO: GP over input distributions with the kernel exp(−α MMD²)",
 		Params: []registry.Param{kernel("rqmix"), samples,
 			{Name: "landmarks", Type: registry.IntParam, Default: "10", Range: atLeastOne, Doc: "Nyström landmarks h"},
 			{Name: "estimator", Type: registry.StringParam, Default: `"embedding"`, Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
-			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, Doc: "α in exp(−α MMD²)"}}})
+			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}}, Check: checkMMD, Emit: mmdEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "erbf", UsesInputNoise: true,
 		Doc:    "expected RBF kernel baseline; assumes Gaussian input noise",
-		Params: []registry.Param{kernel("se")}})
+		Params: []registry.Param{kernel("se")}, Check: checkSEKernel, Emit: erbfEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "skl", UsesInputNoise: true,
 		Doc:    "symmetric-KL kernel baseline; assumes Gaussian input noise",
-		Params: []registry.Param{kernel("se")}})
+		Params: []registry.Param{kernel("se")}, Check: checkSEKernel, Emit: sklEmit})
 }

@@ -173,7 +173,25 @@ func (c *checker) targetDim(id *ast.Ident) (*ir.Dim, bool) {
 		return nil, false
 	}
 	sym.used = true
-	return sym.dim, sym.dim != nil
+	return sym.dim, sym.dim != nil && c.additiveNoise(sym.dim, id.Pos)
+}
+
+// additiveNoise reports a dimension that input noise cannot perturb: the
+// noise is added to a component in its own units, and an integer dimension
+// would leave its grid while a log-scaled one is searched in other units.
+func (c *checker) additiveNoise(dim *ir.Dim, sp dsl.Span) bool {
+	kind := ""
+	switch {
+	case dim.Integer:
+		kind = "an integer"
+	case dim.Log:
+		kind = "a log-scaled"
+	default:
+		return true
+	}
+	c.errorHint(sp, "input noise perturbs a component additively in its own units; integer and log-scaled dimensions cannot take it — declare the dimension as a real interval",
+		"%s is %s dimension; input noise cannot perturb it", dim.Name, kind)
+	return false
 }
 
 // targetVector resolves the X of p[i] or p[i:j] to a vector dimension.

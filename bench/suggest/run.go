@@ -116,7 +116,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		return Result{}, fmt.Errorf("suggest: budget %d is outside 1..%d, the budget the optimiser was compiled for", budget, Budget)
 	}
 	o := New(opt.Seed)
-	noise := rand.New(rand.NewPCG(opt.Seed, noiseStream))
+	noiseRand := rand.New(rand.NewPCG(opt.Seed, noiseStream))
 	var random *rand.Rand
 	if opt.RandomSearch {
 		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
@@ -148,7 +148,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		if err != nil {
 			return o.result(stopped), fmt.Errorf("suggest: evaluation %d at %v: %w", o.Evaluations()+1, x, err)
 		}
-		y := value + observationNoise(noise)
+		y := value + observationNoise(noiseRand)
 		if err := o.Observe(x, y); err != nil {
 			return o.result(stopped), err
 		}

@@ -19,13 +19,17 @@ import (
 //	recommendation        the evaluated point with the best posterior mean
 //	recommendation_mean   that mean
 //	recommendation_value  the objective there without observation noise
+//	recommendation_robust the robust value there, E[f(x + ε)] over the input
+//	                      noise ε; only for problems with input noise and an
+//	                      expression objective (Problem.Robust), omitted otherwise
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
 //	stopped               why the run ended: "budget", "stop when" or "exhausted"
 //	trace                 with --trace, one object per evaluation, in order:
 //	                      {"evaluation", "x", "y", "sd", "value", "recommendation_value",
-//	                       "best_observed_value"}, the last two after that evaluation;
-//	                      "sd", the noise sd reported with y, only when the
-//	                      problem's observation noise is reported
+//	                       "recommendation_robust", "best_observed_value"}, the last
+//	                      three after that evaluation; "sd", the noise sd reported
+//	                      with y, only when the problem's observation noise is
+//	                      reported; "recommendation_robust" as above
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression
@@ -33,16 +37,17 @@ import (
 // otherwise; before the first evaluation the recommendation and the best
 // observation are null. Fields appear in this order.
 type result struct {
-	Problem             string    `json:"problem"`
-	Seed                uint64    `json:"seed"`
-	RandomSearch        bool      `json:"random_search"`
-	Evaluations         int       `json:"evaluations"`
-	Recommendation      *point    `json:"recommendation"`
-	RecommendationMean  number    `json:"recommendation_mean"`
-	RecommendationValue number    `json:"recommendation_value"`
-	BestObserved        *observed `json:"best_observed"`
-	Stopped             string    `json:"stopped"`
-	Trace               []step    `json:"trace,omitempty"`
+	Problem              string    `json:"problem"`
+	Seed                 uint64    `json:"seed"`
+	RandomSearch         bool      `json:"random_search"`
+	Evaluations          int       `json:"evaluations"`
+	Recommendation       *point    `json:"recommendation"`
+	RecommendationMean   number    `json:"recommendation_mean"`
+	RecommendationValue  number    `json:"recommendation_value"`
+	RecommendationRobust *number   `json:"recommendation_robust,omitempty"`
+	BestObserved         *observed `json:"best_observed"`
+	Stopped              string    `json:"stopped"`
+	Trace                []step    `json:"trace,omitempty"`
 }
 
 type observed struct {
@@ -53,13 +58,14 @@ type observed struct {
 
 // step is one evaluation in the trace.
 type step struct {
-	Evaluation          int     `json:"evaluation"`
-	X                   point   `json:"x"`
-	Y                   number  `json:"y"`
-	SD                  *number `json:"sd,omitempty"`
-	Value               number  `json:"value"`
-	RecommendationValue number  `json:"recommendation_value"`
-	BestObservedValue   number  `json:"best_observed_value"`
+	Evaluation           int     `json:"evaluation"`
+	X                    point   `json:"x"`
+	Y                    number  `json:"y"`
+	SD                   *number `json:"sd,omitempty"`
+	Value                number  `json:"value"`
+	RecommendationValue  number  `json:"recommendation_value"`
+	RecommendationRobust *number `json:"recommendation_robust,omitempty"`
+	BestObservedValue    number  `json:"best_observed_value"`
 }
 
 func traceStep(p Problem, pr Progress) step {
@@ -69,11 +75,15 @@ func traceStep(p Problem, pr Progress) step {
 		sd := number(pr.SD)
 		s.SD = &sd
 	}
+	s.RecommendationRobust = robustNumber(p, pr.RecommendationRobust)
 	return s
 }
 
 func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 	nan := number(math.NaN())
+	if r.Evaluations == 0 {
+		r.RecommendationRobust = math.NaN()
+	}
 	out := result{Problem: p.Name, Seed: seed, RandomSearch: randomSearch, Evaluations: r.Evaluations, Stopped: r.Stopped,
 		RecommendationMean: nan, RecommendationValue: nan}
 	if r.Evaluations > 0 {
@@ -82,7 +92,18 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 		out.RecommendationValue = number(r.RecommendationValue)
 		out.BestObserved = &observed{X: point{dims: p.Dims, x: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
+	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
 	return out
+}
+
+// robustNumber is the JSON form of a robust value: absent (nil) for a problem
+// without Robust, otherwise v, null when NaN (before the first evaluation).
+func robustNumber(p Problem, v float64) *number {
+	if p.Robust == nil {
+		return nil
+	}
+	n := number(v)
+	return &n
 }
 
 // writeJSON writes out as one JSON object on one line.

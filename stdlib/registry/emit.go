@@ -219,6 +219,10 @@ func (g *KernelGen) GradLen() int {
 type ModelGen struct {
 	Args
 	Capacity jen.Code // an int expression: how many observations the model must hold
+	// GaussianNoise reports whether the declared input noise is Gaussian
+	// (every distribution's Gaussian hook says so), for models over input
+	// distributions that have closed forms for Gaussians.
+	GaussianNoise bool
 }
 
 // ModelCode says how the emitted optimiser holds its surrogate. Type must
@@ -232,6 +236,73 @@ type ModelCode struct {
 	Type   jen.Code // the type of the optimiser's model field
 	New    jen.Code // an expression of that type holding Capacity observations
 	Kernel *ir.Call // the kernel the optimiser computes kernel vectors with
+	// Inputs is set by the models over input distributions (plugins with
+	// UsesInputNoise): the kernel vectors are then those of Inputs' kernel
+	// between the input distributions of the points, and Kernel is its base
+	// kernel between points.
+	Inputs *InputModel
+}
+
+// InputRep says how the optimiser represents the input distribution P_x of
+// a point x, for a model over input distributions. Every representation is in
+// unit coordinates (the input noise is scaled like the domain).
+type InputRep int
+
+const (
+	// SampleRep: Samples draws of x + ε (common random numbers, so they move
+	// smoothly with x), and one statistic of them (Stat), such as the
+	// distribution's self-similarity E k(u, u').
+	SampleRep InputRep = iota + 1
+	// EmbeddingRep: the draws' mean embedding over Landmarks shared
+	// landmarks (runtime/uncertain's Embedding), ‖μ_P − μ_Q‖² ≈ MMD².
+	EmbeddingRep
+	// MomentRep: the mean and covariance of x + ε.
+	MomentRep
+)
+
+// InputModel is a model over input distributions: how it represents them and
+// its kernel between two representations.
+type InputModel struct {
+	Rep       InputRep
+	Samples   int // SampleRep, EmbeddingRep: draws per point, m
+	Landmarks int // EmbeddingRep: shared landmarks; SampleRep: Nyström landmarks, or 0 for none
+	// Learned lists the model's own parameters that may be `learn`ed (besides
+	// its kernel's), e.g. mmd's alpha; InputGen.Hyper reads them.
+	Learned []string
+	// Stat, for SampleRep, is the statistic cached with each point's samples
+	// (g.A's), a float64 expression; nil for none.
+	Stat func(g *InputGen) jen.Code
+	// Prelude returns statements at the start of the kernel function, which
+	// Self and Pair may use (e.g. the kernel's lengthscales as an array).
+	Prelude func(g *InputGen) []jen.Code
+	// Self is k̂(P, P) for g.A, and Pair k̂(P, Q) for g.A and g.B: float64
+	// expressions.
+	Self, Pair func(g *InputGen) jen.Code
+}
+
+// InputGen is what an InputModel's hooks are given.
+type InputGen struct {
+	Args            // the model's call
+	D      int      // components of a point
+	Kernel *ir.Call // the base kernel
+	// Hyper returns component i of parameter name of call c (the base kernel
+	// or the model), fixed or learned.
+	Hyper func(c *ir.Call, name string, i int) Hyper
+	// Base is a runtime/uncertain.Kernel evaluating the base kernel with the
+	// hyperparameters in use; Nystrom a *uncertain.Nystrom (SampleRep with
+	// Landmarks > 0) and Work a []float64 of uncertain.WorkLen(D) values, both
+	// the calling goroutine's own.
+	Base, Nystrom, Work jen.Code
+	// A and B name two representations.
+	A, B RepNames
+}
+
+// RepNames names the parts of a representation: Samples ([]float64, m×D
+// row-major) and Stat (float64) for SampleRep and EmbeddingRep, Embedding
+// ([]float64) for EmbeddingRep, Mean and Cov ([]float64, D and D×D) for
+// MomentRep.
+type RepNames struct {
+	Samples, Stat, Embedding, Mean, Cov jen.Code
 }
 
 // ModelEmit returns how to hold the model.
@@ -357,7 +428,45 @@ type ExprValue struct {
 // plugin's Result hook accepted. It returns a value of the type Result gave.
 type CallEmit func(args []ExprValue) (ExprValue, error)
 
-// DistributionEmit holds a distribution's hooks.
+// DrawGen is what a distribution's input-noise hooks are given: its
+// parameters as emitted values, which may be expressions over the target
+// point for domain-dependent parameters, and the base uniforms of one draw.
+//
+// Input noise is drawn with common random numbers: the optimiser fixes the
+// base uniforms of each of its samples once, and a draw is a smooth,
+// deterministic function of them and of the parameters (a
+// reparameterisation, such as mean + sd·Φ⁻¹(u)), so the samples of the noise
+// at x move smoothly with x and the acquisition stays smooth.
+type DrawGen struct {
+	Args
+	// Param returns the emitted value of the call's parameter name (a real,
+	// vec or mat; elements are cheap and primary).
+	Param func(name string) ExprValue
+	// Uniform returns base uniform i of this call, 0 <= i < its BaseLen: a
+	// float64 in (0, 1), a primary expression.
+	Uniform func(i int) jen.Code
+	// Fresh returns a local name not yet used in the function, based on prefix.
+	Fresh func(prefix string) string
+	// Sub returns the DrawGen of a distribution nested in this call (an
+	// argument such as concat's parts), whose base uniforms start at this
+	// call's uniform offset. A hook calls the nested plugin's hooks with it.
+	Sub func(c *ir.Call, offset int) *DrawGen
+}
+
+// DistributionHooks returns the hooks of the distribution plugin of call c,
+// for hooks of composite distributions (concat, iid) that delegate to the
+// distributions they are given; ok is false when it has none.
+func DistributionHooks(c *ir.Call) (DistributionEmit, bool) {
+	p, found := ByID(c.Plugin)
+	if !found {
+		return DistributionEmit{}, false
+	}
+	h, ok := p.Emit.(DistributionEmit)
+	return h, ok
+}
+
+// DistributionEmit holds a distribution's hooks. Observation noise uses
+// Variance and Sample; input noise uses BaseLen, Draw and Moments.
 type DistributionEmit struct {
 	// Variance returns the variance of a one-dimensional distribution with
 	// constant parameters; observation noise uses it.
@@ -367,4 +476,20 @@ type DistributionEmit struct {
 	// *rand.Rand of math/rand/v2. Emitted programs use it to simulate the
 	// declared observation noise of an expression objective.
 	Sample func(a *Args, rand jen.Code) jen.Code
+
+	// BaseLen returns how many base uniforms one draw uses.
+	BaseLen func(g *DrawGen) int
+	// Draw returns statements and the n components of one draw (n the
+	// distribution's dimension), primary float64 expressions over the
+	// locals the statements declare, computed from g's base uniforms by a
+	// reparameterisation that is smooth in the parameters.
+	Draw func(g *DrawGen) (stmts, elems []jen.Code)
+	// Moments returns statements, the mean (n elements) and the covariance
+	// (n×n, row-major) of the distribution, for models that describe input
+	// noise by its first two moments.
+	Moments func(g *DrawGen) (stmts, mean, cov []jen.Code)
+	// Gaussian reports whether the distribution is Gaussian, so that its
+	// moments describe it exactly; models that assume Gaussian input noise
+	// warn about the others.
+	Gaussian func(g *DrawGen) bool
 }

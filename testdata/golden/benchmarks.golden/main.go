@@ -21,6 +21,8 @@ func main() {
 		Budget:   benchmarks.Budget,
 		Seed:     benchmarks.Seed,
 		Maximize: benchmarks.Maximize,
+		Lower:    benchmarks.Lower[:],
+		Upper:    benchmarks.Upper[:],
 		Run:      run,
 	})
 }

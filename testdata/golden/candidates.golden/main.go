@@ -21,6 +21,8 @@ func main() {
 		Budget:   grid.Budget,
 		Seed:     grid.Seed,
 		Maximize: grid.Maximize,
+		Lower:    grid.Lower[:],
+		Upper:    grid.Upper[:],
 		Run:      run,
 	})
 }

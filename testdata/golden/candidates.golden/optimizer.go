@@ -227,7 +227,7 @@ type Optimizer struct {
 	candidateIndex [numCandidates]int           // their indices in candidatePoints
 	feasibleFn     func([]float64) bool
 
-	err error // why the initial design could not be made
+	err error // why New could not make the optimiser
 }
 
 // New returns an optimiser whose initial design and searches are seeded with seed

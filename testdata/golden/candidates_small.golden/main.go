@@ -21,6 +21,8 @@ func main() {
 		Budget:   few.Budget,
 		Seed:     few.Seed,
 		Maximize: few.Maximize,
+		Lower:    few.Lower[:],
+		Upper:    few.Upper[:],
 		Run:      run,
 	})
 }

@@ -213,7 +213,7 @@ type Optimizer struct {
 	candidateUnits [numCandidates * Dim]float64 // the free candidates in unit coordinates
 	candidateIndex [numCandidates]int           // their indices in candidatePoints
 
-	err error // why the initial design could not be made
+	err error // why New could not make the optimiser
 }
 
 // New returns an optimiser whose initial design and searches are seeded with seed

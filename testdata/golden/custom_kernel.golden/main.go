@@ -21,6 +21,8 @@ func main() {
 		Budget:   custom_kernel.Budget,
 		Seed:     custom_kernel.Seed,
 		Maximize: custom_kernel.Maximize,
+		Lower:    custom_kernel.Lower[:],
+		Upper:    custom_kernel.Upper[:],
 		Run:      run,
 	})
 }

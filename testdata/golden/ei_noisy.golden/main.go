@@ -21,6 +21,8 @@ func main() {
 		Budget:   noisy_ei.Budget,
 		Seed:     noisy_ei.Seed,
 		Maximize: noisy_ei.Maximize,
+		Lower:    noisy_ei.Lower[:],
+		Upper:    noisy_ei.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   execsphere.Budget,
 		Seed:     execsphere.Seed,
 		Maximize: execsphere.Maximize,
+		Lower:    execsphere.Lower[:],
+		Upper:    execsphere.Upper[:],
 		Run:      run,
 	})
 }

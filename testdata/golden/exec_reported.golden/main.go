@@ -21,6 +21,8 @@ func main() {
 		Budget:    execreported.Budget,
 		Seed:      execreported.Seed,
 		Maximize:  execreported.Maximize,
+		Lower:     execreported.Lower[:],
+		Upper:     execreported.Upper[:],
 		ReportsSD: true,
 		Run:       run,
 	})

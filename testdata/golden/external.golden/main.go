@@ -20,5 +20,7 @@ func main() {
 		Budget:   external_ask.Budget,
 		Seed:     external_ask.Seed,
 		Maximize: external_ask.Maximize,
+		Lower:    external_ask.Lower[:],
+		Upper:    external_ask.Upper[:],
 	})
 }

@@ -20,6 +20,8 @@ func main() {
 		Budget:    external_reported.Budget,
 		Seed:      external_reported.Seed,
 		Maximize:  external_reported.Maximize,
+		Lower:     external_reported.Lower[:],
+		Upper:     external_reported.Upper[:],
 		ReportsSD: true,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   gobind.Budget,
 		Seed:     gobind.Seed,
 		Maximize: gobind.Maximize,
+		Lower:    gobind.Lower[:],
+		Upper:    gobind.Upper[:],
 		Run:      run,
 	})
 }

@@ -20,6 +20,8 @@ func main() {
 		Budget:   gobind_plain.Budget,
 		Seed:     gobind_plain.Seed,
 		Maximize: gobind_plain.Maximize,
+		Lower:    gobind_plain.Lower[:],
+		Upper:    gobind_plain.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:    gobindreported.Budget,
 		Seed:      gobindreported.Seed,
 		Maximize:  gobindreported.Maximize,
+		Lower:     gobindreported.Lower[:],
+		Upper:     gobindreported.Upper[:],
 		ReportsSD: true,
 		Run:       run,
 	})

@@ -20,6 +20,8 @@ func main() {
 		Budget:   hartmann.Budget,
 		Seed:     hartmann.Seed,
 		Maximize: hartmann.Maximize,
+		Lower:    hartmann.Lower[:],
+		Upper:    hartmann.Upper[:],
 		Run:      run,
 	})
 }

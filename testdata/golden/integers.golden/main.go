@@ -21,6 +21,8 @@ func main() {
 		Budget:   integers.Budget,
 		Seed:     integers.Seed,
 		Maximize: integers.Maximize,
+		Lower:    integers.Lower[:],
+		Upper:    integers.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   kernel_algebra.Budget,
 		Seed:     kernel_algebra.Seed,
 		Maximize: kernel_algebra.Maximize,
+		Lower:    kernel_algebra.Lower[:],
+		Upper:    kernel_algebra.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   kernel_linear.Budget,
 		Seed:     kernel_linear.Seed,
 		Maximize: kernel_linear.Maximize,
+		Lower:    kernel_linear.Lower[:],
+		Upper:    kernel_linear.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   kernel_rq.Budget,
 		Seed:     kernel_rq.Seed,
 		Maximize: kernel_rq.Maximize,
+		Lower:    kernel_rq.Lower[:],
+		Upper:    kernel_rq.Upper[:],
 		Run:      run,
 	})
 }

@@ -217,7 +217,7 @@ type Optimizer struct {
 	sdGradFn          func(int, []float64, []float64) float64
 	workers           []searchWorker // one per goroutine of the search
 
-	err error // why the initial design could not be made
+	err error // why New could not make the optimiser
 }
 
 // New returns an optimiser whose initial design and searches are seeded with seed

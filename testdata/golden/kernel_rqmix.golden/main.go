@@ -20,6 +20,8 @@ func main() {
 		Budget:   kernel_rqmix.Budget,
 		Seed:     kernel_rqmix.Seed,
 		Maximize: kernel_rqmix.Maximize,
+		Lower:    kernel_rqmix.Lower[:],
+		Upper:    kernel_rqmix.Upper[:],
 		Run:      run,
 	})
 }

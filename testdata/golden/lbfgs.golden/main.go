@@ -22,6 +22,8 @@ func main() {
 		Budget:   lbfgs_search.Budget,
 		Seed:     lbfgs_search.Seed,
 		Maximize: lbfgs_search.Maximize,
+		Lower:    lbfgs_search.Lower[:],
+		Upper:    lbfgs_search.Upper[:],
 		Run:      run,
 	})
 }

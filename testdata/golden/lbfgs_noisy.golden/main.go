@@ -21,6 +21,8 @@ func main() {
 		Budget:   lbfgs_noisy.Budget,
 		Seed:     lbfgs_noisy.Seed,
 		Maximize: lbfgs_noisy.Maximize,
+		Lower:    lbfgs_noisy.Lower[:],
+		Upper:    lbfgs_noisy.Upper[:],
 		Run:      run,
 	})
 }

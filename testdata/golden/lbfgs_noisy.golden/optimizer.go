@@ -220,7 +220,7 @@ type Optimizer struct {
 	workers           []searchWorker                          // one per goroutine of the search
 	incumbentWeights  [Budget]float64                         // A⁻¹k(x⁺), for covariance gradients
 
-	err error // why the initial design could not be made
+	err error // why New could not make the optimiser
 }
 
 // New returns an optimiser whose initial design and searches are seeded with seed

@@ -21,6 +21,8 @@ func main() {
 		Budget:   peaks.Budget,
 		Seed:     peaks.Seed,
 		Maximize: peaks.Maximize,
+		Lower:    peaks.Lower[:],
+		Upper:    peaks.Upper[:],
 		Run:      run,
 	})
 }

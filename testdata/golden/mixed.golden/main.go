@@ -22,6 +22,8 @@ func main() {
 		Budget:   training.Budget,
 		Seed:     training.Seed,
 		Maximize: training.Maximize,
+		Lower:    training.Lower[:],
+		Upper:    training.Upper[:],
 		Run:      run,
 	})
 }

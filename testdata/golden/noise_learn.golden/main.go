@@ -20,6 +20,8 @@ func main() {
 		Budget:   noise_learn.Budget,
 		Seed:     noise_learn.Seed,
 		Maximize: noise_learn.Maximize,
+		Lower:    noise_learn.Lower[:],
+		Upper:    noise_learn.Upper[:],
 		Run:      run,
 	})
 }

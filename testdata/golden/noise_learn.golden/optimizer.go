@@ -198,7 +198,7 @@ type Optimizer struct {
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
 
-	err error // why the initial design could not be made
+	err error // why New could not make the optimiser
 }
 
 // New returns an optimiser whose initial design and searches are seeded with seed

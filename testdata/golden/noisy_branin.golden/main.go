@@ -21,6 +21,8 @@ func main() {
 		Budget:   noisy_branin.Budget,
 		Seed:     noisy_branin.Seed,
 		Maximize: noisy_branin.Maximize,
+		Lower:    noisy_branin.Lower[:],
+		Upper:    noisy_branin.Upper[:],
 		Run:      run,
 	})
 }

@@ -20,6 +20,8 @@ func main() {
 		Budget:   noisy_hartmann3.Budget,
 		Seed:     noisy_hartmann3.Seed,
 		Maximize: noisy_hartmann3.Maximize,
+		Lower:    noisy_hartmann3.Lower[:],
+		Upper:    noisy_hartmann3.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   quickstart.Budget,
 		Seed:     quickstart.Seed,
 		Maximize: quickstart.Maximize,
+		Lower:    quickstart.Lower[:],
+		Upper:    quickstart.Upper[:],
 		Run:      run,
 	})
 }

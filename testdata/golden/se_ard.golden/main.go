@@ -21,6 +21,8 @@ func main() {
 		Budget:   se_ard.Budget,
 		Seed:     se_ard.Seed,
 		Maximize: se_ard.Maximize,
+		Lower:    se_ard.Lower[:],
+		Upper:    se_ard.Upper[:],
 		Run:      run,
 	})
 }

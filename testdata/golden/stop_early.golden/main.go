@@ -20,6 +20,8 @@ func main() {
 		Budget:   stop_early.Budget,
 		Seed:     stop_early.Seed,
 		Maximize: stop_early.Maximize,
+		Lower:    stop_early.Lower[:],
+		Upper:    stop_early.Upper[:],
 		Run:      run,
 	})
 }

@@ -21,6 +21,8 @@ func main() {
 		Budget:   igp.Budget,
 		Seed:     igp.Seed,
 		Maximize: igp.Maximize,
+		Lower:    igp.Lower[:],
+		Upper:    igp.Upper[:],
 		Run:      run,
 	})
 }

@@ -20,6 +20,8 @@ func main() {
 		Budget:   srinivas.Budget,
 		Seed:     srinivas.Seed,
 		Maximize: srinivas.Maximize,
+		Lower:    srinivas.Lower[:],
+		Upper:    srinivas.Upper[:],
 		Run:      run,
 	})
 }

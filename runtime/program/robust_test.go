@@ -1,0 +1,242 @@
+package program
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// asymmetricPeak is the robust value of f(x) = x·exp(−x²) under uniform
+// input noise ε ~ U(−δ, δ): the mean of f over [x − δ, x + δ], with the
+// antiderivative −exp(−x²)/2.
+func asymmetricPeak(delta float64) func(x []float64) float64 {
+	return func(x []float64) float64 {
+		return (math.Exp(-(x[0]-delta)*(x[0]-delta)) - math.Exp(-(x[0]+delta)*(x[0]+delta))) / (4 * delta)
+	}
+}
+
+// asymmetricPeakArgmax solves the robust value's stationarity condition
+// (x−δ)·exp(−(x−δ)²) = (x+δ)·exp(−(x+δ)²) by bisection on [0, 2], where the
+// left side minus the right changes sign once.
+func asymmetricPeakArgmax(delta float64) float64 {
+	g := func(x float64) float64 {
+		return (x-delta)*math.Exp(-(x-delta)*(x-delta)) - (x+delta)*math.Exp(-(x+delta)*(x+delta))
+	}
+	a, b := 0.0, 2.0
+	for range 200 {
+		m := (a + b) / 2
+		if (g(m) < 0) == (g(a) < 0) {
+			a = m
+		} else {
+			b = m
+		}
+	}
+	return (a + b) / 2
+}
+
+func TestFindRobustOptimum(t *testing.T) {
+	const c1, c2 = 0.3123456789, -0.4321987
+	scalar := []Dim{{Name: "x", Size: 1}}
+	plane := []Dim{{Name: "x", Size: 1}, {Name: "y", Size: 1}}
+	peak := asymmetricPeakArgmax(0.5)
+	tests := []struct {
+		name         string
+		p            Problem
+		grid         int
+		wantX        []float64
+		wantRobust   float64
+		tolX, tolVal float64
+	}{
+		{name: "1-D maximum: f = −(x−c)², ε ~ N(0, 0.1²)", p: Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1}, Maximize: true,
+			Robust: func(x []float64) float64 { return -(x[0]-c1)*(x[0]-c1) - 0.01 }},
+			grid: defaultGrid1D, wantX: []float64{c1}, wantRobust: -0.01, tolX: 1e-6, tolVal: 1e-12},
+		{name: "1-D asymmetric peak under uniform noise, coarse grid", p: Problem{Dims: scalar, Lower: []float64{-1}, Upper: []float64{2}, Maximize: true,
+			Robust: asymmetricPeak(0.5)},
+			grid: 7, wantX: []float64{peak}, wantRobust: asymmetricPeak(0.5)([]float64{peak}), tolX: 1e-6, tolVal: 1e-12},
+		{name: "1-D minimum at the upper bound", p: Problem{Dims: scalar, Lower: []float64{-2}, Upper: []float64{3},
+			Robust: func(x []float64) float64 { return math.Exp(-x[0]) }},
+			grid: defaultGrid1D, wantX: []float64{3}, wantRobust: math.Exp(-3), tolX: 0, tolVal: 0},
+		{name: "1-D with NaN where the robust value is unknown", p: Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1},
+			Robust: func(x []float64) float64 {
+				if x[0] < 0.5 {
+					return math.NaN()
+				}
+				return (x[0] - 0.7) * (x[0] - 0.7)
+			}},
+			grid: 11, wantX: []float64{0.7}, wantRobust: 0, tolX: 1e-6, tolVal: 1e-12},
+		{name: "2-D maximum of a tilted quadratic", p: Problem{Dims: plane, Lower: []float64{-1, -1}, Upper: []float64{1, 2}, Maximize: true,
+			Robust: func(x []float64) float64 {
+				u, v := x[0]-c1, x[1]-c2
+				return 1 - (u*u + 2*v*v + u*v)
+			}},
+			grid: defaultGrid2D, wantX: []float64{c1, c2}, wantRobust: 1, tolX: 1e-6, tolVal: 1e-11},
+		{name: "2-D minimum on an edge", p: Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}}, Lower: []float64{0, 0}, Upper: []float64{1, 1},
+			Robust: func(x []float64) float64 { return (x[0]-c1)*(x[0]-c1) + x[1] }},
+			grid: 13, wantX: []float64{c1, 0}, wantRobust: 0, tolX: 1e-6, tolVal: 1e-11},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := findRobustOptimum(context.Background(), tt.p, tt.grid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range tt.wantX {
+				if math.Abs(got.X[i]-w) > tt.tolX {
+					t.Errorf("x = %v, want %v ± %g", got.X, tt.wantX, tt.tolX)
+				}
+			}
+			if math.Abs(got.Robust-tt.wantRobust) > tt.tolVal {
+				t.Errorf("robust value %.15g, want %.15g ± %g", got.Robust, tt.wantRobust, tt.tolVal)
+			}
+		})
+	}
+	if math.Abs(peak-1/math.Sqrt2) < 0.05 {
+		t.Errorf("the robust argmax %v is too close to the nominal one 1/√2 to test anything", peak)
+	}
+}
+
+func TestFindRobustOptimumErrors(t *testing.T) {
+	scalar := []Dim{{Name: "x", Size: 1}}
+	nan := func([]float64) float64 { return math.NaN() }
+	tests := []struct {
+		name string
+		p    Problem
+		want string
+	}{
+		{"NaN everywhere", Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1}, Robust: nan}, "not finite anywhere"},
+		{"reversed bounds", Problem{Dims: scalar, Lower: []float64{1}, Upper: []float64{0}, Robust: nan}, "not a finite interval"},
+		{"missing upper bound", Problem{Dims: scalar, Lower: []float64{0}, Robust: nan}, "1 components but 1 lower and 0 upper"},
+		{"bounds of the wrong size", Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}}, Lower: []float64{0}, Upper: []float64{1}, Robust: nan}, "2 components"},
+	}
+	for _, tt := range tests {
+		if _, err := findRobustOptimum(context.Background(), tt.p, 5); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestRobustOptimumCommand(t *testing.T) {
+	calls := 0
+	oneD := Problem{Name: "demo", Source: "demo.bo", Budget: 5, Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{1},
+		Maximize: true, Robust: func(x []float64) float64 { calls++; return 1 - (x[0]-0.25)*(x[0]-0.25) }}
+	threeD := fakeProblem(new(Options), nil)
+	threeD.Robust, threeD.Lower, threeD.Upper = oneD.Robust, []float64{0, 0, 0}, []float64{1, 1, 1}
+	tests := []struct {
+		name       string
+		p          Problem
+		args       []string
+		wantCode   int
+		wantStdout string // substring
+		wantStderr string // substring
+		wantCalls  int    // 0: not checked
+	}{
+		{name: "json", p: oneD, args: []string{"--json"}, wantCode: ExitOK, wantStdout: `{"x":[0.25],"robust":1}`},
+		{name: "human", p: oneD, args: nil, wantCode: ExitOK, wantStdout: "robust maximum of demo: x=0.25  robust value 1\n"},
+		{name: "grid", p: oneD, args: []string{"--grid", "5"}, wantCode: ExitOK, wantStdout: "x=0.25 ", wantCalls: 5 + 2 + 33},
+		{name: "grid too small", p: oneD, args: []string{"--grid", "1"}, wantCode: ExitUsage, wantStderr: "--grid 1: want at least 2"},
+		{name: "stray argument", p: oneD, args: []string{"x"}, wantCode: ExitUsage, wantStderr: "takes no arguments"},
+		{name: "unknown flag", p: oneD, args: []string{"--fast"}, wantCode: ExitUsage, wantStderr: "not defined: -fast"},
+		{name: "no robust value", p: fakeProblem(new(Options), nil), args: []string{"--json"}, wantCode: ExitUsage, wantStderr: "has no robust value"},
+		{name: "three components", p: threeD, args: []string{"--json"}, wantCode: ExitUsage, wantStderr: "1 or 2 components; this one has 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls = 0
+			var stdout, stderr bytes.Buffer
+			code := Run(context.Background(), tt.p, append([]string{"robust-optimum"}, tt.args...), &stdout, &stderr)
+			if code != tt.wantCode {
+				t.Fatalf("exit code %d, want %d; stderr: %s", code, tt.wantCode, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tt.wantStdout) || !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stdout %q, stderr %q; want them to contain %q and %q", stdout.String(), stderr.String(), tt.wantStdout, tt.wantStderr)
+			}
+			if tt.wantCalls != 0 && calls != tt.wantCalls {
+				t.Errorf("%d robust values computed, want %d", calls, tt.wantCalls)
+			}
+		})
+	}
+}
+
+// robustProblem reports three evaluations whose recommendation changes once,
+// for a problem whose robust value is sum(x) (or NaN when nanRobust).
+func robustProblem(calls *int, nanRobust bool) Problem {
+	p := Problem{Name: "demo", Source: "demo.bo", Budget: 5, Seed: 7, Dims: []Dim{{Name: "x", Size: 1}},
+		Lower: []float64{0}, Upper: []float64{4},
+		Robust: func(x []float64) float64 {
+			*calls++
+			if nanRobust {
+				return math.NaN()
+			}
+			return x[0] + 0.5
+		},
+		Run: func(_ context.Context, opt Options) (Result, error) {
+			for i, rec := range []float64{1, 1, 2} {
+				opt.Progress(Progress{Evaluation: i + 1, Budget: opt.Budget, X: []float64{float64(i)}, Y: 1, Value: 1, BestY: 1, BestValue: 1,
+					Recommendation: []float64{rec}, RecommendationMean: 1, RecommendationValue: 1})
+			}
+			return Result{Evaluations: 3, Recommendation: []float64{2}, RecommendationMean: 1, RecommendationValue: 1,
+				BestX: []float64{0}, BestY: 1, BestValue: 1, Stopped: "budget"}, nil
+		},
+	}
+	return p
+}
+
+// TestRunRecommendationRobust: the robust value of the recommendation is in
+// the JSON result and trace, computed once per distinct recommendation, null
+// when NaN; the human summary shows it.
+func TestRunRecommendationRobust(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      []string
+		nan       bool
+		wantCalls int
+		want      []string // substrings of stdout
+	}{
+		{name: "json", args: []string{"run", "--json"}, wantCalls: 1,
+			want: []string{`"recommendation_value":1,"recommendation_robust":2.5,"best_observed"`}},
+		{name: "trace", args: []string{"run", "--json", "--trace"}, wantCalls: 2,
+			want: []string{`"recommendation_robust":2.5,"best_observed"`,
+				`{"evaluation":1,"x":{"x":0},"y":1,"value":1,"recommendation_value":1,"recommendation_robust":1.5,"best_observed_value":1}`,
+				`{"evaluation":2,"x":{"x":1},"y":1,"value":1,"recommendation_value":1,"recommendation_robust":1.5,"best_observed_value":1}`,
+				`{"evaluation":3,"x":{"x":2},"y":1,"value":1,"recommendation_value":1,"recommendation_robust":2.5,"best_observed_value":1}`}},
+		{name: "NaN is null", args: []string{"run", "--json", "--trace"}, nan: true, wantCalls: 2,
+			want: []string{`"recommendation_robust":null,"best_observed"`, `"recommendation_value":1,"recommendation_robust":null,"best_observed_value":1}`}},
+		{name: "human", args: []string{"run"}, wantCalls: 1,
+			want: []string{"recommendation: x=2  (posterior mean 1, objective 1, robust value 2.5)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			var stdout, stderr bytes.Buffer
+			if code := Run(context.Background(), robustProblem(&calls, tt.nan), tt.args, &stdout, &stderr); code != ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %s:\n%s", w, stdout.String())
+				}
+			}
+			if calls != tt.wantCalls {
+				t.Errorf("%d robust values computed, want %d (one per distinct recommendation)", calls, tt.wantCalls)
+			}
+			if strings.Contains(tt.args[len(tt.args)-1], "json") {
+				var v map[string]any
+				if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+					t.Errorf("stdout is not JSON: %v", err)
+				}
+			}
+		})
+	}
+	// Before the first evaluation the robust value is null, not computed.
+	calls := 0
+	var b bytes.Buffer
+	if err := writeJSON(&b, newResult(robustProblem(&calls, false), 1, false, Result{Stopped: "budget"})); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"recommendation_robust":null`) || calls != 0 {
+		t.Errorf("no evaluations: %s (%d robust values computed)", b.String(), calls)
+	}
+}

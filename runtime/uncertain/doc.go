@@ -1,0 +1,33 @@
+// Package uncertain holds the kernels between input distributions that the
+// optimisers for uncertain inputs call: the query x lands at x + ε, ε ~ P_x,
+// and the surrogate is a GP over distributions rather than points.
+//
+// A distribution is given either by m samples (row-major m×d, drawn by the
+// caller with common random numbers so that they are a smooth deterministic
+// function of x) or, for the Gaussian closed forms, by a mean and covariance.
+//
+// Estimators of the integral kernel k̂(P, Q) = E k(u, v) and of
+// MMD²(P, Q) = k̂(P, P) + k̂(Q, Q) − 2 k̂(P, Q), m samples per set, h landmarks:
+//
+//   - Empirical (MeanKernel, SelfMeanKernel, MMD2): the unbiased estimate of
+//     AIRBO Eq. 8, O(m²) kernel evaluations per pair. The U-statistic self
+//     terms make MMD2 unbiased, but it can be negative, and exp(−α·MMD2) is
+//     not guaranteed positive semi-definite across distributions.
+//   - Nystrom: AIRBO Eq. 12, K ≈ K_mh K_h⁺ K_hm with the first h samples as
+//     landmarks (the union of both sets' landmarks for the cross term),
+//     O(m·h + h³) per term. Each pair has its own landmarks, so the
+//     distances are not those of one feature space and the Gram matrix of
+//     exp(−α·MMD²) is not guaranteed PSD either.
+//   - Embedding: one landmark set Z for the whole problem; each distribution
+//     is embedded once into R^h (O(m·h)), MMD² ≈ ‖μ_P − μ_Q‖² (O(h) per
+//     pair). exp(−α·MMD²) is then a Gaussian kernel on R^h, so its Gram
+//     matrices are positive definite for distinct embeddings, and μ_Pᵀμ_Q is
+//     a PSD approximation of the integral kernel. The landmarks must cover
+//     the region the samples occupy.
+//   - Gaussian closed forms for the SE kernel: IntegralSE (uGP, Oliveira
+//     Eq. 80) and SymmetricKLSE (AIRBO's skl baseline), O(d³), exact.
+//
+// Kernels passed to this package must be symmetric, k(a, b) = k(b, a): the
+// estimators evaluate each unordered pair once. Nothing here allocates after
+// construction, and every result is a deterministic function of the inputs.
+package uncertain

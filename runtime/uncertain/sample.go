@@ -1,0 +1,55 @@
+package uncertain
+
+// Kernel is a base kernel between two points of R^d. It must be symmetric.
+type Kernel func(a, b []float64) float64
+
+// SqDist returns ‖a − b‖² for len(b) >= len(a).
+func SqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	for i, ai := range a {
+		t := ai - b[i]
+		s += t * t
+	}
+	return s
+}
+
+// MeanKernel returns (1/(mu·mv)) Σ_i Σ_j k(u_i, v_j) for the sample sets u
+// (mu×d) and v (mv×d), mu = len(u)/d ≥ 1: the Monte Carlo integral kernel of
+// Oliveira Eq. 9 and the cross term of MMD². It costs mu·mv kernel calls.
+func MeanKernel(k Kernel, u, v []float64, d int) float64 {
+	mu, mv := len(u)/d, len(v)/d
+	var s float64
+	for i := range mu {
+		ui := u[i*d : (i+1)*d]
+		for j := range mv {
+			s += k(ui, v[j*d:(j+1)*d])
+		}
+	}
+	return s / float64(mu*mv)
+}
+
+// SelfMeanKernel returns the U-statistic (1/(m(m−1))) Σ_{i≠j} k(u_i, u_j)
+// for m = len(u)/d ≥ 2 samples: the unbiased estimate of E k(u, u') for u, u'
+// independent draws of P — uGP's k̂(P, P) and the self terms of AIRBO Eq. 8.
+// By symmetry it evaluates each pair once, m(m−1)/2 kernel calls.
+func SelfMeanKernel(k Kernel, u []float64, d int) float64 {
+	m := len(u) / d
+	var s float64
+	for i := 1; i < m; i++ {
+		ui := u[i*d : (i+1)*d]
+		for j := range i {
+			s += k(ui, u[j*d:(j+1)*d])
+		}
+	}
+	return 2 * s / float64(m*(m-1))
+}
+
+// MMD2 returns the unbiased empirical estimate of MMD²(P, Q) (AIRBO Eq. 8)
+// from the samples u of P and v of Q and their self terms selfU, selfV
+// (SelfMeanKernel of each, which callers compute once per distribution):
+// selfU + selfV − 2·MeanKernel(k, u, v, d). Being unbiased, it can be
+// slightly negative when P and Q are close.
+func MMD2(k Kernel, u, v []float64, d int, selfU, selfV float64) float64 {
+	return selfU + selfV - 2*MeanKernel(k, u, v, d)
+}

@@ -1,0 +1,179 @@
+package stdlib
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+// The models over input distributions. Each is the exact GP of runtime/gp
+// whose kernel vectors hold a kernel between the points' input
+// distributions, computed by runtime/uncertain from the representation the
+// model chooses (registry.InputModel).
+
+// runtimeUncertain is the import path of the kernels over distributions.
+const runtimeUncertain = "github.com/bocdev/boc/runtime/uncertain"
+
+func uncertainCall(name string, args ...jen.Code) *jen.Statement {
+	return jen.Qual(runtimeUncertain, name).Call(args...)
+}
+
+// inputModelEmit holds the GP of runtime/gp with the kernel that inputs gives.
+func inputModelEmit(inputs func(g *registry.ModelGen) *registry.InputModel) registry.ModelEmit {
+	return func(g *registry.ModelGen) registry.ModelCode {
+		code := gpEmit(g)
+		code.Inputs = inputs(g)
+		return code
+	}
+}
+
+// mmdEmit is AIRBO's kernel exp(−α·MMD²(P, Q)) with the chosen estimator of
+// MMD². The empirical estimator is Eq. 8 with the pairs of a sample with
+// itself included (the V-statistic): then MMD² is the squared distance of
+// the samples' empirical embeddings and the kernel matrix is positive
+// definite, while Eq. 8's unbiased form makes it indefinite in practice (the
+// runtime/uncertain tests measure it). Nyström's estimate can come out
+// slightly negative for nearly equal distributions; it is clamped at 0 so
+// that the kernel stays at most 1.
+var mmdEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
+	alpha := func(ig *registry.InputGen) jen.Code { return ig.Hyper(ig.Call, "alpha", 0).Code }
+	kernelOf := func(ig *registry.InputGen, mmd2 jen.Code) jen.Code {
+		return jen.Qual("math", "Exp").Call(jen.Op("-").Add(alpha(ig)).Op("*").Max(jen.Lit(0.0), mmd2))
+	}
+	one := func(*registry.InputGen) jen.Code { return jen.Lit(1.0) }
+	m := &registry.InputModel{Samples: g.Int("samples"), Learned: []string{"alpha"}, Self: one}
+	switch g.Choice("estimator", mmdEstimators...) {
+	case "embedding":
+		m.Rep, m.Landmarks = registry.EmbeddingRep, g.Int("landmarks")
+		m.Pair = func(ig *registry.InputGen) jen.Code {
+			return jen.Qual("math", "Exp").Call(jen.Op("-").Add(alpha(ig)).Op("*").Add(uncertainCall("SqDist", ig.A.Embedding, ig.B.Embedding)))
+		}
+	case "nystrom":
+		m.Rep, m.Landmarks = registry.SampleRep, g.Int("landmarks")
+		m.Stat = func(ig *registry.InputGen) jen.Code {
+			return jen.Add(ig.Nystrom).Dot("Self").Call(ig.Base, ig.A.Samples)
+		}
+		m.Pair = func(ig *registry.InputGen) jen.Code {
+			cross := jen.Add(ig.Nystrom).Dot("Cross").Call(ig.Base, ig.A.Samples, ig.B.Samples)
+			return kernelOf(ig, jen.Add(ig.A.Stat).Op("+").Add(ig.B.Stat).Op("-").Lit(2).Op("*").Add(cross))
+		}
+	default:
+		m.Rep = registry.SampleRep
+		m.Stat = vStatistic
+		m.Pair = func(ig *registry.InputGen) jen.Code {
+			return kernelOf(ig, uncertainCall("MMD2", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D), ig.A.Stat, ig.B.Stat))
+		}
+	}
+	return m
+})
+
+// vStatistic is the mean of the kernel over all pairs of a point's samples,
+// the norm² of their empirical embedding.
+func vStatistic(ig *registry.InputGen) jen.Code {
+	return uncertainCall("MeanKernel", ig.Base, ig.A.Samples, ig.A.Samples, jen.Lit(ig.D))
+}
+
+// ugpEmit is Oliveira et al.'s integral kernel ∫∫ k dP dQ: in closed form
+// (Eq. 80) when the kernel is se and the input noise Gaussian, by Monte Carlo
+// over the samples otherwise. k̂(P, P) is then the mean over all pairs of
+// P's samples (the V-statistic), which makes the Gram matrix that of the
+// samples' empirical embeddings, positive semi-definite; the unbiased
+// U-statistic can make it indefinite. The V-statistic exceeds it by
+// (k(u, u) − Ê k(u, u'))/m, which acts as a small input-dependent noise.
+var ugpEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
+	if k := g.Nested("kernel"); k != nil && k.Plugin == "kernel.se" && g.GaussianNoise {
+		return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
+			return uncertainCall("IntegralSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
+		}, false)
+	}
+	return &registry.InputModel{Rep: registry.SampleRep, Samples: g.Int("samples"),
+		Stat: vStatistic,
+		Self: func(ig *registry.InputGen) jen.Code { return ig.A.Stat },
+		Pair: func(ig *registry.InputGen) jen.Code {
+			return uncertainCall("MeanKernel", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D))
+		}}
+})
+
+// erbfEmit is the expected RBF kernel: the integral kernel between the
+// Gaussians matching the input noise's moments, with the kernel's variance
+// for a point with itself (the expectation of k(x̃, x̃)).
+var erbfEmit = inputModelEmit(func(*registry.ModelGen) *registry.InputModel {
+	return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
+		return uncertainCall("IntegralSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
+	}, true)
+})
+
+// sklEmit is the symmetric-KL kernel between the Gaussians matching the input
+// noise's moments (runtime/uncertain.SymmetricKLSE).
+var sklEmit = inputModelEmit(func(*registry.ModelGen) *registry.InputModel {
+	return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
+		return uncertainCall("SymmetricKLSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
+	}, true)
+})
+
+// gaussianModel is a model over the input noise's first two moments with an
+// se kernel: pair(g, a, b) is its kernel, over the locals ls (the
+// lengthscales) and variance; selfIsVariance makes k̂(P, P) the kernel's
+// variance instead of pair(P, P).
+func gaussianModel(pair func(ig *registry.InputGen, a, b registry.RepNames) jen.Code, selfIsVariance bool) *registry.InputModel {
+	m := &registry.InputModel{Rep: registry.MomentRep,
+		Prelude: func(ig *registry.InputGen) []jen.Code {
+			ls := make([]jen.Code, ig.D)
+			for i := range ls {
+				ls[i] = ig.Hyper(ig.Kernel, "lengthscale", i).Code
+			}
+			return []jen.Code{
+				jen.Id("ls").Op(":=").Index(jen.Lit(ig.D)).Float64().Values(ls...),
+				jen.Id("variance").Op(":=").Add(ig.Hyper(ig.Kernel, "variance", 0).Code),
+			}
+		},
+		Pair: func(ig *registry.InputGen) jen.Code { return pair(ig, ig.A, ig.B) },
+		Self: func(ig *registry.InputGen) jen.Code { return pair(ig, ig.A, ig.A) },
+	}
+	if selfIsVariance {
+		m.Self = func(*registry.InputGen) jen.Code { return jen.Id("variance") }
+	}
+	return m
+}
+
+// checkSEKernel reports a model whose closed forms need the se kernel but
+// that was given another.
+func checkSEKernel(ctx *registry.CheckContext) {
+	a := ctx.Call.Arg("kernel")
+	if a == nil {
+		return
+	}
+	if c, ok := a.Value.(*ir.Call); ok && c.Plugin != "kernel.se" {
+		_, model, _ := strings.Cut(ctx.Call.Plugin, ".")
+		_, got, _ := strings.Cut(c.Plugin, ".")
+		ctx.Report(dsl.Errorf(a.Span, "model %s has closed forms for the se kernel only, got %s", model, got).
+			WithHint("use kernel = se(lengthscale = learn), or model mmd for other kernels"))
+	}
+}
+
+// mmdEstimators are the values of mmd's estimator parameter.
+var mmdEstimators = []string{"empirical", "nystrom", "embedding"}
+
+// checkMMD reports an estimator that is not one of mmdEstimators and warns
+// that landmarks are ignored by the empirical estimator.
+func checkMMD(ctx *registry.CheckContext) {
+	a, v := constArg(ctx.Call, "estimator")
+	if v == nil || v.Type.Kind != dsl.String {
+		return
+	}
+	if !slices.Contains(mmdEstimators, v.Text) {
+		d := dsl.Errorf(a.Span, "unknown MMD estimator %s: want %q, %q or %q", v, mmdEstimators[0], mmdEstimators[1], mmdEstimators[2])
+		if hint := dsl.DidYouMean(v.Text, mmdEstimators); hint != "" {
+			d = d.WithHint("%s", hint)
+		}
+		ctx.Report(d)
+		return
+	}
+	if l := ctx.Call.Arg("landmarks"); v.Text == "empirical" && l != nil && !l.Default {
+		ctx.Report(dsl.Warningf(l.Span, "landmarks is ignored by the empirical estimator"))
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -24,12 +25,14 @@ import (
 
 var studyCommand = &command{
 	name:    "study",
-	args:    "FILE.bo... [--seeds N] [--budgets B,...] [--acquisition A,...] [--random] [--optimum F] [--json|--markdown]",
-	summary: "compare acquisitions and random search over many seeds",
+	args:    "FILE.bo... [--seeds N] [--budgets B,...] [--model M,...] [--acquisition A,...] [--random] [--optimum F] [--json|--markdown]",
+	summary: "compare acquisitions and random search, and models, over many seeds",
 	doc: `Study measures how well the optimiser of each FILE.bo does. For every
-acquisition in --acquisition (default: the file's own) it builds the file with
-that acquisition in place of its own, and runs the program with seeds 1..N
-(--seeds), as many at once as --jobs. --random adds random search: the same
+model in --model and every acquisition in --acquisition (default: the file's
+own) it builds the file with that model and acquisition in place of its own,
+and runs the program with seeds 1..N (--seeds), as many at once as --jobs.
+A method is named by its model and acquisition, "MODEL / ACQ", when both lists
+are given, else by the one that varies. --random adds random search: the same
 program evaluating uniformly random points of the domain.
 
 It reports, for each file, method and budget in --budgets, the median and
@@ -43,18 +46,23 @@ With input noise (the query x lands at x + ε), programs also report the robust
 value of the recommendation, the mean of the noise-free objective over ε, and a
 third table shows its robust regret: the best robust value of the domain,
 found once per file by the program's robust-optimum command, minus the
-recommendation's. That search covers domains of 1 or 2 components; for larger
-ones the robust regret is reported unavailable.
+recommendation's. That search is a grid for domains of 1 or 2 components; for
+larger ones it is a multi-start local search, whose result is only the best
+found, so the study takes the better of it and the best robust value of any
+recommendation of the study, and notes that the robust regrets may be
+understated.
 
 f* is the known optimum when the objective is a single benchmark call over the
 domain's variables (branin(x1, x2), hartmann6(p)); otherwise give --optimum.
-An acquisition this version of boc cannot emit is reported as skipped, with
-the reason. The objective must be an expression: boc knows no noise-free value
-of a Go or exec objective.`,
+A model or acquisition this version of boc cannot emit for the file (ugp
+without input noise, say) is reported as skipped, with the reason. The
+objective must be an expression: boc knows no noise-free value of a Go or exec
+objective.`,
 	nargs: -1,
 	flags: func(fs *flag.FlagSet) func(*env, []string) int {
 		seeds := fs.Int("seeds", 10, "run seeds 1..`N`")
 		budgets := fs.String("budgets", "10,25,50,100", "report the regrets after these numbers of evaluations `B,...`")
+		models := fs.String("model", "", "compare these models `M,...`, e.g. gp,mmd(samples = 16) (default: the file's)")
 		acquisitions := fs.String("acquisition", "", "compare these acquisitions `A,...`, e.g. ei,ucb(beta = 2) (default: the file's)")
 		random := fs.Bool("random", false, "add random search as a method")
 		optimum := fs.Float64("optimum", math.NaN(), "the optimal value `F` of objectives that are not a single benchmark call")
@@ -76,6 +84,9 @@ of a Go or exec objective.`,
 			var err error
 			if cfg.budgets, err = parseBudgets(*budgets); err != nil {
 				return e.usageError("--budgets: %v", err)
+			}
+			if cfg.models, err = splitCalls(*models); err != nil {
+				return e.usageError("--model: %v", err)
 			}
 			if cfg.acquisitions, err = splitCalls(*acquisitions); err != nil {
 				return e.usageError("--acquisition: %v", err)
@@ -106,6 +117,7 @@ of a Go or exec objective.`,
 type studyConfig struct {
 	seeds        int
 	budgets      []int // increasing
+	models       []string
 	acquisitions []string
 	random       bool
 	optimum      float64 // NaN: not given
@@ -162,7 +174,7 @@ func splitCalls(s string) ([]string, error) {
 	}
 	out = append(out, strings.TrimSpace(s[start:]))
 	if slices.Contains(out, "") {
-		return nil, fmt.Errorf("empty acquisition in %q", s)
+		return nil, fmt.Errorf("empty call in %q", s)
 	}
 	return out, nil
 }
@@ -179,15 +191,16 @@ type studyProblem struct {
 	components int
 	// robustReported says the programs report the robust value of the
 	// recommendation (input noise); robustOptimum is then the best robust
-	// value of the domain, or robustUnavailable says why it is unknown.
-	robustReported    bool
-	robustOptimum     float64
-	robustUnavailable string
+	// value of the domain, and robustNote, if not empty, says why it is only
+	// the best known.
+	robustReported bool
+	robustOptimum  float64
+	robustNote     string
 }
 
-// studyMethod is one way of optimising a problem: an acquisition, or random
-// search. exe is the program that runs it; skipped, if not empty, says why
-// it cannot.
+// studyMethod is one way of optimising a problem: a model and acquisition, or
+// random search. exe is the program that runs it; skipped, if not empty, says
+// why it cannot.
 type studyMethod struct {
 	name    string
 	exe     string
@@ -238,7 +251,7 @@ func runStudy(ctx context.Context, e *env, paths []string, cfg studyConfig) ([]*
 }
 
 // prepareProblem compiles the file at path, finds f* and builds one program
-// per acquisition into dir.
+// per variant (model and acquisition) into dir.
 func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, dir string) (*studyProblem, int) {
 	u, ok := compile(e, path)
 	if !ok {
@@ -263,19 +276,16 @@ func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, d
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, e.failf("%v", err)
 	}
-	acquisitions := cfg.acquisitions
-	if len(acquisitions) == 0 {
-		acquisitions = []string{ownAcquisition(u)}
-	}
-	for i, acq := range acquisitions {
-		m := &studyMethod{name: acq, exe: filepath.Join(dir, strconv.Itoa(i)+exeSuffix())}
-		if code := buildMethod(ctx, e, u, acq, m); code != exitOK {
+	for i, v := range studyVariants(cfg.models, cfg.acquisitions, ownAcquisition(u)) {
+		m := &studyMethod{name: v.name, exe: filepath.Join(dir, strconv.Itoa(i)+exeSuffix())}
+		if code := buildMethod(ctx, e, u, v, m); code != exitOK {
 			return nil, code
 		}
 		p.methods = append(p.methods, m)
 	}
 	if cfg.random {
-		// Random search ignores the acquisition: any built program serves.
+		// Random search ignores the model and acquisition: any built program
+		// serves.
 		r := &studyMethod{name: randomMethod, random: true}
 		for _, m := range p.methods {
 			if m.skipped == "" {
@@ -294,40 +304,107 @@ func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, d
 // ownAcquisition is the file's acquisition as written, or the name of the
 // default one when the file has none.
 func ownAcquisition(u *unit) string {
-	if s := acquisitionStmt(u.tree); s != nil {
+	if s := pluginStmt(u.tree, "acquisition"); s != nil {
 		return string(u.src[s.Call.Span().Start.Offset:s.Call.Span().End.Offset])
 	}
 	return strings.TrimPrefix(u.prog.Acquisition.Plugin, "acquisition.")
 }
 
-func acquisitionStmt(f *ast.File) *ast.PluginStmt {
+// pluginStmt returns f's plugin statement with the keyword ("model",
+// "acquisition"), nil when it has none.
+func pluginStmt(f *ast.File, keyword string) *ast.PluginStmt {
 	for _, s := range f.Stmts {
-		if p, ok := s.(*ast.PluginStmt); ok && p.Keyword == "acquisition" {
+		if p, ok := s.(*ast.PluginStmt); ok && p.Keyword == keyword {
 			return p
 		}
 	}
 	return nil
 }
 
-// withAcquisition returns u's source with its acquisition statement
-// replaced by (or, without one, extended with) `acquisition acq`. Working on
-// the text keeps every check of the language, lets included, and the
-// diagnostics point at the line that was compiled.
-func withAcquisition(u *unit, acq string) []byte {
-	stmt := "acquisition " + acq
-	s := acquisitionStmt(u.tree)
-	if s == nil {
-		return fmt.Appendf(slices.Clip(u.src), "\n%s\n", stmt)
-	}
-	start, end := s.Span().Start.Offset, s.Span().End.Offset
-	return slices.Concat(u.src[:start], []byte(stmt), u.src[end:])
+// statement is a plugin statement, `keyword call`.
+type statement struct{ keyword, call string }
+
+// studyVariant is one program a study builds of a file: the file with
+// statements in place of its own, and the method's name.
+type studyVariant struct {
+	name       string
+	statements []statement
 }
 
-// buildMethod compiles u with the acquisition acq and builds its program
-// into m.exe. A file that does not check is an error; one that checks but
-// cannot be emitted by this version of boc is a skipped method.
-func buildMethod(ctx context.Context, e *env, u *unit, acq string, m *studyMethod) int {
-	variant, ok := compileSource(e, u.path, withAcquisition(u, acq))
+// studyVariants returns the variants of a file that a study compares: every
+// model with every acquisition, where an empty list stands for the file's own
+// statement. A variant is named "MODEL / ACQ" when both lists are given, else
+// by the statement that varies, and by the file's acquisition when neither
+// does.
+func studyVariants(models, acquisitions []string, ownAcquisition string) []studyVariant {
+	if len(models) == 0 && len(acquisitions) == 0 {
+		return []studyVariant{{name: ownAcquisition}}
+	}
+	own := []string{""} // keep the file's statement
+	if len(models) == 0 {
+		models = own
+	}
+	if len(acquisitions) == 0 {
+		acquisitions = own
+	}
+	var out []studyVariant
+	for _, model := range models {
+		for _, acq := range acquisitions {
+			var v studyVariant
+			if model != "" {
+				v.statements = append(v.statements, statement{"model", model})
+			}
+			if acq != "" {
+				v.statements = append(v.statements, statement{"acquisition", acq})
+			}
+			v.name = cmp.Or(model, acq)
+			if model != "" && acq != "" {
+				v.name = model + " / " + acq
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// withStatements returns u's source with each statement in place of the
+// file's statement with its keyword, or appended when the file has none.
+// Working on the text keeps every check of the language, lets included, and
+// the diagnostics point at the line that was compiled.
+func withStatements(u *unit, stmts ...statement) []byte {
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	var added []string
+	for _, st := range stmts {
+		text := st.keyword + " " + st.call
+		if s := pluginStmt(u.tree, st.keyword); s != nil {
+			edits = append(edits, edit{s.Span().Start.Offset, s.Span().End.Offset, text})
+		} else {
+			added = append(added, text)
+		}
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	var out []byte
+	at := 0
+	for _, ed := range edits {
+		out = append(append(out, u.src[at:ed.start]...), ed.text...)
+		at = ed.end
+	}
+	out = append(out, u.src[at:]...)
+	for _, text := range added {
+		out = fmt.Appendf(out, "\n%s\n", text)
+	}
+	return out
+}
+
+// buildMethod compiles the variant v of u and builds its program into m.exe.
+// A variant that does not check is an error; one that checks but cannot be
+// emitted by this version of boc is a skipped method.
+func buildMethod(ctx context.Context, e *env, u *unit, v studyVariant, m *studyMethod) int {
+	variant, ok := compileSource(e, u.path, withStatements(u, v.statements...))
 	if !ok {
 		return exitFail
 	}
@@ -339,14 +416,14 @@ func buildMethod(ctx context.Context, e *env, u *unit, acq string, m *studyMetho
 				break
 			}
 		}
-		fmt.Fprintf(e.stderr, "boc study: %s with %s: skipped: %s\n", u.path, acq, m.skipped)
+		fmt.Fprintf(e.stderr, "boc study: %s with %s: skipped: %s\n", u.path, v.name, m.skipped)
 		return exitOK
 	}
 	prog, code := programFiles(e, variant, out)
 	if code != exitOK {
 		return code
 	}
-	fmt.Fprintf(e.stderr, "boc study: building %s with %s\n", u.path, acq)
+	fmt.Fprintf(e.stderr, "boc study: building %s with %s\n", u.path, v.name)
 	return buildProgram(ctx, e, variant, prog, m.exe)
 }
 

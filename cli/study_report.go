@@ -126,13 +126,11 @@ func regretTo(value *float64, optimum float64, minimum bool, what, optimumName s
 	return max(regret, 0), nil
 }
 
-// maxRobustComponents is the largest domain the programs' robust-optimum
-// command searches.
-const maxRobustComponents = 2
-
 // judgeRobust computes the robust regrets of a problem whose programs
-// report robust values: it runs robust-optimum once for the robust optimum,
-// or notes why the robust regret is unavailable.
+// report robust values: it runs robust-optimum once for the robust optimum.
+// When that is only the best a local search found (more than 2 components),
+// the best robust value of any recommendation of the study stands for it if
+// better, so that robust regrets stay >= 0, and robustNote says so.
 func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 	exe := ""
 	for _, m := range p.methods {
@@ -143,11 +141,6 @@ func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 	if !p.robustReported {
 		return nil
 	}
-	if p.components > maxRobustComponents {
-		p.robustUnavailable = fmt.Sprintf("the domain has %d components; robust optima are searched in 1 or 2", p.components)
-		fmt.Fprintf(e.stderr, "boc study: %s: robust regret unavailable: %s\n", p.path, p.robustUnavailable)
-		return nil
-	}
 	fmt.Fprintf(e.stderr, "boc study: finding the robust optimum of %s\n", p.path)
 	cmd := exec.CommandContext(ctx, exe, "robust-optimum", "--json")
 	cmd.Dir = filepath.Dir(p.path)
@@ -156,28 +149,65 @@ func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: robust-optimum: %v\n%s", p.path, err, stderr.String())
 	}
-	optimum, err := parseRobustOptimum(stdout.Bytes())
+	optimum, exhaustive, err := parseRobustOptimum(stdout.Bytes())
 	if err != nil {
 		return fmt.Errorf("%s: robust-optimum: %v", p.path, err)
 	}
 	p.robustOptimum = optimum
+	if !exhaustive {
+		if best, ok := p.bestRobustValue(); ok && p.better(best, optimum) {
+			p.robustOptimum = best
+		}
+		p.robustNote = fmt.Sprintf("with %d components, the best robust value of the domain is the best a multi-start local search "+
+			"found or, when better, the best of a recommendation of this study; the robust regrets may be understated", p.components)
+		fmt.Fprintf(e.stderr, "boc study: %s: note: %s\n", p.path, p.robustNote)
+	}
 	return p.robustRegrets()
 }
 
-// parseRobustOptimum reads the robust value of robust-optimum --json's
-// {"x": [...], "robust": value}.
-func parseRobustOptimum(output []byte) (float64, error) {
+// better says whether robust value a is better than b in the direction of
+// optimisation.
+func (p *studyProblem) better(a, b float64) bool {
+	if p.minimum {
+		return a < b
+	}
+	return a > b
+}
+
+// bestRobustValue is the best robust value of a recommendation of any run of
+// the problem, after any budget; false when none is known.
+func (p *studyProblem) bestRobustValue() (float64, bool) {
+	best, found := math.NaN(), false
+	for _, m := range p.methods {
+		if m.skipped != "" {
+			continue
+		}
+		for _, values := range m.robustValue {
+			for _, v := range values {
+				if !math.IsNaN(v) && (!found || p.better(v, best)) {
+					best, found = v, true
+				}
+			}
+		}
+	}
+	return best, found
+}
+
+// parseRobustOptimum reads robust-optimum --json's
+// {"x": [...], "robust": value, "exhaustive": bool}.
+func parseRobustOptimum(output []byte) (robust float64, exhaustive bool, err error) {
 	var out struct {
-		X      []float64 `json:"x"`
-		Robust *float64  `json:"robust"`
+		X          []float64 `json:"x"`
+		Robust     *float64  `json:"robust"`
+		Exhaustive *bool     `json:"exhaustive"`
 	}
 	if err := json.Unmarshal(output, &out); err != nil {
-		return 0, fmt.Errorf("reading the output: %v", err)
+		return 0, false, fmt.Errorf("reading the output: %v", err)
 	}
-	if out.Robust == nil || len(out.X) == 0 {
-		return 0, fmt.Errorf(`want {"x": [...], "robust": value}, got %s`, bytes.TrimSpace(output))
+	if out.Robust == nil || len(out.X) == 0 || out.Exhaustive == nil {
+		return 0, false, fmt.Errorf(`want {"x": [...], "robust": value, "exhaustive": bool}, got %s`, bytes.TrimSpace(output))
 	}
-	return *out.Robust, nil
+	return *out.Robust, *out.Exhaustive, nil
 }
 
 // robustRegrets fills in the robust regrets of every method from its robust
@@ -272,15 +302,11 @@ func tableProblems(r studyRegret, problems []*studyProblem) []*studyProblem {
 }
 
 // cells returns, per budget, the formatted quartiles of a method's regret,
-// or the reason it was skipped or is unavailable.
+// or the reason it was skipped.
 func cells(cfg studyConfig, p *studyProblem, m *studyMethod, r studyRegret) []string {
 	out := make([]string, len(cfg.budgets))
 	if m.skipped != "" {
 		out[0] = "skipped: " + m.skipped
-		return out
-	}
-	if r.robust && p.robustUnavailable != "" {
-		out[0] = "unavailable: " + p.robustUnavailable
 		return out
 	}
 	for k, regrets := range r.of(m) {
@@ -351,8 +377,21 @@ func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 			}
 		}
 		tw.Flush()
+		if r.robust {
+			writeRobustNotes(w, listed)
+		}
 	}
 	writeEarlyStops(w, cfg, problems)
+}
+
+// writeRobustNotes says, after the robust regret table, which problems'
+// robust optimum is only the best known.
+func writeRobustNotes(w io.Writer, problems []*studyProblem) {
+	for _, p := range problems {
+		if p.robustNote != "" {
+			fmt.Fprintf(w, "\nNote on %s: %s.\n", p.name, p.robustNote)
+		}
+	}
 }
 
 func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) {
@@ -386,6 +425,9 @@ func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) 
 				fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 			}
 		}
+		if r.robust {
+			writeRobustNotes(w, listed)
+		}
 	}
 	writeEarlyStops(w, cfg, problems)
 }
@@ -409,10 +451,11 @@ type studyJSONCase struct {
 	BestObserved   []quartiles `json:"best_observed,omitempty"`
 	// For problems with input noise: RobustOptimum is the best robust value
 	// of the domain and RecommendationRobust the quartiles of the robust
-	// regrets, or RobustUnavailable says why they are unknown.
+	// regrets; RobustOptimumNote, if not empty, says why the robust optimum
+	// is only the best known.
 	RobustOptimum        *float64    `json:"robust_optimum,omitempty"`
 	RecommendationRobust []quartiles `json:"recommendation_robust,omitempty"`
-	RobustUnavailable    string      `json:"robust_unavailable,omitempty"`
+	RobustOptimumNote    string      `json:"robust_optimum_note,omitempty"`
 	// StoppedEarly lists the runs that made fewer evaluations than the last
 	// budget; their last values stand for the budgets they did not reach.
 	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
@@ -429,14 +472,13 @@ func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) erro
 					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
 				}
 				c.StoppedEarly = earlyStops(cfg, m)
-				if p.robustReported && p.robustUnavailable == "" {
-					c.RobustOptimum = &p.robustOptimum
+				if p.robustReported {
+					c.RobustOptimum, c.RobustOptimumNote = &p.robustOptimum, p.robustNote
 					for k := range cfg.budgets {
 						c.RecommendationRobust = append(c.RecommendationRobust, summarise(m.robust[k]))
 					}
 				}
 			}
-			c.RobustUnavailable = p.robustUnavailable
 			out.Results = append(out.Results, c)
 		}
 	}

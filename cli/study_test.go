@@ -141,10 +141,12 @@ func TestStudyErrors(t *testing.T) {
 		{"bad budget", []string{"study", branin, "--budgets", "4,x"}, exitUsage, `--budgets: "x" is not a positive number`},
 		{"decreasing budgets", []string{"study", branin, "--budgets", "5,4"}, exitUsage, `budgets must increase, got 4 after 5`},
 		{"unbalanced call", []string{"study", branin, "--acquisition", "ucb(beta = 2"}, exitUsage, `unbalanced brackets`},
-		{"empty call", []string{"study", branin, "--acquisition", "ei,,ucb"}, exitUsage, `empty acquisition`},
+		{"empty call", []string{"study", branin, "--acquisition", "ei,,ucb"}, exitUsage, `--acquisition: empty call`},
 		{"budget beyond the file's", []string{"study", branin, "--budgets", "4,9"}, exitFail, `--budgets goes up to 9, beyond the file's budget 8`},
 		{"not an expression", []string{"study", command, "--budgets", "4"}, exitFail, `not an expression, so its noise-free values are unknown`},
 		{"unknown optimum", []string{"study", shifted, "--budgets", "4"}, exitFail, `optimum of the objective is unknown.*--optimum`},
+		{"empty model", []string{"study", branin, "--model", ","}, exitUsage, `--model: empty call`},
+		{"misspelt model", []string{"study", branin, "--budgets", "4", "--model", "gq"}, exitFail, `unknown model "gq"`},
 		{"misspelt acquisition", []string{"study", branin, "--budgets", "4", "--acquisition", "eii"}, exitFail, `(?s)unknown acquisition function "eii".*did you mean "ei"`},
 	}
 	for _, tt := range tests {
@@ -244,18 +246,34 @@ func TestStudyFiles(t *testing.T) {
 	}
 }
 
-// TestWithAcquisition: the acquisition statement is replaced in the text,
-// or added when the file has none, and the rest of the file is kept.
-func TestWithAcquisition(t *testing.T) {
+// TestWithStatements: the model and acquisition statements are replaced in
+// the text, or added when the file has none, and the rest of the file is
+// kept.
+func TestWithStatements(t *testing.T) {
 	base := strings.Replace(studyFile, "%s", "branin(x1, x2)", 1)
+	const model = "model gp(kernel = matern52(lengthscale = 0.5))\n"
+	noAcquisition := strings.Replace(base, "acquisition ei\n", "", 1)
+	noModel := strings.Replace(base, model, "", 1)
+	acq := func(call string) statement { return statement{"acquisition", call} }
+	mod := func(call string) statement { return statement{"model", call} }
 	tests := []struct {
-		name, src, acq, want string
+		name  string
+		src   string
+		stmts []statement
+		want  string
 	}{
-		{"replaced", base, "ucb(beta = 1)", strings.Replace(base, "acquisition ei\n", "acquisition ucb(beta = 1)\n", 1)},
-		{"replaced with arguments", strings.Replace(base, "acquisition ei", "acquisition pi(xi = 0.1)", 1), "ei",
-			base},
-		{"added", strings.Replace(base, "acquisition ei\n", "", 1), "ucb",
-			strings.Replace(base, "acquisition ei\n", "", 1) + "\nacquisition ucb\n"},
+		{"nothing", base, nil, base},
+		{"acquisition replaced", base, []statement{acq("ucb(beta = 1)")}, strings.Replace(base, "acquisition ei\n", "acquisition ucb(beta = 1)\n", 1)},
+		{"acquisition with arguments replaced", strings.Replace(base, "acquisition ei", "acquisition pi(xi = 0.1)", 1), []statement{acq("ei")}, base},
+		{"acquisition added", noAcquisition, []statement{acq("ucb")}, noAcquisition + "\nacquisition ucb\n"},
+		{"model replaced", base, []statement{mod("gp")}, strings.Replace(base, model, "model gp\n", 1)},
+		{"model added", noModel, []statement{mod("gp(kernel = rq)")}, noModel + "\nmodel gp(kernel = rq)\n"},
+		{"both replaced, in either order", base, []statement{acq("pi"), mod("gp")},
+			strings.Replace(strings.Replace(base, model, "model gp\n", 1), "acquisition ei\n", "acquisition pi\n", 1)},
+		{"model replaced, acquisition added", noAcquisition, []statement{mod("gp"), acq("ucb")},
+			strings.Replace(noAcquisition, model, "model gp\n", 1) + "\nacquisition ucb\n"},
+		{"both added", strings.Replace(noModel, "acquisition ei\n", "", 1), []statement{mod("gp"), acq("ucb")},
+			strings.Replace(noModel, "acquisition ei\n", "", 1) + "\nmodel gp\n\nacquisition ucb\n"},
 	}
 	quiet := &env{stdout: io.Discard, stderr: io.Discard}
 	for _, tt := range tests {
@@ -263,12 +281,70 @@ func TestWithAcquisition(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: the source does not check", tt.name)
 		}
-		if got := string(withAcquisition(u, tt.acq)); got != tt.want {
-			t.Errorf("%s:\n%s", tt.name, cmp.Diff(tt.want, got))
+		got := withStatements(u, tt.stmts...)
+		if string(got) != tt.want {
+			t.Errorf("%s:\n%s", tt.name, cmp.Diff(tt.want, string(got)))
 		}
-		if _, ok := compileSource(quiet, "case.bo", withAcquisition(u, tt.acq)); !ok {
+		if _, ok := compileSource(quiet, "case.bo", got); !ok {
 			t.Errorf("%s: the edited source does not check", tt.name)
 		}
+	}
+}
+
+// TestStudyVariants: the cross product of models and acquisitions, named by
+// what varies, and the file's own statements kept where no list is given.
+func TestStudyVariants(t *testing.T) {
+	type variant = studyVariant
+	acq := func(call string) statement { return statement{"acquisition", call} }
+	mod := func(call string) statement { return statement{"model", call} }
+	tests := []struct {
+		name                 string
+		models, acquisitions []string
+		want                 []variant
+	}{
+		{"neither: the file as it is, named by its acquisition", nil, nil, []variant{{name: "ei"}}},
+		{"acquisitions", nil, []string{"ei", "ucb(beta = 1)"},
+			[]variant{{"ei", []statement{acq("ei")}}, {"ucb(beta = 1)", []statement{acq("ucb(beta = 1)")}}}},
+		{"models", []string{"gp", "mmd(samples = 8)"}, nil,
+			[]variant{{"gp", []statement{mod("gp")}}, {"mmd(samples = 8)", []statement{mod("mmd(samples = 8)")}}}},
+		{"both: the cross product", []string{"gp", "ugp"}, []string{"ei", "pi"}, []variant{
+			{"gp / ei", []statement{mod("gp"), acq("ei")}}, {"gp / pi", []statement{mod("gp"), acq("pi")}},
+			{"ugp / ei", []statement{mod("ugp"), acq("ei")}}, {"ugp / pi", []statement{mod("ugp"), acq("pi")}}}},
+	}
+	for _, tt := range tests {
+		got := studyVariants(tt.models, tt.acquisitions, "ei")
+		if !cmp.Equal(got, tt.want, cmp.AllowUnexported(studyVariant{}, statement{})) {
+			t.Errorf("%s: studyVariants = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestStudyModels runs a tiny study of two models, one of which the file
+// cannot have: ugp needs input noise, which it does not declare.
+func TestStudyModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2)")
+	code, stdout, stderr := runBoc("study", path, "--seeds", "2", "--budgets", "4", "--model", "gp, ugp", "--acquisition", "ucb", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got studyJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(got.Results) != 2 || got.Results[0].Method != "gp / ucb" || got.Results[1].Method != "ugp / ucb" {
+		t.Fatalf("results %+v, want the methods gp / ucb and ugp / ucb", got.Results)
+	}
+	if c := got.Results[0]; c.Skipped != "" || len(c.Recommendation) != 1 {
+		t.Errorf("gp / ucb: %+v", c)
+	}
+	if c := got.Results[1]; !strings.Contains(c.Skipped, "input noise") || c.Recommendation != nil {
+		t.Errorf("ugp / ucb is not skipped for want of input noise: %+v", c)
+	}
+	if !strings.Contains(stderr, "with ugp / ucb: skipped: ") {
+		t.Errorf("stderr does not report the skipped model:\n%s", stderr)
 	}
 }
 
@@ -332,9 +408,9 @@ func TestStudyRobustRegret(t *testing.T) {
 	if !slices.Equal(noisy.methods[0].robustReported, []bool{true, true}) || slices.Contains(plain.methods[0].robustReported, true) {
 		t.Fatalf("robust values reported: noisy %v, plain %v; want all and none", noisy.methods[0].robustReported, plain.methods[0].robustReported)
 	}
-	optimum, err := parseRobustOptimum([]byte(`{"x":[0.3123],"robust":-0.01}` + "\n"))
-	if err != nil {
-		t.Fatal(err)
+	optimum, exhaustive, err := parseRobustOptimum([]byte(`{"x":[0.3123],"robust":-0.01,"exhaustive":true}` + "\n"))
+	if err != nil || !exhaustive {
+		t.Fatalf("exhaustive %v, %v", exhaustive, err)
 	}
 	noisy.robustReported, noisy.robustOptimum = true, optimum
 	if err := noisy.robustRegrets(); err != nil {
@@ -350,7 +426,10 @@ func TestStudyRobustRegret(t *testing.T) {
 			}
 		}
 	}
-	wide.robustReported, wide.robustUnavailable = true, "the domain has 3 components; robust optima are searched in 1 or 2"
+	wide.robustReported, wide.robustOptimum, wide.robustNote = true, -0.5, "only the best known"
+	if err := wide.robustRegrets(); err != nil {
+		t.Fatal(err)
+	}
 
 	cfg := studyConfig{seeds: 2, budgets: budgets}
 	problems := []*studyProblem{noisy, wide, plain}
@@ -364,8 +443,11 @@ func TestStudyRobustRegret(t *testing.T) {
 	if !ok {
 		t.Fatalf("no robust regret table:\n%s", text.String())
 	}
-	robustTable, _, _ = strings.Cut(robustTable, "\n\n") // the table, without the notes on early stops
-	for _, w := range []string{`noisy\s+ei\s+0\.265 \[0\.152, 0\.378\]\s+0\.025 \[0\.0175, 0\.0325\]\n`, `wide\s+ei\s+unavailable: the domain has 3 components`} {
+	robustTable, notes, _ := strings.Cut(robustTable, "\n\n") // the table, then the notes
+	if !strings.HasPrefix(notes, "Note on wide: only the best known.\n") {
+		t.Errorf("the robust regret table is not followed by the note on wide:\n%s", notes)
+	}
+	for _, w := range []string{`noisy\s+ei\s+0\.265 \[0\.152, 0\.378\]\s+0\.025 \[0\.0175, 0\.0325\]\n`, `wide\s+ei\s+0\.5 \[0\.5, 0\.5\]\s+0\.5 \[0\.5, 0\.5\]`} {
 		if !regexp.MustCompile(w).MatchString(robustTable) {
 			t.Errorf("the robust regret table lacks %s:\n%s", w, robustTable)
 		}
@@ -374,7 +456,8 @@ func TestStudyRobustRegret(t *testing.T) {
 		t.Errorf("the robust regret table lists a problem without input noise:\n%s", robustTable)
 	}
 	if !strings.Contains(markdown.String(), "Robust regret of the recommendation (E over the input noise): median") ||
-		!strings.Contains(markdown.String(), "| noisy | `ei` | 0.265 [0.152, 0.378] | 0.025 [0.0175, 0.0325] |") {
+		!strings.Contains(markdown.String(), "| noisy | `ei` | 0.265 [0.152, 0.378] | 0.025 [0.0175, 0.0325] |") ||
+		!strings.Contains(markdown.String(), "| wide | `ei` | 0.5 [0.5, 0.5] | 0.5 [0.5, 0.5] |\n\nNote on wide: only the best known.\n") {
 		t.Errorf("markdown lacks the robust table:\n%s", markdown.String())
 	}
 	var got studyJSON
@@ -384,15 +467,15 @@ func TestStudyRobustRegret(t *testing.T) {
 	for _, c := range got.Results {
 		switch c.Problem {
 		case "noisy":
-			if c.RobustOptimum == nil || *c.RobustOptimum != -0.01 || len(c.RecommendationRobust) != 2 || c.RecommendationRobust[1].Median != 0.025 {
-				t.Errorf("noisy: robust optimum %v, robust regrets %+v", c.RobustOptimum, c.RecommendationRobust)
+			if c.RobustOptimum == nil || *c.RobustOptimum != -0.01 || len(c.RecommendationRobust) != 2 || c.RecommendationRobust[1].Median != 0.025 || c.RobustOptimumNote != "" {
+				t.Errorf("noisy: robust optimum %v, robust regrets %+v, note %q", c.RobustOptimum, c.RecommendationRobust, c.RobustOptimumNote)
 			}
 		case "wide":
-			if c.RobustOptimum != nil || c.RecommendationRobust != nil || !strings.Contains(c.RobustUnavailable, "3 components") {
-				t.Errorf("wide: %+v, want the robust regret unavailable", c)
+			if c.RobustOptimum == nil || *c.RobustOptimum != -0.5 || c.RobustOptimumNote != "only the best known" {
+				t.Errorf("wide: %+v, want the robust optimum -0.5 with its note", c)
 			}
 		case "plain":
-			if c.RobustOptimum != nil || c.RecommendationRobust != nil || c.RobustUnavailable != "" {
+			if c.RobustOptimum != nil || c.RecommendationRobust != nil || c.RobustOptimumNote != "" {
 				t.Errorf("plain: %+v, want no robust regret", c)
 			}
 		}
@@ -408,10 +491,11 @@ func TestStudyRobustRegret(t *testing.T) {
 func TestStudyRobustErrors(t *testing.T) {
 	for _, tt := range []struct{ output, want string }{
 		{`garbage`, "reading the output"},
-		{`{"x":[0.5]}`, `want {"x": [...], "robust": value}`},
-		{`{"x":[],"robust":1}`, `want {"x": [...], "robust": value}`},
+		{`{"x":[0.5],"exhaustive":true}`, `want {"x": [...], "robust": value, "exhaustive": bool}`},
+		{`{"x":[],"robust":1,"exhaustive":true}`, `want {"x": [...], "robust": value`},
+		{`{"x":[0.5],"robust":1}`, `want {"x": [...], "robust": value`},
 	} {
-		if _, err := parseRobustOptimum([]byte(tt.output)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, _, err := parseRobustOptimum([]byte(tt.output)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("parseRobustOptimum(%s): error %v, want one containing %q", tt.output, err, tt.want)
 		}
 	}
@@ -433,40 +517,53 @@ func TestStudyRobustErrors(t *testing.T) {
 }
 
 // TestJudgeRobust runs robust-optimum of a stand-in program, a shell script,
-// once per problem whose programs reported robust values.
+// once per problem whose programs reported robust values. A robust optimum
+// that is only the best found gives way to a better recommendation's.
 func TestJudgeRobust(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the stand-in program is a shell script")
 	}
 	dir := t.TempDir()
-	script := func(name, body string) string {
+	script := func(name, output string) string {
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		body := `[ "$*" = "robust-optimum --json" ] || { echo "unexpected arguments $*" >&2; exit 2; }` + "\necho '" + output + "'\n"
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
-	good := script("good", `[ "$*" = "robust-optimum --json" ] || { echo "unexpected arguments $*" >&2; exit 2; }
-echo '{"x":[0.3],"robust":-0.01}'`)
-	failing := script("failing", `echo "no robust value here" >&2; exit 2`)
+	grid := script("grid", `{"x":[0.3],"robust":-0.01,"exhaustive":true}`)
+	searched := script("searched", `{"x":[0.3,0.1,0.2],"robust":-0.01,"exhaustive":false}`)
+	missed := script("missed", `{"x":[0.3,0.1,0.2],"robust":-0.5,"exhaustive":false}`)
+	failing := filepath.Join(dir, "failing")
+	if err := os.WriteFile(failing, []byte("#!/bin/sh\necho \"no robust value here\" >&2; exit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// problem is a maximisation whose one run recommends robust values -0.75
+	// after the first budget and -0.25 after the second.
 	problem := func(exe string, components int, reported bool) *studyProblem {
 		p := &studyProblem{path: filepath.Join(dir, "p.bo"), name: "p", components: components, robustOptimum: math.NaN(),
 			methods: []*studyMethod{{name: "ei", exe: exe}}}
-		p.methods[0].prepare(1, 1)
+		p.methods[0].prepare(2, 1)
 		p.methods[0].robustReported[0] = reported
-		p.methods[0].robustValue[0][0] = -0.25
+		p.methods[0].robustValue[0][0] = -0.75
+		p.methods[0].robustValue[1][0] = -0.25
 		return p
 	}
 	tests := []struct {
-		name            string
-		p               *studyProblem
-		wantOptimum     float64 // NaN: not computed
-		wantUnavailable string
-		wantErr         string
+		name        string
+		p           *studyProblem
+		wantOptimum float64 // NaN: not computed
+		wantRegret  float64 // after the second budget
+		wantNote    string  // a substring; "" for none
+		wantErr     string
 	}{
-		{name: "robust optimum", p: problem(good, 2, true), wantOptimum: -0.01},
+		{name: "grid search", p: problem(grid, 2, true), wantOptimum: -0.01, wantRegret: 0.24},
 		{name: "no input noise: nothing run", p: problem(failing, 1, false), wantOptimum: math.NaN()},
-		{name: "three components: nothing run", p: problem(failing, 3, true), wantOptimum: math.NaN(), wantUnavailable: "3 components"},
+		{name: "three components: the best found", p: problem(searched, 3, true), wantOptimum: -0.01, wantRegret: 0.24,
+			wantNote: "with 3 components, the best robust value of the domain is the best a multi-start local search found"},
+		{name: "three components: a recommendation beats the search", p: problem(missed, 3, true), wantOptimum: -0.25, wantRegret: 0,
+			wantNote: "the robust regrets may be understated"},
 		{name: "program fails", p: problem(failing, 1, true), wantErr: "robust-optimum: exit status 2\nno robust value here"},
 	}
 	for _, tt := range tests {
@@ -485,12 +582,42 @@ echo '{"x":[0.3],"robust":-0.01}'`)
 			if got := tt.p.robustOptimum; got != tt.wantOptimum && !(math.IsNaN(got) && math.IsNaN(tt.wantOptimum)) {
 				t.Errorf("robust optimum %v, want %v", got, tt.wantOptimum)
 			}
-			if !strings.Contains(tt.p.robustUnavailable, tt.wantUnavailable) || (tt.wantUnavailable == "") != (tt.p.robustUnavailable == "") {
-				t.Errorf("unavailable %q, want %q", tt.p.robustUnavailable, tt.wantUnavailable)
+			if !strings.Contains(tt.p.robustNote, tt.wantNote) || (tt.wantNote == "") != (tt.p.robustNote == "") {
+				t.Errorf("note %q, want %q", tt.p.robustNote, tt.wantNote)
 			}
-			if !math.IsNaN(tt.wantOptimum) && math.Abs(tt.p.methods[0].robust[0][0]-0.24) > 1e-12 {
-				t.Errorf("robust regret %v, want 0.24", tt.p.methods[0].robust[0][0])
+			if tt.wantNote != "" && !strings.Contains(stderr.String(), "note: "+tt.p.robustNote) {
+				t.Errorf("stderr lacks the note:\n%s", stderr.String())
+			}
+			if !math.IsNaN(tt.wantOptimum) && math.Abs(tt.p.methods[0].robust[1][0]-tt.wantRegret) > 1e-12 {
+				t.Errorf("robust regret %v, want %v", tt.p.methods[0].robust[1][0], tt.wantRegret)
 			}
 		})
+	}
+}
+
+// TestBestRobustValue: the best robust value of any recommendation, in the
+// direction of optimisation, passing over NaN and skipped methods.
+func TestBestRobustValue(t *testing.T) {
+	method := func(skipped string, values ...float64) *studyMethod {
+		return &studyMethod{name: "m", skipped: skipped, robustValue: [][]float64{values}}
+	}
+	nan := math.NaN()
+	tests := []struct {
+		name      string
+		minimum   bool
+		methods   []*studyMethod
+		want      float64
+		wantFound bool
+	}{
+		{"maximum", false, []*studyMethod{method("", -3, nan, -1), method("", -2)}, -1, true},
+		{"minimum", true, []*studyMethod{method("", nan, -3, -1), method("", -2)}, -3, true},
+		{"skipped methods do not count", true, []*studyMethod{method("no", -9), method("", 4)}, 4, true},
+		{"none known", true, []*studyMethod{method("", nan), method("no", 1)}, 0, false},
+	}
+	for _, tt := range tests {
+		got, found := (&studyProblem{minimum: tt.minimum, methods: tt.methods}).bestRobustValue()
+		if found != tt.wantFound || (found && got != tt.want) {
+			t.Errorf("%s: %v, %v; want %v, %v", tt.name, got, found, tt.want, tt.wantFound)
+		}
 	}
 }

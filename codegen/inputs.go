@@ -45,6 +45,9 @@ const (
 // inputPlan is the plan of a model over input distributions.
 type inputPlan struct {
 	model *registry.InputModel
+	// kernelHyper is the number of learned values of the base kernel; the
+	// model's own (such as mmd's alpha) follow them.
+	kernelHyper int
 }
 
 // noisePlan lays out the base uniforms of one draw of the input noise.
@@ -74,7 +77,7 @@ func (g *generator) planInputs(m *ir.Call, code *registry.InputModel) {
 			WithHint("declare it, e.g. input noise x ~ normal(0, 0.05), or use model gp"))
 		return
 	}
-	plan := &inputPlan{model: code}
+	plan := &inputPlan{model: code, kernelHyper: g.kernels.size}
 	if (code.Rep == registry.SampleRep || code.Rep == registry.EmbeddingRep) && code.Samples < 2 {
 		g.internal(m.Span, "model %s represents distributions by %d samples", m.Plugin, code.Samples)
 	}
@@ -313,15 +316,24 @@ func (g *generator) representDecl(f *jen.File) {
 		sample := append(body,
 			jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
 				w("eps").Op("=").Id("Point").Values(),
-				jen.Id("perturbation").Call(jen.Op("&").Id("x"), o().Dot("noiseBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Add(w("eps"))),
+				jen.Id("perturbation").Call(jen.Op("&").Id("x"), field("noiseBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Add(w("eps"))),
 				jen.Id("s").Op(":=").Id("r").Dot("samples").Index(jen.Id("j").Op("*").Id("Dim").Op(":")),
 				jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(w("eps"))).Block(
 					jen.Id("s").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e").Op("/").Add(width(jen.Id("i"))),
 				),
 			),
 		)
-		f.Comment("sample fills r's draws of x + ε for the point at unit coordinates u, from the")
-		f.Comment("fixed base uniforms, using w's memory.")
+		doc := "from the fixed base uniforms, using w's memory."
+		if g.constantNoise() {
+			sample = []jen.Code{jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
+				jen.Id("s").Op(":=").Id("r").Dot("samples").Index(jen.Id("j").Op("*").Id("Dim").Op(":")),
+				jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(field("noiseShift")).Index(jen.Id("j"))).Block(
+					jen.Id("s").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e"),
+				),
+			)}
+			doc = "the fixed draws of the noise, which does not depend on x, shifted by u."
+		}
+		f.Comment("sample fills r's draws of x + ε for the point at unit coordinates u: " + doc)
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id("sample").Params(jen.Id("w").Op("*").Id("repWork"), jen.Id("u").Op("*").Add(unitArray()), jen.Id("r").Op("*").Id("rep")).Block(sample...)
 		body = []jen.Code{
 			field("sample").Call(jen.Id("w"), jen.Id("u"), jen.Id("r")),
@@ -472,7 +484,10 @@ func (g *generator) inputFields() []jen.Code {
 		return nil
 	}
 	fields := []jen.Code{jen.Line()}
-	if g.samples() {
+	switch {
+	case g.samples() && g.constantNoise():
+		fields = append(fields, jen.Id("noiseShift").Index(jen.Id("Samples")).Add(unitArray()).Comment("the draws of the noise, unit coordinates, fixed"))
+	case g.samples():
 		fields = append(fields, jen.Id("noiseBase").Index(jen.Id("Samples").Op("*").Id("noiseBaseLen")).Float64().Comment("the base uniforms of the draws, fixed"))
 	}
 	fields = append(fields,
@@ -512,7 +527,21 @@ func (g *generator) inputInit() []jen.Code {
 	}
 	if g.samples() {
 		seed := jen.Id("seed").Op("^").Lit(uint64(drawSalt))
-		stmts = append(stmts, fail("input noise draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("noiseBaseLen"), seed, whole(field("noiseBase")))))
+		if !g.constantNoise() {
+			stmts = append(stmts, fail("input noise draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("noiseBaseLen"), seed, whole(field("noiseBase")))))
+		} else {
+			stmts = append(stmts,
+				jen.Id("base").Op(":=").Make(jen.Index().Float64(), jen.Id("Samples").Op("*").Id("noiseBaseLen")),
+				fail("input noise draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("noiseBaseLen"), seed, jen.Id("base"))),
+				jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
+					jen.Var().Id("eps").Id("Point"),
+					jen.Id("perturbation").Call(jen.Op("&").Id("Lower"), jen.Id("base").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
+					jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(
+						field("noiseShift").Index(jen.Id("j")).Index(jen.Id("i")).Op("=").Id("e").Op("/").Parens(jen.Id("Upper").Index(jen.Id("i")).Op("-").Id("Lower").Index(jen.Id("i"))),
+					),
+				),
+			)
+		}
 	}
 	own := []jen.Code{jen.Op("&").Add(field("hyper"))}
 	fit := []jen.Code{jen.Op("&").Add(field("fitHyper"))}
@@ -613,6 +642,7 @@ func (g *generator) fillByDifferencesDecls(f *jen.File) {
 			field("fitReps").Index(jen.Id("i")).Op("=").Add(field("reps")).Index(jen.Id("i")),
 			field("finish").Call(jen.Op("&").Add(field("fitWork")), jen.Op("&").Add(field("fitReps")).Index(jen.Id("i"))),
 		))
+		body = []jen.Code{jen.If(jen.Id("refresh")).Block(body...)}
 	}
 	body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 		jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<=").Id("i"), jen.Id("j").Op("++")).Block(
@@ -621,8 +651,10 @@ func (g *generator) fillByDifferencesDecls(f *jen.File) {
 		),
 	))
 	f.Comment("fitGram writes the kernel matrix of the first n evaluated points with the")
-	f.Comment("hyperparameters fitHyper to k, row-major.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fitGram").Params(jen.Id("n").Int(), jen.Id("k").Index().Float64()).Block(body...)
+	f.Comment("hyperparameters fitHyper to k, row-major. refresh recomputes their input")
+	f.Comment("distributions' parts that depend on the kernel's hyperparameters; without it")
+	f.Comment("fitGram reuses those of the last call, for a change of the model's own.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fitGram").Params(jen.Id("n").Int(), jen.Id("k").Index().Float64(), jen.Id("refresh").Bool()).Block(body...)
 
 	f.Comment("fillKernel is the fitter's view of the kernel: the matrix K and its derivatives")
 	f.Comment("∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc),")
@@ -630,17 +662,28 @@ func (g *generator) fillByDifferencesDecls(f *jen.File) {
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fillKernel").Params(
 		jen.Id("theta").Index().Float64(), jen.Id("n").Int(), jen.List(jen.Id("k"), jen.Id("dk")).Index().Float64()).Block(
 		jen.Copy(whole(field("fitHyper")), jen.Id("theta")),
-		field("fitGram").Call(jen.Id("n"), jen.Id("k")),
-		jen.For(jen.Id("m").Op(":=").Range().Id("numHyper")).Block(
-			jen.Id("saved").Op(":=").Add(field("fitHyper")).Index(jen.Id("m")),
-			field("fitHyper").Index(jen.Id("m")).Op("=").Id("saved").Op("*").Lit(expFitStep()),
-			jen.Id("km").Op(":=").Id("dk").Index(jen.Id("m").Op("*").Id("n").Op("*").Id("n").Op(":").Parens(jen.Id("m").Op("+").Lit(1)).Op("*").Id("n").Op("*").Id("n")),
-			field("fitGram").Call(jen.Id("n"), jen.Id("km")),
-			jen.For(jen.Id("i").Op(":=").Range().Id("km")).Block(
-				jen.Id("km").Index(jen.Id("i")).Op("=").Parens(jen.Id("km").Index(jen.Id("i")).Op("-").Id("k").Index(jen.Id("i"))).Op("/").Lit(fitStep),
-			),
-			field("fitHyper").Index(jen.Id("m")).Op("=").Id("saved"),
+		field("fitGram").Call(jen.Id("n"), jen.Id("k"), jen.True()),
+		jen.Comment("The model's own hyperparameters first: they reuse the input distributions"),
+		jen.Comment("the first fitGram left."),
+		jen.For(jen.Id("m").Op(":=").Lit(g.inputs.kernelHyper), jen.Id("m").Op("<").Id("numHyper"), jen.Id("m").Op("++")).Block(
+			field("fitDifference").Call(jen.Id("m"), jen.Id("n"), jen.Id("k"), jen.Id("dk"), jen.False()),
 		),
+		jen.For(jen.Id("m").Op(":=").Range().Lit(g.inputs.kernelHyper)).Block(
+			field("fitDifference").Call(jen.Id("m"), jen.Id("n"), jen.Id("k"), jen.Id("dk"), jen.True()),
+		),
+	)
+	f.Comment("fitDifference writes ∂K/∂log θ_m, by a forward difference from K = k, to dk's")
+	f.Comment("m-th n×n block; refresh as for fitGram.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fitDifference").Params(
+		jen.List(jen.Id("m"), jen.Id("n")).Int(), jen.List(jen.Id("k"), jen.Id("dk")).Index().Float64(), jen.Id("refresh").Bool()).Block(
+		jen.Id("saved").Op(":=").Add(field("fitHyper")).Index(jen.Id("m")),
+		field("fitHyper").Index(jen.Id("m")).Op("=").Id("saved").Op("*").Lit(expFitStep()),
+		jen.Id("km").Op(":=").Id("dk").Index(jen.Id("m").Op("*").Id("n").Op("*").Id("n").Op(":").Parens(jen.Id("m").Op("+").Lit(1)).Op("*").Id("n").Op("*").Id("n")),
+		field("fitGram").Call(jen.Id("n"), jen.Id("km"), jen.Id("refresh")),
+		jen.For(jen.Id("i").Op(":=").Range().Id("km")).Block(
+			jen.Id("km").Index(jen.Id("i")).Op("=").Parens(jen.Id("km").Index(jen.Id("i")).Op("-").Id("k").Index(jen.Id("i"))).Op("/").Lit(fitStep),
+		),
+		field("fitHyper").Index(jen.Id("m")).Op("=").Id("saved"),
 	)
 }
 
@@ -777,4 +820,44 @@ func (g *generator) robustDecls(f *jen.File) {
 		),
 		jen.Return(jen.Id("sum").Op("/").Id("robustSamples")),
 	)
+}
+
+// constantNoise reports whether no input-noise parameter depends on the
+// domain, so that the optimiser's draws of the noise are the same at every
+// point and are made once.
+func (g *generator) constantNoise() bool {
+	for _, n := range g.p.InputNoise {
+		if !constantCall(n.Dist) {
+			return false
+		}
+	}
+	return true
+}
+
+// constantCall reports whether every argument of c, nested calls included,
+// is a constant.
+func constantCall(c *ir.Call) bool {
+	for _, a := range c.Args {
+		if !constantValue(a.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func constantValue(v ir.Value) bool {
+	switch v := v.(type) {
+	case *ir.ConstExpr:
+		return true
+	case *ir.Call:
+		return constantCall(v)
+	case *ir.List:
+		for _, e := range v.Values {
+			if !constantValue(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

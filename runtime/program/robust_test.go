@@ -37,11 +37,62 @@ func asymmetricPeakArgmax(delta float64) float64 {
 	return (a + b) / 2
 }
 
+// concaveQuadratic is 1 − (x−c)ᵀA(x−c) for the tridiagonal positive definite
+// A with 2 on the diagonal and 0.5 beside it: maximum 1 at c, and coupled
+// components, so that a search along the axes has to zigzag.
+func concaveQuadratic(c []float64) func(x []float64) float64 {
+	return func(x []float64) float64 {
+		q := 0.0
+		for i := range c {
+			u := x[i] - c[i]
+			q += 2 * u * u
+			if i > 0 {
+				q += u * (x[i-1] - c[i-1]) // twice 0.5·u_i·u_{i−1}
+			}
+		}
+		return 1 - q
+	}
+}
+
+// twoBumps is the robust value Σ g(x_i) of a separable function with two
+// peaks per component, g(t) = exp(−((t−0.2)/0.12)²) + 0.7·exp(−((t−0.75)/0.12)²):
+// 2^d local maxima, of which the one with every component near 0.2 is the
+// best. twoBumpsArgmax is that component, by bisection on g′ over
+// [0.1, 0.4], where g′ changes sign once.
+func twoBumps(x []float64) float64 {
+	sum := 0.0
+	for _, t := range x {
+		a, b := (t-0.2)/0.12, (t-0.75)/0.12
+		sum += math.Exp(-a*a) + 0.7*math.Exp(-b*b)
+	}
+	return sum
+}
+
+func twoBumpsArgmax() float64 {
+	slope := func(t float64) float64 {
+		a, b := (t-0.2)/0.12, (t-0.75)/0.12
+		return -2*a/0.12*math.Exp(-a*a) - 1.4*b/0.12*math.Exp(-b*b)
+	}
+	lo, hi := 0.1, 0.4
+	for range 200 {
+		m := (lo + hi) / 2
+		if slope(m) > 0 {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return (lo + hi) / 2
+}
+
 func TestFindRobustOptimum(t *testing.T) {
 	const c1, c2 = 0.3123456789, -0.4321987
 	scalar := []Dim{{Name: "x", Size: 1}}
 	plane := []Dim{{Name: "x", Size: 1}, {Name: "y", Size: 1}}
 	peak := asymmetricPeakArgmax(0.5)
+	c3 := []float64{c1, c2, 0.1234567}
+	c4 := []float64{c1, c2, 0.1234567, 0.8765432}
+	bump := twoBumpsArgmax()
 	tests := []struct {
 		name         string
 		p            Problem
@@ -76,6 +127,19 @@ func TestFindRobustOptimum(t *testing.T) {
 		{name: "2-D minimum on an edge", p: Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}}, Lower: []float64{0, 0}, Upper: []float64{1, 1},
 			Robust: func(x []float64) float64 { return (x[0]-c1)*(x[0]-c1) + x[1] }},
 			grid: 13, wantX: []float64{c1, 0}, wantRobust: 0, tolX: 1e-6, tolVal: 1e-11},
+		{name: "3-D maximum of a coupled concave quadratic", p: Problem{Dims: []Dim{{Name: "p", Size: 3, Vector: true}},
+			Lower: []float64{-1, -1, -1}, Upper: []float64{1, 1, 1}, Maximize: true, Robust: concaveQuadratic(c3)},
+			grid: startsPerComponent * 3, wantX: c3, wantRobust: 1, tolX: 1e-5, tolVal: 1e-10},
+		{name: "4-D maximum of a coupled concave quadratic", p: Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}, {Name: "q", Size: 2, Vector: true}},
+			Lower: []float64{-1, -1, -1, 0}, Upper: []float64{1, 1, 1, 2}, Maximize: true, Robust: concaveQuadratic(c4)},
+			grid: startsPerComponent * 4, wantX: c4, wantRobust: 1, tolX: 1e-5, tolVal: 1e-10},
+		{name: "4-D minimum on a corner and an edge", p: Problem{Dims: []Dim{{Name: "p", Size: 4, Vector: true}},
+			Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 2, 1, 1},
+			Robust: func(x []float64) float64 { return -x[0] + 2*x[1] + (x[2]-c1)*(x[2]-c1) + x[3] }},
+			grid: startsPerComponent * 4, wantX: []float64{1, 0, c1, 0}, wantRobust: -1, tolX: 1e-5, tolVal: 1e-10},
+		{name: "4-D maximum among 16 local ones", p: Problem{Dims: []Dim{{Name: "p", Size: 4, Vector: true}},
+			Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 1, 1, 1}, Maximize: true, Robust: twoBumps},
+			grid: startsPerComponent * 4, wantX: []float64{bump, bump, bump, bump}, wantRobust: twoBumps([]float64{bump, bump, bump, bump}), tolX: 1e-5, tolVal: 1e-10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +154,9 @@ func TestFindRobustOptimum(t *testing.T) {
 			}
 			if math.Abs(got.Robust-tt.wantRobust) > tt.tolVal {
 				t.Errorf("robust value %.15g, want %.15g ± %g", got.Robust, tt.wantRobust, tt.tolVal)
+			}
+			if want := len(tt.wantX) <= 2; got.Exhaustive != want {
+				t.Errorf("exhaustive %v, want %v", got.Exhaustive, want)
 			}
 		})
 	}
@@ -123,7 +190,11 @@ func TestRobustOptimumCommand(t *testing.T) {
 	oneD := Problem{Name: "demo", Source: "demo.bo", Budget: 5, Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{1},
 		Maximize: true, Robust: func(x []float64) float64 { calls++; return 1 - (x[0]-0.25)*(x[0]-0.25) }}
 	threeD := fakeProblem(new(Options), nil)
-	threeD.Robust, threeD.Lower, threeD.Upper = oneD.Robust, []float64{0, 0, 0}, []float64{1, 1, 1}
+	threeD.Lower, threeD.Upper, threeD.Maximize = []float64{0, 0, 0}, []float64{1, 1, 1}, true
+	threeD.Robust = func(x []float64) float64 {
+		calls++
+		return 1 - (x[0]-0.25)*(x[0]-0.25) - (x[1]-0.5)*(x[1]-0.5) - (x[2]-0.75)*(x[2]-0.75)
+	}
 	tests := []struct {
 		name       string
 		p          Problem
@@ -133,14 +204,20 @@ func TestRobustOptimumCommand(t *testing.T) {
 		wantStderr string // substring
 		wantCalls  int    // 0: not checked
 	}{
-		{name: "json", p: oneD, args: []string{"--json"}, wantCode: ExitOK, wantStdout: `{"x":[0.25],"robust":1}`},
+		{name: "json", p: oneD, args: []string{"--json"}, wantCode: ExitOK, wantStdout: `{"x":[0.25],"robust":1,"exhaustive":true}`},
 		{name: "human", p: oneD, args: nil, wantCode: ExitOK, wantStdout: "robust maximum of demo: x=0.25  robust value 1\n"},
 		{name: "grid", p: oneD, args: []string{"--grid", "5"}, wantCode: ExitOK, wantStdout: "x=0.25 ", wantCalls: 5 + 2 + 33},
 		{name: "grid too small", p: oneD, args: []string{"--grid", "1"}, wantCode: ExitUsage, wantStderr: "--grid 1: want at least 2"},
 		{name: "stray argument", p: oneD, args: []string{"x"}, wantCode: ExitUsage, wantStderr: "takes no arguments"},
 		{name: "unknown flag", p: oneD, args: []string{"--fast"}, wantCode: ExitUsage, wantStderr: "not defined: -fast"},
 		{name: "no robust value", p: fakeProblem(new(Options), nil), args: []string{"--json"}, wantCode: ExitUsage, wantStderr: "has no robust value"},
-		{name: "three components", p: threeD, args: []string{"--json"}, wantCode: ExitUsage, wantStderr: "1 or 2 components; this one has 3"},
+		{name: "three components", p: threeD, args: []string{"--json"}, wantCode: ExitOK, wantStdout: `,"exhaustive":false}`},
+		{name: "three components, human", p: threeD, args: nil, wantCode: ExitOK,
+			wantStdout: "robust maximum of demo: x=0.25 p=[0.5 0.75]  robust value 1  (best found by a multi-start local search, not guaranteed)\n"},
+		{name: "starts", p: threeD, args: []string{"--starts", "1"}, wantCode: ExitOK, wantStdout: "x=0.25 p=[0.5 0.75] "},
+		{name: "too few starts", p: threeD, args: []string{"--starts", "-1"}, wantCode: ExitUsage, wantStderr: "--starts -1: want at least 1"},
+		{name: "grid of three components", p: threeD, args: []string{"--grid", "5"}, wantCode: ExitUsage, wantStderr: "this one has 3 (use --starts)"},
+		{name: "starts of one component", p: oneD, args: []string{"--starts", "5"}, wantCode: ExitUsage, wantStderr: "this one has 1 (use --grid)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -105,7 +105,7 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d1 := (a[1] - b[1]) * 2.5
 	r2 := d0*d0 + d1*d1
 	q := 1.0 + r2/(2.0*h[1])
-	p := math.Pow(q, -h[1])
+	p := math.Exp(-h[1] * math.Log(q))
 	return h[0] * p
 }
 
@@ -115,7 +115,7 @@ func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float6
 	d1 := (a[1] - b[1]) * 2.5
 	r2 := d0*d0 + d1*d1
 	q := 1.0 + r2/(2.0*h[1])
-	p := math.Pow(q, -h[1])
+	p := math.Exp(-h[1] * math.Log(q))
 	k := h[0] * p
 	dk := h[0] * -0.5 * p / q
 	g[0] = 6.666666666666667 * dk * d0
@@ -130,7 +130,7 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 	d1 := (a[1] - b[1]) * 2.5
 	r2 := d0*d0 + d1*d1
 	q := 1.0 + r2/(2.0*h[1])
-	p := math.Pow(q, -h[1])
+	p := math.Exp(-h[1] * math.Log(q))
 	k := h[0] * p
 	g[0] = k
 	g[1] = h[0] * h[1] * p * ((q-1.0)/q - math.Log(q))

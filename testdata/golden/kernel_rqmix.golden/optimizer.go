@@ -110,7 +110,7 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d2 := (a[2] - b[2]) / h[2]
 	r2 := d0*d0 + d1*d1 + d2*d2
 	q := 1.0 + r2*2.5
-	p := math.Pow(q, -0.2)
+	p := math.Exp(-0.2 * math.Log(q))
 	q1 := 1.0 + r2*1.0
 	p1 := 1.0 / math.Sqrt(q1)
 	q2 := 1.0 + r2*0.5
@@ -129,7 +129,7 @@ func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float6
 	d2 := (a[2] - b[2]) / h[2]
 	r2 := d0*d0 + d1*d1 + d2*d2
 	q := 1.0 + r2*2.5
-	p := math.Pow(q, -0.2)
+	p := math.Exp(-0.2 * math.Log(q))
 	q1 := 1.0 + r2*1.0
 	p1 := 1.0 / math.Sqrt(q1)
 	q2 := 1.0 + r2*0.5
@@ -154,7 +154,7 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 	d2 := (a[2] - b[2]) / h[2]
 	r2 := d0*d0 + d1*d1 + d2*d2
 	q := 1.0 + r2*2.5
-	p := math.Pow(q, -0.2)
+	p := math.Exp(-0.2 * math.Log(q))
 	q1 := 1.0 + r2*1.0
 	p1 := 1.0 / math.Sqrt(q1)
 	q2 := 1.0 + r2*0.5

@@ -90,22 +90,21 @@ func toUnit(x Point) (u [Dim]float64, err error) {
 }
 
 // numHyper is the number of learned kernel hyperparameter values.
-const numHyper = 3
+const numHyper = 2
 
 // hyperparameters holds the learned kernel hyperparameters, in natural units:
 //
 //	h[0]: rqmix's lengthscale
-//	h[1]: rqmix's variance
-//	h[2]: mmd's alpha
+//	h[1]: mmd's alpha
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, rqmix(lengthscale = learn, variance = learn),
+// kernel is the model's covariance, rqmix(lengthscale = learn, variance = 1),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
 	r2 := d0 * d0
 	q := 1.0 + r2*2.5
-	p := math.Pow(q, -0.2)
+	p := math.Exp(-0.2 * math.Log(q))
 	q1 := 1.0 + r2*1.0
 	p1 := 1.0 / math.Sqrt(q1)
 	q2 := 1.0 + r2*0.5
@@ -114,19 +113,19 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	p3 := 1.0 / (q3 * q3)
 	q4 := 1.0 + r2*0.1
 	p4 := 1.0 / (q4 * q4 * q4 * q4 * q4)
-	return h[1] * (p + p1 + p2 + p3 + p4)
+	return (p + p1 + p2 + p3 + p4)
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
 // (the observation noise is not learned).
-const numFit = 3
+const numFit = 2
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// rqmix's lengthscale; rqmix's variance; mmd's alpha.
+// rqmix's lengthscale; mmd's alpha.
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 1.0, 1.0}
-	fitLower = [numFit]float64{0.01, 0.05, 0.01}
-	fitUpper = [numFit]float64{10.0, 20.0, 100.0}
+	fitStart = [numFit]float64{0.31622776601683794, 1.0}
+	fitLower = [numFit]float64{0.01, 0.01}
+	fitUpper = [numFit]float64{10.0, 100.0}
 )
 
 // refitGrowth is the growth in the number of observations that triggers a refit
@@ -189,16 +188,12 @@ func (w *repWork) init(h *hyperparameters, embedding *uncertain.Embedding) {
 	w.embedding = embedding
 }
 
-// sample fills r's draws of x + ε for the point at unit coordinates u, from the
-// fixed base uniforms, using w's memory.
+// sample fills r's draws of x + ε for the point at unit coordinates u: the fixed draws of the noise, which does not depend on x, shifted by u.
 func (o *Optimizer) sample(w *repWork, u *[Dim]float64, r *rep) {
-	x := fromUnit(u)
 	for j := range Samples {
-		w.eps = Point{}
-		perturbation(&x, o.noiseBase[j*noiseBaseLen:(j+1)*noiseBaseLen], &w.eps)
 		s := r.samples[j*Dim:]
-		for i, e := range w.eps {
-			s[i] = u[i] + e/(Upper[i]-Lower[i])
+		for i, e := range o.noiseShift[j] {
+			s[i] = u[i] + e
 		}
 	}
 }
@@ -216,13 +211,13 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	w.embedding.Embed(w.base, r.samples[:], r.embedding[:], w.embedWork[:])
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = learn, variance = learn), samples = 32, landmarks = 24, estimator = "embedding", alpha = learn) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = learn, variance = 1), samples = 32, landmarks = 24, estimator = "embedding", alpha = learn) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
 		return 1.0
 	}
-	return math.Exp(-w.h[2] * uncertain.SqDist(a.embedding[:], b.embedding[:]))
+	return math.Exp(-w.h[1] * uncertain.SqDist(a.embedding[:], b.embedding[:]))
 }
 
 // Errors Suggest and Observe return.
@@ -238,7 +233,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = learn, variance = learn), samples = 32, landmarks = 24, estimator = "embedding", alpha = learn); larger is better
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = learn, variance = 1), samples = 32, landmarks = 24, estimator = "embedding", alpha = learn); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 
@@ -266,15 +261,15 @@ type Optimizer struct {
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
 
-	noiseBase    [Samples * noiseBaseLen]float64 // the base uniforms of the draws, fixed
-	reps         [Budget]rep                     // the evaluated points' input distributions
-	rep          rep                             // a candidate's, outside the search
-	rw           repWork                         // the memory of Observe, predict and the incumbent
-	embedding    *uncertain.Embedding            // the shared landmarks, factored for hyper
-	fitHyper     hyperparameters                 // the hyperparameters a refit tries
-	fitWork      repWork                         // the refits' memory, with fitHyper
-	fitReps      [Budget]rep                     // the evaluated points' input distributions under fitHyper
-	fitEmbedding *uncertain.Embedding            // the landmarks, factored for fitHyper
+	noiseShift   [Samples][Dim]float64 // the draws of the noise, unit coordinates, fixed
+	reps         [Budget]rep           // the evaluated points' input distributions
+	rep          rep                   // a candidate's, outside the search
+	rw           repWork               // the memory of Observe, predict and the incumbent
+	embedding    *uncertain.Embedding  // the shared landmarks, factored for hyper
+	fitHyper     hyperparameters       // the hyperparameters a refit tries
+	fitWork      repWork               // the refits' memory, with fitHyper
+	fitReps      [Budget]rep           // the evaluated points' input distributions under fitHyper
+	fitEmbedding *uncertain.Embedding  // the landmarks, factored for fitHyper
 
 	err error // why New could not make the optimiser
 }
@@ -292,8 +287,16 @@ func New(seed uint64) *Optimizer {
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
-	if err := noise.Base(Samples, noiseBaseLen, seed^uint64(0x63726e2d64726177), o.noiseBase[:]); err != nil && o.err == nil {
+	base := make([]float64, Samples*noiseBaseLen)
+	if err := noise.Base(Samples, noiseBaseLen, seed^uint64(0x63726e2d64726177), base); err != nil && o.err == nil {
 		o.err = fmt.Errorf("mmd_embedding: input noise draws: %w", err)
+	}
+	for j := range Samples {
+		var eps Point
+		perturbation(&Lower, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps)
+		for i, e := range eps {
+			o.noiseShift[j][i] = e / (Upper[i] - Lower[i])
+		}
 	}
 	o.embedding = uncertain.NewEmbedding(Landmarks, Dim)
 	o.fitEmbedding = uncertain.NewEmbedding(Landmarks, Dim)
@@ -540,18 +543,22 @@ func (o *Optimizer) rebuild(scale float64) error {
 }
 
 // fitGram writes the kernel matrix of the first n evaluated points with the
-// hyperparameters fitHyper to k, row-major.
-func (o *Optimizer) fitGram(n int, k []float64) {
-	if err := o.fitEmbedding.Prepare(o.fitWork.base); err != nil {
-		// The fitter rejects hyperparameters whose kernel matrix is not finite.
-		for i := range k {
-			k[i] = math.NaN()
+// hyperparameters fitHyper to k, row-major. refresh recomputes their input
+// distributions' parts that depend on the kernel's hyperparameters; without it
+// fitGram reuses those of the last call, for a change of the model's own.
+func (o *Optimizer) fitGram(n int, k []float64, refresh bool) {
+	if refresh {
+		if err := o.fitEmbedding.Prepare(o.fitWork.base); err != nil {
+			// The fitter rejects hyperparameters whose kernel matrix is not finite.
+			for i := range k {
+				k[i] = math.NaN()
+			}
+			return
 		}
-		return
-	}
-	for i := range n {
-		o.fitReps[i] = o.reps[i]
-		o.finish(&o.fitWork, &o.fitReps[i])
+		for i := range n {
+			o.fitReps[i] = o.reps[i]
+			o.finish(&o.fitWork, &o.fitReps[i])
+		}
 	}
 	for i := range n {
 		for j := 0; j <= i; j++ {
@@ -566,17 +573,28 @@ func (o *Optimizer) fitGram(n int, k []float64) {
 // the derivatives by forward differences of step 0.0001 in log θ_j.
 func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 	copy(o.fitHyper[:], theta)
-	o.fitGram(n, k)
-	for m := range numHyper {
-		saved := o.fitHyper[m]
-		o.fitHyper[m] = saved * 1.0001000050001667
-		km := dk[m*n*n : (m+1)*n*n]
-		o.fitGram(n, km)
-		for i := range km {
-			km[i] = (km[i] - k[i]) / 0.0001
-		}
-		o.fitHyper[m] = saved
+	o.fitGram(n, k, true)
+	// The model's own hyperparameters first: they reuse the input distributions
+	// the first fitGram left.
+	for m := 1; m < numHyper; m++ {
+		o.fitDifference(m, n, k, dk, false)
 	}
+	for m := range 1 {
+		o.fitDifference(m, n, k, dk, true)
+	}
+}
+
+// fitDifference writes ∂K/∂log θ_m, by a forward difference from K = k, to dk's
+// m-th n×n block; refresh as for fitGram.
+func (o *Optimizer) fitDifference(m, n int, k, dk []float64, refresh bool) {
+	saved := o.fitHyper[m]
+	o.fitHyper[m] = saved * 1.0001000050001667
+	km := dk[m*n*n : (m+1)*n*n]
+	o.fitGram(n, km, refresh)
+	for i := range km {
+		km[i] = (km[i] - k[i]) / 0.0001
+	}
+	o.fitHyper[m] = saved
 }
 
 // placeLandmarks spreads the shared landmarks over the region the draws of the

@@ -519,8 +519,10 @@ func (o *Optimizer) rebuild(scale float64) error {
 }
 
 // fitGram writes the kernel matrix of the first n evaluated points with the
-// hyperparameters fitHyper to k, row-major.
-func (o *Optimizer) fitGram(n int, k []float64) {
+// hyperparameters fitHyper to k, row-major. refresh recomputes their input
+// distributions' parts that depend on the kernel's hyperparameters; without it
+// fitGram reuses those of the last call, for a change of the model's own.
+func (o *Optimizer) fitGram(n int, k []float64, refresh bool) {
 	for i := range n {
 		for j := 0; j <= i; j++ {
 			v := repKernel(&o.fitWork, &o.reps[i], &o.reps[j], i == j)
@@ -534,17 +536,28 @@ func (o *Optimizer) fitGram(n int, k []float64) {
 // the derivatives by forward differences of step 0.0001 in log θ_j.
 func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 	copy(o.fitHyper[:], theta)
-	o.fitGram(n, k)
-	for m := range numHyper {
-		saved := o.fitHyper[m]
-		o.fitHyper[m] = saved * 1.0001000050001667
-		km := dk[m*n*n : (m+1)*n*n]
-		o.fitGram(n, km)
-		for i := range km {
-			km[i] = (km[i] - k[i]) / 0.0001
-		}
-		o.fitHyper[m] = saved
+	o.fitGram(n, k, true)
+	// The model's own hyperparameters first: they reuse the input distributions
+	// the first fitGram left.
+	for m := 4; m < numHyper; m++ {
+		o.fitDifference(m, n, k, dk, false)
 	}
+	for m := range 4 {
+		o.fitDifference(m, n, k, dk, true)
+	}
+}
+
+// fitDifference writes ∂K/∂log θ_m, by a forward difference from K = k, to dk's
+// m-th n×n block; refresh as for fitGram.
+func (o *Optimizer) fitDifference(m, n int, k, dk []float64, refresh bool) {
+	saved := o.fitHyper[m]
+	o.fitHyper[m] = saved * 1.0001000050001667
+	km := dk[m*n*n : (m+1)*n*n]
+	o.fitGram(n, km, refresh)
+	for i := range km {
+		km[i] = (km[i] - k[i]) / 0.0001
+	}
+	o.fitHyper[m] = saved
 }
 
 // incumbent returns the index of the evaluated point with the largest posterior

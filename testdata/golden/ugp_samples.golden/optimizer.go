@@ -189,16 +189,12 @@ func (w *repWork) init(h *hyperparameters) {
 	}
 }
 
-// sample fills r's draws of x + ε for the point at unit coordinates u, from the
-// fixed base uniforms, using w's memory.
+// sample fills r's draws of x + ε for the point at unit coordinates u: the fixed draws of the noise, which does not depend on x, shifted by u.
 func (o *Optimizer) sample(w *repWork, u *[Dim]float64, r *rep) {
-	x := fromUnit(u)
 	for j := range Samples {
-		w.eps = Point{}
-		perturbation(&x, o.noiseBase[j*noiseBaseLen:(j+1)*noiseBaseLen], &w.eps)
 		s := r.samples[j*Dim:]
-		for i, e := range w.eps {
-			s[i] = u[i] + e/(Upper[i]-Lower[i])
+		for i, e := range o.noiseShift[j] {
+			s[i] = u[i] + e
 		}
 	}
 }
@@ -270,13 +266,13 @@ type Optimizer struct {
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
 
-	noiseBase [Samples * noiseBaseLen]float64 // the base uniforms of the draws, fixed
-	reps      [Budget]rep                     // the evaluated points' input distributions
-	rep       rep                             // a candidate's, outside the search
-	rw        repWork                         // the memory of Observe, predict and the incumbent
-	fitHyper  hyperparameters                 // the hyperparameters a refit tries
-	fitWork   repWork                         // the refits' memory, with fitHyper
-	fitReps   [Budget]rep                     // the evaluated points' input distributions under fitHyper
+	noiseShift [Samples][Dim]float64 // the draws of the noise, unit coordinates, fixed
+	reps       [Budget]rep           // the evaluated points' input distributions
+	rep        rep                   // a candidate's, outside the search
+	rw         repWork               // the memory of Observe, predict and the incumbent
+	fitHyper   hyperparameters       // the hyperparameters a refit tries
+	fitWork    repWork               // the refits' memory, with fitHyper
+	fitReps    [Budget]rep           // the evaluated points' input distributions under fitHyper
 
 	err error // why New could not make the optimiser
 }
@@ -295,8 +291,16 @@ func New(seed uint64) *Optimizer {
 	o.noiseVar = o.theta[numHyper]
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
-	if err := noise.Base(Samples, noiseBaseLen, seed^uint64(0x63726e2d64726177), o.noiseBase[:]); err != nil && o.err == nil {
+	base := make([]float64, Samples*noiseBaseLen)
+	if err := noise.Base(Samples, noiseBaseLen, seed^uint64(0x63726e2d64726177), base); err != nil && o.err == nil {
 		o.err = fmt.Errorf("ugp_samples: input noise draws: %w", err)
+	}
+	for j := range Samples {
+		var eps Point
+		perturbation(&Lower, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps)
+		for i, e := range eps {
+			o.noiseShift[j][i] = e / (Upper[i] - Lower[i])
+		}
 	}
 	o.rw.init(&o.hyper)
 	o.fitWork.init(&o.fitHyper)
@@ -529,11 +533,15 @@ func (o *Optimizer) rebuild(scale float64) error {
 }
 
 // fitGram writes the kernel matrix of the first n evaluated points with the
-// hyperparameters fitHyper to k, row-major.
-func (o *Optimizer) fitGram(n int, k []float64) {
-	for i := range n {
-		o.fitReps[i] = o.reps[i]
-		o.finish(&o.fitWork, &o.fitReps[i])
+// hyperparameters fitHyper to k, row-major. refresh recomputes their input
+// distributions' parts that depend on the kernel's hyperparameters; without it
+// fitGram reuses those of the last call, for a change of the model's own.
+func (o *Optimizer) fitGram(n int, k []float64, refresh bool) {
+	if refresh {
+		for i := range n {
+			o.fitReps[i] = o.reps[i]
+			o.finish(&o.fitWork, &o.fitReps[i])
+		}
 	}
 	for i := range n {
 		for j := 0; j <= i; j++ {
@@ -548,17 +556,28 @@ func (o *Optimizer) fitGram(n int, k []float64) {
 // the derivatives by forward differences of step 0.0001 in log θ_j.
 func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 	copy(o.fitHyper[:], theta)
-	o.fitGram(n, k)
-	for m := range numHyper {
-		saved := o.fitHyper[m]
-		o.fitHyper[m] = saved * 1.0001000050001667
-		km := dk[m*n*n : (m+1)*n*n]
-		o.fitGram(n, km)
-		for i := range km {
-			km[i] = (km[i] - k[i]) / 0.0001
-		}
-		o.fitHyper[m] = saved
+	o.fitGram(n, k, true)
+	// The model's own hyperparameters first: they reuse the input distributions
+	// the first fitGram left.
+	for m := 3; m < numHyper; m++ {
+		o.fitDifference(m, n, k, dk, false)
 	}
+	for m := range 3 {
+		o.fitDifference(m, n, k, dk, true)
+	}
+}
+
+// fitDifference writes ∂K/∂log θ_m, by a forward difference from K = k, to dk's
+// m-th n×n block; refresh as for fitGram.
+func (o *Optimizer) fitDifference(m, n int, k, dk []float64, refresh bool) {
+	saved := o.fitHyper[m]
+	o.fitHyper[m] = saved * 1.0001000050001667
+	km := dk[m*n*n : (m+1)*n*n]
+	o.fitGram(n, km, refresh)
+	for i := range km {
+		km[i] = (km[i] - k[i]) / 0.0001
+	}
+	o.fitHyper[m] = saved
 }
 
 // incumbent returns the index of the evaluated point with the largest posterior

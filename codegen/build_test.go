@@ -492,13 +492,21 @@ func TestProgramOutput(t *testing.T) {
 // TestProgramDeterministic runs a program twice with the same seed.
 func TestProgramDeterministic(t *testing.T) {
 	b := builtModule(t)
-	for _, name := range []string{"mixed", "benchmarks"} {
-		args := []string{"run", "--json", "--budget", "12", "--seed", "5"}
+	for _, name := range []string{"mixed", "benchmarks", "mmd_embedding", "ugp_samples"} {
+		args := []string{"run", "--json", "--budget", "10", "--seed", "5"}
 		first, _, _ := b.runProgram(t, name, args...)
 		second, _, _ := b.runProgram(t, name, args...)
 		if first != second || first == "" {
 			t.Errorf("%s: two runs with seed 5 differ:\n%s\n%s", name, first, second)
 		}
+		// The search's workers split the restarts between goroutines; the
+		// result must not depend on how many run at once.
+		t.Setenv("GOMAXPROCS", "1")
+		single, _, _ := b.runProgram(t, name, args...)
+		if single != first {
+			t.Errorf("%s: GOMAXPROCS=1 changes the run:\n%s\n%s", name, first, single)
+		}
+		t.Setenv("GOMAXPROCS", "")
 	}
 }
 

@@ -155,7 +155,6 @@ func (g *generator) plan() {
 	}
 	g.planObservationNoise()
 	g.planModel()
-	g.planNoise()
 	if h, ok := callHook[registry.AcquisitionEmit](g, p.Acquisition); ok {
 		g.planAcquisition(h)
 	}
@@ -164,6 +163,8 @@ func (g *generator) plan() {
 		g.search = h(sg)
 		g.checkArgs(&sg.Args)
 	}
+	g.planUnscented()
+	g.planNoise()
 	if p.Init.Call != nil {
 		if h, ok := callHook[registry.InitEmit](g, p.Init.Call); ok {
 			g.initEmit = h
@@ -191,6 +192,13 @@ func (g *generator) planObservationNoise() {
 	n := g.p.ObsNoise
 	switch n.Kind {
 	case ir.ObsNoiseNone:
+		if len(g.p.InputNoise) > 0 {
+			// Where the query lands varies, so the values measured at one
+			// target vary too: the model learns that spread as noise rather
+			// than interpolating every landing as if it were the target's
+			// value.
+			g.planNoiseLearn(nil)
+		}
 	case ir.ObsNoiseDist:
 		h, ok := callHook[registry.DistributionEmit](g, n.Dist)
 		if !ok {

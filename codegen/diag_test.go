@@ -48,8 +48,10 @@ func TestUnsupportedDiagnostics(t *testing.T) {
 			[]wantDiag{{8, 7, "model ugp models input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
 		{"kernel not built", problemWith("model gp(kernel = se + test_unbuilt)"),
 			[]wantDiag{{8, 24, "kernel test_unbuilt is not available in this version of boc", "matern52"}}},
-		{"acquisition not built", problemWith("acquisition uei"),
-			[]wantDiag{{8, 13, "acquisition uei is not available in this version of boc", "ei, ei_noisy, pi, ucb"}}},
+		{"acquisition not built", problemWith("acquisition safe_ucb"),
+			[]wantDiag{{8, 13, "acquisition safe_ucb is not available in this version of boc", "ei, ei_noisy, pi, ucb, uei"}}},
+		{"unscented acquisition without input noise", problemWith("acquisition uei"),
+			[]wantDiag{{8, 13, "acquisition uei averages over the input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
 		{"search not built", problemWith("search test_unbuilt"),
 			[]wantDiag{{8, 8, "search test_unbuilt is not available in this version of boc", "lbfgs, pattern"}}},
 		{"learn in a kernel without derivatives", problemWith("model gp(kernel = test_cauchy(scale = learn))"),
@@ -59,10 +61,10 @@ func TestUnsupportedDiagnostics(t *testing.T) {
 		{"unknown safety constraint", problemWith(`constraint heat: exec "sensor" <= 80`),
 			[]wantDiag{{8, 1, "unknown safety constraint heat is not supported in this version of boc", "known constraints"}}},
 		{"every error in source order", problemWith(
-			"acquisition uei",
+			"acquisition safe_ucb",
 			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_cauchy(scale = learn))"),
 			[]wantDiag{
-				{8, 13, "acquisition uei is not available in this version of boc", ""},
+				{8, 13, "acquisition safe_ucb is not available in this version of boc", ""},
 				{9, 75, "kernel test_cauchy cannot learn its hyperparameters: give a fixed value, e.g. scale = 1", ""},
 			}},
 	}

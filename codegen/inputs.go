@@ -36,6 +36,8 @@ const (
 	// drawSalt makes the seed of the optimiser's base uniforms from its seed,
 	// so that seed 0 still gives shifted (not corner-anchored) draws.
 	drawSalt = 0x63726e2d64726177 // "crn-draw"
+	// runtimeAcq is the import path of the acquisition functions.
+	runtimeAcq = "github.com/bocdev/boc/runtime/acq"
 	// runtimeNoise is the import path of the common-random-number samplers.
 	runtimeNoise = "github.com/bocdev/boc/runtime/noise"
 	// runtimeUncertain is the import path of the kernels over distributions.
@@ -179,7 +181,7 @@ func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("from the noiseBaseLen base uniforms b; components without noise are left as they are.")
 	f.Func().Id("perturbation").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("b").Index().Float64(), jen.Id("eps").Op("*").Id("Point")).Block(body...)
 
-	if !g.inputModel() || g.inputs.model.Rep != registry.MomentRep {
+	if !g.unscented() && (!g.inputModel() || g.inputs.model.Rep != registry.MomentRep) {
 		return
 	}
 	e = &exprEmitter{g: g, names: newNamer("x", "b", "mean", "cov"), point: "x"}
@@ -696,15 +698,24 @@ func expFitStep() float64 { return math.Exp(fitStep) }
 // by central differences (the draws move smoothly with the point, so the
 // score is smooth).
 func (g *generator) inputSearchDecls(f *jen.File) {
+	fields := []jen.Code{jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("k(x, x_i), then L⁻¹k")}
+	if g.inputModel() {
+		fields = append(fields,
+			jen.Id("rep").Id("rep").Comment("the candidate's input distribution"),
+			jen.Id("rw").Id("repWork"),
+		)
+	} else {
+		points := jen.Lit(2).Op("*").Id("Dim").Op("+").Lit(1)
+		fields = append(fields,
+			jen.Id("sigma").Index(jen.Parens(points).Op("*").Id("Dim")).Float64().Comment("the sigma points, row-major"),
+			jen.List(jen.Id("weights"), jen.Id("scores")).Index(points.Clone()).Float64().Comment("their weights and scores"),
+			jen.List(jen.Id("cov"), jen.Id("work")).Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Comment("the noise's covariance, unit coordinates"),
+		)
+	}
 	f.Comment("searchWorker is the memory of one goroutine of the acquisition search.")
-	f.Type().Id("searchWorker").Struct(
-		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("k(x, x_i), then L⁻¹k"),
-		jen.Id("rep").Id("rep").Comment("the candidate's input distribution"),
-		jen.Id("rw").Id("repWork"),
-	)
+	f.Type().Id("searchWorker").Struct(fields...)
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
 	rw, rep, p := jen.Op("&").Add(w("rw")), jen.Op("&").Add(w("rep")), jen.Op("&").Id("p")
-	upToN := func(s *jen.Statement) *jen.Statement { return s.Index(jen.Empty().Op(":").Id("n")) }
 	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
 	if g.acquisition.Joint {
 		args = append(args, field("bestSD"), jen.Id("cov"))
@@ -713,7 +724,23 @@ func (g *generator) inputSearchDecls(f *jen.File) {
 		args = append(args, field("setting"))
 	}
 	body := g.unitPoint()
-	body = append(body, g.representCandidate(rw, p, rep)...)
+	if g.unscented() {
+		body = append(body, g.unscentedScore(args)...)
+	} else {
+		body = append(body, g.inputModelScore(rw, p, rep, args)...)
+	}
+	f.Comment("scoreAt is the acquisition's score at unit coordinates u, computed with worker w's")
+	f.Comment("memory.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("scoreAt").Params(jen.Id("w").Op("*").Id("searchWorker"), jen.Id("u").Index().Float64()).Float64().Block(body...)
+	g.differenceGradDecl(f)
+}
+
+// inputModelScore is scoreAt's body for a model over input distributions,
+// after p is declared.
+func (g *generator) inputModelScore(rw, p, rep jen.Code, args []jen.Code) []jen.Code {
+	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
+	upToN := func(s *jen.Statement) *jen.Statement { return s.Index(jen.Empty().Op(":").Id("n")) }
+	body := g.representCandidate(rw, p, rep)
 	body = append(body,
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
@@ -726,11 +753,12 @@ func (g *generator) inputSearchDecls(f *jen.File) {
 		body = append(body, jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
 			upToN(w("kvec")), upToN(field("incumbentSolve")), g.candidateKernel(rw, p, rep, field("incumbentIndex")))))
 	}
-	body = append(body, jen.Return(jen.Id("acquisition").Call(args...)))
-	f.Comment("scoreAt is the acquisition's score at unit coordinates u, computed with worker w's")
-	f.Comment("memory.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("scoreAt").Params(jen.Id("w").Op("*").Id("searchWorker"), jen.Id("u").Index().Float64()).Float64().Block(body...)
+	return append(body, jen.Return(jen.Id("acquisition").Call(args...)))
+}
 
+// differenceGradDecl emits acquisitionGradAt from scoreAt by central
+// differences.
+func (g *generator) differenceGradDecl(f *jen.File) {
 	f.Comment("acquisitionGradAt is the acquisition's score at unit coordinates u and, unless")
 	f.Comment("grad is nil, writes its gradient to grad, by central differences. worker names the")
 	f.Comment("calling goroutine, whose memory it uses.")
@@ -754,7 +782,42 @@ func (g *generator) inputSearchDecls(f *jen.File) {
 
 // drawsInputNoise reports whether the emitted code draws the input noise: for
 // a model over it, or to simulate it on an expression objective.
-func (g *generator) drawsInputNoise() bool { return g.inputModel() || g.simulatesInputNoise() }
+func (g *generator) drawsInputNoise() bool {
+	return g.inputModel() || g.simulatesInputNoise() || g.unscented()
+}
+
+// unscented reports whether the acquisition is averaged over the sigma points
+// of the input noise (registry.Unscented).
+func (g *generator) unscented() bool { return g.acquisition.Unscented != nil }
+
+// differenceSearch reports whether the gradient search takes the
+// acquisition's derivatives by central differences (inputSearchDecls), not
+// through the kernel's analytic gradient.
+func (g *generator) differenceSearch() bool { return g.inputModel() || g.unscented() }
+
+// planUnscented checks what an unscented acquisition needs.
+func (g *generator) planUnscented() {
+	if !g.unscented() {
+		return
+	}
+	a := g.p.Acquisition
+	switch {
+	case len(g.p.InputNoise) == 0:
+		g.report(dsl.Errorf(a.Span, "acquisition %s averages over the input noise, but none is declared", pluginName(a.Plugin)).
+			WithHint("declare it, e.g. input noise x ~ normal(0, 0.05)"))
+	case g.inputModel():
+		g.report(dsl.Errorf(a.Span, "acquisition %s averages over the input noise, which model %s already models", pluginName(a.Plugin), pluginName(g.p.Model.Plugin)).
+			WithHint("use it with model gp, or use ucb or ei with this model"))
+	case !g.gradientSearch():
+		g.report(dsl.Errorf(a.Span, "acquisition %s needs the lbfgs search", pluginName(a.Plugin)).
+			WithHint("remove the search statement or use search lbfgs"))
+	case g.acquisition.Joint:
+		g.internal(a.Span, "acquisition %s is both joint and unscented", a.Plugin)
+	}
+	if !g.gaussianNoise() {
+		g.report(dsl.Warningf(a.Span, "acquisition %s uses the input noise's mean and covariance only: its sigma points describe a Gaussian", pluginName(a.Plugin)))
+	}
+}
 
 // simulatesInputNoise reports whether Run simulates the input noise: an
 // expression objective is evaluated where the query lands. Any other
@@ -860,4 +923,49 @@ func constantValue(v ir.Value) bool {
 		return true
 	}
 	return false
+}
+
+// unscentedScore is scoreAt's body for an unscented acquisition, after p is
+// declared: the acquisition's score at the sigma points of the input noise
+// at p, averaged with their weights. args are the acquisition's arguments.
+func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
+	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
+	width := func(i string) jen.Code { return jen.Parens(jen.Id("Upper").Index(jen.Id(i)).Op("-").Id("Lower").Index(jen.Id(i))) }
+	sigma := jen.Parens(jen.Op("*").Add(unitArray())).Call(w("sigma").Index(jen.Id("s").Op("*").Id("Dim").Op(":")))
+	stmts := []jen.Code{
+		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Id("p")),
+		jen.Var().Id("centre").Id("Point"),
+		w("cov").Op("=").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Values(),
+		jen.Id("noiseMoments").Call(jen.Op("&").Id("x"), jen.Op("&").Id("centre"), jen.Op("&").Add(w("cov"))),
+		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
+			jen.Id("centre").Index(jen.Id("i")).Op("=").Id("p").Index(jen.Id("i")).Op("+").Id("centre").Index(jen.Id("i")).Op("/").Add(width("i")),
+			jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
+				w("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/=").Add(width("i")).Op("*").Add(width("k")),
+			),
+		),
+		jen.If(jen.Op("!").Qual(runtimeAcq, "SigmaPoints").Call(whole(jen.Id("centre")), whole(w("cov")), jen.Lit(g.acquisition.Unscented.Kappa),
+			whole(w("sigma")), whole(w("weights")), whole(w("work")))).Block(
+			jen.Return(jen.Qual("math", "Inf").Call(jen.Lit(-1))),
+		),
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.For(jen.Id("s").Op(":=").Range().Add(w("scores"))).Block(
+			jen.Id("q").Op(":=").Add(sigma),
+			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+				w("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(jen.Id("q"), jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
+			),
+			jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
+				w("kvec").Index(jen.Empty().Op(":").Id("n")), kernelAt(jen.Id("q"), jen.Id("q")))),
+			jen.Id("sd").Op(":=").Qual("math", "Sqrt").Call(jen.Id("variance")),
+			w("scores").Index(jen.Id("s")).Op("=").Id("acquisition").Call(args...),
+		),
+	}
+	if g.acquisition.Value != nil {
+		// The score is the acquisition's logarithm: average in log space.
+		return append(stmts, jen.Return(jen.Qual(runtimeAcq, "LogWeightedSum").Call(whole(w("scores")), whole(w("weights")))))
+	}
+	return append(stmts,
+		jen.Id("mean").Op(":=").Lit(0.0),
+		jen.For(jen.List(jen.Id("s"), jen.Id("v")).Op(":=").Range().Add(w("scores"))).Block(jen.Id("mean").Op("+=").Add(w("weights")).Index(jen.Id("s")).Op("*").Id("v")),
+		jen.Return(jen.Id("mean")),
+	)
 }

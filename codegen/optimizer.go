@@ -349,7 +349,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 // and the most uncertain point often both sit on an evaluated corner of the
 // box.
 func (g *generator) replicates() bool {
-	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise || g.reportedNoise || g.inputModel()
+	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise || g.reportedNoise || len(g.p.InputNoise) > 0
 }
 
 // newCanFail reports whether New can fail (making the initial design or the

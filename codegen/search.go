@@ -42,7 +42,7 @@ func (g *generator) searchFields() []jen.Code {
 		fields = append(fields, jen.Id("sdGradFn").Add(valueGrad.Clone()))
 	}
 	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
-	if g.acquisition.Joint && !g.inputModel() {
+	if g.acquisition.Joint && !g.differenceSearch() {
 		fields = append(fields, jen.Id("incumbentWeights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
 	}
 	return fields
@@ -63,7 +63,7 @@ func (g *generator) searchInit() []jen.Code {
 // searchIncumbent is Suggest's statement, after setIncumbent, that prepares
 // the incumbent's covariance gradients.
 func (g *generator) searchIncumbent() []jen.Code {
-	if !g.gradientSearch() || !g.acquisition.Joint || g.inputModel() {
+	if !g.gradientSearch() || !g.acquisition.Joint || g.differenceSearch() {
 		return nil
 	}
 	n := jen.Empty().Op(":").Add(field("model").Dot("Len").Call())
@@ -75,7 +75,7 @@ func (g *generator) searchDecls(f *jen.File) {
 	if !g.gradientSearch() {
 		return
 	}
-	if g.inputModel() {
+	if g.differenceSearch() {
 		g.inputSearchDecls(f)
 		return
 	}

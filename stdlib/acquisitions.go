@@ -43,8 +43,11 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei_noisy",
 		Doc:  "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7) over the incumbent, under the joint posterior",
 		Emit: eiNoisyEmit})
-	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "uei",
-		Doc: "unscented expected improvement over the input distribution's sigma points"})
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "uei", UsesInputNoise: true,
+		Doc: "unscented expected improvement (Nogueira et al.): EI averaged over the sigma points of the input noise at the candidate",
+		Params: []registry.Param{xi, {Name: "kappa", Type: registry.RealParam, Default: "1", Range: nonNegative,
+			Doc: "κ of the unscented transform: the centre's weight is κ/(d+κ), the 2d others' 1/(2(d+κ)), at ±√((d+κ)Σ)"}},
+		Emit: ueiEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "safe_ucb",
 		Doc: "SGP-UCB: UCB restricted to the estimated safe set, after a safe exploration phase",
 		Params: []registry.Param{beta,
@@ -111,6 +114,13 @@ var (
 	}
 	eiEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
 		return logSpace(g, "LogEI", false, g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
+	}
+	// ueiEmit is expected improvement per sigma point, averaged by the code
+	// generator in log space (runtime/acq.LogWeightedSum).
+	ueiEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
+		code := logSpace(g, "LogEI", false, g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
+		code.Unscented = &registry.Unscented{Kappa: g.Real("kappa")}
+		return code
 	}
 	piEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
 		return logSpace(g, "LogPI", false, g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))

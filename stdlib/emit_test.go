@@ -29,7 +29,7 @@ func TestEmitHooks(t *testing.T) {
 	built := map[string]bool{}
 	for _, id := range []string{
 		"kernel.se", "kernel.matern12", "kernel.matern32", "kernel.matern52", "kernel.rq", "kernel.rqmix", "kernel.linear",
-		"kernel.sum", "kernel.product", "kernel.scale", "model.gp", "model.ugp", "model.mmd", "model.erbf", "model.skl",
+		"kernel.sum", "kernel.product", "kernel.scale", "model.gp", "acquisition.uei", "model.ugp", "model.mmd", "model.erbf", "model.skl",
 		"acquisition.ucb", "acquisition.ei", "acquisition.pi", "acquisition.ei_noisy", "init.sobol", "init.random", "init.lhs", "search.pattern", "search.lbfgs",
 		"distribution.normal", "distribution.uniform", "distribution.beta", "distribution.chi2",
 		"distribution.circle", "distribution.mvnormal", "distribution.gmm", "distribution.concat", "distribution.iid",

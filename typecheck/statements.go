@@ -261,7 +261,8 @@ func (c *checker) checkPluginStmt(key string, dst **ir.Call) {
 	}
 }
 
-// checkModel checks the model and warns when it ignores declared input noise.
+// checkModel checks the model and warns when it ignores declared input noise
+// and the acquisition does too.
 func (c *checker) checkModel() {
 	c.checkPluginStmt("model", &c.prog.Model)
 	noise := c.stmts.inputNoise
@@ -271,6 +272,11 @@ func (c *checker) checkModel() {
 	p, ok := registry.ByID(c.prog.Model.Plugin)
 	if !ok || p.UsesInputNoise {
 		return
+	}
+	if a := c.prog.Acquisition; a != nil {
+		if acq, ok := registry.ByID(a.Plugin); ok && acq.UsesInputNoise {
+			return // the acquisition accounts for the noise (uei)
+		}
 	}
 	var aware []string
 	for _, m := range registry.All() {

@@ -358,6 +358,17 @@ type AcquisitionCode struct {
 	Gradient jen.Code
 	// Joint says Score uses BestSD and Cov.
 	Joint bool
+	// Unscented, if set, makes the searched score the weighted mean of the
+	// acquisition (its natural value, Value of Score) over the sigma points of
+	// the unscented transform of the input noise at the candidate, returned
+	// in Score's units (for a logarithmic score, the logarithm of the mean).
+	// The model must be over points, and input noise declared.
+	Unscented *Unscented
+}
+
+// Unscented holds the settings of an unscented transform.
+type Unscented struct {
+	Kappa float64 // κ: the centre's weight is κ/(d+κ)
 }
 
 // AcquisitionEmit returns the acquisition's code; the optimiser suggests the

@@ -65,8 +65,9 @@ type Plugin struct {
 	// example the logarithm of a negative number). Nil: calls are never folded.
 	Fold func(args []dsl.Value) (dsl.Value, error)
 
-	// UsesInputNoise is set on models that account for input noise; the checker
-	// warns when input noise is declared for a model without it.
+	// UsesInputNoise is set on models and acquisitions that account for input
+	// noise; the checker warns when input noise is declared and neither the
+	// model nor the acquisition has it.
 	UsesInputNoise bool
 
 	// Emit generates the plugin's Go code. Its type depends on Kind and is

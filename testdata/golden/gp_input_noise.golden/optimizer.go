@@ -134,15 +134,15 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
-// (the observation noise is not learned).
-const numFit = 2
+// and, last, the observation-noise variance in standardised units.
+const numFit = 3
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// matern52's lengthscale; matern52's variance.
+// matern52's lengthscale; matern52's variance; the observation-noise variance (standardised units).
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 1.0}
-	fitLower = [numFit]float64{0.01, 0.05}
-	fitUpper = [numFit]float64{10.0, 20.0}
+	fitStart = [numFit]float64{0.31622776601683794, 1.0, 0.001}
+	fitLower = [numFit]float64{0.01, 0.05, 1e-06}
+	fitUpper = [numFit]float64{10.0, 20.0, 1.0}
 )
 
 // refitGrowth is the growth in the number of observations that triggers a refit
@@ -156,11 +156,6 @@ const refitGrowth = 1.2
 func acquisition(mean, sd, best float64) float64 {
 	return acq.UCB(mean, sd, 2.0)
 }
-
-// nuggetFraction is the noise variance, as a fraction of the variance of the
-// observed values, given to the model of this noise-free objective so that its
-// kernel matrix stays well conditioned whatever the objective's units.
-const nuggetFraction = 1e-08
 
 // noiseBaseLen is the number of base uniforms one draw of the input noise uses.
 const noiseBaseLen = 1
@@ -208,11 +203,11 @@ type Optimizer struct {
 	fitZ     [Budget]float64 // standardised observations, for refits
 	fitNoise [Budget]float64 // their fixed noise variances, standardised
 	fitted   int             // observations at the last refit
+	noiseVar float64         // the learned noise variance, standardised units
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	sdGradFn          func(int, []float64, []float64) float64
-	workers           []searchWorker // one per goroutine of the search
+	workers           []searchWorker                          // one per goroutine of the search
 
 	err error // why New could not make the optimiser
 }
@@ -227,9 +222,9 @@ func New(seed uint64) *Optimizer {
 	}
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
-	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
+	o.fitter = fit.New(Budget, numHyper, true, o.fillKernel)
+	o.noiseVar = o.theta[numHyper]
 	o.acquisitionGradFn = o.acquisitionGradAt
-	o.sdGradFn = o.sdGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("gp_input_noise: initial design: %w", err)
@@ -257,10 +252,9 @@ func (o *Optimizer) makeDesign() error {
 // Suggest returns the next point to evaluate. While fewer than designSize points
 // have been observed, that is design point number Evaluations(); afterwards it is
 // the maximiser of the acquisition found by the search.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
+// The observations are noisy, so evaluating a point again is informative: the
+// acquisition's maximiser is returned even when it was evaluated before (a
+// replicate); only a design point evaluated before is skipped.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -286,20 +280,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 		return Point{}, fmt.Errorf("gp_input_noise: acquisition search: %w", err)
 	}
 	o.lastAcquisition, o.searched = value, true
-	x := fromUnit(&o.candidate)
-	if !o.evaluated(&x) {
-		return x, nil
-	}
-	// The acquisition's maximiser was evaluated already: explore where the model is
-	// least certain instead.
-	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("gp_input_noise: exploration search: %w", err)
-	}
-	x = fromUnit(&o.candidate)
-	if o.evaluated(&x) {
-		return x, ErrExhausted
-	}
-	return x, nil
+	return fromUnit(&o.candidate), nil
 }
 
 // streamSeed derives the seed of random stream k of search number n, so that every
@@ -377,20 +358,6 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 	return score
 }
 
-// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
-// grad is nil, writes its gradient to grad; worker names the calling goroutine.
-func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
-	w := &o.workers[worker]
-	_, sd := o.posteriorGrad(w, u)
-	for j := range grad {
-		grad[j] = 0.0
-		if sd > 0 {
-			grad[j] = w.dvar[j] / (2 * sd)
-		}
-	}
-	return sd
-}
-
 // Observe records the objective's value y at x, in the objective's units and sign.
 // It rejects values that are not finite, points outside the domain and integer
 // components that are not whole numbers, and returns ErrFull after Budget
@@ -411,7 +378,7 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	for i := range n {
 		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.nugget(y)); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.noiseVar*o.model.Scale()*o.model.Scale()); err != nil {
 		return fmt.Errorf("gp_input_noise: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
@@ -422,26 +389,6 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return fmt.Errorf("gp_input_noise: refitting the hyperparameters after observing %v: %w", x, err)
 	}
 	return nil
-}
-
-// nugget returns the noise variance to observe y with: nuggetFraction of the
-// variance of the values observed so far, y included.
-func (o *Optimizer) nugget(y float64) float64 {
-	n := o.model.Len()
-	mean := y
-	for i := range n {
-		mean += o.model.Y(i)
-	}
-	mean /= float64(n + 1)
-	ss := (y - mean) * (y - mean)
-	for i := range n {
-		d := o.model.Y(i) - mean
-		ss += d * d
-	}
-	if ss == 0 {
-		return nuggetFraction
-	}
-	return nuggetFraction * ss / float64(n+1)
 }
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
@@ -471,7 +418,7 @@ func (o *Optimizer) refitIfDue() error {
 	}
 	for i := range n {
 		o.fitZ[i] = (o.model.Y(i) - mean) / scale
-		o.fitNoise[i] = o.model.Noise(i) / (scale * scale)
+		o.fitNoise[i] = 0.0
 	}
 	o.fitted = n
 	previous := o.theta
@@ -479,11 +426,13 @@ func (o *Optimizer) refitIfDue() error {
 		return nil
 	}
 	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
 	if o.rebuild(scale) == nil {
 		return nil
 	}
 	o.theta = previous
 	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
 	return o.rebuild(scale)
 }
 
@@ -496,6 +445,7 @@ func (o *Optimizer) rebuild(scale float64) error {
 		for j := range row {
 			row[j] = kernel(&o.hyper, &o.units[i], &o.units[j])
 		}
+		o.model.SetNoise(i, o.noiseVar*scale*scale)
 	}
 	return o.model.Refactor()
 }

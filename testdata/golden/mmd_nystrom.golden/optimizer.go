@@ -113,15 +113,15 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
-// (the observation noise is not learned).
-const numFit = 4
+// and, last, the observation-noise variance in standardised units.
+const numFit = 5
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// se's lengthscale for x; se's lengthscale for y; se's variance; mmd's alpha.
+// se's lengthscale for x; se's lengthscale for y; se's variance; mmd's alpha; the observation-noise variance (standardised units).
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 1.0, 1.0}
-	fitLower = [numFit]float64{0.01, 0.01, 0.05, 0.01}
-	fitUpper = [numFit]float64{10.0, 10.0, 20.0, 100.0}
+	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 1.0, 1.0, 0.001}
+	fitLower = [numFit]float64{0.01, 0.01, 0.05, 0.01, 1e-06}
+	fitUpper = [numFit]float64{10.0, 10.0, 20.0, 100.0, 1.0}
 )
 
 // refitGrowth is the growth in the number of observations that triggers a refit
@@ -144,11 +144,6 @@ func acquisition(mean, sd, best float64) float64 {
 func acquisitionValue(score float64) float64 {
 	return math.Exp(score)
 }
-
-// nuggetFraction is the noise variance, as a fraction of the variance of the
-// observed values, given to the model of this noise-free objective so that its
-// kernel matrix stays well conditioned whatever the objective's units.
-const nuggetFraction = 1e-08
 
 // noiseBaseLen is the number of base uniforms one draw of the input noise uses.
 const noiseBaseLen = 1
@@ -261,6 +256,7 @@ type Optimizer struct {
 	fitZ     [Budget]float64 // standardised observations, for refits
 	fitNoise [Budget]float64 // their fixed noise variances, standardised
 	fitted   int             // observations at the last refit
+	noiseVar float64         // the learned noise variance, standardised units
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
@@ -287,7 +283,8 @@ func New(seed uint64) *Optimizer {
 	}
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
-	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
+	o.fitter = fit.New(Budget, numHyper, true, o.fillKernel)
+	o.noiseVar = o.theta[numHyper]
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	if err := noise.Base(Samples, noiseBaseLen, seed^uint64(0x63726e2d64726177), o.noiseBase[:]); err != nil && o.err == nil {
@@ -433,7 +430,7 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	for i := range n {
 		o.kvec[i] = repKernel(&o.rw, &o.reps[n], &o.reps[i], false)
 	}
-	if err := o.model.Add(o.kvec[:n], repKernel(&o.rw, &o.reps[n], &o.reps[n], true), y, o.nugget(y)); err != nil {
+	if err := o.model.Add(o.kvec[:n], repKernel(&o.rw, &o.reps[n], &o.reps[n], true), y, o.noiseVar*o.model.Scale()*o.model.Scale()); err != nil {
 		return fmt.Errorf("mmd_nystrom: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
@@ -444,26 +441,6 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return fmt.Errorf("mmd_nystrom: refitting the hyperparameters after observing %v: %w", x, err)
 	}
 	return nil
-}
-
-// nugget returns the noise variance to observe y with: nuggetFraction of the
-// variance of the values observed so far, y included.
-func (o *Optimizer) nugget(y float64) float64 {
-	n := o.model.Len()
-	mean := y
-	for i := range n {
-		mean += o.model.Y(i)
-	}
-	mean /= float64(n + 1)
-	ss := (y - mean) * (y - mean)
-	for i := range n {
-		d := o.model.Y(i) - mean
-		ss += d * d
-	}
-	if ss == 0 {
-		return nuggetFraction
-	}
-	return nuggetFraction * ss / float64(n+1)
 }
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
@@ -493,7 +470,7 @@ func (o *Optimizer) refitIfDue() error {
 	}
 	for i := range n {
 		o.fitZ[i] = (o.model.Y(i) - mean) / scale
-		o.fitNoise[i] = o.model.Noise(i) / (scale * scale)
+		o.fitNoise[i] = 0.0
 	}
 	o.fitted = n
 	previous := o.theta
@@ -501,11 +478,13 @@ func (o *Optimizer) refitIfDue() error {
 		return nil
 	}
 	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
 	if o.rebuild(scale) == nil {
 		return nil
 	}
 	o.theta = previous
 	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
 	return o.rebuild(scale)
 }
 
@@ -521,6 +500,7 @@ func (o *Optimizer) rebuild(scale float64) error {
 		for j := range row {
 			row[j] = repKernel(&o.rw, &o.reps[i], &o.reps[j], i == j)
 		}
+		o.model.SetNoise(i, o.noiseVar*scale*scale)
 	}
 	return o.model.Refactor()
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/acq"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
 	"github.com/bocdev/boc/runtime/search"
 	uncertain "github.com/bocdev/boc/runtime/uncertain"
@@ -103,6 +104,22 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	return e
 }
 
+// numFit is the number of values a refit learns: the kernel's hyperparameters
+// and, last, the observation-noise variance in standardised units.
+const numFit = 1
+
+// The refits start from fitStart and stay within [fitLower, fitUpper], for
+// the observation-noise variance (standardised units).
+var (
+	fitStart = [numFit]float64{0.001}
+	fitLower = [numFit]float64{1e-06}
+	fitUpper = [numFit]float64{1.0}
+)
+
+// refitGrowth is the growth in the number of observations that triggers a refit
+// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
+const refitGrowth = 1.2
+
 // acquisition is the score of pi(xi = 0) at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
@@ -119,11 +136,6 @@ func acquisition(mean, sd, best float64) float64 {
 func acquisitionValue(score float64) float64 {
 	return math.Exp(score)
 }
-
-// nuggetFraction is the noise variance, as a fraction of the variance of the
-// observed values, given to the model of this noise-free objective so that its
-// kernel matrix stays well conditioned whatever the objective's units.
-const nuggetFraction = 1e-08
 
 // noiseBaseLen is the number of base uniforms one draw of the input noise uses.
 const noiseBaseLen = 1
@@ -224,14 +236,22 @@ type Optimizer struct {
 	lastAcquisition float64 // the acquisition's maximum at the last suggestion
 	searched        bool    // whether the last suggestion maximised the acquisition
 
-	hyper hyperparameters // the kernel's learned hyperparameters
+	hyper    hyperparameters // the kernel's learned hyperparameters
+	fitter   *fit.Fitter
+	theta    [numFit]float64 // the values refits learn, natural units
+	fitZ     [Budget]float64 // standardised observations, for refits
+	fitNoise [Budget]float64 // their fixed noise variances, standardised
+	fitted   int             // observations at the last refit
+	noiseVar float64         // the learned noise variance, standardised units
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionFn func([]float64) float64
 
-	reps [Budget]rep // the evaluated points' input distributions
-	rep  rep         // a candidate's, outside the search
-	rw   repWork     // the memory of Observe, predict and the incumbent
+	reps     [Budget]rep     // the evaluated points' input distributions
+	rep      rep             // a candidate's, outside the search
+	rw       repWork         // the memory of Observe, predict and the incumbent
+	fitHyper hyperparameters // the hyperparameters a refit tries
+	fitWork  repWork         // the refits' memory, with fitHyper
 
 	err error // why New could not make the optimiser
 }
@@ -245,7 +265,12 @@ func New(seed uint64) *Optimizer {
 		seed:   seed,
 	}
 	o.acquisitionFn = o.acquisitionAt
+	o.theta = fitStart
+	copy(o.hyper[:], o.theta[:])
+	o.fitter = fit.New(Budget, numHyper, true, o.fillKernel)
+	o.noiseVar = o.theta[numHyper]
 	o.rw.init(&o.hyper)
+	o.fitWork.init(&o.fitHyper)
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("skl: initial design: %w", err)
 	}
@@ -342,6 +367,7 @@ func (o *Optimizer) acquisitionAt(u []float64) float64 {
 // It rejects values that are not finite, points outside the domain and integer
 // components that are not whole numbers, and returns ErrFull after Budget
 // observations. x need not be a suggested point.
+// When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
 func (o *Optimizer) Observe(x Point, y float64) error {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("skl: the value %v observed at %v is not a finite number", y, x)
@@ -358,34 +384,118 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	for i := range n {
 		o.kvec[i] = repKernel(&o.rw, &o.reps[n], &o.reps[i], false)
 	}
-	if err := o.model.Add(o.kvec[:n], repKernel(&o.rw, &o.reps[n], &o.reps[n], true), y, o.nugget(y)); err != nil {
+	if err := o.model.Add(o.kvec[:n], repKernel(&o.rw, &o.reps[n], &o.reps[n], true), y, o.noiseVar*o.model.Scale()*o.model.Scale()); err != nil {
 		return fmt.Errorf("skl: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
 	if n == 0 || y > o.model.Y(o.bestIndex) {
 		o.bestIndex = n
 	}
+	if err := o.refitIfDue(); err != nil {
+		return fmt.Errorf("skl: refitting the hyperparameters after observing %v: %w", x, err)
+	}
 	return nil
 }
 
-// nugget returns the noise variance to observe y with: nuggetFraction of the
-// variance of the values observed so far, y included.
-func (o *Optimizer) nugget(y float64) float64 {
+// refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
+// times the weak prior their learn bounds imply (runtime/fit), once the initial
+// design has been observed and then whenever the number of
+// observations has grown by refitGrowth since the last refit. When the fit fails
+// the hyperparameters stay as they were; when the GP cannot be factorised with
+// the fitted ones, it is rebuilt with the previous ones.
+func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
-	mean := y
+	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+		return nil
+	}
+	mean := 0.0
 	for i := range n {
 		mean += o.model.Y(i)
 	}
-	mean /= float64(n + 1)
-	ss := (y - mean) * (y - mean)
+	mean /= float64(n)
+	ss := 0.0
 	for i := range n {
 		d := o.model.Y(i) - mean
 		ss += d * d
 	}
-	if ss == 0 {
-		return nuggetFraction
+	scale := 1.0
+	if ss > 0 {
+		scale = math.Sqrt(ss / float64(n))
 	}
-	return nuggetFraction * ss / float64(n+1)
+	for i := range n {
+		o.fitZ[i] = (o.model.Y(i) - mean) / scale
+		o.fitNoise[i] = 0.0
+	}
+	o.fitted = n
+	previous := o.theta
+	if _, err := o.fitter.Fit(o.fitZ[:n], o.fitNoise[:n], o.theta[:], fitLower[:], fitUpper[:]); err != nil {
+		return nil
+	}
+	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
+	if o.rebuild(scale) == nil {
+		return nil
+	}
+	o.theta = previous
+	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
+	return o.rebuild(scale)
+}
+
+// rebuild recomputes the model's kernel matrix with the current hyperparameters
+// and refactors it, O(n³); scale is the deviation of the observations, which
+// the model standardises with.
+func (o *Optimizer) rebuild(scale float64) error {
+	for i := range o.model.Len() {
+		row := o.model.KernelRow(i)
+		for j := range row {
+			row[j] = repKernel(&o.rw, &o.reps[i], &o.reps[j], i == j)
+		}
+		o.model.SetNoise(i, o.noiseVar*scale*scale)
+	}
+	return o.model.Refactor()
+}
+
+// fitGram writes the kernel matrix of the first n evaluated points with the
+// hyperparameters fitHyper to k, row-major. refresh recomputes their input
+// distributions' parts that depend on the kernel's hyperparameters; without it
+// fitGram reuses those of the last call, for a change of the model's own.
+func (o *Optimizer) fitGram(n int, k []float64, refresh bool) {
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			v := repKernel(&o.fitWork, &o.reps[i], &o.reps[j], i == j)
+			k[i*n+j], k[j*n+i] = v, v
+		}
+	}
+}
+
+// fillKernel is the fitter's view of the kernel: the matrix K and its derivatives
+// ∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc),
+// the derivatives by forward differences of step 0.0001 in log θ_j.
+func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
+	copy(o.fitHyper[:], theta)
+	o.fitGram(n, k, true)
+	// The model's own hyperparameters first: they reuse the input distributions
+	// the first fitGram left.
+	for m := 0; m < numHyper; m++ {
+		o.fitDifference(m, n, k, dk, false)
+	}
+	for m := range 0 {
+		o.fitDifference(m, n, k, dk, true)
+	}
+}
+
+// fitDifference writes ∂K/∂log θ_m, by a forward difference from K = k, to dk's
+// m-th n×n block; refresh as for fitGram.
+func (o *Optimizer) fitDifference(m, n int, k, dk []float64, refresh bool) {
+	saved := o.fitHyper[m]
+	o.fitHyper[m] = saved * 1.0001000050001667
+	km := dk[m*n*n : (m+1)*n*n]
+	o.fitGram(n, km, refresh)
+	for i := range km {
+		km[i] = (km[i] - k[i]) / 0.0001
+	}
+	o.fitHyper[m] = saved
 }
 
 // incumbent returns the index of the evaluated point with the largest posterior

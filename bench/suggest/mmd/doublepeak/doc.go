@@ -1,0 +1,7 @@
+// Package doublepeak is the optimiser boc generates from doublepeak.bo, a
+// one-dimensional problem with input noise and model mmd, committed so that
+// the cost of Suggest can be benchmarked (docs/robust.md). Its tests fail
+// when the committed code is stale; regenerate it with go generate.
+package doublepeak
+
+//go:generate go run ../../../../cmd/boc gen doublepeak.bo -o .

@@ -91,8 +91,8 @@ func (g *generator) program(importPath string) []File {
 		fields = append(fields, kv{"Run", jen.Id("run")})
 	}
 	if g.simulatesInputNoise() {
-		fields = append(fields, kv{"Robust", jen.Func().Params(jen.Id("x").Index().Float64()).Float64().Block(
-			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")))),
+		fields = append(fields, kv{"Robust", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("noiseScale").Float64()).Float64().Block(
+			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),
 		)})
 	}
 	f.Func().Id("main").Params().Block(prog("Main").Call(prog("Problem").Add(keyed(true, fields...))))
@@ -119,14 +119,18 @@ func (g *generator) program(importPath string) []File {
 			jen.Id("opt").Dot("Progress").Call(prog("Progress").Add(keyed(true, progressFields...))),
 		)
 		r := func(name string) *jen.Statement { return jen.Id("r").Dot(name) }
+		runOptions := []kv{
+			{"Seed", jen.Id("opt").Dot("Seed")},
+			{"Budget", jen.Id("opt").Dot("Budget")},
+			{"RandomSearch", jen.Id("opt").Dot("RandomSearch")},
+		}
+		if g.simulatesInputNoise() {
+			runOptions = append(runOptions, kv{"InputNoiseScale", jen.Id("opt").Dot("InputNoiseScale")})
+		}
+		runOptions = append(runOptions, kv{"Progress", progress})
 		f.Comment("run adapts the library's Run to runtime/program.")
 		f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(
-			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Add(lib("Run")).Call(jen.Id("ctx"), lib("RunOptions").Add(keyed(true,
-				kv{"Seed", jen.Id("opt").Dot("Seed")},
-				kv{"Budget", jen.Id("opt").Dot("Budget")},
-				kv{"RandomSearch", jen.Id("opt").Dot("RandomSearch")},
-				kv{"Progress", progress},
-			))),
+			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Add(lib("Run")).Call(jen.Id("ctx"), lib("RunOptions").Add(keyed(true, runOptions...))),
 			jen.Return(prog("Result").Add(keyed(true,
 				kv{"Evaluations", r("Evaluations")},
 				kv{"Recommendation", whole(r("Recommendation"))},

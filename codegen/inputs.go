@@ -835,7 +835,7 @@ func (g *generator) landing() []jen.Code {
 		jen.Var().Id("eps").Id("Point"),
 		jen.Id("perturbation").Call(jen.Op("&").Id("x"), whole(jen.Id("base")), jen.Op("&").Id("eps")),
 		jen.Id("landed").Op(":=").Id("x"),
-		jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Id("e")),
+		jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Id("noiseScale").Op("*").Id("e")),
 	}
 }
 
@@ -865,9 +865,10 @@ func (g *generator) robustDecls(f *jen.File) {
 		jen.Id("robustErr").Error(),
 	)
 	f.Comment("Robust returns the robust value of x: the mean of the objective, without")
-	f.Comment("observation noise, where x lands under the input noise, E[f(x + ε)], over")
-	f.Comment("robustSamples quasi-random draws. It is NaN if the draws cannot be made.")
-	f.Func().Id("Robust").Params(jen.Id("x").Id("Point")).Float64().Block(
+	f.Comment("observation noise, where x lands under the input noise, E[f(x + s·ε)], over")
+	f.Comment("robustSamples quasi-random draws, with s = noiseScale (1: the noise as")
+	f.Comment("declared). It is NaN if the draws cannot be made.")
+	f.Func().Id("Robust").Params(jen.Id("x").Id("Point"), jen.Id("noiseScale").Float64()).Float64().Block(
 		jen.Id("robustOnce").Dot("Do").Call(jen.Func().Params().Block(
 			jen.Id("robustBase").Op("=").Make(jen.Index().Float64(), jen.Id("robustSamples").Op("*").Id("noiseBaseLen")),
 			jen.Id("robustErr").Op("=").Qual(runtimeNoise, "Base").Call(jen.Id("robustSamples"), jen.Id("noiseBaseLen"), jen.Lit(uint64(robustSeed)), jen.Id("robustBase")),
@@ -878,7 +879,7 @@ func (g *generator) robustDecls(f *jen.File) {
 			jen.Var().Id("eps").Id("Point"),
 			jen.Id("perturbation").Call(jen.Op("&").Id("x"), jen.Id("robustBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
 			jen.Id("landed").Op(":=").Id("x"),
-			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Id("e")),
+			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Id("noiseScale").Op("*").Id("e")),
 			jen.Id("sum").Op("+=").Id("noiseFree").Call(jen.Id("landed")),
 		),
 		jen.Return(jen.Id("sum").Op("/").Id("robustSamples")),
@@ -930,7 +931,9 @@ func constantValue(v ir.Value) bool {
 // at p, averaged with their weights. args are the acquisition's arguments.
 func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
-	width := func(i string) jen.Code { return jen.Parens(jen.Id("Upper").Index(jen.Id(i)).Op("-").Id("Lower").Index(jen.Id(i))) }
+	width := func(i string) jen.Code {
+		return jen.Parens(jen.Id("Upper").Index(jen.Id(i)).Op("-").Id("Lower").Index(jen.Id(i)))
+	}
 	sigma := jen.Parens(jen.Op("*").Add(unitArray())).Call(w("sigma").Index(jen.Id("s").Op("*").Id("Dim").Op(":")))
 	stmts := []jen.Code{
 		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Id("p")),

@@ -217,8 +217,7 @@ func (g *generator) runDecls(f *jen.File) {
 	if expr {
 		valueDoc = "its value without observation noise"
 	}
-	f.Comment("RunOptions configures Run.")
-	f.Type().Id("RunOptions").Struct(
+	options := []jen.Code{
 		jen.Comment("Seed seeds the optimiser; the problem's seed is Seed."),
 		jen.Id("Seed").Uint64(),
 		jen.Comment("Budget is the number of evaluations, at most Budget; 0 means Budget."),
@@ -227,9 +226,21 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Comment("of the optimiser's suggestions: the baseline of a study. They are observed"),
 		jen.Comment("all the same, so Recommendation has its usual meaning."),
 		jen.Id("RandomSearch").Bool(),
+	}
+	if g.simulatesInputNoise() {
+		options = append(options,
+			jen.Comment("InputNoiseScale multiplies every simulated draw of the input noise; 0 means 1."),
+			jen.Comment("The optimiser still assumes the declared noise: a scale other than 1 studies"),
+			jen.Comment("a misjudged noise."),
+			jen.Id("InputNoiseScale").Float64(),
+		)
+	}
+	options = append(options,
 		jen.Comment("Progress, if not nil, is called after every evaluation."),
 		jen.Id("Progress").Func().Params(jen.Id("Progress")),
 	)
+	f.Comment("RunOptions configures Run.")
+	f.Type().Id("RunOptions").Struct(options...)
 	progressFields := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
 		jen.Id("Budget").Int().Comment("the run's budget"),
@@ -361,7 +372,11 @@ func (g *generator) runDecls(f *jen.File) {
 		body = append(body, jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")))
 	}
 	if g.simulatesInputNoise() {
-		body = append(body, jen.Id("execution").Op(":=").Add(pcg("executionStream")))
+		body = append(body,
+			jen.Id("execution").Op(":=").Add(pcg("executionStream")),
+			jen.Id("noiseScale").Op(":=").Id("opt").Dot("InputNoiseScale"),
+			jen.If(jen.Id("noiseScale").Op("==").Lit(0)).Block(jen.Id("noiseScale").Op("=").Lit(1)),
+		)
 	}
 	body = append(body,
 		jen.Var().Id("random").Op("*").Qual("math/rand/v2", "Rand"),

@@ -278,15 +278,22 @@ func (c *checker) checkModel() {
 			return // the acquisition accounts for the noise (uei)
 		}
 	}
-	var aware []string
+	aware := map[registry.Kind][]string{}
 	for _, m := range registry.All() {
-		if m.Kind == registry.Model && m.UsesInputNoise {
-			aware = append(aware, m.Name)
+		if m.UsesInputNoise {
+			aware[m.Kind] = append(aware[m.Kind], m.Name)
 		}
 	}
 	msg := fmt.Sprintf("input noise is declared but model %s ignores it", p.Name)
-	if len(aware) > 0 {
-		msg += "; use " + orList(aware)
+	var uses []string
+	if models := aware[registry.Model]; len(models) > 0 {
+		uses = append(uses, "model "+orList(models))
+	}
+	if acqs := aware[registry.Acquisition]; len(acqs) > 0 {
+		uses = append(uses, "acquisition "+orList(acqs))
+	}
+	if len(uses) > 0 {
+		msg += "; use " + strings.Join(uses, ", or ")
 	}
 	c.report(dsl.Warningf(noise.Pos, "%s", msg))
 }

@@ -76,6 +76,7 @@ func robustOptimumCommand(ctx context.Context, p Problem, args []string, stdout,
 	asJSON := flags.Bool("json", false, "")
 	grid := flags.Int("grid", 0, "")
 	starts := flags.Int("starts", 0, "")
+	noiseScale := flags.Float64("input-noise-scale", 1, "")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(p, stdout)
@@ -93,6 +94,10 @@ func robustOptimumCommand(ctx context.Context, p Problem, args []string, stdout,
 			"this problem has no robust value\n", p.Name)
 		return ExitUsage
 	}
+	if msg := checkNoiseScale(p, *noiseScale); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
+		return ExitUsage
+	}
 	n := 0
 	for _, d := range p.Dims {
 		n += d.Size
@@ -102,7 +107,7 @@ func robustOptimumCommand(ctx context.Context, p Problem, args []string, stdout,
 		fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
 		return ExitUsage
 	}
-	opt, err := findRobustOptimum(ctx, p, size)
+	opt, err := findRobustOptimum(ctx, p, p.robustWith(*noiseScale), size)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
 		return ExitFailure
@@ -164,7 +169,7 @@ func robustSearchSize(n, grid, starts int) (int, string) {
 // more components a grid is too dear, and it evaluates size Sobol points and
 // refines the refinedStarts best by the same compass search: the result is
 // the best found, not guaranteed to be the optimum.
-func findRobustOptimum(ctx context.Context, p Problem, size int) (robustOptimum, error) {
+func findRobustOptimum(ctx context.Context, p Problem, robust func([]float64) float64, size int) (robustOptimum, error) {
 	dim := len(p.Lower)
 	components := 0
 	for _, d := range p.Dims {
@@ -178,7 +183,7 @@ func findRobustOptimum(ctx context.Context, p Problem, size int) (robustOptimum,
 			return robustOptimum{}, fmt.Errorf("component %d has bounds [%v, %v], not a finite interval", i, p.Lower[i], p.Upper[i])
 		}
 	}
-	s := &robustSearch{p: p, best: make([]float64, dim), x: make([]float64, dim), score: math.Inf(-1)}
+	s := &robustSearch{p: p, robust: robust, best: make([]float64, dim), x: make([]float64, dim), score: math.Inf(-1)}
 	var err error
 	switch dim {
 	case 1, 2:
@@ -200,15 +205,16 @@ func findRobustOptimum(ctx context.Context, p Problem, size int) (robustOptimum,
 // signed so that larger is better; a NaN or infinite robust value scores -Inf
 // so that it is never chosen.
 type robustSearch struct {
-	p     Problem
-	best  []float64
-	score float64
-	x     []float64 // scratch point
+	p      Problem
+	robust func([]float64) float64 // the robust value to optimise
+	best   []float64
+	score  float64
+	x      []float64 // scratch point
 }
 
 // eval scores x and keeps it if it is the best so far.
 func (s *robustSearch) eval(x []float64) float64 {
-	v := s.p.Robust(x)
+	v := s.robust(x)
 	if !s.p.Maximize {
 		v = -v
 	}

@@ -102,48 +102,48 @@ func TestFindRobustOptimum(t *testing.T) {
 		tolX, tolVal float64
 	}{
 		{name: "1-D maximum: f = −(x−c)², ε ~ N(0, 0.1²)", p: Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1}, Maximize: true,
-			Robust: func(x []float64) float64 { return -(x[0]-c1)*(x[0]-c1) - 0.01 }},
+			Robust: scaleFree(func(x []float64) float64 { return -(x[0]-c1)*(x[0]-c1) - 0.01 })},
 			grid: defaultGrid1D, wantX: []float64{c1}, wantRobust: -0.01, tolX: 1e-6, tolVal: 1e-12},
 		{name: "1-D asymmetric peak under uniform noise, coarse grid", p: Problem{Dims: scalar, Lower: []float64{-1}, Upper: []float64{2}, Maximize: true,
-			Robust: asymmetricPeak(0.5)},
+			Robust: scaleFree(asymmetricPeak(0.5))},
 			grid: 7, wantX: []float64{peak}, wantRobust: asymmetricPeak(0.5)([]float64{peak}), tolX: 1e-6, tolVal: 1e-12},
 		{name: "1-D minimum at the upper bound", p: Problem{Dims: scalar, Lower: []float64{-2}, Upper: []float64{3},
-			Robust: func(x []float64) float64 { return math.Exp(-x[0]) }},
+			Robust: scaleFree(func(x []float64) float64 { return math.Exp(-x[0]) })},
 			grid: defaultGrid1D, wantX: []float64{3}, wantRobust: math.Exp(-3), tolX: 0, tolVal: 0},
 		{name: "1-D with NaN where the robust value is unknown", p: Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1},
-			Robust: func(x []float64) float64 {
+			Robust: scaleFree(func(x []float64) float64 {
 				if x[0] < 0.5 {
 					return math.NaN()
 				}
 				return (x[0] - 0.7) * (x[0] - 0.7)
-			}},
+			})},
 			grid: 11, wantX: []float64{0.7}, wantRobust: 0, tolX: 1e-6, tolVal: 1e-12},
 		{name: "2-D maximum of a tilted quadratic", p: Problem{Dims: plane, Lower: []float64{-1, -1}, Upper: []float64{1, 2}, Maximize: true,
-			Robust: func(x []float64) float64 {
+			Robust: scaleFree(func(x []float64) float64 {
 				u, v := x[0]-c1, x[1]-c2
 				return 1 - (u*u + 2*v*v + u*v)
-			}},
+			})},
 			grid: defaultGrid2D, wantX: []float64{c1, c2}, wantRobust: 1, tolX: 1e-6, tolVal: 1e-11},
 		{name: "2-D minimum on an edge", p: Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}}, Lower: []float64{0, 0}, Upper: []float64{1, 1},
-			Robust: func(x []float64) float64 { return (x[0]-c1)*(x[0]-c1) + x[1] }},
+			Robust: scaleFree(func(x []float64) float64 { return (x[0]-c1)*(x[0]-c1) + x[1] })},
 			grid: 13, wantX: []float64{c1, 0}, wantRobust: 0, tolX: 1e-6, tolVal: 1e-11},
 		{name: "3-D maximum of a coupled concave quadratic", p: Problem{Dims: []Dim{{Name: "p", Size: 3, Vector: true}},
-			Lower: []float64{-1, -1, -1}, Upper: []float64{1, 1, 1}, Maximize: true, Robust: concaveQuadratic(c3)},
+			Lower: []float64{-1, -1, -1}, Upper: []float64{1, 1, 1}, Maximize: true, Robust: scaleFree(concaveQuadratic(c3))},
 			grid: startsPerComponent * 3, wantX: c3, wantRobust: 1, tolX: 1e-5, tolVal: 1e-10},
 		{name: "4-D maximum of a coupled concave quadratic", p: Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}, {Name: "q", Size: 2, Vector: true}},
-			Lower: []float64{-1, -1, -1, 0}, Upper: []float64{1, 1, 1, 2}, Maximize: true, Robust: concaveQuadratic(c4)},
+			Lower: []float64{-1, -1, -1, 0}, Upper: []float64{1, 1, 1, 2}, Maximize: true, Robust: scaleFree(concaveQuadratic(c4))},
 			grid: startsPerComponent * 4, wantX: c4, wantRobust: 1, tolX: 1e-5, tolVal: 1e-10},
 		{name: "4-D minimum on a corner and an edge", p: Problem{Dims: []Dim{{Name: "p", Size: 4, Vector: true}},
 			Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 2, 1, 1},
-			Robust: func(x []float64) float64 { return -x[0] + 2*x[1] + (x[2]-c1)*(x[2]-c1) + x[3] }},
+			Robust: scaleFree(func(x []float64) float64 { return -x[0] + 2*x[1] + (x[2]-c1)*(x[2]-c1) + x[3] })},
 			grid: startsPerComponent * 4, wantX: []float64{1, 0, c1, 0}, wantRobust: -1, tolX: 1e-5, tolVal: 1e-10},
 		{name: "4-D maximum among 16 local ones", p: Problem{Dims: []Dim{{Name: "p", Size: 4, Vector: true}},
-			Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 1, 1, 1}, Maximize: true, Robust: twoBumps},
+			Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 1, 1, 1}, Maximize: true, Robust: scaleFree(twoBumps)},
 			grid: startsPerComponent * 4, wantX: []float64{bump, bump, bump, bump}, wantRobust: twoBumps([]float64{bump, bump, bump, bump}), tolX: 1e-5, tolVal: 1e-10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := findRobustOptimum(context.Background(), tt.p, tt.grid)
+			got, err := findRobustOptimum(context.Background(), tt.p, tt.p.robustWith(1), tt.grid)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,13 +173,13 @@ func TestFindRobustOptimumErrors(t *testing.T) {
 		p    Problem
 		want string
 	}{
-		{"NaN everywhere", Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1}, Robust: nan}, "not finite anywhere"},
-		{"reversed bounds", Problem{Dims: scalar, Lower: []float64{1}, Upper: []float64{0}, Robust: nan}, "not a finite interval"},
-		{"missing upper bound", Problem{Dims: scalar, Lower: []float64{0}, Robust: nan}, "1 components but 1 lower and 0 upper"},
-		{"bounds of the wrong size", Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}}, Lower: []float64{0}, Upper: []float64{1}, Robust: nan}, "2 components"},
+		{"NaN everywhere", Problem{Dims: scalar, Lower: []float64{0}, Upper: []float64{1}, Robust: scaleFree(nan)}, "not finite anywhere"},
+		{"reversed bounds", Problem{Dims: scalar, Lower: []float64{1}, Upper: []float64{0}, Robust: scaleFree(nan)}, "not a finite interval"},
+		{"missing upper bound", Problem{Dims: scalar, Lower: []float64{0}, Robust: scaleFree(nan)}, "1 components but 1 lower and 0 upper"},
+		{"bounds of the wrong size", Problem{Dims: []Dim{{Name: "p", Size: 2, Vector: true}}, Lower: []float64{0}, Upper: []float64{1}, Robust: scaleFree(nan)}, "2 components"},
 	}
 	for _, tt := range tests {
-		if _, err := findRobustOptimum(context.Background(), tt.p, 5); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := findRobustOptimum(context.Background(), tt.p, tt.p.robustWith(1), 5); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
@@ -188,13 +188,13 @@ func TestFindRobustOptimumErrors(t *testing.T) {
 func TestRobustOptimumCommand(t *testing.T) {
 	calls := 0
 	oneD := Problem{Name: "demo", Source: "demo.bo", Budget: 5, Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{1},
-		Maximize: true, Robust: func(x []float64) float64 { calls++; return 1 - (x[0]-0.25)*(x[0]-0.25) }}
+		Maximize: true, Robust: scaleFree(func(x []float64) float64 { calls++; return 1 - (x[0]-0.25)*(x[0]-0.25) })}
 	threeD := fakeProblem(new(Options), nil)
 	threeD.Lower, threeD.Upper, threeD.Maximize = []float64{0, 0, 0}, []float64{1, 1, 1}, true
-	threeD.Robust = func(x []float64) float64 {
+	threeD.Robust = scaleFree(func(x []float64) float64 {
 		calls++
 		return 1 - (x[0]-0.25)*(x[0]-0.25) - (x[1]-0.5)*(x[1]-0.5) - (x[2]-0.75)*(x[2]-0.75)
-	}
+	})
 	tests := []struct {
 		name       string
 		p          Problem
@@ -242,13 +242,13 @@ func TestRobustOptimumCommand(t *testing.T) {
 func robustProblem(calls *int, nanRobust bool) Problem {
 	p := Problem{Name: "demo", Source: "demo.bo", Budget: 5, Seed: 7, Dims: []Dim{{Name: "x", Size: 1}},
 		Lower: []float64{0}, Upper: []float64{4},
-		Robust: func(x []float64) float64 {
+		Robust: scaleFree(func(x []float64) float64 {
 			*calls++
 			if nanRobust {
 				return math.NaN()
 			}
 			return x[0] + 0.5
-		},
+		}),
 		Run: func(_ context.Context, opt Options) (Result, error) {
 			for i, rec := range []float64{1, 1, 2} {
 				opt.Progress(Progress{Evaluation: i + 1, Budget: opt.Budget, X: []float64{float64(i)}, Y: 1, Value: 1, BestY: 1, BestValue: 1,
@@ -315,5 +315,45 @@ func TestRunRecommendationRobust(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"recommendation_robust":null`) || calls != 0 {
 		t.Errorf("no evaluations: %s (%d robust values computed)", b.String(), calls)
+	}
+}
+
+// scaleFree adapts a robust value that ignores the noise scale to
+// Problem.Robust.
+func scaleFree(f func([]float64) float64) func([]float64, float64) float64 {
+	return func(x []float64, _ float64) float64 { return f(x) }
+}
+
+// TestInputNoiseScale: --input-noise-scale reaches the run and the robust
+// values, and is refused when it is not positive or nothing simulates noise.
+func TestInputNoiseScale(t *testing.T) {
+	var gotScale float64
+	p := Problem{Name: "demo", Source: "demo.bo", Budget: 2, Dims: []Dim{{Name: "x", Size: 1}},
+		Lower: []float64{0}, Upper: []float64{1}, Maximize: true,
+		Robust: func(x []float64, scale float64) float64 { return -scale * (x[0] - 0.5) * (x[0] - 0.5) },
+		Run: func(_ context.Context, opt Options) (Result, error) {
+			gotScale = opt.InputNoiseScale
+			return Result{Evaluations: 1, Recommendation: []float64{0.25}, BestX: []float64{0.25}, Stopped: "budget"}, nil
+		}}
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), p, []string{"run", "--json", "--input-noise-scale", "2"}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if gotScale != 2 || !strings.Contains(stdout.String(), `"recommendation_robust":-0.125`) {
+		t.Errorf("scale %v reached the run; output %s", gotScale, stdout.String())
+	}
+	for _, tt := range []struct {
+		args []string
+		p    Problem
+		want string
+	}{
+		{[]string{"run", "--input-noise-scale", "0"}, p, "must be a positive number"},
+		{[]string{"robust-optimum", "--input-noise-scale", "-1"}, p, "must be a positive number"},
+		{[]string{"run", "--input-noise-scale", "2"}, Problem{Name: "demo", Budget: 2, Dims: p.Dims, Run: p.Run}, "needs input noise"},
+	} {
+		stderr.Reset()
+		if code := Run(context.Background(), tt.p, tt.args, &stdout, &stderr); code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q, want usage error containing %q", tt.args, code, stderr.String(), tt.want)
+		}
 	}
 }

@@ -24,8 +24,8 @@ func main() {
 		Lower:    erbf.Lower[:],
 		Upper:    erbf.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return erbf.Robust(erbf.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return erbf.Robust(erbf.Point(x), noiseScale)
 		},
 	})
 }
@@ -33,9 +33,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := erbf.Run(ctx, erbf.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p erbf.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

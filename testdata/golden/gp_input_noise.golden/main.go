@@ -23,8 +23,8 @@ func main() {
 		Lower:    gp_input_noise.Lower[:],
 		Upper:    gp_input_noise.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return gp_input_noise.Robust(gp_input_noise.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return gp_input_noise.Robust(gp_input_noise.Point(x), noiseScale)
 		},
 	})
 }
@@ -32,9 +32,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := gp_input_noise.Run(ctx, gp_input_noise.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p gp_input_noise.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

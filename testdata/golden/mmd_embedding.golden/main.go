@@ -23,8 +23,8 @@ func main() {
 		Lower:    mmd_embedding.Lower[:],
 		Upper:    mmd_embedding.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return mmd_embedding.Robust(mmd_embedding.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return mmd_embedding.Robust(mmd_embedding.Point(x), noiseScale)
 		},
 	})
 }
@@ -32,9 +32,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := mmd_embedding.Run(ctx, mmd_embedding.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p mmd_embedding.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

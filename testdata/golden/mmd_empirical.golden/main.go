@@ -23,8 +23,8 @@ func main() {
 		Lower:    mmd_empirical.Lower[:],
 		Upper:    mmd_empirical.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return mmd_empirical.Robust(mmd_empirical.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return mmd_empirical.Robust(mmd_empirical.Point(x), noiseScale)
 		},
 	})
 }
@@ -32,9 +32,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := mmd_empirical.Run(ctx, mmd_empirical.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p mmd_empirical.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -24,8 +24,8 @@ func main() {
 		Lower:    mmd_nystrom.Lower[:],
 		Upper:    mmd_nystrom.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return mmd_nystrom.Robust(mmd_nystrom.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return mmd_nystrom.Robust(mmd_nystrom.Point(x), noiseScale)
 		},
 	})
 }
@@ -33,9 +33,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := mmd_nystrom.Run(ctx, mmd_nystrom.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p mmd_nystrom.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

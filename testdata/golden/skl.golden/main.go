@@ -23,8 +23,8 @@ func main() {
 		Lower:    skl.Lower[:],
 		Upper:    skl.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return skl.Robust(skl.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return skl.Robust(skl.Point(x), noiseScale)
 		},
 	})
 }
@@ -32,9 +32,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := skl.Run(ctx, skl.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p skl.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -23,8 +23,8 @@ func main() {
 		Lower:    ugp_gaussian.Lower[:],
 		Upper:    ugp_gaussian.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return ugp_gaussian.Robust(ugp_gaussian.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return ugp_gaussian.Robust(ugp_gaussian.Point(x), noiseScale)
 		},
 	})
 }
@@ -32,9 +32,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := ugp_gaussian.Run(ctx, ugp_gaussian.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p ugp_gaussian.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -24,8 +24,8 @@ func main() {
 		Lower:    ugp_samples.Lower[:],
 		Upper:    ugp_samples.Upper[:],
 		Run:      run,
-		Robust: func(x []float64) float64 {
-			return ugp_samples.Robust(ugp_samples.Point(x))
+		Robust: func(x []float64, noiseScale float64) float64 {
+			return ugp_samples.Robust(ugp_samples.Point(x), noiseScale)
 		},
 	})
 }
@@ -33,9 +33,10 @@ func main() {
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := ugp_samples.Run(ctx, ugp_samples.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:            opt.Seed,
+		Budget:          opt.Budget,
+		RandomSearch:    opt.RandomSearch,
+		InputNoiseScale: opt.InputNoiseScale,
 		Progress: func(p ugp_samples.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -30,6 +30,10 @@ type RunOptions struct {
 	// of the optimiser's suggestions: the baseline of a study. They are observed
 	// all the same, so Recommendation has its usual meaning.
 	RandomSearch bool
+	// InputNoiseScale multiplies every simulated draw of the input noise; 0 means 1.
+	// The optimiser still assumes the declared noise: a scale other than 1 studies
+	// a misjudged noise.
+	InputNoiseScale float64
 	// Progress, if not nil, is called after every evaluation.
 	Progress func(Progress)
 }
@@ -101,9 +105,10 @@ var (
 )
 
 // Robust returns the robust value of x: the mean of the objective, without
-// observation noise, where x lands under the input noise, E[f(x + ε)], over
-// robustSamples quasi-random draws. It is NaN if the draws cannot be made.
-func Robust(x Point) float64 {
+// observation noise, where x lands under the input noise, E[f(x + s·ε)], over
+// robustSamples quasi-random draws, with s = noiseScale (1: the noise as
+// declared). It is NaN if the draws cannot be made.
+func Robust(x Point, noiseScale float64) float64 {
 	robustOnce.Do(func() {
 		robustBase = make([]float64, robustSamples*noiseBaseLen)
 		robustErr = noise.Base(robustSamples, noiseBaseLen, uint64(0x726f627573742d76), robustBase)
@@ -117,7 +122,7 @@ func Robust(x Point) float64 {
 		perturbation(&x, robustBase[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps)
 		landed := x
 		for i, e := range eps {
-			landed[i] += e
+			landed[i] += noiseScale * e
 		}
 		sum += noiseFree(landed)
 	}
@@ -151,6 +156,10 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	}
 	o := New(opt.Seed)
 	execution := rand.New(rand.NewPCG(opt.Seed, executionStream))
+	noiseScale := opt.InputNoiseScale
+	if noiseScale == 0 {
+		noiseScale = 1
+	}
 	var random *rand.Rand
 	if opt.RandomSearch {
 		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
@@ -184,7 +193,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		perturbation(&x, base[:], &eps)
 		landed := x
 		for i, e := range eps {
-			landed[i] += e
+			landed[i] += noiseScale * e
 		}
 		y, err := Objective(ctx, landed)
 		if err != nil {

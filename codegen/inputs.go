@@ -71,8 +71,9 @@ func (g *generator) noiseHooks(n *ir.InputNoise) (registry.DistributionEmit, boo
 	return h, ok
 }
 
-// planInputs checks the input noise that model m (with hook result code)
-// needs and lays out its base uniforms.
+// planInputs checks the model over input distributions m, whose hook
+// described it by code, against the declared input noise, and plans its own
+// learned parameters after the kernel's.
 func (g *generator) planInputs(m *ir.Call, code *registry.InputModel) {
 	if len(g.p.InputNoise) == 0 {
 		g.report(dsl.Errorf(m.Span, "model %s models input noise, but none is declared", pluginName(m.Plugin)).
@@ -155,28 +156,16 @@ func (g *generator) drawGen(e *exprEmitter, c *ir.Call, offset int) *registry.Dr
 // noiseDecls declares the input noise's draws and, for models over its
 // moments, its moments.
 func (g *generator) noiseDecls(f *jen.File) {
-	plan := g.noise
 	f.Comment("noiseBaseLen is the number of base uniforms one draw of the input noise uses.")
-	f.Const().Id("noiseBaseLen").Op("=").Lit(plan.baseLen)
+	f.Const().Id("noiseBaseLen").Op("=").Lit(g.noise.baseLen)
 
-	e := &exprEmitter{g: g, names: newNamer("x", "b", "eps"), point: "x"}
-	var body []jen.Code
-	for k, n := range g.p.InputNoise {
-		h, ok := g.noiseHooks(n)
-		if !ok {
-			return
-		}
-		dg := g.drawGen(e, n.Dist, plan.offsets[k])
+	body := g.perNoise([]string{"x", "b", "eps"}, func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code {
 		stmts, elems := h.Draw(dg)
-		g.checkArgs(&dg.Args)
-		body = append(body, jen.Comment(g.noiseLabel(n)))
-		body = append(body, e.stmts...)
-		e.stmts = nil
-		body = append(body, stmts...)
 		for j, i := range n.Target {
-			body = append(body, jen.Id("eps").Index(jen.Lit(i)).Op("=").Add(elems[j]))
+			stmts = append(stmts, jen.Id("eps").Index(jen.Lit(i)).Op("=").Add(elems[j]))
 		}
-	}
+		return stmts
+	})
 	f.Comment("perturbation writes to eps the draw of the input noise at x, in user units, made")
 	f.Comment("from the noiseBaseLen base uniforms b; components without noise are left as they are.")
 	f.Func().Id("perturbation").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("b").Index().Float64(), jen.Id("eps").Op("*").Id("Point")).Block(body...)
@@ -184,29 +173,44 @@ func (g *generator) noiseDecls(f *jen.File) {
 	if !g.unscented() && (!g.inputModel() || g.inputs.model.Rep != registry.MomentRep) {
 		return
 	}
-	e = &exprEmitter{g: g, names: newNamer("x", "b", "mean", "cov"), point: "x"}
-	body = nil
-	for _, n := range g.p.InputNoise {
-		h, _ := g.noiseHooks(n)
-		dg := g.drawGen(e, n.Dist, 0)
+	body = g.perNoise([]string{"x", "b", "mean", "cov"}, func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code {
 		stmts, mean, cov := h.Moments(dg)
-		g.checkArgs(&dg.Args)
-		body = append(body, jen.Comment(g.noiseLabel(n)))
-		body = append(body, e.stmts...)
-		e.stmts = nil
-		body = append(body, stmts...)
 		for j, i := range n.Target {
-			body = append(body, jen.Id("mean").Index(jen.Lit(i)).Op("=").Add(mean[j]))
+			stmts = append(stmts, jen.Id("mean").Index(jen.Lit(i)).Op("=").Add(mean[j]))
 			for l, k := range n.Target {
-				body = append(body, jen.Id("cov").Index(jen.Lit(i*g.p.D+k)).Op("=").Add(cov[j*len(n.Target)+l]))
+				stmts = append(stmts, jen.Id("cov").Index(jen.Lit(i*g.p.D+k)).Op("=").Add(cov[j*len(n.Target)+l]))
 			}
 		}
-	}
+		return stmts
+	})
 	f.Comment("noiseMoments writes the mean and covariance of the input noise at x, in user")
 	f.Comment("units, to mean and cov (row-major); entries of components without noise, and")
 	f.Comment("between independently declared components, are left as they are (zero).")
 	f.Func().Id("noiseMoments").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("mean").Op("*").Id("Point"),
 		jen.Id("cov").Op("*").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64()).Block(body...)
+}
+
+// perNoise is the body of a function of the point x (parameters named by
+// params) that handles every input-noise declaration in turn: a comment, the
+// statements its parameters need, and those emit returns given the
+// declaration, its hooks and its DrawGen.
+func (g *generator) perNoise(params []string, emit func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code) []jen.Code {
+	e := &exprEmitter{g: g, names: newNamer(params...), point: "x"}
+	var body []jen.Code
+	for k, n := range g.p.InputNoise {
+		h, ok := g.noiseHooks(n)
+		if !ok {
+			continue
+		}
+		dg := g.drawGen(e, n.Dist, g.noise.offsets[k])
+		stmts := emit(n, h, dg)
+		g.checkArgs(&dg.Args)
+		body = append(body, jen.Comment(g.noiseLabel(n)))
+		body = append(body, e.stmts...)
+		e.stmts = nil
+		body = append(body, stmts...)
+	}
+	return body
 }
 
 // noiseLabel describes an input-noise declaration for comments.

@@ -192,13 +192,6 @@ func (g *generator) planObservationNoise() {
 	n := g.p.ObsNoise
 	switch n.Kind {
 	case ir.ObsNoiseNone:
-		if len(g.p.InputNoise) > 0 {
-			// Where the query lands varies, so the values measured at one
-			// target vary too: the model learns that spread as noise rather
-			// than interpolating every landing as if it were the target's
-			// value.
-			g.planNoiseLearn(nil)
-		}
 	case ir.ObsNoiseDist:
 		h, ok := callHook[registry.DistributionEmit](g, n.Dist)
 		if !ok {
@@ -248,5 +241,16 @@ func (g *generator) planModel() {
 	g.planKernel(g.kernel, g.p.D)
 	if g.model.Inputs != nil {
 		g.planInputs(m, g.model.Inputs)
+	}
+	if g.inflates() && len(g.p.InputNoise) == 0 {
+		g.report(dsl.Errorf(m.Span, "model %s inflates its noise by the input noise, but none is declared", pluginName(m.Plugin)).
+			WithHint("declare it, e.g. input noise x ~ normal(0, 0.05)"))
+	}
+	if g.p.ObsNoise.Kind == ir.ObsNoiseNone && len(g.p.InputNoise) > 0 && !g.inflates() {
+		// Where the query lands varies, so the values measured at one target
+		// vary too: the model learns that spread as noise rather than
+		// interpolating every landing as if it were the target's value (an
+		// inflating model accounts for it by its inflation instead).
+		g.planNoiseLearn(nil)
 	}
 }

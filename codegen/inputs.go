@@ -170,7 +170,7 @@ func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("from the noiseBaseLen base uniforms b; components without noise are left as they are.")
 	f.Func().Id("perturbation").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("b").Index().Float64(), jen.Id("eps").Op("*").Id("Point")).Block(body...)
 
-	if !g.unscented() && (!g.inputModel() || g.inputs.model.Rep != registry.MomentRep) {
+	if !g.unscented() && !g.inflates() && (!g.inputModel() || g.inputs.model.Rep != registry.MomentRep) {
 		return
 	}
 	body = g.perNoise([]string{"x", "b", "mean", "cov"}, func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code {
@@ -787,8 +787,12 @@ func (g *generator) differenceGradDecl(f *jen.File) {
 // drawsInputNoise reports whether the emitted code draws the input noise: for
 // a model over it, or to simulate it on an expression objective.
 func (g *generator) drawsInputNoise() bool {
-	return g.inputModel() || g.simulatesInputNoise() || g.unscented()
+	return g.inputModel() || g.simulatesInputNoise() || g.unscented() || g.inflates()
 }
+
+// inflates reports whether the model inflates its observation noise by the
+// input noise (registry.Inflation).
+func (g *generator) inflates() bool { return g.model.Inflation != nil }
 
 // unscented reports whether the acquisition is averaged over the sigma points
 // of the input noise (registry.Unscented).
@@ -975,4 +979,68 @@ func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
 		jen.For(jen.List(jen.Id("s"), jen.Id("v")).Op(":=").Range().Add(w("scores"))).Block(jen.Id("mean").Op("+=").Add(w("weights")).Index(jen.Id("s")).Op("*").Id("v")),
 		jen.Return(jen.Id("mean")),
 	)
+}
+
+// inflationFields are the optimiser's fields for an inflating model.
+func (g *generator) inflationFields() []jen.Code {
+	if !g.inflates() {
+		return nil
+	}
+	fields := []jen.Code{jen.Line(), jen.Id("inputTrace").Index(jen.Id("Budget")).Float64().Comment("tr Σ_x of the input noise at the evaluated points, unit coordinates")}
+	if !g.learnNoise {
+		fields = append(fields, jen.Id("baseNoise").Index(jen.Id("Budget")).Float64().Comment("their noise variances before the inflation, model units"))
+	}
+	return fields
+}
+
+// inflationDecls declares traceAt and inflationAt.
+func (g *generator) inflationDecls(f *jen.File) {
+	if !g.inflates() {
+		return
+	}
+	width := func(i string) jen.Code {
+		return jen.Parens(jen.Id("Upper").Index(jen.Id(i)).Op("-").Id("Lower").Index(jen.Id(i)))
+	}
+	f.Comment("traceAt is the trace of the input noise's covariance at x, in unit coordinates.")
+	f.Func().Id("traceAt").Params(jen.Id("x").Op("*").Id("Point")).Float64().Block(
+		jen.Var().Id("mean").Id("Point"),
+		jen.Var().Id("cov").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
+		jen.Id("noiseMoments").Call(jen.Id("x"), jen.Op("&").Id("mean"), jen.Op("&").Id("cov")),
+		jen.Id("trace").Op(":=").Lit(0.0),
+		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
+			jen.Id("trace").Op("+=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("i")).Op("/").Parens(jen.Add(width("i")).Op("*").Add(width("i"))),
+		),
+		jen.Return(jen.Id("trace")),
+	)
+	hyper := func(name string, i int) registry.Hyper {
+		h := g.hyperValue(&registry.Args{Call: g.kernel}, name, i)
+		if !h.Fixed {
+			h.Code = field("hyper").Index(jen.Lit(h.Index))
+		}
+		return h
+	}
+	inf := g.model.Inflation
+	f.Comment("inflationAt is the noise variance, on the model's standardised scale, that the")
+	f.Comment("input noise adds to evaluated point i: σ_E² = B²·ℓ_k²·tr Σ_x (Oliveira et al.,")
+	f.Comment(fmt.Sprintf("Prop. 3), with B = %g and ℓ_k² the kernel's curvature at the current", inf.Bound))
+	f.Comment("hyperparameters.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("inflationAt").Params(jen.Id("i").Int()).Float64().Block(
+		jen.Return(jen.Lit(inf.Bound * inf.Bound).Op("*").Add(inf.Curvature(hyper, g.p.D)).Op("*").Add(field("inputTrace")).Index(jen.Id("i"))),
+	)
+}
+
+// inflatedNoise are Observe's statements, before the model's Add, that
+// record observation n's trace and base noise, and its noise: base plus the
+// inflation.
+func (g *generator) inflatedNoise(base jen.Code) (stmts []jen.Code, noise jen.Code) {
+	if !g.inflates() {
+		return nil, base
+	}
+	stmts = []jen.Code{field("inputTrace").Index(jen.Id("n")).Op("=").Id("traceAt").Call(jen.Op("&").Id("x"))}
+	if !g.learnNoise {
+		stmts = append(stmts, field("baseNoise").Index(jen.Id("n")).Op("=").Add(base))
+		base = field("baseNoise").Index(jen.Id("n"))
+	}
+	s := field("model").Dot("Scale").Call()
+	return stmts, jen.Add(base).Op("+").Add(field("inflationAt").Call(jen.Id("n"))).Op("*").Add(s).Op("*").Add(s)
 }

@@ -49,8 +49,9 @@ func program(name string, dims []*ir.Dim, objective ir.Expr, maximize bool) *ir.
 	}
 	return &ir.Program{
 		Name: name, Source: name + ".bo", Dims: dims, D: d,
-		Objective:   ir.Objective{Maximize: maximize, Binding: ir.Binding{Kind: ir.ExprBinding, Expr: objective}},
-		Model:       call("model.gp", arg("kernel", kernelCall("matern52", realConst(0.2), 1))),
+		Objective: ir.Objective{Maximize: maximize, Binding: ir.Binding{Kind: ir.ExprBinding, Expr: objective}},
+		Model: call("model.gp", arg("kernel", kernelCall("matern52", realConst(0.2), 1)),
+			arg("input_noise", &ir.ConstExpr{Value: dsl.Value{Type: dsl.Type{Kind: dsl.String}, Text: "ignore"}}), arg("rkhs_bound", realConst(1))),
 		Acquisition: call("acquisition.ei", arg("xi", realConst(0))),
 		Search:      call("search.pattern", arg("raw", realConst(1024)), arg("restarts", realConst(4))),
 		Budget:      20,

@@ -454,6 +454,9 @@ func (g *generator) refitDecls(f *jen.File) {
 	y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
 	n := jen.Id("n")
 	fixedNoise := jen.Code(jen.Lit(0.0))
+	if g.inflates() {
+		fixedNoise = field("inflationAt").Call(jen.Id("i"))
+	}
 	if !g.learnNoise {
 		fixedNoise = field("model").Dot("Noise").Call(jen.Id("i")).Op("/").Parens(jen.Id("scale").Op("*").Id("scale"))
 	}
@@ -514,8 +517,15 @@ func (g *generator) refitDecls(f *jen.File) {
 			jen.Id("row").Index(jen.Id("j")).Op("=").Add(g.storedKernel(w, jen.Id("i"), jen.Id("j"), jen.Id("i").Op("==").Id("j"))),
 		),
 	}
-	if g.learnNoise {
-		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), field("noiseVar").Op("*").Id("scale").Op("*").Id("scale")))
+	switch base := field("noiseVar").Op("*").Id("scale").Op("*").Id("scale"); {
+	case g.inflates():
+		if !g.learnNoise {
+			base = field("baseNoise").Index(jen.Id("i"))
+		}
+		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"),
+			jen.Add(base).Op("+").Add(field("inflationAt").Call(jen.Id("i"))).Op("*").Id("scale").Op("*").Id("scale")))
+	case g.learnNoise:
+		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), base))
 	}
 	f.Comment("rebuild recomputes the model's kernel matrix with the current hyperparameters")
 	f.Comment("and refactors it, O(n³); scale is the deviation of the observations, which")

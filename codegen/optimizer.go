@@ -73,6 +73,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.observeDecl(f)
 	g.refitDecls(f)
 	g.placeLandmarksDecl(f)
+	g.inflationDecls(f)
 	g.accessorDecls(f)
 }
 
@@ -144,6 +145,7 @@ func (g *generator) structDecl(f *jen.File) {
 		fields = append(fields, jen.Id("feasibleFn").Func().Params(jen.Index().Float64()).Bool())
 	}
 	fields = append(fields, g.inputFields()...)
+	fields = append(fields, g.inflationFields()...)
 	if g.newCanFail() {
 		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	}
@@ -455,6 +457,8 @@ func (g *generator) observeDecl(f *jen.File) {
 	w, _ := ownWork()
 	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
 	body = append(body, g.representCandidate(w, u, rep)...)
+	inflation, noise := g.inflatedNoise(noise)
+	body = append(body, inflation...)
 	body = append(body,
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 			field("kvec").Index(jen.Id("i")).Op("=").Add(g.candidateKernel(w, u, rep, jen.Id("i"))),

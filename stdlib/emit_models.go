@@ -143,6 +143,12 @@ func gaussianModel(pair func(ig *registry.InputGen, a, b registry.RepNames) jen.
 // checkSEKernel reports a model whose closed forms need the se kernel but
 // that was given another.
 func checkSEKernel(ctx *registry.CheckContext) {
+	requireSE(ctx, "has closed forms")
+}
+
+// requireSE reports a kernel argument other than se; what says why the
+// model needs it.
+func requireSE(ctx *registry.CheckContext, what string) {
 	a := ctx.Call.Arg("kernel")
 	if a == nil {
 		return
@@ -150,9 +156,63 @@ func checkSEKernel(ctx *registry.CheckContext) {
 	if c, ok := a.Value.(*ir.Call); ok && c.Plugin != "kernel.se" {
 		_, model, _ := strings.Cut(ctx.Call.Plugin, ".")
 		_, got, _ := strings.Cut(c.Plugin, ".")
-		ctx.Report(dsl.Errorf(a.Span, "model %s has closed forms for the se kernel only, got %s", model, got).
+		ctx.Report(dsl.Errorf(a.Span, "model %s %s for the se kernel only, got %s", model, what, got).
 			WithHint("use kernel = se(lengthscale = learn), or model mmd for other kernels"))
 	}
+}
+
+// gpInputNoise are the values of gp's input_noise parameter.
+var gpInputNoise = []string{"ignore", "inflate"}
+
+// checkGP reports an input_noise that is not one of gpInputNoise, a kernel
+// other than se with "inflate", and an rkhs_bound given without it.
+func checkGP(ctx *registry.CheckContext) {
+	a, v := constArg(ctx.Call, "input_noise")
+	if v == nil || v.Type.Kind != dsl.String {
+		return
+	}
+	switch v.Text {
+	case "inflate":
+		requireSE(ctx, `inflates the noise (input_noise = "inflate")`)
+	case "ignore":
+		if b := ctx.Call.Arg("rkhs_bound"); b != nil && !b.Default {
+			ctx.Report(dsl.Warningf(b.Span, `rkhs_bound is ignored unless input_noise = "inflate"`))
+		}
+	default:
+		d := dsl.Errorf(a.Span, "unknown input_noise %s: want %q or %q", v, gpInputNoise[0], gpInputNoise[1])
+		if hint := dsl.DidYouMean(v.Text, gpInputNoise); hint != "" {
+			d = d.WithHint("%s", hint)
+		}
+		ctx.Report(d)
+	}
+}
+
+// inflates reports whether a gp call inflates its noise by the input noise.
+func inflates(c *ir.Call) bool {
+	_, v := constArg(c, "input_noise")
+	return v != nil && v.Type.Kind == dsl.String && v.Text == "inflate"
+}
+
+// gpModelEmit is the gp model: gpEmit's GP, inflating the observation noise
+// by the input noise when asked, with the se kernel's ℓ_k² = s²/min_i ℓ_i².
+var gpModelEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCode {
+	code := gpEmit(g)
+	if g.Choice("input_noise", gpInputNoise...) == "inflate" {
+		code.Inflation = &registry.Inflation{Bound: g.Real("rkhs_bound"),
+			Curvature: func(hyper func(string, int) registry.Hyper, d int) jen.Code {
+				squares := make([]jen.Code, d)
+				for i := range squares {
+					l := hyper("lengthscale", i).Code
+					squares[i] = jen.Add(l).Op("*").Add(l)
+				}
+				denominator := squares[0]
+				if d > 1 {
+					denominator = jen.Min(squares...)
+				}
+				return jen.Parens(jen.Add(hyper("variance", 0).Code).Op("/").Add(denominator))
+			}}
+	}
+	return code
 }
 
 // mmdEstimators are the values of mmd's estimator parameter.

@@ -8,8 +8,13 @@ func init() {
 	}
 	samples := registry.Param{Name: "samples", Type: registry.IntParam, Default: "100", Range: atLeastOne, Doc: "samples m drawn from each input distribution"}
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "gp",
-		Doc:    "exact Gaussian process on the target points; ignores input noise",
-		Params: []registry.Param{kernel("matern52")}, Emit: gpEmit})
+		Doc: "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
+		Params: []registry.Param{kernel("matern52"),
+			{Name: "input_noise", Type: registry.StringParam, Default: `"ignore"`,
+				Doc: `"ignore", or "inflate": add Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x to each observation's noise (se kernel)`},
+			{Name: "rkhs_bound", Type: registry.RealParam, Default: "1", Range: positive,
+				Doc: `B, a bound on the objective's RKHS norm (standardised), for "inflate"`}},
+		Check: checkGP, Emit: gpModelEmit, UsesInputNoiseIf: inflates})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp", UsesInputNoise: true,
 		Doc:    "uGP (Oliveira et al.): GP over input distributions with the integral kernel",
 		Params: []registry.Param{kernel("se"), samples}, Emit: ugpEmit})

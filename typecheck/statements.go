@@ -270,7 +270,7 @@ func (c *checker) checkModel() {
 		return
 	}
 	p, ok := registry.ByID(c.prog.Model.Plugin)
-	if !ok || p.UsesInputNoise {
+	if !ok || p.UsesInputNoise || (p.UsesInputNoiseIf != nil && p.UsesInputNoiseIf(c.prog.Model)) {
 		return
 	}
 	if a := c.prog.Acquisition; a != nil {

@@ -241,6 +241,21 @@ type ModelCode struct {
 	// between the input distributions of the points, and Kernel is its base
 	// kernel between points.
 	Inputs *InputModel
+	// Inflation, if set, makes the declared input noise extra observation
+	// noise of this model over points (IGP-UCB's inflation, Oliveira et al.
+	// Prop. 3).
+	Inflation *Inflation
+}
+
+// Inflation treats input noise as observation noise: each observation's
+// noise variance (on the model's standardised scale) grows by
+// Bound²·Curvature·tr Σ_x, with Σ_x the input noise's covariance at x in
+// unit coordinates, σ_E² of Oliveira et al.'s Prop. 3.
+type Inflation struct {
+	Bound float64 // B ≥ ‖f‖ in the kernel's RKHS
+	// Curvature returns ℓ_k² = sup_i ∂²k(a, b)/∂a_i∂b_i at a = b, a float64
+	// expression over the kernel's hyperparameters, read with hyper.
+	Curvature func(hyper func(name string, i int) Hyper, d int) jen.Code
 }
 
 // InputRep says how the optimiser represents the input distribution P_x of

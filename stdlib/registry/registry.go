@@ -69,6 +69,10 @@ type Plugin struct {
 	// noise; the checker warns when input noise is declared and neither the
 	// model nor the acquisition has it.
 	UsesInputNoise bool
+	// UsesInputNoiseIf, if set, reports whether a call of this plugin
+	// accounts for input noise when the plugin does not always (gp with
+	// input_noise = "inflate").
+	UsesInputNoiseIf func(c *ir.Call) bool
 
 	// Emit generates the plugin's Go code. Its type depends on Kind and is
 	// defined by the code generator's contract in emit.go. A nil Emit means the

@@ -103,6 +103,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if reportsNoise(out) {
 			files[filepath.Join(name, "reported_test.go")] = reportedNoiseTest(name, out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) ObserveLocalised(") {
+			files[filepath.Join(name, "localised_test.go")] = localisedTest(name, out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -208,6 +211,98 @@ func libraryPackage(out *Output) string {
 		return strings.Fields(content[i+1:])[1]
 	}
 	return ""
+}
+
+// localisedTest is, for a model over input distributions, a test that
+// ObserveLocalised allocates nothing, rejects a landing away from x on an
+// unperturbed component and an indefinite covariance, and, for a model over
+// the noise's moments, that an estimate equal to the input noise's moments
+// gives the posterior Observe gives.
+func localisedTest(name string, out *Output) []byte {
+	moments := strings.Contains(string(out.Library[0].Content), "\nfunc noiseMoments(")
+	compare := ""
+	if moments {
+		compare = fmt.Sprintf(`
+	// Told the query landed as the input noise says, the model over the
+	// noise's moments holds the same distributions as Observe makes.
+	var mean Point
+	a, b := New(Seed), New(Seed)
+	for a.Evaluations() < min(InitialDesign+2, Budget) {
+		x, err := a.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := synthetic(x)
+		mean, cov = Point{}, [Dim * Dim]float64{}
+		noiseMoments(&x, &mean, &cov)
+		landed := x
+		for i := range landed {
+			landed[i] += mean[i]
+		}
+		if err := a.Observe(x, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.ObserveLocalised(x, y, landed, cov); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xa, ma, _ := a.Best()
+	xb, mb, _ := b.Best()
+	if xa != xb || math.Abs(ma-mb) > 1e-9*(1+math.Abs(ma)) {
+		t.Errorf("%s: Observe recommends %%v (mean %%v), ObserveLocalised at the noise's moments %%v (mean %%v)", xa, ma, xb, mb)
+	}`, name)
+	}
+	return []byte(fmt.Sprintf(`package %[1]s
+
+import (
+	"math"
+	"testing"
+)
+
+func TestObserveLocalised(t *testing.T) {
+	o := New(Seed)
+	var cov [Dim * Dim]float64
+	for i := range Dim {
+		if perturbed[i] {
+			w := Upper[i] - Lower[i]
+			cov[i*Dim+i] = 1e-4 * w * w
+		}
+	}
+	localised := func() {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.ObserveLocalised(x, synthetic(x), x, cov); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for o.Evaluations() < min(InitialDesign+2, Budget-3) {
+		localised()
+	}
+	if a := testing.AllocsPerRun(2, localised); a != 0 {
+		t.Errorf("%[2]s: Suggest and ObserveLocalised allocate %%v times", a)
+	}
+	x := Lower
+	bad := cov
+	bad[0] = -1
+	if err := o.ObserveLocalised(x, 1, x, bad); err == nil {
+		t.Errorf("%[2]s: a negative variance was accepted")
+	}
+	for i := range Dim {
+		if !perturbed[i] {
+			landed := x
+			landed[i] += 0.25 * (Upper[i] - Lower[i])
+			if err := o.ObserveLocalised(x, 1, landed, cov); err == nil {
+				t.Errorf("%[2]s: a landing away from x on %%s, which no noise moves, was accepted", ComponentNames[i])
+			}
+		}
+	}
+	if err := o.ObserveLocalised(x, 1, x, [Dim * Dim]float64{math.NaN()}); err == nil {
+		t.Errorf("%[2]s: a NaN covariance was accepted")
+	}%[3]s
+}
+`, libraryPackage(out), name, compare))
 }
 
 // reportsNoise reports whether a case's optimiser observes values with their

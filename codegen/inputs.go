@@ -36,6 +36,9 @@ const (
 	// drawSalt makes the seed of the optimiser's base uniforms from its seed,
 	// so that seed 0 still gives shifted (not corner-anchored) draws.
 	drawSalt = 0x63726e2d64726177 // "crn-draw"
+	// localSalt makes the seed of the normals localisation estimates are
+	// drawn with, independent of the input noise's draws.
+	localSalt = 0x6c6f63616c697365 // "localise"
 	// runtimeAcq is the import path of the acquisition functions.
 	runtimeAcq = "github.com/bocdev/boc/runtime/acq"
 	// runtimeNoise is the import path of the common-random-number samplers.
@@ -313,9 +316,6 @@ func (g *generator) repDecls(f *jen.File) {
 func (g *generator) representDecl(f *jen.File) {
 	m := g.inputs.model
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
-	width := func(i jen.Code) jen.Code {
-		return jen.Parens(jen.Id("Upper").Index(i).Op("-").Id("Lower").Index(jen.Add(i)))
-	}
 	body := []jen.Code{jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u"))}
 	switch m.Rep {
 	case registry.SampleRep, registry.EmbeddingRep:
@@ -496,6 +496,9 @@ func (g *generator) inputFields() []jen.Code {
 	case g.samples():
 		fields = append(fields, jen.Id("noiseBase").Index(jen.Id("Samples").Op("*").Id("noiseBaseLen")).Float64().Comment("the base uniforms of the draws, fixed"))
 	}
+	if g.localises() && g.samples() {
+		fields = append(fields, jen.Id("localNormals").Index(jen.Id("Samples").Op("*").Id("Dim")).Float64().Comment("standard normals that localisation estimates are drawn with, fixed"))
+	}
 	fields = append(fields,
 		jen.Id("reps").Index(jen.Id("Budget")).Id("rep").Comment("the evaluated points' input distributions"),
 		jen.Id("rep").Id("rep").Comment("a candidate's, outside the search"),
@@ -548,6 +551,14 @@ func (g *generator) inputInit() []jen.Code {
 				),
 			)
 		}
+	}
+	if g.localises() && g.samples() {
+		stmts = append(stmts,
+			fail("localisation draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("Dim"), jen.Id("seed").Op("^").Lit(uint64(localSalt)), whole(field("localNormals")))),
+			jen.For(jen.List(jen.Id("i"), jen.Id("u")).Op(":=").Range().Add(field("localNormals"))).Block(
+				field("localNormals").Index(jen.Id("i")).Op("=").Qual(runtimeNoise, "Normal").Call(jen.Id("u")),
+			),
+		)
 	}
 	own := []jen.Code{jen.Op("&").Add(field("hyper"))}
 	fit := []jen.Code{jen.Op("&").Add(field("fitHyper"))}
@@ -939,9 +950,6 @@ func constantValue(v ir.Value) bool {
 // at p, averaged with their weights. args are the acquisition's arguments.
 func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
-	width := func(i string) jen.Code {
-		return jen.Parens(jen.Id("Upper").Index(jen.Id(i)).Op("-").Id("Lower").Index(jen.Id(i)))
-	}
 	sigma := jen.Parens(jen.Op("*").Add(unitArray())).Call(w("sigma").Index(jen.Id("s").Op("*").Id("Dim").Op(":")))
 	stmts := []jen.Code{
 		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Id("p")),
@@ -949,9 +957,9 @@ func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
 		w("cov").Op("=").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Values(),
 		jen.Id("noiseMoments").Call(jen.Op("&").Id("x"), jen.Op("&").Id("centre"), jen.Op("&").Add(w("cov"))),
 		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
-			jen.Id("centre").Index(jen.Id("i")).Op("=").Id("p").Index(jen.Id("i")).Op("+").Id("centre").Index(jen.Id("i")).Op("/").Add(width("i")),
+			jen.Id("centre").Index(jen.Id("i")).Op("=").Id("p").Index(jen.Id("i")).Op("+").Id("centre").Index(jen.Id("i")).Op("/").Add(width(jen.Id("i"))),
 			jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
-				w("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/=").Add(width("i")).Op("*").Add(width("k")),
+				w("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/=").Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("k"))),
 			),
 		),
 		jen.If(jen.Op("!").Qual(runtimeAcq, "SigmaPoints").Call(whole(jen.Id("centre")), whole(w("cov")), jen.Lit(g.acquisition.Unscented.Kappa),
@@ -998,9 +1006,6 @@ func (g *generator) inflationDecls(f *jen.File) {
 	if !g.inflates() {
 		return
 	}
-	width := func(i string) jen.Code {
-		return jen.Parens(jen.Id("Upper").Index(jen.Id(i)).Op("-").Id("Lower").Index(jen.Id(i)))
-	}
 	f.Comment("traceAt is the trace of the input noise's covariance at x, in unit coordinates.")
 	f.Func().Id("traceAt").Params(jen.Id("x").Op("*").Id("Point")).Float64().Block(
 		jen.Var().Id("mean").Id("Point"),
@@ -1008,7 +1013,7 @@ func (g *generator) inflationDecls(f *jen.File) {
 		jen.Id("noiseMoments").Call(jen.Id("x"), jen.Op("&").Id("mean"), jen.Op("&").Id("cov")),
 		jen.Id("trace").Op(":=").Lit(0.0),
 		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
-			jen.Id("trace").Op("+=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("i")).Op("/").Parens(jen.Add(width("i")).Op("*").Add(width("i"))),
+			jen.Id("trace").Op("+=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("i")).Op("/").Parens(jen.Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("i")))),
 		),
 		jen.Return(jen.Id("trace")),
 	)
@@ -1043,4 +1048,122 @@ func (g *generator) inflatedNoise(base jen.Code) (stmts []jen.Code, noise jen.Co
 	}
 	s := field("model").Dot("Scale").Call()
 	return stmts, jen.Add(base).Op("+").Add(field("inflationAt").Call(jen.Id("n"))).Op("*").Add(s).Op("*").Add(s)
+}
+
+// localises reports whether the optimiser takes localisation estimates with
+// observations (ObserveLocalised): a model over input distributions, whose
+// values come without a reported sd.
+func (g *generator) localises() bool { return g.inputModel() && !g.reportedNoise }
+
+// representObserved is observe's statement that represents the observed
+// distribution: the input noise's at the target, or the localisation
+// estimate when one is given.
+func (g *generator) representObserved(w, u, rep jen.Code) []jen.Code {
+	return []jen.Code{
+		jen.If(jen.Id("landed").Op("==").Nil()).Block(
+			field("represent").Call(w, u, rep),
+		).Else().If(jen.Op("!").Add(field("localise").Call(w, u, jen.Op("&").Id("x"), jen.Id("landed"), jen.Id("cov"), rep))).Block(
+			jen.Return(g.errorf("the localisation covariance given with the value at %v is not positive semi-definite", jen.Id("x"))),
+		),
+	}
+}
+
+// localisedObserveDecls emits observe, whose body is body, with Observe and
+// ObserveLocalised calling it, and localise.
+func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
+	covType := jen.Index(jen.Id("Dim").Op("*").Id("Dim")).Float64()
+	f.Comment("Observe records the objective's value y at x, in the objective's units and sign,")
+	f.Comment("where the model takes the query to have landed as the input noise says. It rejects")
+	f.Comment("values that are not finite, points outside the domain and integer components that")
+	f.Comment("are not whole numbers, and returns ErrFull after Budget observations. x need not be")
+	f.Comment("a suggested point.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64()).Error().Block(
+		jen.Return(field("observe").Call(jen.Id("x"), jen.Id("y"), jen.Nil(), jen.Nil())),
+	)
+
+	perturbed := make([]bool, g.p.D)
+	for _, n := range g.p.InputNoise {
+		for _, i := range n.Target {
+			perturbed[i] = true
+		}
+	}
+	flags := make([]jen.Code, g.p.D)
+	for i, p := range perturbed {
+		flags[i] = jen.Lit(p)
+	}
+	f.Comment("perturbed marks the components the input noise moves.")
+	f.Var().Id("perturbed").Op("=").Index(jen.Id("Dim")).Bool().Values(flags...)
+	f.Comment("ObserveLocalised records the objective's value y measured when the query sent to")
+	f.Comment("x landed, as far as it can be told, around landed with covariance cov (user units,")
+	f.Comment("row-major): the model takes that localisation estimate, N(landed, cov), as the")
+	f.Comment("distribution the value was measured at, instead of the input noise's at x")
+	f.Comment("(uGP-UCB with localisation, Oliveira et al.). Components the input noise does not")
+	f.Comment("move must land at x. It rejects what Observe rejects, values that are not finite in")
+	f.Comment("landed and cov, and a cov that is not positive semi-definite.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ObserveLocalised").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("landed").Id("Point"), jen.Id("cov").Add(covType)).Error().Block(
+		jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Id("landed")).Block(
+			jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("v")).Op("||").Qual("math", "IsInf").Call(jen.Id("v"), jen.Lit(0)).Op("||").Parens(jen.Op("!").Id("perturbed").Index(jen.Id("i")).Op("&&").Id("v").Op("!=").Id("x").Index(jen.Id("i")))).Block(
+				jen.Return(g.errorf("%s = %v: the query cannot have landed there from %v", jen.Id("ComponentNames").Index(jen.Id("i")), jen.Id("v"), jen.Id("x"))),
+			),
+		),
+		jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("cov")).Block(
+			jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("v")).Op("||").Qual("math", "IsInf").Call(jen.Id("v"), jen.Lit(0))).Block(
+				jen.Return(g.errorf("the localisation covariance given with the value at %v is not finite", jen.Id("x"))),
+			),
+		),
+		jen.Return(field("observe").Call(jen.Id("x"), jen.Id("y"), jen.Op("&").Id("landed"), jen.Op("&").Id("cov"))),
+	)
+
+	f.Comment("observe records y at x, measured at the input noise's distribution at x when landed")
+	f.Comment("is nil and at the localisation estimate N(landed, cov) otherwise.")
+	if g.learning() {
+		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("landed").Op("*").Id("Point"), jen.Id("cov").Op("*").Add(covType.Clone())).Error().Block(body...)
+
+	g.localiseDecl(f)
+}
+
+// localiseDecl emits localise, which represents a localisation estimate.
+func (g *generator) localiseDecl(f *jen.File) {
+	body := []jen.Code{
+		jen.Var().Id("mean").Add(unitArray()),
+		jen.Var().Id("c").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
+		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
+			jen.Id("mean").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Parens(jen.Id("landed").Index(jen.Id("i")).Op("-").Id("x").Index(jen.Id("i"))).Op("/").Add(width(jen.Id("i"))),
+			jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
+				jen.Id("c").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/").Parens(jen.Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("k")))),
+			),
+		),
+	}
+	if g.inputs.model.Rep == registry.MomentRep {
+		body = append(body,
+			jen.List(jen.Id("r").Dot("mean"), jen.Id("r").Dot("cov")).Op("=").List(jen.Id("mean"), jen.Id("c")),
+			jen.Var().Id("l").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
+			jen.Return(jen.Qual(runtimeNoise, "Gaussian").Call(whole(jen.Id("mean")), whole(jen.Id("c")), jen.Nil(), jen.Nil(), whole(jen.Id("l")))),
+		)
+	} else {
+		body = append(body,
+			jen.Var().Id("l").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
+			jen.If(jen.Op("!").Qual(runtimeNoise, "Gaussian").Call(whole(jen.Id("mean")), whole(jen.Id("c")), whole(field("localNormals")), whole(jen.Id("r").Dot("samples")), whole(jen.Id("l")))).Block(
+				jen.Return(jen.False()),
+			),
+		)
+		if g.hyperDependentReps() {
+			body = append(body, field("finish").Call(jen.Id("w"), jen.Id("r")))
+		}
+		body = append(body, jen.Return(jen.True()))
+	}
+	f.Comment("localise fills r with the localisation estimate N(landed, cov) (user units) of where")
+	f.Comment("the query sent to x, at unit coordinates u, landed, using w's memory. It reports")
+	f.Comment("false if cov is not positive semi-definite.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("localise").Params(jen.Id("w").Op("*").Id("repWork"), jen.Id("u").Op("*").Add(unitArray()),
+		jen.List(jen.Id("x"), jen.Id("landed")).Op("*").Id("Point"), jen.Id("cov").Op("*").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(), jen.Id("r").Op("*").Id("rep")).Bool().Block(body...)
+}
+
+// width is the width Upper[i] − Lower[i] of component i of the domain, a
+// parenthesised expression, which converts lengths between user units and
+// unit coordinates.
+func width(i jen.Code) jen.Code {
+	return jen.Parens(jen.Id("Upper").Index(i).Op("-").Id("Lower").Index(jen.Add(i)))
 }

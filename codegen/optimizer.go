@@ -456,7 +456,11 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	w, _ := ownWork()
 	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
-	body = append(body, g.representCandidate(w, u, rep)...)
+	if g.localises() {
+		body = append(body, g.representObserved(w, u, rep)...)
+	} else {
+		body = append(body, g.representCandidate(w, u, rep)...)
+	}
 	inflation, noise := g.inflatedNoise(noise)
 	body = append(body, inflation...)
 	body = append(body,
@@ -493,7 +497,11 @@ func (g *generator) observeDecl(f *jen.File) {
 	if g.learning() {
 		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
 	}
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
+	if g.localises() {
+		g.localisedObserveDecls(f, body)
+	} else {
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
+	}
 
 	if !g.noiseDeclared && !g.learnNoise {
 		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }

@@ -1,6 +1,10 @@
 package acq
 
-import "math"
+import (
+	"math"
+
+	"github.com/bocdev/boc/runtime/internal/psd"
+)
 
 // Unscented expected improvement (Nogueira et al. 2016) averages an
 // acquisition over the sigma points of the unscented transform of the input
@@ -23,30 +27,8 @@ func SigmaPoints(mean, cov []float64, kappa float64, points, weights, work []flo
 		return false
 	}
 	l := work[:d*d]
-	for i := range l {
-		l[i] = 0
-	}
-	for j := range d {
-		pivot := scale * cov[j*d+j]
-		for k := range j {
-			pivot -= l[j*d+k] * l[j*d+k]
-		}
-		tol := 1e-12 * scale * math.Abs(cov[j*d+j])
-		switch {
-		case pivot < -tol || math.IsNaN(pivot):
-			return false
-		case pivot <= tol:
-			continue // a direction without noise: its column stays zero
-		}
-		ljj := math.Sqrt(pivot)
-		l[j*d+j] = ljj
-		for i := j + 1; i < d; i++ {
-			s := scale * cov[i*d+j]
-			for k := range j {
-				s -= l[i*d+k] * l[j*d+k]
-			}
-			l[i*d+j] = s / ljj
-		}
+	if !psd.Factor(cov, scale, l, d) {
+		return false
 	}
 	copy(points[:d], mean)
 	weights[0] = kappa / scale

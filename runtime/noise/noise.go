@@ -21,6 +21,8 @@ import (
 
 	"github.com/bocdev/boc/runtime/design"
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/bocdev/boc/runtime/internal/psd"
 )
 
 // Bounds of a base uniform: 2⁻⁵³ and 1 − 2⁻⁵³ are the float64 values nearest
@@ -168,4 +170,28 @@ func Pick(weights []float64, u float64) int {
 		}
 	}
 	return len(weights) - 1
+}
+
+// Gaussian writes to out (m×d, row-major) the m draws mean + L·z_j of the
+// Gaussian N(mean, cov), z_j the rows of normals (m×d standard normals, the
+// common random numbers) and L a square root of cov (d×d, row-major,
+// positive semi-definite; directions without variance are allowed), which it
+// computes in work (d×d). It returns false if cov is not positive
+// semi-definite; with out empty it only checks that. It does not allocate.
+func Gaussian(mean, cov, normals, out, work []float64) bool {
+	d := len(mean)
+	if !psd.Factor(cov, 1, work, d) {
+		return false
+	}
+	for j := 0; j+d <= len(out); j += d {
+		z, s := normals[j:j+d], out[j:j+d]
+		for i := range d {
+			v := mean[i]
+			for k := range i + 1 {
+				v += work[i*d+k] * z[k]
+			}
+			s[i] = v
+		}
+	}
+	return true
 }

@@ -260,3 +260,45 @@ func TestDeterministicAndAllocationFree(t *testing.T) {
 	}
 	_ = sink
 }
+
+// TestGaussian: the draws of N(mean, cov) from standard normals have that
+// mean and covariance, with a direction without variance, and allocate
+// nothing; an indefinite covariance is refused.
+func TestGaussian(t *testing.T) {
+	const m, d = 4096, 3
+	uniforms := make([]float64, m*d)
+	if err := Base(m, d, 11, uniforms); err != nil {
+		t.Fatal(err)
+	}
+	normals := make([]float64, m*d)
+	for i, u := range uniforms {
+		normals[i] = Normal(u)
+	}
+	mean := []float64{1, -2, 0.5}
+	cov := []float64{0.04, 0.01, 0, 0.01, 0.09, 0, 0, 0, 0}
+	out, work := make([]float64, m*d), make([]float64, d*d)
+	if !Gaussian(mean, cov, normals, out, work) {
+		t.Fatal("Gaussian refused a positive semi-definite covariance")
+	}
+	for i := range d {
+		for k := range d {
+			var mi, mk, c float64
+			for j := range m {
+				mi += out[j*d+i] / m
+				mk += out[j*d+k] / m
+			}
+			for j := range m {
+				c += (out[j*d+i] - mi) * (out[j*d+k] - mk) / m
+			}
+			if math.Abs(mi-mean[i]) > 0.01 || math.Abs(c-cov[i*d+k]) > 0.003 {
+				t.Errorf("component %d, %d: mean %v (want %v), covariance %v (want %v)", i, k, mi, mean[i], c, cov[i*d+k])
+			}
+		}
+	}
+	if a := testing.AllocsPerRun(5, func() { Gaussian(mean, cov, normals, out, work) }); a != 0 {
+		t.Errorf("%v allocations", a)
+	}
+	if Gaussian(mean[:2], []float64{1, 2, 2, 1}, normals, out[:2*m], work) {
+		t.Error("an indefinite covariance was accepted")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/bocdev/boc/runtime/design"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
+	noise "github.com/bocdev/boc/runtime/noise"
 	"github.com/bocdev/boc/runtime/search"
 	uncertain "github.com/bocdev/boc/runtime/uncertain"
 	"math"
@@ -399,7 +400,43 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 // components that are not whole numbers, and returns ErrFull after Budget
 // observations. x need not be a suggested point.
 // When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
+// Observe records the objective's value y at x, in the objective's units and sign,
+// where the model takes the query to have landed as the input noise says. It rejects
+// values that are not finite, points outside the domain and integer components that
+// are not whole numbers, and returns ErrFull after Budget observations. x need not be
+// a suggested point.
 func (o *Optimizer) Observe(x Point, y float64) error {
+	return o.observe(x, y, nil, nil)
+}
+
+// perturbed marks the components the input noise moves.
+var perturbed = [Dim]bool{true, true}
+
+// ObserveLocalised records the objective's value y measured when the query sent to
+// x landed, as far as it can be told, around landed with covariance cov (user units,
+// row-major): the model takes that localisation estimate, N(landed, cov), as the
+// distribution the value was measured at, instead of the input noise's at x
+// (uGP-UCB with localisation, Oliveira et al.). Components the input noise does not
+// move must land at x. It rejects what Observe rejects, values that are not finite in
+// landed and cov, and a cov that is not positive semi-definite.
+func (o *Optimizer) ObserveLocalised(x Point, y float64, landed Point, cov [Dim * Dim]float64) error {
+	for i, v := range landed {
+		if math.IsNaN(v) || math.IsInf(v, 0) || (!perturbed[i] && v != x[i]) {
+			return fmt.Errorf("erbf: %s = %v: the query cannot have landed there from %v", ComponentNames[i], v, x)
+		}
+	}
+	for _, v := range cov {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("erbf: the localisation covariance given with the value at %v is not finite", x)
+		}
+	}
+	return o.observe(x, y, &landed, &cov)
+}
+
+// observe records y at x, measured at the input noise's distribution at x when landed
+// is nil and at the localisation estimate N(landed, cov) otherwise.
+// When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
+func (o *Optimizer) observe(x Point, y float64, landed *Point, cov *[Dim * Dim]float64) error {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("erbf: the value %v observed at %v is not a finite number", y, x)
 	}
@@ -412,7 +449,11 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return err
 	}
 	y = -y // the model maximises
-	o.represent(&o.rw, &u, &o.reps[n])
+	if landed == nil {
+		o.represent(&o.rw, &u, &o.reps[n])
+	} else if !o.localise(&o.rw, &u, &x, landed, cov, &o.reps[n]) {
+		return fmt.Errorf("erbf: the localisation covariance given with the value at %v is not positive semi-definite", x)
+	}
 	for i := range n {
 		o.kvec[i] = repKernel(&o.rw, &o.reps[n], &o.reps[i], false)
 	}
@@ -427,6 +468,23 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return fmt.Errorf("erbf: refitting the hyperparameters after observing %v: %w", x, err)
 	}
 	return nil
+}
+
+// localise fills r with the localisation estimate N(landed, cov) (user units) of where
+// the query sent to x, at unit coordinates u, landed, using w's memory. It reports
+// false if cov is not positive semi-definite.
+func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov *[Dim * Dim]float64, r *rep) bool {
+	var mean [Dim]float64
+	var c [Dim * Dim]float64
+	for i := range Dim {
+		mean[i] = u[i] + (landed[i]-x[i])/(Upper[i]-Lower[i])
+		for k := range Dim {
+			c[i*Dim+k] = cov[i*Dim+k] / ((Upper[i] - Lower[i]) * (Upper[k] - Lower[k]))
+		}
+	}
+	r.mean, r.cov = mean, c
+	var l [Dim * Dim]float64
+	return noise.Gaussian(mean[:], c[:], nil, nil, l[:])
 }
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,

@@ -257,15 +257,16 @@ type Optimizer struct {
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
 
-	noiseShift   [Samples][Dim]float64 // the draws of the noise, unit coordinates, fixed
-	reps         [Budget]rep           // the evaluated points' input distributions
-	rep          rep                   // a candidate's, outside the search
-	rw           repWork               // the memory of Observe, predict and the incumbent
-	embedding    *uncertain.Embedding  // the shared landmarks, factored for hyper
-	fitHyper     hyperparameters       // the hyperparameters a refit tries
-	fitWork      repWork               // the refits' memory, with fitHyper
-	fitReps      [Budget]rep           // the evaluated points' input distributions under fitHyper
-	fitEmbedding *uncertain.Embedding  // the landmarks, factored for fitHyper
+	noiseShift   [Samples][Dim]float64  // the draws of the noise, unit coordinates, fixed
+	localNormals [Samples * Dim]float64 // standard normals that localisation estimates are drawn with, fixed
+	reps         [Budget]rep            // the evaluated points' input distributions
+	rep          rep                    // a candidate's, outside the search
+	rw           repWork                // the memory of Observe, predict and the incumbent
+	embedding    *uncertain.Embedding   // the shared landmarks, factored for hyper
+	fitHyper     hyperparameters        // the hyperparameters a refit tries
+	fitWork      repWork                // the refits' memory, with fitHyper
+	fitReps      [Budget]rep            // the evaluated points' input distributions under fitHyper
+	fitEmbedding *uncertain.Embedding   // the landmarks, factored for fitHyper
 
 	err error // why New could not make the optimiser
 }
@@ -294,6 +295,12 @@ func New(seed uint64) *Optimizer {
 		for i, e := range eps {
 			o.noiseShift[j][i] = e / (Upper[i] - Lower[i])
 		}
+	}
+	if err := noise.Base(Samples, Dim, seed^uint64(0x6c6f63616c697365), o.localNormals[:]); err != nil && o.err == nil {
+		o.err = fmt.Errorf("mmd_embedding: localisation draws: %w", err)
+	}
+	for i, u := range o.localNormals {
+		o.localNormals[i] = noise.Normal(u)
 	}
 	o.embedding = uncertain.NewEmbedding(Landmarks, Dim)
 	o.fitEmbedding = uncertain.NewEmbedding(Landmarks, Dim)
@@ -428,7 +435,43 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 // components that are not whole numbers, and returns ErrFull after Budget
 // observations. x need not be a suggested point.
 // When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
+// Observe records the objective's value y at x, in the objective's units and sign,
+// where the model takes the query to have landed as the input noise says. It rejects
+// values that are not finite, points outside the domain and integer components that
+// are not whole numbers, and returns ErrFull after Budget observations. x need not be
+// a suggested point.
 func (o *Optimizer) Observe(x Point, y float64) error {
+	return o.observe(x, y, nil, nil)
+}
+
+// perturbed marks the components the input noise moves.
+var perturbed = [Dim]bool{true}
+
+// ObserveLocalised records the objective's value y measured when the query sent to
+// x landed, as far as it can be told, around landed with covariance cov (user units,
+// row-major): the model takes that localisation estimate, N(landed, cov), as the
+// distribution the value was measured at, instead of the input noise's at x
+// (uGP-UCB with localisation, Oliveira et al.). Components the input noise does not
+// move must land at x. It rejects what Observe rejects, values that are not finite in
+// landed and cov, and a cov that is not positive semi-definite.
+func (o *Optimizer) ObserveLocalised(x Point, y float64, landed Point, cov [Dim * Dim]float64) error {
+	for i, v := range landed {
+		if math.IsNaN(v) || math.IsInf(v, 0) || (!perturbed[i] && v != x[i]) {
+			return fmt.Errorf("mmd_embedding: %s = %v: the query cannot have landed there from %v", ComponentNames[i], v, x)
+		}
+	}
+	for _, v := range cov {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("mmd_embedding: the localisation covariance given with the value at %v is not finite", x)
+		}
+	}
+	return o.observe(x, y, &landed, &cov)
+}
+
+// observe records y at x, measured at the input noise's distribution at x when landed
+// is nil and at the localisation estimate N(landed, cov) otherwise.
+// When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
+func (o *Optimizer) observe(x Point, y float64, landed *Point, cov *[Dim * Dim]float64) error {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("mmd_embedding: the value %v observed at %v is not a finite number", y, x)
 	}
@@ -440,7 +483,11 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	if err != nil {
 		return err
 	}
-	o.represent(&o.rw, &u, &o.reps[n])
+	if landed == nil {
+		o.represent(&o.rw, &u, &o.reps[n])
+	} else if !o.localise(&o.rw, &u, &x, landed, cov, &o.reps[n]) {
+		return fmt.Errorf("mmd_embedding: the localisation covariance given with the value at %v is not positive semi-definite", x)
+	}
 	for i := range n {
 		o.kvec[i] = repKernel(&o.rw, &o.reps[n], &o.reps[i], false)
 	}
@@ -455,6 +502,26 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return fmt.Errorf("mmd_embedding: refitting the hyperparameters after observing %v: %w", x, err)
 	}
 	return nil
+}
+
+// localise fills r with the localisation estimate N(landed, cov) (user units) of where
+// the query sent to x, at unit coordinates u, landed, using w's memory. It reports
+// false if cov is not positive semi-definite.
+func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov *[Dim * Dim]float64, r *rep) bool {
+	var mean [Dim]float64
+	var c [Dim * Dim]float64
+	for i := range Dim {
+		mean[i] = u[i] + (landed[i]-x[i])/(Upper[i]-Lower[i])
+		for k := range Dim {
+			c[i*Dim+k] = cov[i*Dim+k] / ((Upper[i] - Lower[i]) * (Upper[k] - Lower[k]))
+		}
+	}
+	var l [Dim * Dim]float64
+	if !noise.Gaussian(mean[:], c[:], o.localNormals[:], r.samples[:], l[:]) {
+		return false
+	}
+	o.finish(w, r)
+	return true
 }
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,

@@ -212,7 +212,7 @@ func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
 		return 1.0
 	}
-	return math.Exp(-w.h[1] * uncertain.SqDist(a.embedding[:], b.embedding[:]))
+	return math.Exp(-w.h[1] * max(0.0, uncertain.SqDist(a.embedding[:], b.embedding[:])))
 }
 
 // Errors Suggest and Observe return.

@@ -229,7 +229,7 @@ func (g *generator) noiseLabel(n *ir.InputNoise) string {
 	return target + " ~ " + callString(n.Dist)
 }
 
-// rep* name the fields of the emitted rep type.
+// repNames names the parts of the emitted rep r.
 func repNames(r jen.Code) registry.RepNames {
 	part := func(name string) jen.Code { return jen.Add(r).Dot(name) }
 	slice := func(name string) jen.Code { return jen.Add(r).Dot(name).Index(jen.Empty().Op(":")) }
@@ -272,7 +272,9 @@ func (g *generator) repDecls(f *jen.File) {
 		jen.Id("h").Op("*").Id("hyperparameters").Comment("the hyperparameters in use"),
 		jen.Id("base").Qual(runtimeUncertain, "Kernel").Comment("kernel with h, between points"),
 		jen.Id("work").Index().Float64().Comment("the closed forms' workspace"),
-		jen.Id("eps").Id("Point").Comment("a draw of the input noise"),
+	}
+	if g.samples() && !g.constantNoise() {
+		work = append(work, jen.Id("eps").Id("Point").Comment("a draw of the input noise"))
 	}
 	if m.Rep == registry.EmbeddingRep {
 		work = append(work,

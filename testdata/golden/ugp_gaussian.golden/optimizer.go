@@ -182,7 +182,6 @@ type repWork struct {
 	h    *hyperparameters   // the hyperparameters in use
 	base uncertain.Kernel   // kernel with h, between points
 	work []float64          // the closed forms' workspace
-	eps  Point              // a draw of the input noise
 	cov  [Dim * Dim]float64 // the noise's covariance, user units
 }
 

@@ -178,7 +178,6 @@ type repWork struct {
 	h    *hyperparameters // the hyperparameters in use
 	base uncertain.Kernel // kernel with h, between points
 	work []float64        // the closed forms' workspace
-	eps  Point            // a draw of the input noise
 }
 
 // init makes w compute with the hyperparameters h.

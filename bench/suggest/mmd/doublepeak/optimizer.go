@@ -169,7 +169,6 @@ type repWork struct {
 	h         *hyperparameters     // the hyperparameters in use
 	base      uncertain.Kernel     // kernel with h, between points
 	work      []float64            // the closed forms' workspace
-	eps       Point                // a draw of the input noise
 	embedding *uncertain.Embedding // the landmarks, factored for h
 	embedWork [Landmarks]float64
 }

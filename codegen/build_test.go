@@ -106,6 +106,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) ObserveLocalised(") {
 			files[filepath.Join(name, "localised_test.go")] = localisedTest(name, out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) scoreAt(") {
+			files[filepath.Join(name, "smooth_test.go")] = smoothTest(name, out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -211,6 +214,61 @@ func libraryPackage(out *Output) string {
 		return strings.Fields(content[i+1:])[1]
 	}
 	return ""
+}
+
+// smoothTest is, for an optimiser whose acquisition averages over the input
+// noise (a model over input distributions, or uei), a test that the
+// acquisition is a smooth function of the candidate, as common random
+// numbers make it: along a segment of the first component, its largest
+// second difference at step h is at most 0.4 of that at step 2h (a smooth
+// function's scale by 1/4). Draws made afresh for every candidate would make
+// it jagged (AIRBO's Fig. 3): noise has second differences of the same size
+// at every step.
+func smoothTest(name string, out *Output) []byte {
+	return []byte(fmt.Sprintf(`package %[1]s
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestSmoothAcquisition(t *testing.T) {
+	o := New(Seed)
+	for o.Evaluations() < min(InitialDesign+2, Budget) {
+		x, err := o.Suggest()
+		if errors.Is(err, ErrExhausted) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Observe(x, synthetic(x)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := o.Suggest(); err != nil && !errors.Is(err, ErrExhausted) {
+		t.Fatal(err) // sets the acquisition's state for this round
+	}
+	var u [Dim]float64
+	for i := range u {
+		u[i] = 0.5
+	}
+	var scores []float64
+	for k := range 401 {
+		u[0] = 0.3 + 0.2*float64(k)/400
+		scores = append(scores, o.scoreAt(&o.workers[0], u[:]))
+	}
+	step, double := 0.0, 0.0
+	for k := 2; k+2 < len(scores); k++ {
+		step = max(step, math.Abs(scores[k+1]-2*scores[k]+scores[k-1]))
+		double = max(double, math.Abs(scores[k+2]-2*scores[k]+scores[k-2]))
+	}
+	if !(step <= 0.4*double+1e-12) {
+		t.Errorf("%[2]s: the acquisition's largest second difference is %%v at step h and %%v at step 2h: it is not smooth", step, double)
+	}
+}
+`, libraryPackage(out), name))
 }
 
 // localisedTest is, for a model over input distributions, a test that

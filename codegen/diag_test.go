@@ -44,6 +44,12 @@ func TestUnsupportedDiagnostics(t *testing.T) {
 	}{
 		{"model not built", problemWith("model test_unbuilt"),
 			[]wantDiag{{8, 7, "model test_unbuilt is not available in this version of boc", "available model plugins: erbf, gp, mmd, skl, ugp"}}},
+		{"uei without the gradient search", problemWith("input noise x ~ normal(0, 0.05)", "acquisition uei", "search pattern"),
+			[]wantDiag{{9, 13, "acquisition uei needs the lbfgs search", "search lbfgs"}}},
+		{"uei on a model over input distributions", problemWith("input noise x ~ normal(0, 0.05)", "model ugp", "acquisition uei"),
+			[]wantDiag{{10, 13, "acquisition uei averages over the input noise, which model ugp already models", "model gp"}}},
+		{"inflation without input noise", problemWith(`model gp(kernel = se, input_noise = "inflate")`),
+			[]wantDiag{{8, 7, "model gp inflates its noise by the input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
 		{"model over input distributions without input noise", problemWith("model ugp"),
 			[]wantDiag{{8, 7, "model ugp models input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
 		{"kernel not built", problemWith("model gp(kernel = se + test_unbuilt)"),

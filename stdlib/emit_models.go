@@ -48,12 +48,12 @@ var mmdEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
 	m := &registry.InputModel{Samples: g.Int("samples"), Learned: []string{"alpha"}, Self: one}
 	switch g.Choice("estimator", mmdEstimators...) {
 	case "embedding":
-		m.Rep, m.Landmarks = registry.EmbeddingRep, g.Int("landmarks")
+		m.Rep, m.Landmarks = registry.EmbeddingRep, landmarksOr(g, embeddingLandmarks)
 		m.Pair = func(ig *registry.InputGen) jen.Code {
 			return kernelOf(ig, uncertainCall("SqDist", ig.A.Embedding, ig.B.Embedding))
 		}
 	case "nystrom":
-		m.Rep, m.Landmarks = registry.SampleRep, g.Int("landmarks")
+		m.Rep, m.Landmarks = registry.SampleRep, landmarksOr(g, nystromLandmarks)
 		m.Stat = func(ig *registry.InputGen) jen.Code {
 			return jen.Add(ig.Nystrom).Dot("Self").Call(ig.Base, ig.A.Samples)
 		}
@@ -70,6 +70,23 @@ var mmdEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
 	}
 	return m
 })
+
+// The landmarks mmd chooses when landmarks = 0: shared landmarks must be
+// dense for the kernel's lengthscale (about 3·width/ℓ per dimension, measured
+// in runtime/uncertain), while Nyström's per-pair ones cost O(h³) each, for
+// which AIRBO's 10 is the setting of its Table 1.
+const (
+	embeddingLandmarks = 32
+	nystromLandmarks   = 10
+)
+
+// landmarksOr is the model's landmarks argument, or def when it is 0.
+func landmarksOr(g *registry.ModelGen, def int) int {
+	if h := g.Int("landmarks"); h > 0 {
+		return h
+	}
+	return def
+}
 
 // vStatistic is the mean of the kernel over all pairs of a point's samples,
 // the norm² of their empirical embedding.

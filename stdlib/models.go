@@ -21,7 +21,8 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd", UsesInputNoise: true,
 		Doc: "AIRBO: GP over input distributions with the kernel exp(−α MMD²)",
 		Params: []registry.Param{kernel("rqmix(variance = 1)"), samples,
-			{Name: "landmarks", Type: registry.IntParam, Default: "10", Range: atLeastOne, Doc: "Nyström landmarks h"},
+			{Name: "landmarks", Type: registry.IntParam, Default: "0", Range: nonNegative,
+				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: `"embedding"`, Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}}, Check: checkMMD, Emit: mmdEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "erbf", UsesInputNoise: true,

@@ -507,16 +507,9 @@ type distPart struct {
 // distParts resolves concat's parts. A malformed argument (a bug of the
 // checker or of this plugin's signature) is recorded in g's Args.
 func distParts(g *registry.DrawGen) []distPart {
-	var list *ir.List
-	if a := g.Call.Arg("parts"); a != nil {
-		list, _ = a.Value.(*ir.List)
-	}
-	if list == nil {
-		g.Nested("parts") // records that the argument is malformed
-		return nil
-	}
-	parts := make([]distPart, 0, len(list.Values))
-	for _, v := range list.Values {
+	values := partsArg(&g.Args)
+	parts := make([]distPart, 0, len(values))
+	for _, v := range values {
 		if p, ok := nestedDist(g, v); ok {
 			parts = append(parts, p)
 		}

@@ -293,18 +293,26 @@ var linearEmit registry.KernelDiffEmit = func(g *registry.KernelGen) registry.Ke
 	return code
 }
 
-// parts emits the kernels of a combinator's variadic argument "parts".
-func parts(g *registry.KernelGen) []registry.KernelCode {
+// partsArg returns the values of a call's variadic argument "parts" (a
+// combinator's kernels, concat's distributions). A malformed argument, a bug
+// of the checker or of the plugin's signature, is recorded in a.
+func partsArg(a *registry.Args) []ir.Value {
 	var list *ir.List
-	if a := g.Call.Arg("parts"); a != nil {
-		list, _ = a.Value.(*ir.List)
+	if arg := a.Call.Arg("parts"); arg != nil {
+		list, _ = arg.Value.(*ir.List)
 	}
 	if list == nil {
-		g.Nested("parts") // records that the argument is malformed
+		a.Nested("parts") // records that the argument is malformed
 		return nil
 	}
-	out := make([]registry.KernelCode, 0, len(list.Values))
-	for _, v := range list.Values {
+	return list.Values
+}
+
+// parts emits the kernels of a combinator's variadic argument "parts".
+func parts(g *registry.KernelGen) []registry.KernelCode {
+	values := partsArg(&g.Args)
+	out := make([]registry.KernelCode, 0, len(values))
+	for _, v := range values {
 		c, _ := v.(*ir.Call)
 		out = append(out, g.Kernel(c))
 	}

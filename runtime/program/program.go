@@ -241,17 +241,8 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	seed := flags.Uint64("seed", p.Seed, "")
 	budget := flags.Int("budget", p.Budget, "")
 	noiseScale := flags.Float64("input-noise-scale", 1, "")
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(p, stdout)
-			return ExitOK
-		}
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-		return ExitUsage
-	}
-	if flags.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: run takes no arguments, got %q\n", p.Name, flags.Args())
-		return ExitUsage
+	if code, ok := parseFlags(p, flags, "run", args, stdout, stderr); !ok {
+		return code
 	}
 	if *budget < 1 || *budget > p.Budget {
 		fmt.Fprintf(stderr, "%s: --budget %d is outside 1..%d, the budget the program was compiled for\n", p.Name, *budget, p.Budget)
@@ -380,4 +371,22 @@ func checkNoiseScale(p Problem, scale float64) string {
 		return "--input-noise-scale needs input noise that the program simulates (an expression objective)"
 	}
 	return ""
+}
+
+// parseFlags parses the arguments of command; when it returns false, the
+// command ends with code (help printed, or a usage error reported).
+func parseFlags(p Problem, flags *flag.FlagSet, command string, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(p, stdout)
+			return ExitOK, false
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		return ExitUsage, false
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: %s takes no arguments, got %q\n", p.Name, command, flags.Args())
+		return ExitUsage, false
+	}
+	return 0, true
 }

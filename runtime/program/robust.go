@@ -77,17 +77,8 @@ func robustOptimumCommand(ctx context.Context, p Problem, args []string, stdout,
 	grid := flags.Int("grid", 0, "")
 	starts := flags.Int("starts", 0, "")
 	noiseScale := flags.Float64("input-noise-scale", 1, "")
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(p, stdout)
-			return ExitOK
-		}
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
-		return ExitUsage
-	}
-	if flags.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: robust-optimum takes no arguments, got %q\n", p.Name, flags.Args())
-		return ExitUsage
+	if code, ok := parseFlags(p, flags, "robust-optimum", args, stdout, stderr); !ok {
+		return code
 	}
 	if p.Robust == nil {
 		fmt.Fprintf(stderr, "%s: robust-optimum needs input noise and an expression objective; "+

@@ -173,7 +173,10 @@ func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("from the noiseBaseLen base uniforms b; components without noise are left as they are.")
 	f.Func().Id("perturbation").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("b").Index().Float64(), jen.Id("eps").Op("*").Id("Point")).Block(body...)
 
-	if !g.unscented() && !g.inflates() && (!g.inputModel() || g.inputs.model.Rep != registry.MomentRep) {
+	if g.emitsMoments() || g.localises() {
+		g.toUnitMomentsDecl(f)
+	}
+	if !g.emitsMoments() {
 		return
 	}
 	body = g.perNoise([]string{"x", "b", "mean", "cov"}, func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code {
@@ -191,6 +194,39 @@ func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("between independently declared components, are left as they are (zero).")
 	f.Func().Id("noiseMoments").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("mean").Op("*").Id("Point"),
 		jen.Id("cov").Op("*").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64()).Block(body...)
+
+	f.Comment("unitNoiseMoments writes the mean and covariance of x + ε, for x the point at unit")
+	f.Comment("coordinates u, in unit coordinates.")
+	f.Func().Id("unitNoiseMoments").Params(jen.Id("u").Op("*").Add(unitArray()), jen.Id("mean").Op("*").Add(unitArray()),
+		jen.Id("cov").Op("*").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64()).Block(
+		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u")),
+		jen.Var().Id("offset").Id("Point"),
+		jen.Op("*").Id("cov").Op("=").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Values(),
+		jen.Id("noiseMoments").Call(jen.Op("&").Id("x"), jen.Op("&").Id("offset"), jen.Id("cov")),
+		jen.Id("toUnitMoments").Call(jen.Id("u"), jen.Op("&").Id("offset"), jen.Id("cov"), jen.Id("mean")),
+	)
+}
+
+// emitsMoments reports whether the optimiser uses the input noise's moments:
+// for a model over them, an unscented acquisition or an inflation.
+func (g *generator) emitsMoments() bool {
+	return g.unscented() || g.inflates() || (g.inputModel() && g.inputs.model.Rep == registry.MomentRep)
+}
+
+// toUnitMomentsDecl emits toUnitMoments.
+func (g *generator) toUnitMomentsDecl(f *jen.File) {
+	f.Comment("toUnitMoments converts a distribution around the point at unit coordinates u,")
+	f.Comment("given by its mean's offset from the point and its covariance in user units, to unit")
+	f.Comment("coordinates: it writes the mean to mean and scales cov in place.")
+	f.Func().Id("toUnitMoments").Params(jen.Id("u").Op("*").Add(unitArray()), jen.Id("offset").Op("*").Id("Point"),
+		jen.Id("cov").Op("*").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(), jen.Id("mean").Op("*").Add(unitArray())).Block(
+		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
+			jen.Id("mean").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("offset").Index(jen.Id("i")).Op("/").Add(width(jen.Id("i"))),
+			jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
+				jen.Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/=").Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("k"))),
+			),
+		),
+	)
 }
 
 // perNoise is the body of a function of the point x (parameters named by
@@ -285,9 +321,6 @@ func (g *generator) repDecls(f *jen.File) {
 	if g.usesNystrom() {
 		work = append(work, jen.Id("nystrom").Op("*").Qual(runtimeUncertain, "Nystrom"))
 	}
-	if m.Rep == registry.MomentRep {
-		work = append(work, jen.Id("cov").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Comment("the noise's covariance, user units"))
-	}
 	f.Comment("repWork is the memory one goroutine uses to represent input distributions and")
 	f.Comment("to evaluate the kernel between them, with the hyperparameters h.")
 	f.Type().Id("repWork").Struct(work...)
@@ -318,10 +351,11 @@ func (g *generator) repDecls(f *jen.File) {
 func (g *generator) representDecl(f *jen.File) {
 	m := g.inputs.model
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
-	body := []jen.Code{jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u"))}
+	var body []jen.Code
 	switch m.Rep {
 	case registry.SampleRep, registry.EmbeddingRep:
-		sample := append(body,
+		sample := []jen.Code{
+			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u")),
 			jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
 				w("eps").Op("=").Id("Point").Values(),
 				jen.Id("perturbation").Call(jen.Op("&").Id("x"), field("noiseBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Add(w("eps"))),
@@ -330,7 +364,7 @@ func (g *generator) representDecl(f *jen.File) {
 					jen.Id("s").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e").Op("/").Add(width(jen.Id("i"))),
 				),
 			),
-		)
+		}
 		doc := "from the fixed base uniforms, using w's memory."
 		if g.constantNoise() {
 			sample = []jen.Code{jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
@@ -348,18 +382,7 @@ func (g *generator) representDecl(f *jen.File) {
 			field("finish").Call(jen.Id("w"), jen.Id("r")),
 		}
 	case registry.MomentRep:
-		body = append(body,
-			jen.Var().Id("mean").Id("Point"),
-			w("cov").Op("=").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Values(),
-			jen.Id("noiseMoments").Call(jen.Op("&").Id("x"), jen.Op("&").Id("mean"), jen.Op("&").Add(w("cov"))),
-			jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
-				jen.Id("r").Dot("mean").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("mean").Index(jen.Id("i")).Op("/").Add(width(jen.Id("i"))),
-				jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
-					jen.Id("r").Dot("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("=").Add(w("cov")).Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).
-						Op("/").Parens(jen.Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("k")))),
-				),
-			),
-		)
+		body = []jen.Code{jen.Id("unitNoiseMoments").Call(jen.Id("u"), jen.Op("&").Id("r").Dot("mean"), jen.Op("&").Id("r").Dot("cov"))}
 	}
 	f.Comment("represent fills r with the input distribution of the point at unit coordinates")
 	f.Comment("u, using w's memory and hyperparameters.")
@@ -954,16 +977,8 @@ func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
 	sigma := jen.Parens(jen.Op("*").Add(unitArray())).Call(w("sigma").Index(jen.Id("s").Op("*").Id("Dim").Op(":")))
 	stmts := []jen.Code{
-		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Id("p")),
-		jen.Var().Id("centre").Id("Point"),
-		w("cov").Op("=").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64().Values(),
-		jen.Id("noiseMoments").Call(jen.Op("&").Id("x"), jen.Op("&").Id("centre"), jen.Op("&").Add(w("cov"))),
-		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
-			jen.Id("centre").Index(jen.Id("i")).Op("=").Id("p").Index(jen.Id("i")).Op("+").Id("centre").Index(jen.Id("i")).Op("/").Add(width(jen.Id("i"))),
-			jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
-				w("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/=").Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("k"))),
-			),
-		),
+		jen.Var().Id("centre").Add(unitArray()),
+		jen.Id("unitNoiseMoments").Call(jen.Op("&").Id("p"), jen.Op("&").Id("centre"), jen.Op("&").Add(w("cov"))),
 		jen.If(jen.Op("!").Qual(runtimeAcq, "SigmaPoints").Call(whole(jen.Id("centre")), whole(w("cov")), jen.Lit(g.acquisition.Unscented.Kappa),
 			whole(w("sigma")), whole(w("weights")), whole(w("work")))).Block(
 			jen.Return(jen.Qual("math", "Inf").Call(jen.Lit(-1))),
@@ -1008,14 +1023,15 @@ func (g *generator) inflationDecls(f *jen.File) {
 	if !g.inflates() {
 		return
 	}
-	f.Comment("traceAt is the trace of the input noise's covariance at x, in unit coordinates.")
-	f.Func().Id("traceAt").Params(jen.Id("x").Op("*").Id("Point")).Float64().Block(
-		jen.Var().Id("mean").Id("Point"),
+	f.Comment("traceAt is the trace of the input noise's covariance at the point at unit")
+	f.Comment("coordinates u, in unit coordinates.")
+	f.Func().Id("traceAt").Params(jen.Id("u").Op("*").Add(unitArray())).Float64().Block(
+		jen.Var().Id("mean").Add(unitArray()),
 		jen.Var().Id("cov").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
-		jen.Id("noiseMoments").Call(jen.Id("x"), jen.Op("&").Id("mean"), jen.Op("&").Id("cov")),
+		jen.Id("unitNoiseMoments").Call(jen.Id("u"), jen.Op("&").Id("mean"), jen.Op("&").Id("cov")),
 		jen.Id("trace").Op(":=").Lit(0.0),
 		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
-			jen.Id("trace").Op("+=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("i")).Op("/").Parens(jen.Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("i")))),
+			jen.Id("trace").Op("+=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("i")),
 		),
 		jen.Return(jen.Id("trace")),
 	)
@@ -1043,7 +1059,7 @@ func (g *generator) inflatedNoise(base jen.Code) (stmts []jen.Code, noise jen.Co
 	if !g.inflates() {
 		return nil, base
 	}
-	stmts = []jen.Code{field("inputTrace").Index(jen.Id("n")).Op("=").Id("traceAt").Call(jen.Op("&").Id("x"))}
+	stmts = []jen.Code{field("inputTrace").Index(jen.Id("n")).Op("=").Id("traceAt").Call(jen.Op("&").Id("u"))}
 	if !g.learnNoise {
 		stmts = append(stmts, field("baseNoise").Index(jen.Id("n")).Op("=").Add(base))
 		base = field("baseNoise").Index(jen.Id("n"))
@@ -1128,34 +1144,32 @@ func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
 
 // localiseDecl emits localise, which represents a localisation estimate.
 func (g *generator) localiseDecl(f *jen.File) {
+	// A model over moments only needs the check that cov has a square root;
+	// one over samples draws the estimate.
+	normals, samples := jen.Code(jen.Nil()), jen.Code(jen.Nil())
+	if g.inputs.model.Rep != registry.MomentRep {
+		normals, samples = whole(field("localNormals")), whole(jen.Id("r").Dot("samples"))
+	}
 	body := []jen.Code{
+		jen.Var().Id("offset").Id("Point"),
+		jen.For(jen.Id("i").Op(":=").Range().Id("offset")).Block(
+			jen.Id("offset").Index(jen.Id("i")).Op("=").Id("landed").Index(jen.Id("i")).Op("-").Id("x").Index(jen.Id("i")),
+		),
 		jen.Var().Id("mean").Add(unitArray()),
-		jen.Var().Id("c").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
-		jen.For(jen.Id("i").Op(":=").Range().Id("Dim")).Block(
-			jen.Id("mean").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Parens(jen.Id("landed").Index(jen.Id("i")).Op("-").Id("x").Index(jen.Id("i"))).Op("/").Add(width(jen.Id("i"))),
-			jen.For(jen.Id("k").Op(":=").Range().Id("Dim")).Block(
-				jen.Id("c").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("=").Id("cov").Index(jen.Id("i").Op("*").Id("Dim").Op("+").Id("k")).Op("/").Parens(jen.Add(width(jen.Id("i"))).Op("*").Add(width(jen.Id("k")))),
-			),
+		jen.Id("c").Op(":=").Op("*").Id("cov"),
+		jen.Id("toUnitMoments").Call(jen.Id("u"), jen.Op("&").Id("offset"), jen.Op("&").Id("c"), jen.Op("&").Id("mean")),
+		jen.Var().Id("l").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
+		jen.If(jen.Op("!").Qual(runtimeNoise, "Gaussian").Call(whole(jen.Id("mean")), whole(jen.Id("c")), normals, samples, whole(jen.Id("l")))).Block(
+			jen.Return(jen.False()),
 		),
 	}
-	if g.inputs.model.Rep == registry.MomentRep {
-		body = append(body,
-			jen.List(jen.Id("r").Dot("mean"), jen.Id("r").Dot("cov")).Op("=").List(jen.Id("mean"), jen.Id("c")),
-			jen.Var().Id("l").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
-			jen.Return(jen.Qual(runtimeNoise, "Gaussian").Call(whole(jen.Id("mean")), whole(jen.Id("c")), jen.Nil(), jen.Nil(), whole(jen.Id("l")))),
-		)
-	} else {
-		body = append(body,
-			jen.Var().Id("l").Index(jen.Id("Dim").Op("*").Id("Dim")).Float64(),
-			jen.If(jen.Op("!").Qual(runtimeNoise, "Gaussian").Call(whole(jen.Id("mean")), whole(jen.Id("c")), whole(field("localNormals")), whole(jen.Id("r").Dot("samples")), whole(jen.Id("l")))).Block(
-				jen.Return(jen.False()),
-			),
-		)
-		if g.hyperDependentReps() {
-			body = append(body, field("finish").Call(jen.Id("w"), jen.Id("r")))
-		}
-		body = append(body, jen.Return(jen.True()))
+	switch {
+	case g.inputs.model.Rep == registry.MomentRep:
+		body = append(body, jen.List(jen.Id("r").Dot("mean"), jen.Id("r").Dot("cov")).Op("=").List(jen.Id("mean"), jen.Id("c")))
+	case g.hyperDependentReps():
+		body = append(body, field("finish").Call(jen.Id("w"), jen.Id("r")))
 	}
+	body = append(body, jen.Return(jen.True()))
 	f.Comment("localise fills r with the localisation estimate N(landed, cov) (user units) of where")
 	f.Comment("the query sent to x, at unit coordinates u, landed, using w's memory. It reports")
 	f.Comment("false if cov is not positive semi-definite.")

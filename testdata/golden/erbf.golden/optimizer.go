@@ -147,6 +147,18 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[1] = (0.3 * sin)
 }
 
+// toUnitMoments converts a distribution around the point at unit coordinates u,
+// given by its mean's offset from the point and its covariance in user units, to unit
+// coordinates: it writes the mean to mean and scales cov in place.
+func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
+	for i := range Dim {
+		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
+		for k := range Dim {
+			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
+		}
+	}
+}
+
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).
@@ -160,6 +172,16 @@ func noiseMoments(x *Point, mean *Point, cov *[Dim * Dim]float64) {
 	cov[3] = 0.045
 }
 
+// unitNoiseMoments writes the mean and covariance of x + ε, for x the point at unit
+// coordinates u, in unit coordinates.
+func unitNoiseMoments(u *[Dim]float64, mean *[Dim]float64, cov *[Dim * Dim]float64) {
+	x := fromUnit(u)
+	var offset Point
+	*cov = [Dim * Dim]float64{}
+	noiseMoments(&x, &offset, cov)
+	toUnitMoments(u, &offset, cov, mean)
+}
+
 // rep represents the input distribution of a point for the erbf model.
 type rep struct {
 	mean [Dim]float64       // mean of x + ε, unit coordinates
@@ -169,10 +191,9 @@ type rep struct {
 // repWork is the memory one goroutine uses to represent input distributions and
 // to evaluate the kernel between them, with the hyperparameters h.
 type repWork struct {
-	h    *hyperparameters   // the hyperparameters in use
-	base uncertain.Kernel   // kernel with h, between points
-	work []float64          // the closed forms' workspace
-	cov  [Dim * Dim]float64 // the noise's covariance, user units
+	h    *hyperparameters // the hyperparameters in use
+	base uncertain.Kernel // kernel with h, between points
+	work []float64        // the closed forms' workspace
 }
 
 // init makes w compute with the hyperparameters h.
@@ -186,16 +207,7 @@ func (w *repWork) init(h *hyperparameters) {
 // represent fills r with the input distribution of the point at unit coordinates
 // u, using w's memory and hyperparameters.
 func (o *Optimizer) represent(w *repWork, u *[Dim]float64, r *rep) {
-	x := fromUnit(u)
-	var mean Point
-	w.cov = [Dim * Dim]float64{}
-	noiseMoments(&x, &mean, &w.cov)
-	for i := range Dim {
-		r.mean[i] = u[i] + mean[i]/(Upper[i]-Lower[i])
-		for k := range Dim {
-			r.cov[i*Dim+k] = w.cov[i*Dim+k] / ((Upper[i] - Lower[i]) * (Upper[k] - Lower[k]))
-		}
-	}
+	unitNoiseMoments(u, &r.mean, &r.cov)
 }
 
 // repKernel is the kernel of erbf(kernel = se(lengthscale = learn, variance = learn)) between the input distributions
@@ -473,17 +485,19 @@ func (o *Optimizer) observe(x Point, y float64, landed *Point, cov *[Dim * Dim]f
 // the query sent to x, at unit coordinates u, landed, using w's memory. It reports
 // false if cov is not positive semi-definite.
 func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov *[Dim * Dim]float64, r *rep) bool {
+	var offset Point
+	for i := range offset {
+		offset[i] = landed[i] - x[i]
+	}
 	var mean [Dim]float64
-	var c [Dim * Dim]float64
-	for i := range Dim {
-		mean[i] = u[i] + (landed[i]-x[i])/(Upper[i]-Lower[i])
-		for k := range Dim {
-			c[i*Dim+k] = cov[i*Dim+k] / ((Upper[i] - Lower[i]) * (Upper[k] - Lower[k]))
-		}
+	c := *cov
+	toUnitMoments(u, &offset, &c, &mean)
+	var l [Dim * Dim]float64
+	if !noise.Gaussian(mean[:], c[:], nil, nil, l[:]) {
+		return false
 	}
 	r.mean, r.cov = mean, c
-	var l [Dim * Dim]float64
-	return noise.Gaussian(mean[:], c[:], nil, nil, l[:])
+	return true
 }
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,

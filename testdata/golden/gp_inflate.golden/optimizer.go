@@ -176,6 +176,18 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[1] = (0.1 * noise.Normal(b[1]))
 }
 
+// toUnitMoments converts a distribution around the point at unit coordinates u,
+// given by its mean's offset from the point and its covariance in user units, to unit
+// coordinates: it writes the mean to mean and scales cov in place.
+func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
+	for i := range Dim {
+		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
+		for k := range Dim {
+			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
+		}
+	}
+}
+
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).
@@ -187,6 +199,16 @@ func noiseMoments(x *Point, mean *Point, cov *[Dim * Dim]float64) {
 	mean[1] = 0.0
 	cov[2] = 0.0
 	cov[3] = 0.010000000000000002
+}
+
+// unitNoiseMoments writes the mean and covariance of x + ε, for x the point at unit
+// coordinates u, in unit coordinates.
+func unitNoiseMoments(u *[Dim]float64, mean *[Dim]float64, cov *[Dim * Dim]float64) {
+	x := fromUnit(u)
+	var offset Point
+	*cov = [Dim * Dim]float64{}
+	noiseMoments(&x, &offset, cov)
+	toUnitMoments(u, &offset, cov, mean)
 }
 
 // Errors Suggest and Observe return.
@@ -399,7 +421,7 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return err
 	}
 	y = -y // the model maximises
-	o.inputTrace[n] = traceAt(&x)
+	o.inputTrace[n] = traceAt(&u)
 	o.baseNoise[n] = noiseVariance
 	for i := range n {
 		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
@@ -491,14 +513,15 @@ func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 	}
 }
 
-// traceAt is the trace of the input noise's covariance at x, in unit coordinates.
-func traceAt(x *Point) float64 {
-	var mean Point
+// traceAt is the trace of the input noise's covariance at the point at unit
+// coordinates u, in unit coordinates.
+func traceAt(u *[Dim]float64) float64 {
+	var mean [Dim]float64
 	var cov [Dim * Dim]float64
-	noiseMoments(x, &mean, &cov)
+	unitNoiseMoments(u, &mean, &cov)
 	trace := 0.0
 	for i := range Dim {
-		trace += cov[i*Dim+i] / ((Upper[i] - Lower[i]) * (Upper[i] - Lower[i]))
+		trace += cov[i*Dim+i]
 	}
 	return trace
 }

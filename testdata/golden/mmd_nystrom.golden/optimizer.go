@@ -156,6 +156,18 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[0] = (t * noise.Normal(b[0]))
 }
 
+// toUnitMoments converts a distribution around the point at unit coordinates u,
+// given by its mean's offset from the point and its covariance in user units, to unit
+// coordinates: it writes the mean to mean and scales cov in place.
+func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
+	for i := range Dim {
+		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
+		for k := range Dim {
+			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
+		}
+	}
+}
+
 // Samples is the number of draws of the input noise that represent the input
 // distribution of a point.
 const Samples = 16
@@ -494,14 +506,13 @@ func (o *Optimizer) observe(x Point, y float64, landed *Point, cov *[Dim * Dim]f
 // the query sent to x, at unit coordinates u, landed, using w's memory. It reports
 // false if cov is not positive semi-definite.
 func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov *[Dim * Dim]float64, r *rep) bool {
-	var mean [Dim]float64
-	var c [Dim * Dim]float64
-	for i := range Dim {
-		mean[i] = u[i] + (landed[i]-x[i])/(Upper[i]-Lower[i])
-		for k := range Dim {
-			c[i*Dim+k] = cov[i*Dim+k] / ((Upper[i] - Lower[i]) * (Upper[k] - Lower[k]))
-		}
+	var offset Point
+	for i := range offset {
+		offset[i] = landed[i] - x[i]
 	}
+	var mean [Dim]float64
+	c := *cov
+	toUnitMoments(u, &offset, &c, &mean)
 	var l [Dim * Dim]float64
 	if !noise.Gaussian(mean[:], c[:], o.localNormals[:], r.samples[:], l[:]) {
 		return false

@@ -182,6 +182,18 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[1] = (0.1 * noise.Normal(b[1]))
 }
 
+// toUnitMoments converts a distribution around the point at unit coordinates u,
+// given by its mean's offset from the point and its covariance in user units, to unit
+// coordinates: it writes the mean to mean and scales cov in place.
+func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
+	for i := range Dim {
+		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
+		for k := range Dim {
+			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
+		}
+	}
+}
+
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).
@@ -193,6 +205,16 @@ func noiseMoments(x *Point, mean *Point, cov *[Dim * Dim]float64) {
 	mean[1] = 0.0
 	cov[2] = 0.0
 	cov[3] = 0.010000000000000002
+}
+
+// unitNoiseMoments writes the mean and covariance of x + ε, for x the point at unit
+// coordinates u, in unit coordinates.
+func unitNoiseMoments(u *[Dim]float64, mean *[Dim]float64, cov *[Dim * Dim]float64) {
+	x := fromUnit(u)
+	var offset Point
+	*cov = [Dim * Dim]float64{}
+	noiseMoments(&x, &offset, cov)
+	toUnitMoments(u, &offset, cov, mean)
 }
 
 // Errors Suggest and Observe return.
@@ -339,16 +361,8 @@ type searchWorker struct {
 // memory.
 func (o *Optimizer) scoreAt(w *searchWorker, u []float64) float64 {
 	p := [Dim]float64(u)
-	x := fromUnit(&p)
-	var centre Point
-	w.cov = [Dim * Dim]float64{}
-	noiseMoments(&x, &centre, &w.cov)
-	for i := range Dim {
-		centre[i] = p[i] + centre[i]/(Upper[i]-Lower[i])
-		for k := range Dim {
-			w.cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
-		}
-	}
+	var centre [Dim]float64
+	unitNoiseMoments(&p, &centre, &w.cov)
 	if !acq.SigmaPoints(centre[:], w.cov[:], 1.0, w.sigma[:], w.weights[:], w.work[:]) {
 		return math.Inf(-1)
 	}

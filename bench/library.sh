@@ -1,0 +1,53 @@
+#!/bin/sh
+# Compares boc's regret on the six quality-study problems (bench/studies/)
+# with Optuna's samplers (TPE, multivariate TPE, CMA-ES, random) on the same
+# problems, measured the same way, and prints one Markdown table per group of
+# problems with both side by side. See bench/README.md and docs/quality.md.
+#
+# Usage: bench/library.sh [SEEDS [DIR]]   (from anywhere in the repository)
+#   SEEDS  seeds 1..SEEDS per method (default 10)
+#   DIR    keep the four JSON files there (default: a temporary directory)
+set -eu
+
+seeds=${1:-10}
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=/usr/bin/python3 # Debian's, where python3-optuna installs
+
+if ! "$python" -c 'import optuna, cmaes' 2>/dev/null; then
+	echo "installing Debian's python3-optuna and python3-cmaes with apt-get" >&2
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		python3-optuna python3-cmaes
+fi
+
+if [ $# -ge 2 ]; then
+	out=$2
+	mkdir -p "$out"
+else
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+fi
+
+cd "$root"
+s=bench/studies
+small="$s/branin.bo $s/branin_noisy.bo $s/hartmann3.bo $s/hartmann3_noisy.bo"
+large="$s/hartmann6.bo $s/hartmann6_noisy.bo"
+
+# boc: the commands of docs/quality.md, as JSON.
+# shellcheck disable=SC2086 # the file lists are meant to split
+go run ./cmd/boc study $small --seeds "$seeds" --budgets 10,25,50 \
+	--acquisition ei,ei_noisy,ucb --random --json >"$out/boc_small.json"
+# shellcheck disable=SC2086
+go run ./cmd/boc study $large --seeds "$seeds" --budgets 25,50,100 \
+	--acquisition ei,ei_noisy,ucb --random --json >"$out/boc_large.json"
+
+# Optuna on the same files, seeds and budgets.
+# shellcheck disable=SC2086
+"$python" bench/library/optuna_study.py $small --seeds "$seeds" --budgets 10,25,50 --json >"$out/optuna_small.json"
+# shellcheck disable=SC2086
+"$python" bench/library/optuna_study.py $large --seeds "$seeds" --budgets 25,50,100 --json >"$out/optuna_large.json"
+
+"$python" bench/library/merge.py --boc "$out/boc_small.json" --boc "$out/boc_large.json" \
+	--optuna "$out/optuna_small.json" --optuna "$out/optuna_large.json"

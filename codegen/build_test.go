@@ -106,6 +106,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) ObserveLocalised(") {
 			files[filepath.Join(name, "localised_test.go")] = localisedTest(name, out)
 		}
+		if name == "ugp_igp" {
+			files[filepath.Join(name, "theory_test.go")] = theoryBetaTest(out)
+		}
 		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) scoreAt(") {
 			files[filepath.Join(name, "smooth_test.go")] = smoothTest(name, out)
 		}
@@ -455,6 +458,62 @@ func TestReportedNoiseMatchesDenseReference(t *testing.T) {
 	}
 }
 `, libraryPackage(out), name, name, name, name, name))
+}
+
+// theoryBetaTest is, for testdata/golden/ugp_igp.bo, a test that the weight
+// uGP-UCB gives the posterior sd is Oliveira et al.'s Eq. 20, computed here
+// from the paper's formulas: the integral kernel of Eq. 80 between the
+// Gaussian input distributions, the noise σ_ν² = σ_ζ² + σ_E² with σ_E² from
+// Prop. 3, and the information gain ½ log det(I + σ_ν⁻²K̂).
+func theoryBetaTest(out *Output) []byte {
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestUGPUCBWeightIsEq20(t *testing.T) {
+	// ugp_igp.bo: se(lengthscale = 0.1), input noise N(0, 0.05²), observation
+	// noise sd 0.1, b = 2 (in the inflation and the schedule), δ = 0.4.
+	const lengthscale, inputSD, noiseSD, b, delta = 0.1, 0.05, 0.1, 2.0, 0.4
+	o := New(Seed)
+	for o.Evaluations() < Budget {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Observe(x, synthetic(x)); err != nil {
+			t.Fatal(err)
+		}
+		n, scale, variance := o.Evaluations(), o.model.Scale(), o.hyper[0]
+		// Eq. 80 for N(x_i, σ²) and N(x_j, σ²) in 1-D, and Prop. 3's
+		// σ_E² = b²·(s²/ℓ²)·σ², both on the model's standardised scale.
+		width := lengthscale*lengthscale + 2*inputSD*inputSD
+		sigmaE2 := b * b * variance / (lengthscale * lengthscale) * inputSD * inputSD
+		nu2 := noiseSD*noiseSD/(scale*scale) + sigmaE2
+		a := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := range i + 1 {
+				d := o.units[i][0] - o.units[j][0]
+				a.SetSym(i, j, variance*math.Exp(-0.5*d*d/width)/math.Sqrt(width/(lengthscale*lengthscale))/nu2)
+			}
+			a.SetSym(i, i, a.At(i, i)+1)
+		}
+		var chol mat.Cholesky
+		if !chol.Factorize(a) {
+			t.Fatalf("n = %%d: I + K/σ_ν² is not positive definite", n)
+		}
+		gain := 0.5 * chol.LogDet()
+		want := b + math.Sqrt(nu2)*math.Sqrt(2*(gain+1+math.Log(1/delta)))
+		if got := o.acquisitionSetting(); math.Abs(got-want) > 1e-6*want {
+			t.Errorf("n = %%d: the weight of the sd is %%.12g, Eq. 20 gives %%.12g (information gain %%.6g, σ_ν %%.6g)", n, got, want, gain, math.Sqrt(nu2))
+		}
+	}
+}
+`, libraryPackage(out)))
 }
 
 // refitAllocTest is, for a case that learns hyperparameters, a test that the

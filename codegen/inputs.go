@@ -1011,7 +1011,9 @@ func (g *generator) inflationFields() []jen.Code {
 	if !g.inflates() {
 		return nil
 	}
-	fields := []jen.Code{jen.Line(), jen.Id("inputTrace").Index(jen.Id("Budget")).Float64().Comment("tr Σ_x of the input noise at the evaluated points, unit coordinates")}
+	fields := []jen.Code{jen.Line(),
+		jen.Id("inputTrace").Index(jen.Id("Budget")).Float64().Comment("tr Σ_x of the input noise at the evaluated points, unit coordinates"),
+		jen.Id("inflatedScale").Float64().Comment("the model's scale when the noises were last inflated")}
 	if !g.learnNoise {
 		fields = append(fields, jen.Id("baseNoise").Index(jen.Id("Budget")).Float64().Comment("their noise variances before the inflation, model units"))
 	}
@@ -1050,6 +1052,32 @@ func (g *generator) inflationDecls(f *jen.File) {
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("inflationAt").Params(jen.Id("i").Int()).Float64().Block(
 		jen.Return(jen.Lit(inf.Bound * inf.Bound).Op("*").Add(inf.Curvature(hyper, g.p.D)).Op("*").Add(field("inputTrace")).Index(jen.Id("i"))),
 	)
+
+	scale := jen.Id("scale").Op("*").Id("scale")
+	noise := jen.Add(field("baseNoise")).Index(jen.Id("i")).Op("+").Add(field("inflationAt").Call(jen.Id("i"))).Op("*").Add(scale)
+	if g.learnNoise {
+		noise = jen.Parens(jen.Add(field("noiseVar")).Op("+").Add(field("inflationAt").Call(jen.Id("i")))).Op("*").Add(scale)
+	}
+	f.Comment("noiseAt is evaluated point i's noise variance, in the model's units, for the model")
+	f.Comment("standardised by scale: its noise before the inflation plus the inflation.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("noiseAt").Params(jen.Id("i").Int(), jen.Id("scale").Float64()).Float64().Block(
+		jen.Return(noise),
+	)
+
+	f.Comment("reinflate keeps the inflation on the model's standardised scale, which changes")
+	f.Comment("as observations arrive: when it has changed (the model re-standardises when the")
+	f.Comment("number of observations doubles), every noise is inflated anew and the model")
+	f.Comment("refactored, O(n³), amortised O(n²) per Observe.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("reinflate").Params().Error().Block(
+		jen.Id("scale").Op(":=").Add(field("model").Dot("Scale").Call()),
+		jen.If(jen.Id("scale").Op("==").Add(field("inflatedScale"))).Block(jen.Return(jen.Nil())),
+		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
+			field("model").Dot("SetNoise").Call(jen.Id("i"), field("noiseAt").Call(jen.Id("i"), jen.Id("scale"))),
+		),
+		jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Refactor").Call()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+		field("inflatedScale").Op("=").Add(field("model").Dot("Scale").Call()),
+		jen.Return(jen.Nil()),
+	)
 }
 
 // inflatedNoise are Observe's statements, before the model's Add, that
@@ -1062,10 +1090,8 @@ func (g *generator) inflatedNoise(base jen.Code) (stmts []jen.Code, noise jen.Co
 	stmts = []jen.Code{field("inputTrace").Index(jen.Id("n")).Op("=").Id("traceAt").Call(jen.Op("&").Id("u"))}
 	if !g.learnNoise {
 		stmts = append(stmts, field("baseNoise").Index(jen.Id("n")).Op("=").Add(base))
-		base = field("baseNoise").Index(jen.Id("n"))
 	}
-	s := field("model").Dot("Scale").Call()
-	return stmts, jen.Add(base).Op("+").Add(field("inflationAt").Call(jen.Id("n"))).Op("*").Add(s).Op("*").Add(s)
+	return stmts, field("noiseAt").Call(jen.Id("n"), field("model").Dot("Scale").Call())
 }
 
 // localises reports whether the optimiser takes localisation estimates with

@@ -519,22 +519,26 @@ func (g *generator) refitDecls(f *jen.File) {
 	}
 	switch base := field("noiseVar").Op("*").Id("scale").Op("*").Id("scale"); {
 	case g.inflates():
-		if !g.learnNoise {
-			base = field("baseNoise").Index(jen.Id("i"))
-		}
-		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"),
-			jen.Add(base).Op("+").Add(field("inflationAt").Call(jen.Id("i"))).Op("*").Id("scale").Op("*").Id("scale")))
+		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), field("noiseAt").Call(jen.Id("i"), jen.Id("scale"))))
 	case g.learnNoise:
 		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), base))
 	}
 	f.Comment("rebuild recomputes the model's kernel matrix with the current hyperparameters")
 	f.Comment("and refactors it, O(n³); scale is the deviation of the observations, which")
 	f.Comment("the model standardises with.")
+	refactor := []jen.Code{jen.Return(field("model").Dot("Refactor").Call())}
+	if g.inflates() {
+		// Refactor standardises by scale, which the noises were inflated with.
+		refactor = []jen.Code{
+			jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Refactor").Call()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+			field("inflatedScale").Op("=").Add(field("model").Dot("Scale").Call()),
+			jen.Return(jen.Nil()),
+		}
+	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("rebuild").Params(jen.Id("scale").Float64()).Error().Block(
-		append(g.refinish(w),
-			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(rowLoop...),
-			jen.Return(field("model").Dot("Refactor").Call()),
-		)...,
+		append(append(g.refinish(w),
+			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(rowLoop...)),
+			refactor...)...,
 	)
 
 	if g.inputModel() {

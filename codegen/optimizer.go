@@ -472,6 +472,13 @@ func (g *generator) observeDecl(f *jen.File) {
 			jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		),
+	)
+	if g.inflates() {
+		body = append(body, jen.If(jen.Id("err").Op(":=").Add(field("reinflate").Call()), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
+		))
+	}
+	body = append(body,
 		jen.List(field("points").Index(jen.Id("n")), field("units").Index(jen.Id("n"))).Op("=").List(jen.Id("x"), jen.Id("u")),
 		jen.If(jen.Id("n").Op("==").Lit(0).Op("||").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex")))).Block(
 			field("bestIndex").Op("=").Id("n"),

@@ -101,7 +101,7 @@ func vStatistic(ig *registry.InputGen) jen.Code {
 // samples' empirical embeddings, positive semi-definite; the unbiased
 // U-statistic can make it indefinite. The V-statistic exceeds it by
 // (k(u, u) − Ê k(u, u'))/m, which acts as a small input-dependent noise.
-var ugpEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
+var ugpEmit = withInflation(inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
 	if k := g.Nested("kernel"); k != nil && k.Plugin == "kernel.se" && g.GaussianNoise {
 		return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
 			return uncertainCall("IntegralSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
@@ -113,7 +113,7 @@ var ugpEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
 		Pair: func(ig *registry.InputGen) jen.Code {
 			return uncertainCall("MeanKernel", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D))
 		}}
-})
+}))
 
 // erbfEmit is the expected RBF kernel: the integral kernel between the
 // Gaussians matching the input noise's moments, with the kernel's variance
@@ -178,43 +178,49 @@ func requireSE(ctx *registry.CheckContext, what string) {
 	}
 }
 
-// gpInputNoise are the values of gp's input_noise parameter.
-var gpInputNoise = []string{"ignore", "inflate"}
-
-// checkGP reports an input_noise that is not one of gpInputNoise, a kernel
-// other than se with "inflate", and an rkhs_bound given without it.
-func checkGP(ctx *registry.CheckContext) {
-	a, v := constArg(ctx.Call, "input_noise")
-	if v == nil || v.Type.Kind != dsl.String {
-		return
-	}
-	switch v.Text {
-	case "inflate":
-		requireSE(ctx, `inflates the noise (input_noise = "inflate")`)
-	case "ignore":
-		if b := ctx.Call.Arg("rkhs_bound"); b != nil && !b.Default {
-			ctx.Report(dsl.Warningf(b.Span, `rkhs_bound is ignored unless input_noise = "inflate"`))
+// checkInflation returns the Check hook of a model whose input_noise is
+// other or "inflate": it reports any other value, a kernel other than se with
+// "inflate", and an rkhs_bound given without it.
+func checkInflation(other string) func(ctx *registry.CheckContext) {
+	choices := []string{other, "inflate"}
+	return func(ctx *registry.CheckContext) {
+		a, v := constArg(ctx.Call, "input_noise")
+		if v == nil || v.Type.Kind != dsl.String {
+			return
 		}
-	default:
-		d := dsl.Errorf(a.Span, "unknown input_noise %s: want %q or %q", v, gpInputNoise[0], gpInputNoise[1])
-		if hint := dsl.DidYouMean(v.Text, gpInputNoise); hint != "" {
-			d = d.WithHint("%s", hint)
+		switch v.Text {
+		case "inflate":
+			requireSE(ctx, `inflates the noise (input_noise = "inflate")`)
+		case other:
+			if b := ctx.Call.Arg("rkhs_bound"); b != nil && !b.Default {
+				ctx.Report(dsl.Warningf(b.Span, `rkhs_bound is ignored unless input_noise = "inflate"`))
+			}
+		default:
+			d := dsl.Errorf(a.Span, "unknown input_noise %s: want %q or %q", v, choices[0], choices[1])
+			if hint := dsl.DidYouMean(v.Text, choices); hint != "" {
+				d = d.WithHint("%s", hint)
+			}
+			ctx.Report(d)
 		}
-		ctx.Report(d)
 	}
 }
 
-// inflates reports whether a gp call inflates its noise by the input noise.
+// inflates reports whether a model call inflates its noise by the input noise.
 func inflates(c *ir.Call) bool {
 	_, v := constArg(c, "input_noise")
 	return v != nil && v.Type.Kind == dsl.String && v.Text == "inflate"
 }
 
-// gpModelEmit is the gp model: gpEmit's GP, inflating the observation noise
-// by the input noise when asked, with the se kernel's ℓ_k² = s²/min_i ℓ_i².
-var gpModelEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCode {
-	code := gpEmit(g)
-	if g.Choice("input_noise", gpInputNoise...) == "inflate" {
+// withInflation is emit, inflating the observation noise by the input noise
+// when the model's input_noise is "inflate" (checkInflation has vetted it),
+// with the se kernel's ℓ_k² = s²/min_i ℓ_i²: Oliveira et al.'s σ_E² (Prop. 3),
+// which IGP-UCB (Thm 2) and uGP-UCB (Thm 5) add to the noise.
+func withInflation(emit registry.ModelEmit) registry.ModelEmit {
+	return func(g *registry.ModelGen) registry.ModelCode {
+		code := emit(g)
+		if !inflates(g.Call) {
+			return code
+		}
 		code.Inflation = &registry.Inflation{Bound: g.Real("rkhs_bound"),
 			Curvature: func(hyper func(string, int) registry.Hyper, d int) jen.Code {
 				squares := make([]jen.Code, d)
@@ -222,15 +228,19 @@ var gpModelEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCo
 					l := hyper("lengthscale", i).Code
 					squares[i] = jen.Add(l).Op("*").Add(l)
 				}
-				denominator := squares[0]
+				denominator := jen.Parens(squares[0])
 				if d > 1 {
 					denominator = jen.Min(squares...)
 				}
 				return jen.Parens(jen.Add(hyper("variance", 0).Code).Op("/").Add(denominator))
 			}}
+		return code
 	}
-	return code
 }
+
+// gpModelEmit is the gp model: gpEmit's GP on the target points, inflated
+// when asked (IGP-UCB's baseline).
+var gpModelEmit = withInflation(gpEmit)
 
 // mmdEstimators are the values of mmd's estimator parameter.
 var mmdEstimators = []string{"empirical", "nystrom", "embedding"}

@@ -252,8 +252,9 @@ type Optimizer struct {
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
 
-	inputTrace [Budget]float64 // tr Σ_x of the input noise at the evaluated points, unit coordinates
-	baseNoise  [Budget]float64 // their noise variances before the inflation, model units
+	inputTrace    [Budget]float64 // tr Σ_x of the input noise at the evaluated points, unit coordinates
+	inflatedScale float64         // the model's scale when the noises were last inflated
+	baseNoise     [Budget]float64 // their noise variances before the inflation, model units
 
 	err error // why New could not make the optimiser
 }
@@ -426,7 +427,10 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	for i := range n {
 		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.baseNoise[n]+o.inflationAt(n)*o.model.Scale()*o.model.Scale()); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.noiseAt(n, o.model.Scale())); err != nil {
+		return fmt.Errorf("gp_inflate: observing %v: %w", x, err)
+	}
+	if err := o.reinflate(); err != nil {
 		return fmt.Errorf("gp_inflate: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
@@ -491,9 +495,13 @@ func (o *Optimizer) rebuild(scale float64) error {
 		for j := range row {
 			row[j] = kernel(&o.hyper, &o.units[i], &o.units[j])
 		}
-		o.model.SetNoise(i, o.baseNoise[i]+o.inflationAt(i)*scale*scale)
+		o.model.SetNoise(i, o.noiseAt(i, scale))
 	}
-	return o.model.Refactor()
+	if err := o.model.Refactor(); err != nil {
+		return err
+	}
+	o.inflatedScale = o.model.Scale()
+	return nil
 }
 
 // fillKernel is the fitter's view of the kernel: the matrix K and its derivatives
@@ -532,6 +540,31 @@ func traceAt(u *[Dim]float64) float64 {
 // hyperparameters.
 func (o *Optimizer) inflationAt(i int) float64 {
 	return 4.0 * (o.hyper[2] / min(o.hyper[0]*o.hyper[0], o.hyper[1]*o.hyper[1])) * o.inputTrace[i]
+}
+
+// noiseAt is evaluated point i's noise variance, in the model's units, for the model
+// standardised by scale: its noise before the inflation plus the inflation.
+func (o *Optimizer) noiseAt(i int, scale float64) float64 {
+	return o.baseNoise[i] + o.inflationAt(i)*scale*scale
+}
+
+// reinflate keeps the inflation on the model's standardised scale, which changes
+// as observations arrive: when it has changed (the model re-standardises when the
+// number of observations doubles), every noise is inflated anew and the model
+// refactored, O(n³), amortised O(n²) per Observe.
+func (o *Optimizer) reinflate() error {
+	scale := o.model.Scale()
+	if scale == o.inflatedScale {
+		return nil
+	}
+	for i := range o.model.Len() {
+		o.model.SetNoise(i, o.noiseAt(i, scale))
+	}
+	if err := o.model.Refactor(); err != nil {
+		return err
+	}
+	o.inflatedScale = o.model.Scale()
+	return nil
 }
 
 // incumbent returns the index of the evaluated point with the largest posterior

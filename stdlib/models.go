@@ -21,9 +21,9 @@ func init() {
 		Doc: `B, a bound on the objective's RKHS norm (standardised), for "inflate"`}
 	samples := registry.Param{Name: "samples", Type: registry.IntParam, Default: "100", Range: atLeastOne, Doc: "samples m drawn from each input distribution"}
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "gp",
-		Doc: "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
+		Doc:    "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
 		Params: []registry.Param{kernel("matern52"), inflateParam("ignore", "the target points' GP: IGP-UCB"), rkhsBound},
-		Check: checkInflation("ignore"), Emit: gpModelEmit, UsesInputNoiseIf: inflates})
+		Check:  checkInflation("ignore"), Emit: gpModelEmit, UsesInputNoiseIf: inflates})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp", UsesInputNoise: true,
 		Doc: "uGP (Oliveira et al.): GP over input distributions with the integral kernel",
 		Params: []registry.Param{kernel("se"), samples,

@@ -537,3 +537,43 @@ func BenchmarkTriangularSolve(b *testing.B) {
 		})
 	}
 }
+
+// TestJitterLimit: a slightly indefinite kernel matrix, as an approximate
+// kernel gives, is an error by default and is regularised within the limit
+// WithJitterLimit sets, by the first ×10 step of jitter that suffices; a
+// matrix beyond the limit is still an error.
+func TestJitterLimit(t *testing.T) {
+	// Correlation 1.002 between two points: the pivot is 1 − 1.002² ≈ −0.004.
+	add := func(g *GP, corr float64) error {
+		if err := g.Add(nil, 1, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		return g.Add([]float64{corr}, 1, 1, 0)
+	}
+	if err := add(New(2), 1.002); !errors.Is(err, ErrNotPositiveDefinite) {
+		t.Fatalf("default limit: %v, want ErrNotPositiveDefinite", err)
+	}
+	g := New(2).WithJitterLimit(1e-2)
+	if err := add(g, 1.002); err != nil {
+		t.Fatalf("limit 1e-2: %v", err)
+	}
+	if j := g.jitter[1]; j != 1e-2 {
+		t.Errorf("jitter %v, want the step 1e-2 (the pivot needs more than 1e-3)", j)
+	}
+	if _, v := g.Predict([]float64{1, 1.002}, 1); math.IsNaN(v) || v < 0 {
+		t.Errorf("variance %v after regularising", v)
+	}
+	if err := add(New(2).WithJitterLimit(1e-2), 1.1); !errors.Is(err, ErrNotPositiveDefinite) {
+		t.Fatalf("pivot −0.21 with limit 1e-2: %v, want ErrNotPositiveDefinite", err)
+	}
+	for _, bad := range []float64{1e-5, 2, math.NaN()} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("WithJitterLimit(%v) did not panic", bad)
+				}
+			}()
+			New(1).WithJitterLimit(bad)
+		}()
+	}
+}

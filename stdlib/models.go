@@ -1,7 +1,6 @@
 package stdlib
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/bocdev/boc/stdlib/registry"
@@ -11,23 +10,22 @@ func init() {
 	kernel := func(def string) registry.Param {
 		return registry.Param{Name: "kernel", Type: registry.KernelParam, Default: def, Doc: "covariance function over the inputs"}
 	}
-	// inflateParam is input_noise: "inflate" adds Oliveira et al.'s σ_E² to
-	// each observation's noise; other is what the alternative does.
-	inflateParam := func(other, why string) registry.Param {
-		return registry.Param{Name: "input_noise", Type: registry.StringParam, Default: strconv.Quote(other),
-			Doc: fmt.Sprintf(`%q, or "inflate": add Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise, as in %s (se kernel)`, other, why)}
+	// inflateParam is input_noise, whose values are other (the default)
+	// and "inflate"; doc says what they do.
+	inflateParam := func(other, doc string) registry.Param {
+		return registry.Param{Name: "input_noise", Type: registry.StringParam, Default: strconv.Quote(other), Doc: doc}
 	}
 	rkhsBound := registry.Param{Name: "rkhs_bound", Type: registry.RealParam, Default: "1", Range: positive,
 		Doc: `B, a bound on the objective's RKHS norm (standardised), for "inflate"`}
 	samples := registry.Param{Name: "samples", Type: registry.IntParam, Default: "100", Range: atLeastOne, Doc: "samples m drawn from each input distribution"}
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "gp",
 		Doc:    "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
-		Params: []registry.Param{kernel("matern52"), inflateParam("ignore", "the target points' GP: IGP-UCB"), rkhsBound},
+		Params: []registry.Param{kernel("matern52"), inflateParam("ignore", `"ignore", or "inflate": IGP-UCB's GP, adding Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise (se kernel)`), rkhsBound},
 		Check:  checkInflation("ignore"), Emit: gpModelEmit, UsesInputNoiseIf: inflates})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp", UsesInputNoise: true,
 		Doc: "uGP (Oliveira et al.): GP over input distributions with the integral kernel",
 		Params: []registry.Param{kernel("se"), samples,
-			inflateParam("model", `uGP-UCB's σ_ν² = σ_E² + σ_ζ² (Thm 5); "model" leaves the noise as declared or learned`), rkhsBound},
+			inflateParam("model", `"model" (the noise as declared or learned), or "inflate": add Prop. 3's σ_E² to it, uGP-UCB's σ_ν² = σ_E² + σ_ζ² (Thm 5; se kernel)`), rkhsBound},
 		Check: checkInflation("model"), Emit: ugpEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd", UsesInputNoise: true,
 		Doc: "AIRBO: GP over input distributions with the kernel exp(−α MMD²)",

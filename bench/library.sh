@@ -1,25 +1,27 @@
 #!/bin/sh
 # Compares boc's regret on the six quality-study problems (bench/studies/)
-# with Optuna's samplers (TPE, multivariate TPE, CMA-ES, random) on the same
-# problems, measured the same way, and prints one Markdown table per group of
-# problems with both side by side. See bench/README.md and docs/quality.md.
+# with Optuna's samplers (TPE, multivariate TPE, CMA-ES, random) and with a
+# re-implementation of scikit-optimize's gp_minimize defaults on scikit-learn's
+# GP (the scikit-learn GP-BO reference) on the same problems, measured the same
+# way, and prints Markdown tables per group of problems with all side by side.
+# See bench/README.md and docs/quality.md.
 #
 # Usage: bench/library.sh [SEEDS [DIR]]   (from anywhere in the repository)
 #   SEEDS  seeds 1..SEEDS per method (default 10)
-#   DIR    keep the four JSON files there (default: a temporary directory)
+#   DIR    keep the six JSON files there (default: a temporary directory)
 set -eu
 
 seeds=${1:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
-python=/usr/bin/python3 # Debian's, where python3-optuna installs
+python=/usr/bin/python3 # Debian's, where python3-optuna and python3-sklearn install
 
-if ! "$python" -c 'import optuna, cmaes' 2>/dev/null; then
-	echo "installing Debian's python3-optuna and python3-cmaes with apt-get" >&2
+if ! "$python" -c 'import optuna, cmaes, sklearn, scipy' 2>/dev/null; then
+	echo "installing Debian's python3-optuna, python3-cmaes, python3-sklearn and python3-scipy with apt-get" >&2
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	$sudo apt-get update
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		python3-optuna python3-cmaes
+		python3-optuna python3-cmaes python3-sklearn python3-scipy
 fi
 
 if [ $# -ge 2 ]; then
@@ -49,5 +51,13 @@ go run ./cmd/boc study $large --seeds "$seeds" --budgets 25,50,100 \
 # shellcheck disable=SC2086
 "$python" bench/library/optuna_study.py $large --seeds "$seeds" --budgets 25,50,100 --json >"$out/optuna_large.json"
 
+# The scikit-learn GP-BO reference on the same files, seeds and budgets (its
+# runs go in parallel processes, one per core).
+# shellcheck disable=SC2086
+"$python" bench/library/sklearn_gp_study.py $small --seeds "$seeds" --budgets 10,25,50 --json >"$out/sklearn_small.json"
+# shellcheck disable=SC2086
+"$python" bench/library/sklearn_gp_study.py $large --seeds "$seeds" --budgets 25,50,100 --json >"$out/sklearn_large.json"
+
 "$python" bench/library/merge.py --boc "$out/boc_small.json" --boc "$out/boc_large.json" \
-	--optuna "$out/optuna_small.json" --optuna "$out/optuna_large.json"
+	--optuna "$out/optuna_small.json" --optuna "$out/optuna_large.json" \
+	--sklearn "$out/sklearn_small.json" --sklearn "$out/sklearn_large.json"

@@ -1,41 +1,40 @@
 #!/usr/bin/python3
-"""Merges `boc study --json` and `optuna_study.py --json` into side-by-side Markdown tables.
+"""Merges `boc study --json`, `optuna_study.py --json` and `sklearn_gp_study.py --json` into side-by-side Markdown tables.
 
-    /usr/bin/python3 bench/library/merge.py --boc BOC.json [--boc ...] --optuna OPTUNA.json [--optuna ...]
+    /usr/bin/python3 bench/library/merge.py --boc BOC.json [--boc ...] \
+        [--optuna OPTUNA.json ...] [--sklearn SKLEARN.json ...]
 
 For every set of budgets (one per `boc study` command: 10,25,50 for Branin and
 Hartmann3, 25,50,100 for Hartmann6) it prints two tables with boc's methods
-(named boc-ACQUISITION, and boc-random for `--random`) and Optuna's methods
-row by row for each problem:
+(named boc-ACQUISITION, and boc-random for `--random`), Optuna's methods and the
+scikit-learn GP-BO reference's (skopt-..., sklearn_gp_study.py's re-implementation
+of scikit-optimize's gp_minimize) row by row for each problem:
 
 - the regret of the recommendation: for boc the evaluated point with the best
   posterior mean, for Optuna its best trial (`study.best_trial`, the trial with
-  the lowest observed value);
-- the regret of the best observed point: for both the evaluated point with the
+  the lowest observed value), for the reference the evaluated point with the
+  lowest posterior mean of its GP (boc's rule, not skopt's res.x);
+- the regret of the best observed point: for all the evaluated point with the
   lowest observed, possibly noisy, value; for Optuna the same point as its
-  recommendation, so its rows repeat.
+  recommendation, so its rows repeat; for the reference skopt's own
+  recommendation res.x.
 
 Cells are median [lower quartile, upper quartile] over the seeds, printed as
-`boc study --markdown` prints them. A summary table follows, per problem at the
-last budget: the median regret of the recommendation for boc's `ei` (the study
-files' own acquisition) and Optuna's default sampler (TPE), and for the best
-boc method and the best Optuna method (best by that median, chosen after the
-fact for both sides). It checks that every file used the same seeds and that
-boc and Optuna agree on each problem's optimum. bench/library.sh runs it.
+`boc study --markdown` prints them. Summary tables follow, per problem at the
+last budget. Against Optuna: the median regret of the recommendation for boc's
+`ei` (the study files' own acquisition) and Optuna's default sampler (TPE), and
+for the best boc method and the best Optuna method (best by that median, chosen
+after the fact for both sides). Against the reference, the same for its default
+recipe (`skopt-gp-hedge`) and its best method, for the recommendation and for
+the best observed point. It checks that every file used the same seeds and that
+all agree on each problem's optimum. bench/library.sh runs it.
 """
 
 import argparse
 import json
 import sys
 
-
-def format_regret(x):
-    """Three significant digits, like Go's strconv.FormatFloat(x, 'g', 3, 64)."""
-    return "%.3g" % x
-
-
-def cell(q):
-    return f"{format_regret(q['median'])} [{format_regret(q['q1'])}, {format_regret(q['q3'])}]"
+from study_common import cell, format_regret
 
 
 def load(path, library):
@@ -66,6 +65,14 @@ def table(out, title, budgets, problems, rows, field):
                 out.write(f"| {p} | `{r['method']}` | " + " | ".join(cell(q) for q in r[field]) + " |\n")
 
 
+def median(r, field="recommendation"):
+    return r[field][-1]["median"]
+
+
+def ratio(theirs, ours):
+    return theirs / ours if ours > 0 else float("inf")
+
+
 def summary(out, budgets, problems, rows):
     last = budgets[-1]
     out.write(
@@ -77,9 +84,6 @@ def summary(out, budgets, problems, rows):
     out.write("| problem | `boc-ei` | `optuna-tpe` | best boc | best Optuna | Optuna / boc |\n")
     out.write("| --- | ---: | ---: | --- | --- | ---: |\n")
 
-    def median(r):
-        return r["recommendation"][-1]["median"]
-
     for p in problems:
         mine = [r for r in rows if r["problem"] == p]
         by_name = {r["method"]: r for r in mine}
@@ -88,24 +92,61 @@ def summary(out, budgets, problems, rows):
         if not boc or not lib:
             continue
         best_boc, best_lib = min(boc, key=median), min(lib, key=median)
-        ratio = median(best_lib) / median(best_boc) if median(best_boc) > 0 else float("inf")
         fixed = [format_regret(median(by_name[m])) if m in by_name else "–" for m in ("boc-ei", "optuna-tpe")]
         out.write(
             f"| {p} | {fixed[0]} | {fixed[1]} "
             f"| `{best_boc['method']}` {format_regret(median(best_boc))} "
-            f"| `{best_lib['method']}` {format_regret(median(best_lib))} | {format_regret(ratio)} |\n"
+            f"| `{best_lib['method']}` {format_regret(median(best_lib))} "
+            f"| {format_regret(ratio(median(best_lib), median(best_boc)))} |\n"
         )
 
 
+def summary_sklearn(out, budgets, problems, rows):
+    last = budgets[-1]
+    out.write(
+        f"Median regret after {last} evaluations, boc against the scikit-learn GP-BO reference, of the "
+        "recommendation (on both sides the evaluated point with the best posterior mean) and of the best observed "
+        "point (the reference's res.x): boc's `ei` (the study files' acquisition) and the reference's default "
+        "recipe (`skopt-gp-hedge`); the best boc method and the best reference method by this median, chosen "
+        "after the fact for both; and the ratio of the best reference median to the best boc median "
+        "(above 1: boc is ahead).\n\n"
+    )
+    out.write("| problem | point | `boc-ei` | `skopt-gp-hedge` | best boc | best reference | reference / boc |\n")
+    out.write("| --- | --- | ---: | ---: | --- | --- | ---: |\n")
+    for p in problems:
+        mine = [r for r in rows if r["problem"] == p]
+        by_name = {r["method"]: r for r in mine}
+        boc = [r for r in mine if r["library"] == "boc" and r["method"] != "boc-random"]
+        lib = [r for r in mine if r["library"] == "sklearn"]
+        if not boc or not lib:
+            continue
+        for field, label in (("recommendation", "recommendation"), ("best_observed", "best observed")):
+            def m(r):
+                return median(r, field)
+            best_boc, best_lib = min(boc, key=m), min(lib, key=m)
+            fixed = [format_regret(m(by_name[n])) if n in by_name else "–" for n in ("boc-ei", "skopt-gp-hedge")]
+            out.write(
+                f"| {p} | {label} | {fixed[0]} | {fixed[1]} "
+                f"| `{best_boc['method']}` {format_regret(m(best_boc))} "
+                f"| `{best_lib['method']}` {format_regret(m(best_lib))} "
+                f"| {format_regret(ratio(m(best_lib), m(best_boc)))} |\n"
+            )
+
+
 def main():
-    parser = argparse.ArgumentParser(description="Merges boc study --json and optuna_study.py --json.")
+    parser = argparse.ArgumentParser(
+        description="Merges boc study --json, optuna_study.py --json and sklearn_gp_study.py --json.")
     parser.add_argument("--boc", action="append", required=True, metavar="FILE", help="output of boc study --json")
-    parser.add_argument("--optuna", action="append", required=True, metavar="FILE",
+    parser.add_argument("--optuna", action="append", default=[], metavar="FILE",
                         help="output of optuna_study.py --json")
+    parser.add_argument("--sklearn", action="append", default=[], metavar="FILE",
+                        help="output of sklearn_gp_study.py --json")
     args = parser.parse_args()
+    if not args.optuna and not args.sklearn:
+        parser.error("give --optuna or --sklearn (or both)")
 
     seeds, rows = set(), []
-    for library, paths in (("boc", args.boc), ("optuna", args.optuna)):
+    for library, paths in (("boc", args.boc), ("optuna", args.optuna), ("sklearn", args.sklearn)):
         for path in paths:
             n, r = load(path, library)
             seeds.add(n)
@@ -114,7 +155,7 @@ def main():
         raise SystemExit(f"the studies ran different numbers of seeds: {sorted(seeds)}")
     seeds = seeds.pop()
 
-    # boc and Optuna must judge each problem against the same optimum.
+    # Every library must judge each problem against the same optimum.
     optimum = {}
     for r in rows:
         o = optimum.setdefault(r["problem"], r["optimum"])
@@ -129,18 +170,32 @@ def main():
                "minus the optimum, after each number of evaluations")
     for i, (budgets, group) in enumerate(groups.items()):
         problems = list(dict.fromkeys(r["problem"] for r in group))
+        libraries = {r["library"] for r in group}
         if i > 0:
             out.write("\n")
         out.write(f"### {', '.join(problems)}\n\n")
-        table(out, "Regret of the recommendation (boc: the evaluated point with the best posterior mean; "
-                   f"Optuna: its best trial, the trial with the lowest observed value): {measure}.",
+        rule = ["boc: the evaluated point with the best posterior mean"]
+        if "optuna" in libraries:
+            rule.append("Optuna: its best trial, the trial with the lowest observed value")
+        if "sklearn" in libraries:
+            rule.append("the scikit-learn GP-BO reference (`skopt-...`): the evaluated point with the lowest "
+                        "posterior mean of its GP, boc's rule, not skopt's res.x")
+        table(out, f"Regret of the recommendation ({'; '.join(rule)}): {measure}.",
               budgets, problems, group, "recommendation")
         out.write("\n")
-        table(out, "Regret of the best observed point (the evaluated point with the lowest observed value; "
-                   f"for Optuna the same point as its recommendation): {measure}.",
+        rule = ["the evaluated point with the lowest observed value"]
+        if "optuna" in libraries:
+            rule.append("for Optuna the same point as its recommendation")
+        if "sklearn" in libraries:
+            rule.append("for the scikit-learn GP-BO reference skopt's own recommendation, res.x")
+        table(out, f"Regret of the best observed point ({'; '.join(rule)}): {measure}.",
               budgets, problems, group, "best_observed")
-        out.write("\n")
-        summary(out, budgets, problems, group)
+        if "optuna" in libraries:
+            out.write("\n")
+            summary(out, budgets, problems, group)
+        if "sklearn" in libraries:
+            out.write("\n")
+            summary_sklearn(out, budgets, problems, group)
         for r in group:
             for stop in r.get("stopped_early") or []:
                 out.write(f"\n{r['problem']} with {r['method']}: seed {stop['seed']} stopped after "

@@ -73,60 +73,53 @@ def ratio(theirs, ours):
     return theirs / ours if ours > 0 else float("inf")
 
 
-def summary(out, budgets, problems, rows):
-    last = budgets[-1]
-    out.write(
-        f"Median regret of the recommendation after {last} evaluations: boc's `ei` (the study files' acquisition) "
-        "and Optuna's default sampler (TPE); the best boc method and the best Optuna method by this median, "
-        "chosen after the fact for both; and the ratio of the best Optuna median to the best boc median "
-        "(above 1: boc is ahead).\n\n"
-    )
-    out.write("| problem | `boc-ei` | `optuna-tpe` | best boc | best Optuna | Optuna / boc |\n")
-    out.write("| --- | ---: | ---: | --- | --- | ---: |\n")
+# The summaries after the tables: for each library, its column headings, its
+# default method, what is said of it, and the regrets compared (with a
+# "point" column when there are several).
+SUMMARIES = {
+    "optuna": dict(
+        name="Optuna", default="optuna-tpe", skip="optuna-random",
+        intro="Median regret of the recommendation after {last} evaluations: boc's `ei` (the study files' "
+              "acquisition) and Optuna's default sampler (TPE); the best boc method and the best Optuna method by "
+              "this median, chosen after the fact for both; and the ratio of the best Optuna median to the best boc "
+              "median (above 1: boc is ahead).\n\n",
+        best="best Optuna", ratio="Optuna / boc",
+        fields=(("recommendation", None),)),
+    "sklearn": dict(
+        name="reference", default="skopt-gp-hedge", skip=None,
+        intro="Median regret after {last} evaluations, boc against the scikit-learn GP-BO reference, of the "
+              "recommendation (on both sides the evaluated point with the best posterior mean) and of the best "
+              "observed point (the reference's res.x): boc's `ei` (the study files' acquisition) and the "
+              "reference's default recipe (`skopt-gp-hedge`); the best boc method and the best reference method by "
+              "this median, chosen after the fact for both; and the ratio of the best reference median to the best "
+              "boc median (above 1: boc is ahead).\n\n",
+        best="best reference", ratio="reference / boc",
+        fields=(("recommendation", "recommendation"), ("best_observed", "best observed"))),
+}
 
+
+def summary(out, budgets, problems, rows, library):
+    """Writes the summary table of library against boc after the last budget (SUMMARIES)."""
+    s = SUMMARIES[library]
+    point = s["fields"][0][1] is not None
+    out.write(s["intro"].format(last=budgets[-1]))
+    out.write("| problem |" + (" point |" if point else "")
+              + f" `boc-ei` | `{s['default']}` | best boc | {s['best']} | {s['ratio']} |\n")
+    out.write("| --- |" + (" --- |" if point else "") + " ---: | ---: | --- | --- | ---: |\n")
     for p in problems:
         mine = [r for r in rows if r["problem"] == p]
         by_name = {r["method"]: r for r in mine}
         boc = [r for r in mine if r["library"] == "boc" and r["method"] != "boc-random"]
-        lib = [r for r in mine if r["library"] == "optuna" and r["method"] != "optuna-random"]
+        lib = [r for r in mine if r["library"] == library and r["method"] != s["skip"]]
         if not boc or not lib:
             continue
-        best_boc, best_lib = min(boc, key=median), min(lib, key=median)
-        fixed = [format_regret(median(by_name[m])) if m in by_name else "–" for m in ("boc-ei", "optuna-tpe")]
-        out.write(
-            f"| {p} | {fixed[0]} | {fixed[1]} "
-            f"| `{best_boc['method']}` {format_regret(median(best_boc))} "
-            f"| `{best_lib['method']}` {format_regret(median(best_lib))} "
-            f"| {format_regret(ratio(median(best_lib), median(best_boc)))} |\n"
-        )
-
-
-def summary_sklearn(out, budgets, problems, rows):
-    last = budgets[-1]
-    out.write(
-        f"Median regret after {last} evaluations, boc against the scikit-learn GP-BO reference, of the "
-        "recommendation (on both sides the evaluated point with the best posterior mean) and of the best observed "
-        "point (the reference's res.x): boc's `ei` (the study files' acquisition) and the reference's default "
-        "recipe (`skopt-gp-hedge`); the best boc method and the best reference method by this median, chosen "
-        "after the fact for both; and the ratio of the best reference median to the best boc median "
-        "(above 1: boc is ahead).\n\n"
-    )
-    out.write("| problem | point | `boc-ei` | `skopt-gp-hedge` | best boc | best reference | reference / boc |\n")
-    out.write("| --- | --- | ---: | ---: | --- | --- | ---: |\n")
-    for p in problems:
-        mine = [r for r in rows if r["problem"] == p]
-        by_name = {r["method"]: r for r in mine}
-        boc = [r for r in mine if r["library"] == "boc" and r["method"] != "boc-random"]
-        lib = [r for r in mine if r["library"] == "sklearn"]
-        if not boc or not lib:
-            continue
-        for field, label in (("recommendation", "recommendation"), ("best_observed", "best observed")):
+        for field, label in s["fields"]:
             def m(r):
                 return median(r, field)
             best_boc, best_lib = min(boc, key=m), min(lib, key=m)
-            fixed = [format_regret(m(by_name[n])) if n in by_name else "–" for n in ("boc-ei", "skopt-gp-hedge")]
+            fixed = [format_regret(m(by_name[n])) if n in by_name else "–" for n in ("boc-ei", s["default"])]
             out.write(
-                f"| {p} | {label} | {fixed[0]} | {fixed[1]} "
+                f"| {p} |" + (f" {label} |" if point else "") + f" {fixed[0]} | {fixed[1]} "
                 f"| `{best_boc['method']}` {format_regret(m(best_boc))} "
                 f"| `{best_lib['method']}` {format_regret(m(best_lib))} "
                 f"| {format_regret(ratio(m(best_lib), m(best_boc)))} |\n"
@@ -190,12 +183,10 @@ def main():
             rule.append("for the scikit-learn GP-BO reference skopt's own recommendation, res.x")
         table(out, f"Regret of the best observed point ({'; '.join(rule)}): {measure}.",
               budgets, problems, group, "best_observed")
-        if "optuna" in libraries:
-            out.write("\n")
-            summary(out, budgets, problems, group)
-        if "sklearn" in libraries:
-            out.write("\n")
-            summary_sklearn(out, budgets, problems, group)
+        for library in SUMMARIES:
+            if library in libraries:
+                out.write("\n")
+                summary(out, budgets, problems, group, library)
         for r in group:
             for stop in r.get("stopped_early") or []:
                 out.write(f"\n{r['problem']} with {r['method']}: seed {stop['seed']} stopped after "

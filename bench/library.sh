@@ -13,16 +13,8 @@ set -eu
 
 seeds=${1:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
-python=/usr/bin/python3 # Debian's, where python3-optuna and python3-sklearn install
-
-if ! "$python" -c 'import optuna, cmaes, sklearn, scipy' 2>/dev/null; then
-	echo "installing Debian's python3-optuna, python3-cmaes, python3-sklearn and python3-scipy with apt-get" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		python3-optuna python3-cmaes python3-sklearn python3-scipy
-fi
+. "$root/bench/debian.sh"
+need_python_modules 'optuna, cmaes, sklearn, scipy' python3-optuna python3-cmaes python3-sklearn python3-scipy
 
 if [ $# -ge 2 ]; then
 	out=$2

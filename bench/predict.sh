@@ -8,16 +8,8 @@ set -eu
 
 runs=${1:-15}
 root=$(cd "$(dirname "$0")/.." && pwd)
-python=/usr/bin/python3 # Debian's, where python3-sklearn installs
-
-if ! "$python" -c 'import sklearn' 2>/dev/null; then
-	echo "installing Debian's python3-sklearn (and OpenBLAS) with apt-get" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		python3-sklearn libopenblas0-pthread
-fi
+. "$root/bench/debian.sh"
+need_python_modules sklearn python3-sklearn libopenblas0-pthread
 
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -51,6 +52,9 @@ larger ones it is a multi-start local search, whose result is only the best
 found, so the study takes the better of it and the best robust value of any
 recommendation of the study, and notes that the robust regrets may be
 understated.
+
+--json adds each seed's run to the quartiles: after each budget, the
+recommended point and its regrets, to see where the runs settle.
 
 f* is the known optimum when the objective is a single benchmark call over the
 domain's variables (branin(x1, x2), hartmann6(p)); otherwise give --optimum.
@@ -210,6 +214,9 @@ type studyMethod struct {
 	// budgets[k] evaluations with seed s+1; bestObserved that of the best
 	// observed point.
 	recommendation, bestObserved [][]float64
+	// recommended[k][s] is the recommended point itself, as the program's
+	// trace wrote it.
+	recommended [][]json.RawMessage
 	// robustValue[k][s] is the robust value of the recommendation after
 	// budgets[k] evaluations with seed s+1 (NaN when the program reported
 	// null), robustReported[s] whether that run reported robust values at all,
@@ -520,15 +527,17 @@ func runSeeds(ctx context.Context, problems []*studyProblem, cfg studyConfig) er
 
 // prepare allocates the tables a method's runs fill in.
 func (m *studyMethod) prepare(budgets, seeds int) {
-	m.recommendation, m.bestObserved = regretTable(budgets, seeds), regretTable(budgets, seeds)
-	m.robustValue, m.robustReported = regretTable(budgets, seeds), make([]bool, seeds)
+	m.recommendation, m.bestObserved = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
+	m.robustValue, m.robustReported = perRun[float64](budgets, seeds), make([]bool, seeds)
 	m.evaluations = make([]int, seeds)
+	m.recommended = perRun[json.RawMessage](budgets, seeds)
 }
 
-func regretTable(budgets, seeds int) [][]float64 {
-	t := make([][]float64, budgets)
+// perRun makes a table of one value per budget and seed.
+func perRun[T any](budgets, seeds int) [][]T {
+	t := make([][]T, budgets)
 	for i := range t {
-		t[i] = make([]float64, seeds)
+		t[i] = make([]T, seeds)
 	}
 	return t
 }

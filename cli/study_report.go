@@ -19,9 +19,10 @@ import (
 // tracedResult is what boc study reads of a program's run --json --trace.
 type tracedResult struct {
 	Trace []struct {
-		RecommendationValue  *float64       `json:"recommendation_value"`
-		RecommendationRobust optionalNumber `json:"recommendation_robust"`
-		BestObservedValue    *float64       `json:"best_observed_value"`
+		Recommendation       json.RawMessage `json:"recommendation"`
+		RecommendationValue  *float64        `json:"recommendation_value"`
+		RecommendationRobust optionalNumber  `json:"recommendation_robust"`
+		BestObservedValue    *float64        `json:"best_observed_value"`
 	} `json:"trace"`
 }
 
@@ -78,6 +79,7 @@ func (r studyRun) record(output []byte, budgets []int) error {
 	r.method.robustReported[r.seed-1] = res.Trace[0].RecommendationRobust.present
 	for k, b := range budgets {
 		step := res.Trace[min(b, len(res.Trace))-1]
+		r.method.recommended[k][r.seed-1] = step.Recommendation
 		r.method.robustValue[k][r.seed-1] = math.NaN()
 		if v := step.RecommendationRobust.value; v != nil {
 			r.method.robustValue[k][r.seed-1] = *v
@@ -217,7 +219,7 @@ func (p *studyProblem) robustRegrets() error {
 		if m.skipped != "" {
 			continue
 		}
-		m.robust = regretTable(len(m.robustValue), len(m.robustReported))
+		m.robust = perRun[float64](len(m.robustValue), len(m.robustReported))
 		for k, values := range m.robustValue {
 			for s, v := range values {
 				if !m.robustReported[s] {
@@ -459,6 +461,36 @@ type studyJSONCase struct {
 	// StoppedEarly lists the runs that made fewer evaluations than the last
 	// budget; their last values stand for the budgets they did not reach.
 	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
+	// Runs are the seeds' own results, which the quartiles summarise.
+	Runs []studyJSONRun `json:"runs,omitempty"`
+}
+
+// studyJSONRun is one seed's run: per budget, the recommended point (as the
+// program wrote it) and its regrets.
+type studyJSONRun struct {
+	Seed               int               `json:"seed"`
+	Recommendation     []json.RawMessage `json:"recommendation"`
+	Regret             []float64         `json:"regret"`
+	BestObservedRegret []float64         `json:"best_observed_regret"`
+	RobustRegret       []float64         `json:"robust_regret,omitempty"`
+}
+
+// runs lists a method's runs seed by seed.
+func runs(cfg studyConfig, p *studyProblem, m *studyMethod) []studyJSONRun {
+	out := make([]studyJSONRun, cfg.seeds)
+	for s := range out {
+		r := &out[s]
+		r.Seed = s + 1
+		for k := range cfg.budgets {
+			r.Recommendation = append(r.Recommendation, m.recommended[k][s])
+			r.Regret = append(r.Regret, m.recommendation[k][s])
+			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[k][s])
+			if p.robustReported {
+				r.RobustRegret = append(r.RobustRegret, m.robust[k][s])
+			}
+		}
+	}
+	return out
 }
 
 func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) error {
@@ -472,6 +504,7 @@ func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) erro
 					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
 				}
 				c.StoppedEarly = earlyStops(cfg, m)
+				c.Runs = runs(cfg, p, m)
 				if p.robustReported {
 					c.RobustOptimum, c.RobustOptimumNote = &p.robustOptimum, p.robustNote
 					for k := range cfg.budgets {

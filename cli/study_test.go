@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,6 +83,23 @@ func TestStudyJSON(t *testing.T) {
 		for k, q := range slices.Concat(c.Recommendation, c.BestObserved) {
 			if !(0 <= q.Q1 && q.Q1 <= q.Median && q.Median <= q.Q3) || math.IsInf(q.Q3, 0) {
 				t.Errorf("%s, entry %d: quartiles %+v are not ordered non-negative regrets", c.Method, k, q)
+			}
+		}
+		// The runs are what the quartiles summarise, with the recommended points.
+		if len(c.Runs) != 3 {
+			t.Fatalf("%s: %d runs, want 3", c.Method, len(c.Runs))
+		}
+		for k := range got.Budgets {
+			var regrets []float64
+			for _, r := range c.Runs {
+				var x struct{ X1, X2 *float64 }
+				if err := json.Unmarshal(r.Recommendation[k], &x); err != nil || x.X1 == nil || x.X2 == nil {
+					t.Errorf("%s, seed %d: recommendation %s is not a point of the domain (%v)", c.Method, r.Seed, r.Recommendation[k], err)
+				}
+				regrets = append(regrets, r.Regret[k])
+			}
+			if q := summarise(regrets); q != c.Recommendation[k] {
+				t.Errorf("%s, budget %d: the runs' regrets %v summarise to %+v, the table has %+v", c.Method, got.Budgets[k], regrets, q, c.Recommendation[k])
 			}
 		}
 	}
@@ -373,7 +391,7 @@ func TestEarlyStops(t *testing.T) {
 func robustTrace(robust ...string) string {
 	var steps []string
 	for i, r := range robust {
-		steps = append(steps, fmt.Sprintf(`{"evaluation":%d,"x":{"x":0.5},"y":1,"value":-0.1,"recommendation_value":-0.1,"recommendation_robust":%s,"best_observed_value":-0.1}`, i+1, r))
+		steps = append(steps, fmt.Sprintf(`{"evaluation":%d,"x":{"x":0.5},"y":1,"value":-0.1,"recommendation":{"x":%d},"recommendation_value":-0.1,"recommendation_robust":%s,"best_observed_value":-0.1}`, i+1, i+1, r))
 	}
 	return `{"problem":"tiny","evaluations":3,"trace":[` + strings.Join(steps, ",") + `]}`
 }
@@ -470,12 +488,31 @@ func TestStudyRobustRegret(t *testing.T) {
 			if c.RobustOptimum == nil || *c.RobustOptimum != -0.01 || len(c.RecommendationRobust) != 2 || c.RecommendationRobust[1].Median != 0.025 || c.RobustOptimumNote != "" {
 				t.Errorf("noisy: robust optimum %v, robust regrets %+v, note %q", c.RobustOptimum, c.RecommendationRobust, c.RobustOptimumNote)
 			}
+			// Seed 2's run, after 2 and 3 evaluations: the recommendation of
+			// that step of its trace, the regrets of the tables above.
+			if len(c.Runs) != 2 {
+				t.Fatalf("noisy: %d runs, want 2", len(c.Runs))
+			}
+			run := c.Runs[1]
+			var points []string
+			for _, p := range run.Recommendation {
+				var b bytes.Buffer
+				if err := json.Compact(&b, p); err != nil {
+					t.Fatal(err)
+				}
+				points = append(points, b.String())
+			}
+			if run.Seed != 2 || !slices.Equal(points, []string{`{"x":2}`, `{"x":3}`}) ||
+				!slices.Equal(run.RobustRegret, []float64{want[0][1], want[1][1]}) || !slices.Equal(run.Regret, []float64{0.1, 0.1}) {
+				t.Errorf("noisy, seed 2: %+v (recommendations %s), want seed 2 at x = 2 and 3 with robust regrets %v and %v, regrets 0.1",
+					run, points, want[0][1], want[1][1])
+			}
 		case "wide":
 			if c.RobustOptimum == nil || *c.RobustOptimum != -0.5 || c.RobustOptimumNote != "only the best known" {
 				t.Errorf("wide: %+v, want the robust optimum -0.5 with its note", c)
 			}
 		case "plain":
-			if c.RobustOptimum != nil || c.RecommendationRobust != nil || c.RobustOptimumNote != "" {
+			if c.RobustOptimum != nil || c.RecommendationRobust != nil || c.RobustOptimumNote != "" || c.Runs[0].RobustRegret != nil {
 				t.Errorf("plain: %+v, want no robust regret", c)
 			}
 		}

@@ -25,9 +25,10 @@ import (
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
 //	stopped               why the run ended: "budget", "stop when" or "exhausted"
 //	trace                 with --trace, one object per evaluation, in order:
-//	                      {"evaluation", "x", "y", "sd", "value", "recommendation_value",
-//	                       "recommendation_robust", "best_observed_value"}, the last
-//	                      three after that evaluation; "sd", the noise sd reported
+//	                      {"evaluation", "x", "y", "sd", "value", "recommendation",
+//	                       "recommendation_value", "recommendation_robust",
+//	                       "best_observed_value"}, the last four after that
+//	                      evaluation; "sd", the noise sd reported
 //	                      with y, only when the problem's observation noise is
 //	                      reported; "recommendation_robust" as above
 //
@@ -63,6 +64,7 @@ type step struct {
 	Y                    number  `json:"y"`
 	SD                   *number `json:"sd,omitempty"`
 	Value                number  `json:"value"`
+	Recommendation       point   `json:"recommendation"`
 	RecommendationValue  number  `json:"recommendation_value"`
 	RecommendationRobust *number `json:"recommendation_robust,omitempty"`
 	BestObservedValue    number  `json:"best_observed_value"`
@@ -70,7 +72,7 @@ type step struct {
 
 func traceStep(p Problem, pr Progress) step {
 	s := step{Evaluation: pr.Evaluation, X: point{dims: p.Dims, x: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
-		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
+		Recommendation: point{dims: p.Dims, x: slices.Clone(pr.Recommendation)}, RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
 	if p.ReportsSD {
 		sd := number(pr.SD)
 		s.SD = &sd

@@ -53,15 +53,15 @@ func TestRun(t *testing.T) {
 			wantStdout: `{"problem":"demo","seed":7,"random_search":true,"evaluations":2,"recommendation":{"x":1,"p":[2,3]},` +
 				`"recommendation_mean":4.8,"recommendation_value":4.5,"best_observed":{"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4},` +
 				`"stopped":"budget","trace":[` +
-				`{"evaluation":1,"x":{"x":1,"p":[2,3]},"y":5,"value":4.5,"recommendation_value":4.5,"best_observed_value":4.5},` +
-				`{"evaluation":2,"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4,"recommendation_value":4.5,"best_observed_value":4}]}` + "\n",
+				`{"evaluation":1,"x":{"x":1,"p":[2,3]},"y":5,"value":4.5,"recommendation":{"x":1,"p":[2,3]},"recommendation_value":4.5,"best_observed_value":4.5},` +
+				`{"evaluation":2,"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4,"recommendation":{"x":1,"p":[2,3]},"recommendation_value":4.5,"best_observed_value":4}]}` + "\n",
 			wantOpt: &Options{Seed: 7, Budget: 10, RandomSearch: true}},
 		{name: "trace with reported sd", args: []string{"run", "--json", "--trace"}, reportsSD: true, wantCode: ExitOK,
 			wantStdout: `{"problem":"demo","seed":7,"random_search":false,"evaluations":2,"recommendation":{"x":1,"p":[2,3]},` +
 				`"recommendation_mean":4.8,"recommendation_value":4.5,"best_observed":{"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4},` +
 				`"stopped":"budget","trace":[` +
-				`{"evaluation":1,"x":{"x":1,"p":[2,3]},"y":5,"sd":0.5,"value":4.5,"recommendation_value":4.5,"best_observed_value":4.5},` +
-				`{"evaluation":2,"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"sd":0,"value":4,"recommendation_value":4.5,"best_observed_value":4}]}` + "\n"},
+				`{"evaluation":1,"x":{"x":1,"p":[2,3]},"y":5,"sd":0.5,"value":4.5,"recommendation":{"x":1,"p":[2,3]},"recommendation_value":4.5,"best_observed_value":4.5},` +
+				`{"evaluation":2,"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"sd":0,"value":4,"recommendation":{"x":1,"p":[2,3]},"recommendation_value":4.5,"best_observed_value":4}]}` + "\n"},
 		{name: "trace without json", args: []string{"run", "--trace"}, wantCode: ExitUsage, wantStderr: "use it with --json"},
 		{name: "flags", args: []string{"run", "--json", "--seed", "3", "--budget", "4"}, wantCode: ExitOK, wantOpt: &Options{Seed: 3, Budget: 4}},
 		{name: "single dash flags", args: []string{"run", "-seed=5", "-budget=10"}, wantCode: ExitOK, wantOpt: &Options{Seed: 5, Budget: 10}},

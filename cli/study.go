@@ -47,10 +47,13 @@ With input noise (the query x lands at x + ε), programs also report the robust
 value of the recommendation, the mean of the noise-free objective over ε, and a
 third table shows its robust regret: the best robust value of the domain,
 found once per file by the program's robust-optimum command, minus the
-recommendation's. That search is a grid for domains of 1 or 2 components; for
-larger ones it is a multi-start local search, whose result is only the best
-found, so the study takes the better of it and the best robust value of any
-recommendation of the study, and notes that the robust regrets may be
+recommendation's. A fourth table averages the robust regret over the targets
+evaluated so far, the measure of Oliveira et al.'s figures: it shows how much
+a run loses while it learns, not only where it ends. The search for the best
+robust value is a grid for domains of 1 or 2 components; for larger ones it
+is a multi-start local search, whose result is only the best found, so the
+study takes the better of it and the best robust value of any recommendation
+or evaluated target of the study, and notes that the robust regrets may be
 understated.
 
 --json adds each seed's run to the quartiles: after each budget, the
@@ -224,6 +227,13 @@ type studyMethod struct {
 	robustValue    [][]float64
 	robustReported []bool
 	robust         [][]float64
+	// evaluatedRobust[k][s] is the mean robust value of the targets evaluated
+	// in the first budgets[k] evaluations with seed s+1 (NaN when one is
+	// unknown), bestEvaluated[s] the best robust value of any of them, and
+	// evaluated the regrets of those means, once the robust optimum is known.
+	evaluatedRobust [][]float64
+	bestEvaluated   []float64
+	evaluated       [][]float64
 	// evaluations[s] is the number of evaluations the run with seed s+1 made:
 	// fewer than the last budget when it stopped early (a `stop when`, or every
 	// reachable point evaluated), and then its last values stand for the
@@ -529,6 +539,7 @@ func runSeeds(ctx context.Context, problems []*studyProblem, cfg studyConfig) er
 func (m *studyMethod) prepare(budgets, seeds int) {
 	m.recommendation, m.bestObserved = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
 	m.robustValue, m.robustReported = perRun[float64](budgets, seeds), make([]bool, seeds)
+	m.evaluatedRobust, m.bestEvaluated = perRun[float64](budgets, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
 	m.evaluations = make([]int, seeds)
 	m.recommended = perRun[json.RawMessage](budgets, seeds)
 }

@@ -19,6 +19,7 @@ import (
 // tracedResult is what boc study reads of a program's run --json --trace.
 type tracedResult struct {
 	Trace []struct {
+		Robust               optionalNumber  `json:"robust"`
 		Recommendation       json.RawMessage `json:"recommendation"`
 		RecommendationValue  *float64        `json:"recommendation_value"`
 		RecommendationRobust optionalNumber  `json:"recommendation_robust"`
@@ -77,6 +78,7 @@ func (r studyRun) record(output []byte, budgets []int) error {
 	}
 	r.method.evaluations[r.seed-1] = len(res.Trace)
 	r.method.robustReported[r.seed-1] = res.Trace[0].RecommendationRobust.present
+	r.recordEvaluatedRobust(res, budgets)
 	for k, b := range budgets {
 		step := res.Trace[min(b, len(res.Trace))-1]
 		r.method.recommended[k][r.seed-1] = step.Recommendation
@@ -96,6 +98,28 @@ func (r studyRun) record(output []byte, budgets []int) error {
 		}
 	}
 	return nil
+}
+
+// recordEvaluatedRobust records the mean robust value of the targets evaluated
+// up to each budget, and the best of them; NaN where a robust value is unknown.
+func (r studyRun) recordEvaluatedRobust(res tracedResult, budgets []int) {
+	s := r.seed - 1
+	sum, best := 0.0, math.NaN()
+	k := 0
+	for i, step := range res.Trace {
+		v := math.NaN()
+		if step.Robust.value != nil {
+			v = *step.Robust.value
+		}
+		sum += v
+		if !math.IsNaN(v) && (math.IsNaN(best) || r.problem.better(v, best)) {
+			best = v
+		}
+		for ; k < len(budgets) && (budgets[k] == i+1 || i+1 == len(res.Trace)); k++ {
+			r.method.evaluatedRobust[k][s] = sum / float64(i+1)
+		}
+	}
+	r.method.bestEvaluated[s] = best
 }
 
 // regret is |f - f*| in the direction of optimisation. f* is known to a few
@@ -131,8 +155,9 @@ func regretTo(value *float64, optimum float64, minimum bool, what, optimumName s
 // judgeRobust computes the robust regrets of a problem whose programs
 // report robust values: it runs robust-optimum once for the robust optimum.
 // When that is only the best a local search found (more than 2 components),
-// the best robust value of any recommendation of the study stands for it if
-// better, so that robust regrets stay >= 0, and robustNote says so.
+// the best robust value of any recommendation or evaluated target of the
+// study stands for it if better, so that robust regrets stay >= 0, and
+// robustNote says so.
 func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 	exe := ""
 	for _, m := range p.methods {
@@ -161,7 +186,7 @@ func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 			p.robustOptimum = best
 		}
 		p.robustNote = fmt.Sprintf("with %d components, the best robust value of the domain is the best a multi-start local search "+
-			"found or, when better, the best of a recommendation of this study; the robust regrets may be understated", p.components)
+			"found or, when better, the best of a recommendation or evaluated target of this study; the robust regrets may be understated", p.components)
 		fmt.Fprintf(e.stderr, "boc study: %s: note: %s\n", p.path, p.robustNote)
 	}
 	return p.robustRegrets()
@@ -176,15 +201,15 @@ func (p *studyProblem) better(a, b float64) bool {
 	return a > b
 }
 
-// bestRobustValue is the best robust value of a recommendation of any run of
-// the problem, after any budget; false when none is known.
+// bestRobustValue is the best robust value of a recommendation or an
+// evaluated target of any run of the problem; false when none is known.
 func (p *studyProblem) bestRobustValue() (float64, bool) {
 	best, found := math.NaN(), false
 	for _, m := range p.methods {
 		if m.skipped != "" {
 			continue
 		}
-		for _, values := range m.robustValue {
+		for _, values := range slices.Concat(m.robustValue, [][]float64{m.bestEvaluated}) {
 			for _, v := range values {
 				if !math.IsNaN(v) && (!found || p.better(v, best)) {
 					best, found = v, true
@@ -213,27 +238,41 @@ func parseRobustOptimum(output []byte) (robust float64, exhaustive bool, err err
 }
 
 // robustRegrets fills in the robust regrets of every method from its robust
-// values and the robust optimum.
+// values and the robust optimum: the recommendations' and the evaluated
+// targets' mean.
 func (p *studyProblem) robustRegrets() error {
 	for _, m := range p.methods {
 		if m.skipped != "" {
 			continue
 		}
-		m.robust = perRun[float64](len(m.robustValue), len(m.robustReported))
-		for k, values := range m.robustValue {
-			for s, v := range values {
-				if !m.robustReported[s] {
-					return fmt.Errorf("%s with %s, seed %d: the program reported no robust value", p.path, m.name, s+1)
-				}
-				regret, err := p.robustRegret(&v)
-				if err != nil {
-					return fmt.Errorf("%s with %s, seed %d: %v", p.path, m.name, s+1, err)
-				}
-				m.robust[k][s] = regret
-			}
+		var err error
+		if m.robust, err = p.robustRegretsOf(m, m.robustValue); err != nil {
+			return err
+		}
+		if m.evaluated, err = p.robustRegretsOf(m, m.evaluatedRobust); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// robustRegretsOf returns the robust regrets of a method's robust values,
+// values[k][s] after budgets[k] evaluations with seed s+1.
+func (p *studyProblem) robustRegretsOf(m *studyMethod, values [][]float64) ([][]float64, error) {
+	regrets := perRun[float64](len(values), len(m.robustReported))
+	for k := range values {
+		for s, v := range values[k] {
+			if !m.robustReported[s] {
+				return nil, fmt.Errorf("%s with %s, seed %d: the program reported no robust value", p.path, m.name, s+1)
+			}
+			regret, err := p.robustRegret(&v)
+			if err != nil {
+				return nil, fmt.Errorf("%s with %s, seed %d: %v", p.path, m.name, s+1, err)
+			}
+			regrets[k][s] = regret
+		}
+	}
+	return regrets, nil
 }
 
 // quartiles are the median and the lower and upper quartiles of a sample.
@@ -275,6 +314,8 @@ var studyRegrets = []studyRegret{
 		of: func(m *studyMethod) [][]float64 { return m.bestObserved }},
 	{title: "Robust regret of the recommendation (E over the input noise)",
 		of: func(m *studyMethod) [][]float64 { return m.robust }, robust: true},
+	{title: "Mean robust regret of the evaluated targets (the average over the evaluations so far)",
+		of: func(m *studyMethod) [][]float64 { return m.evaluated }, robust: true},
 }
 
 // Measures of the regret tables, for their headers.
@@ -458,6 +499,9 @@ type studyJSONCase struct {
 	RobustOptimum        *float64    `json:"robust_optimum,omitempty"`
 	RecommendationRobust []quartiles `json:"recommendation_robust,omitempty"`
 	RobustOptimumNote    string      `json:"robust_optimum_note,omitempty"`
+	// EvaluatedRobust holds the quartiles of the mean robust regret of the
+	// targets evaluated up to each budget.
+	EvaluatedRobust []quartiles `json:"evaluated_robust,omitempty"`
 	// StoppedEarly lists the runs that made fewer evaluations than the last
 	// budget; their last values stand for the budgets they did not reach.
 	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
@@ -473,6 +517,9 @@ type studyJSONRun struct {
 	Regret             []float64         `json:"regret"`
 	BestObservedRegret []float64         `json:"best_observed_regret"`
 	RobustRegret       []float64         `json:"robust_regret,omitempty"`
+	// EvaluatedRobustRegret is the mean robust regret of the targets
+	// evaluated up to each budget.
+	EvaluatedRobustRegret []float64 `json:"evaluated_robust_regret,omitempty"`
 }
 
 // runs lists a method's runs seed by seed.
@@ -487,6 +534,7 @@ func runs(cfg studyConfig, p *studyProblem, m *studyMethod) []studyJSONRun {
 			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[k][s])
 			if p.robustReported {
 				r.RobustRegret = append(r.RobustRegret, m.robust[k][s])
+				r.EvaluatedRobustRegret = append(r.EvaluatedRobustRegret, m.evaluated[k][s])
 			}
 		}
 	}
@@ -509,6 +557,7 @@ func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) erro
 					c.RobustOptimum, c.RobustOptimumNote = &p.robustOptimum, p.robustNote
 					for k := range cfg.budgets {
 						c.RecommendationRobust = append(c.RecommendationRobust, summarise(m.robust[k]))
+						c.EvaluatedRobust = append(c.EvaluatedRobust, summarise(m.evaluated[k]))
 					}
 				}
 			}

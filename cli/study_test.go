@@ -391,7 +391,7 @@ func TestEarlyStops(t *testing.T) {
 func robustTrace(robust ...string) string {
 	var steps []string
 	for i, r := range robust {
-		steps = append(steps, fmt.Sprintf(`{"evaluation":%d,"x":{"x":0.5},"y":1,"value":-0.1,"recommendation":{"x":%d},"recommendation_value":-0.1,"recommendation_robust":%s,"best_observed_value":-0.1}`, i+1, i+1, r))
+		steps = append(steps, fmt.Sprintf(`{"evaluation":%d,"x":{"x":0.5},"y":1,"value":-0.1,"robust":%s,"recommendation":{"x":%d},"recommendation_value":-0.1,"recommendation_robust":%s,"best_observed_value":-0.1}`, i+1, r, i+1, r))
 	}
 	return `{"problem":"tiny","evaluations":3,"trace":[` + strings.Join(steps, ",") + `]}`
 }
@@ -437,10 +437,16 @@ func TestStudyRobustRegret(t *testing.T) {
 	// Seed 1 recommends robust values -0.05 after 2 and 3 evaluations, seed 2
 	// -0.5 then -0.02: regrets 0.04, 0.49 and 0.04, 0.01 below r* = -0.01.
 	want := [][]float64{{0.04, 0.49}, {0.04, 0.01}}
+	// The traces' evaluated targets have the same robust values: means -0.275
+	// and -0.2 for seed 1, -0.5 and -0.34 for seed 2.
+	wantEvaluated := [][]float64{{0.265, 0.49}, {0.19, 0.33}}
 	for k := range want {
 		for s := range want[k] {
 			if got := noisy.methods[0].robust[k][s]; math.Abs(got-want[k][s]) > 1e-12 {
 				t.Errorf("robust regret after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, want[k][s])
+			}
+			if got := noisy.methods[0].evaluated[k][s]; math.Abs(got-wantEvaluated[k][s]) > 1e-12 {
+				t.Errorf("mean robust regret of the evaluated targets after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, wantEvaluated[k][s])
 			}
 		}
 	}
@@ -577,14 +583,17 @@ func TestJudgeRobust(t *testing.T) {
 		t.Fatal(err)
 	}
 	// problem is a maximisation whose one run recommends robust values -0.75
-	// after the first budget and -0.25 after the second.
-	problem := func(exe string, components int, reported bool) *studyProblem {
+	// after the first budget and -0.25 after the second, and evaluates targets
+	// of mean robust value -1 and -0.6, the best of which is bestEvaluated.
+	problem := func(exe string, components int, reported bool, bestEvaluated float64) *studyProblem {
 		p := &studyProblem{path: filepath.Join(dir, "p.bo"), name: "p", components: components, robustOptimum: math.NaN(),
 			methods: []*studyMethod{{name: "ei", exe: exe}}}
-		p.methods[0].prepare(2, 1)
-		p.methods[0].robustReported[0] = reported
-		p.methods[0].robustValue[0][0] = -0.75
-		p.methods[0].robustValue[1][0] = -0.25
+		m := p.methods[0]
+		m.prepare(2, 1)
+		m.robustReported[0] = reported
+		m.robustValue[0][0], m.robustValue[1][0] = -0.75, -0.25
+		m.evaluatedRobust[0][0], m.evaluatedRobust[1][0] = -1, -0.6
+		m.bestEvaluated[0] = bestEvaluated
 		return p
 	}
 	tests := []struct {
@@ -595,13 +604,15 @@ func TestJudgeRobust(t *testing.T) {
 		wantNote    string  // a substring; "" for none
 		wantErr     string
 	}{
-		{name: "grid search", p: problem(grid, 2, true), wantOptimum: -0.01, wantRegret: 0.24},
-		{name: "no input noise: nothing run", p: problem(failing, 1, false), wantOptimum: math.NaN()},
-		{name: "three components: the best found", p: problem(searched, 3, true), wantOptimum: -0.01, wantRegret: 0.24,
+		{name: "grid search", p: problem(grid, 2, true, -0.3), wantOptimum: -0.01, wantRegret: 0.24},
+		{name: "no input noise: nothing run", p: problem(failing, 1, false, math.NaN()), wantOptimum: math.NaN()},
+		{name: "three components: the best found", p: problem(searched, 3, true, -0.3), wantOptimum: -0.01, wantRegret: 0.24,
 			wantNote: "with 3 components, the best robust value of the domain is the best a multi-start local search found"},
-		{name: "three components: a recommendation beats the search", p: problem(missed, 3, true), wantOptimum: -0.25, wantRegret: 0,
+		{name: "three components: a recommendation beats the search", p: problem(missed, 3, true, -0.3), wantOptimum: -0.25, wantRegret: 0,
 			wantNote: "the robust regrets may be understated"},
-		{name: "program fails", p: problem(failing, 1, true), wantErr: "robust-optimum: exit status 2\nno robust value here"},
+		{name: "three components: an evaluated target beats the search", p: problem(missed, 3, true, -0.2), wantOptimum: -0.2, wantRegret: 0.05,
+			wantNote: "the best of a recommendation or evaluated target of this study"},
+		{name: "program fails", p: problem(failing, 1, true, -0.3), wantErr: "robust-optimum: exit status 2\nno robust value here"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,12 +25,13 @@ import (
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
 //	stopped               why the run ended: "budget", "stop when" or "exhausted"
 //	trace                 with --trace, one object per evaluation, in order:
-//	                      {"evaluation", "x", "y", "sd", "value", "recommendation",
-//	                       "recommendation_value", "recommendation_robust",
-//	                       "best_observed_value"}, the last four after that
-//	                      evaluation; "sd", the noise sd reported
-//	                      with y, only when the problem's observation noise is
-//	                      reported; "recommendation_robust" as above
+//	                      {"evaluation", "x", "y", "sd", "value", "robust",
+//	                       "recommendation", "recommendation_value",
+//	                       "recommendation_robust", "best_observed_value"}, the
+//	                      last four after that evaluation; "sd", the noise sd
+//	                      reported with y, only when the problem's observation
+//	                      noise is reported; "robust", x's robust value, and
+//	                      "recommendation_robust" as recommendation_robust above
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression
@@ -64,6 +65,7 @@ type step struct {
 	Y                    number  `json:"y"`
 	SD                   *number `json:"sd,omitempty"`
 	Value                number  `json:"value"`
+	Robust               *number `json:"robust,omitempty"`
 	Recommendation       point   `json:"recommendation"`
 	RecommendationValue  number  `json:"recommendation_value"`
 	RecommendationRobust *number `json:"recommendation_robust,omitempty"`
@@ -77,6 +79,7 @@ func traceStep(p Problem, pr Progress) step {
 		sd := number(pr.SD)
 		s.SD = &sd
 	}
+	s.Robust = robustNumber(p, pr.Robust)
 	s.RecommendationRobust = robustNumber(p, pr.RecommendationRobust)
 	return s
 }

@@ -115,6 +115,9 @@ type Progress struct {
 	// Robust is nil. The command line fills it in, for the trace, only when
 	// the recommendation changed; Run leaves it alone.
 	RecommendationRobust float64
+	// Robust is Problem.Robust at X, NaN when Robust is nil; the command line
+	// fills it in for the trace, Run leaves it alone.
+	Robust float64
 }
 
 // Result is the outcome of a run.
@@ -267,8 +270,10 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	switch {
 	case *trace:
 		steps = make([]step, 0, *budget)
+		evaluated := newRobustCache(p.robustWith(*noiseScale))
 		progress = func(pr Progress) {
 			pr.RecommendationRobust = robust.at(pr.Recommendation)
+			pr.Robust = evaluated.at(pr.X)
 			steps = append(steps, traceStep(p, pr))
 		}
 	case !*asJSON:

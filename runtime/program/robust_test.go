@@ -263,7 +263,8 @@ func robustProblem(calls *int, nanRobust bool) Problem {
 
 // TestRunRecommendationRobust: the robust value of the recommendation is in
 // the JSON result and trace, computed once per distinct recommendation, null
-// when NaN; the human summary shows it.
+// when NaN; the human summary shows it. The trace has every evaluated
+// point's robust value too.
 func TestRunRecommendationRobust(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -274,13 +275,15 @@ func TestRunRecommendationRobust(t *testing.T) {
 	}{
 		{name: "json", args: []string{"run", "--json"}, wantCalls: 1,
 			want: []string{`"recommendation_value":1,"recommendation_robust":2.5,"best_observed"`}},
-		{name: "trace", args: []string{"run", "--json", "--trace"}, wantCalls: 2,
+		// Two distinct recommendations and three evaluated points.
+		{name: "trace", args: []string{"run", "--json", "--trace"}, wantCalls: 5,
 			want: []string{`"recommendation_robust":2.5,"best_observed"`,
-				`{"evaluation":1,"x":{"x":0},"y":1,"value":1,"recommendation":{"x":1},"recommendation_value":1,"recommendation_robust":1.5,"best_observed_value":1}`,
-				`{"evaluation":2,"x":{"x":1},"y":1,"value":1,"recommendation":{"x":1},"recommendation_value":1,"recommendation_robust":1.5,"best_observed_value":1}`,
-				`{"evaluation":3,"x":{"x":2},"y":1,"value":1,"recommendation":{"x":2},"recommendation_value":1,"recommendation_robust":2.5,"best_observed_value":1}`}},
-		{name: "NaN is null", args: []string{"run", "--json", "--trace"}, nan: true, wantCalls: 2,
-			want: []string{`"recommendation_robust":null,"best_observed"`, `"recommendation_value":1,"recommendation_robust":null,"best_observed_value":1}`}},
+				`{"evaluation":1,"x":{"x":0},"y":1,"value":1,"robust":0.5,"recommendation":{"x":1},"recommendation_value":1,"recommendation_robust":1.5,"best_observed_value":1}`,
+				`{"evaluation":2,"x":{"x":1},"y":1,"value":1,"robust":1.5,"recommendation":{"x":1},"recommendation_value":1,"recommendation_robust":1.5,"best_observed_value":1}`,
+				`{"evaluation":3,"x":{"x":2},"y":1,"value":1,"robust":2.5,"recommendation":{"x":2},"recommendation_value":1,"recommendation_robust":2.5,"best_observed_value":1}`}},
+		{name: "NaN is null", args: []string{"run", "--json", "--trace"}, nan: true, wantCalls: 5,
+			want: []string{`"recommendation_robust":null,"best_observed"`, `"value":1,"robust":null,"recommendation"`,
+				`"recommendation_value":1,"recommendation_robust":null,"best_observed_value":1}`}},
 		{name: "human", args: []string{"run"}, wantCalls: 1,
 			want: []string{"recommendation: x=2  (posterior mean 1, objective 1, robust value 2.5)"}},
 	}
@@ -297,7 +300,7 @@ func TestRunRecommendationRobust(t *testing.T) {
 				}
 			}
 			if calls != tt.wantCalls {
-				t.Errorf("%d robust values computed, want %d (one per distinct recommendation)", calls, tt.wantCalls)
+				t.Errorf("%d robust values computed, want %d (one per distinct recommendation, and with --trace one per evaluated point)", calls, tt.wantCalls)
 			}
 			if strings.Contains(tt.args[len(tt.args)-1], "json") {
 				var v map[string]any

@@ -566,6 +566,15 @@ func TestJitterLimit(t *testing.T) {
 	if err := add(New(2).WithJitterLimit(1e-2), 1.1); !errors.Is(err, ErrNotPositiveDefinite) {
 		t.Fatalf("pivot −0.21 with limit 1e-2: %v, want ErrNotPositiveDefinite", err)
 	}
+	// The largest limit, Nyström's: a pivot of −0.21 takes jitter 1, noise as
+	// large as the prior variance; one beyond it is still an error.
+	g = New(2).WithJitterLimit(1)
+	if err := add(g, 1.1); err != nil || g.jitter[1] != 1 {
+		t.Fatalf("pivot −0.21 with limit 1: %v, jitter %v, want the step 1", err, g.jitter[1])
+	}
+	if err := add(New(2).WithJitterLimit(1), 1.5); !errors.Is(err, ErrNotPositiveDefinite) {
+		t.Fatalf("pivot −1.25 with limit 1: %v, want ErrNotPositiveDefinite", err)
+	}
 	for _, bad := range []float64{1e-5, 2, math.NaN()} {
 		func() {
 			defer func() {

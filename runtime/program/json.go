@@ -30,8 +30,9 @@ import (
 //	                       "recommendation_robust", "best_observed_value"}, the
 //	                      last four after that evaluation; "sd", the noise sd
 //	                      reported with y, only when the problem's observation
-//	                      noise is reported; "robust", x's robust value, and
-//	                      "recommendation_robust" as recommendation_robust above
+//	                      noise is reported; "robust", the robust value of x
+//	                      and "recommendation_robust" that of the
+//	                      recommendation, as recommendation_robust above
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression
@@ -74,7 +75,8 @@ type step struct {
 
 func traceStep(p Problem, pr Progress) step {
 	s := step{Evaluation: pr.Evaluation, X: point{dims: p.Dims, x: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
-		Recommendation: point{dims: p.Dims, x: slices.Clone(pr.Recommendation)}, RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
+		Recommendation:      point{dims: p.Dims, x: slices.Clone(pr.Recommendation)},
+		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
 	if p.ReportsSD {
 		sd := number(pr.SD)
 		s.SD = &sd

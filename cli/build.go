@@ -12,10 +12,8 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/bocdev/boc"
 	"github.com/bocdev/boc/codegen"
-	"github.com/bocdev/boc/dsl/ir"
-	"github.com/bocdev/boc/internal/gobuild"
+	"github.com/bocdev/boc/driver"
 )
 
 var buildCommand = &command{
@@ -34,15 +32,12 @@ into the program.`,
 		return func(e *env, args []string) int {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			u, prog, code := buildSource(e, args[0])
-			if code != exitOK {
-				return code
-			}
-			exe := *out
-			if exe == "" {
-				exe = u.prog.Name + exeSuffix()
-			}
-			return buildProgram(ctx, e, u, prog, exe)
+			return buildSource(ctx, e, args[0], func(problem string) string {
+				if *out != "" {
+					return *out
+				}
+				return problem + exeSuffix()
+			})
 		}
 	},
 }
@@ -83,17 +78,17 @@ exiting with its status. The go build cache makes a second run fast.`,
 			// An interrupt reaches the program too; boc outlives it to clean up.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			u, prog, code := buildSource(e, args[0])
-			if code != exitOK {
-				return code
-			}
 			tmp, err := os.MkdirTemp("", "boc-run-*")
 			if err != nil {
 				return e.failf("%v", err)
 			}
 			defer os.RemoveAll(tmp)
-			exe := filepath.Join(tmp, u.prog.Name+exeSuffix())
-			if code := buildProgram(ctx, e, u, prog, exe); code != exitOK {
+			var exe string
+			code := buildSource(ctx, e, args[0], func(problem string) string {
+				exe = filepath.Join(tmp, problem+exeSuffix())
+				return exe
+			})
+			if code != exitOK {
 				return code
 			}
 			return runProgram(e, exe, progArgs)
@@ -101,78 +96,41 @@ exiting with its status. The go build cache makes a second run fast.`,
 	},
 }
 
-// libraryDir is where the library package goes in the program module.
-const libraryDir = "lib"
-
-// buildSource compiles the file at path to the Go files of a program module.
-func buildSource(e *env, path string) (*unit, gobuild.Program, int) {
-	u, out, ok := generate(e, path, programOptions)
+// buildSource compiles the file at path and builds its program into the
+// executable exe names after the problem, explaining a failure.
+func buildSource(ctx context.Context, e *env, path string, exe func(problem string) string) int {
+	u, out, ok := generate(e, path, driver.ProgramOptions)
 	if !ok {
-		return u, gobuild.Program{}, exitFail
+		return exitFail
 	}
-	prog, code := programFiles(e, u, out)
-	return u, prog, code
+	return buildUnit(ctx, e, u, out, exe(u.Program.Name))
 }
 
-// programOptions generates the code of a program module.
-var programOptions = codegen.Options{ImportPath: gobuild.ProgramModule + "/" + libraryDir}
-
-// programFiles lays out the code generated for u with programOptions as a
-// program module, linking the Go module of a Go binding.
-func programFiles(e *env, u *unit, out *codegen.Output) (gobuild.Program, int) {
-	var prog gobuild.Program
-	for _, f := range out.Library {
-		prog.Files = append(prog.Files, gobuild.File{Path: libraryDir + "/" + f.Name, Content: f.Content})
-	}
-	for _, f := range out.Main {
-		prog.Files = append(prog.Files, gobuild.File{Path: f.Name, Content: f.Content})
-	}
-	if pkg, ok := firstGoBinding(u.prog); ok {
-		mod, err := gobuild.FindModule(u.dir())
-		if err != nil {
-			fmt.Fprintf(e.stderr, "boc: %s binds Go package %q, but no Go module contains it: %v\n", u.path, pkg, err)
-			fmt.Fprintln(e.stderr, "    hint: keep the .bo file inside the Go module that provides the package (go mod init creates one)")
-			return prog, exitFail
-		}
-		prog.Uses = []gobuild.LocalModule{mod}
-	}
-	return prog, exitOK
-}
-
-// firstGoBinding returns the package of the first measured quantity bound to
-// Go code, if any: the program then has to link the user's module.
-func firstGoBinding(p *ir.Program) (string, bool) {
-	if p.Objective.Binding.Kind == ir.GoBinding {
-		return p.Objective.Binding.GoPackage, true
-	}
-	for _, c := range p.Constraints {
-		if !c.Known && c.Measured.Kind == ir.GoBinding {
-			return c.Measured.GoPackage, true
-		}
-	}
-	return "", false
-}
-
-// buildProgram builds prog into the executable exe and explains a failure.
-func buildProgram(ctx context.Context, e *env, u *unit, prog gobuild.Program, exe string) int {
-	b := &gobuild.Builder{Carried: boc.Module}
-	err := b.Build(ctx, prog, exe)
-	var be *gobuild.BuildError
+// buildUnit builds the program u generated as out into exe and explains a
+// failure.
+func buildUnit(ctx context.Context, e *env, u *driver.Unit, out *codegen.Output, exe string) int {
+	err := u.Build(ctx, out, exe)
+	var noModule *driver.NoModuleError
+	var be *driver.BuildError
 	switch {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil:
 		return e.failf("interrupted")
+	case errors.As(err, &noModule):
+		fmt.Fprintf(e.stderr, "boc: %s: %v\n", u.Path, err)
+		fmt.Fprintln(e.stderr, "    hint: keep the .bo file inside the Go module that provides the package (go mod init creates one)")
+		return exitFail
 	case errors.As(err, &be):
-		fmt.Fprintf(e.stderr, "boc: building the program for %s failed (%v):\n%s", u.path, be.Err, be.Output)
-		if len(prog.Uses) > 0 {
-			fmt.Fprintf(e.stderr, "    hint: check that the Go module in %s builds (go build ./... there)\n", prog.Uses[0].Dir)
+		fmt.Fprintf(e.stderr, "boc: building the program for %s failed (%v):\n%s", u.Path, be.Err, be.Output)
+		if be.UserModule != "" {
+			fmt.Fprintf(e.stderr, "    hint: check that the Go module in %s builds (go build ./... there)\n", be.UserModule)
 		} else {
 			fmt.Fprintln(e.stderr, "    hint: the generated code should always build; please report this with the .bo file")
 		}
 		return exitFail
 	}
-	return e.failf("building the program for %s: %v", u.path, err)
+	return e.failf("building the program for %s: %v", u.Path, err)
 }
 
 // runProgram runs exe with args, its standard streams connected to boc's, and

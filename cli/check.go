@@ -27,10 +27,10 @@ intermediate representation (ir) to stdout.`,
 			u, ok := compile(e, args[0])
 			// The syntax tree is worth seeing even when checking failed.
 			switch {
-			case dump.value == "ast" && u.tree != nil:
-				ast.Fprint(e.stdout, u.tree)
+			case dump.value == "ast" && u != nil && u.Tree != nil:
+				ast.Fprint(e.stdout, u.Tree)
 			case dump.value == "ir" && ok:
-				ir.Fprint(e.stdout, u.prog)
+				ir.Fprint(e.stdout, u.Program)
 			}
 			if !ok {
 				return exitFail

@@ -41,7 +41,7 @@ directory. Typical use, next to the .bo file:
 			if !ok {
 				return exitFail
 			}
-			if err := writeGenerated(*out, u.prog.Source, gen.Library); err != nil {
+			if err := writeGenerated(*out, u.Program.Source, gen.Library); err != nil {
 				return e.failf("%v", err)
 			}
 			return exitOK

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bocdev/boc/codegen"
+	"github.com/bocdev/boc/driver"
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
@@ -274,15 +274,15 @@ func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, d
 	if !ok {
 		return nil, exitFail
 	}
-	p := &studyProblem{path: path, name: strings.TrimSuffix(filepath.Base(path), ".bo"), budget: u.prog.Budget,
-		minimum: !u.prog.Objective.Maximize, components: u.prog.D, robustOptimum: math.NaN()}
-	if u.prog.Objective.Binding.Kind != ir.ExprBinding {
+	p := &studyProblem{path: path, name: strings.TrimSuffix(filepath.Base(path), ".bo"), budget: u.Program.Budget,
+		minimum: !u.Program.Objective.Maximize, components: u.Program.D, robustOptimum: math.NaN()}
+	if u.Program.Objective.Binding.Kind != ir.ExprBinding {
 		return nil, e.failf("%s: the objective is not an expression, so its noise-free values are unknown and boc study cannot judge them", path)
 	}
 	if last := cfg.budgets[len(cfg.budgets)-1]; last > p.budget {
 		return nil, e.failf("%s: --budgets goes up to %d, beyond the file's budget %d", path, last, p.budget)
 	}
-	switch known, ok := knownOptimum(u.prog); {
+	switch known, ok := knownOptimum(u.Program); {
 	case ok:
 		p.optimum = known
 	case !math.IsNaN(cfg.optimum):
@@ -320,11 +320,11 @@ func prepareProblem(ctx context.Context, e *env, path string, cfg studyConfig, d
 
 // ownAcquisition is the file's acquisition as written, or the name of the
 // default one when the file has none.
-func ownAcquisition(u *unit) string {
-	if s := pluginStmt(u.tree, "acquisition"); s != nil {
-		return string(u.src[s.Call.Span().Start.Offset:s.Call.Span().End.Offset])
+func ownAcquisition(u *driver.Unit) string {
+	if s := pluginStmt(u.Tree, "acquisition"); s != nil {
+		return string(u.Source[s.Call.Span().Start.Offset:s.Call.Span().End.Offset])
 	}
-	return strings.TrimPrefix(u.prog.Acquisition.Plugin, "acquisition.")
+	return strings.TrimPrefix(u.Program.Acquisition.Plugin, "acquisition.")
 }
 
 // pluginStmt returns f's plugin statement with the keyword ("model",
@@ -388,7 +388,7 @@ func studyVariants(models, acquisitions []string, ownAcquisition string) []study
 // file's statement with its keyword, or appended when the file has none.
 // Working on the text keeps every check of the language, lets included, and
 // the diagnostics point at the line that was compiled.
-func withStatements(u *unit, stmts ...statement) []byte {
+func withStatements(u *driver.Unit, stmts ...statement) []byte {
 	type edit struct {
 		start, end int
 		text       string
@@ -397,7 +397,7 @@ func withStatements(u *unit, stmts ...statement) []byte {
 	var added []string
 	for _, st := range stmts {
 		text := st.keyword + " " + st.call
-		if s := pluginStmt(u.tree, st.keyword); s != nil {
+		if s := pluginStmt(u.Tree, st.keyword); s != nil {
 			edits = append(edits, edit{s.Span().Start.Offset, s.Span().End.Offset, text})
 		} else {
 			added = append(added, text)
@@ -407,10 +407,10 @@ func withStatements(u *unit, stmts ...statement) []byte {
 	var out []byte
 	at := 0
 	for _, ed := range edits {
-		out = append(append(out, u.src[at:ed.start]...), ed.text...)
+		out = append(append(out, u.Source[at:ed.start]...), ed.text...)
 		at = ed.end
 	}
-	out = append(out, u.src[at:]...)
+	out = append(out, u.Source[at:]...)
 	for _, text := range added {
 		out = fmt.Appendf(out, "\n%s\n", text)
 	}
@@ -420,12 +420,12 @@ func withStatements(u *unit, stmts ...statement) []byte {
 // buildMethod compiles the variant v of u and builds its program into m.exe.
 // A variant that does not check is an error; one that checks but cannot be
 // emitted by this version of boc is a skipped method.
-func buildMethod(ctx context.Context, e *env, u *unit, v studyVariant, m *studyMethod) int {
-	variant, ok := compileSource(e, u.path, withStatements(u, v.statements...))
+func buildMethod(ctx context.Context, e *env, u *driver.Unit, v studyVariant, m *studyMethod) int {
+	variant, ok := compileSource(e, u.Path, withStatements(u, v.statements...))
 	if !ok {
 		return exitFail
 	}
-	out, diags := codegen.Generate(variant.prog, programOptions)
+	out, diags := variant.Generate(driver.ProgramOptions)
 	if diags.HasErrors() {
 		for _, d := range diags {
 			if d.Severity == dsl.Error {
@@ -433,15 +433,11 @@ func buildMethod(ctx context.Context, e *env, u *unit, v studyVariant, m *studyM
 				break
 			}
 		}
-		fmt.Fprintf(e.stderr, "boc study: %s with %s: skipped: %s\n", u.path, v.name, m.skipped)
+		fmt.Fprintf(e.stderr, "boc study: %s with %s: skipped: %s\n", u.Path, v.name, m.skipped)
 		return exitOK
 	}
-	prog, code := programFiles(e, variant, out)
-	if code != exitOK {
-		return code
-	}
-	fmt.Fprintf(e.stderr, "boc study: building %s with %s\n", u.path, v.name)
-	return buildProgram(ctx, e, variant, prog, m.exe)
+	fmt.Fprintf(e.stderr, "boc study: building %s with %s\n", u.Path, v.name)
+	return buildUnit(ctx, e, variant, out, m.exe)
 }
 
 // knownOptimum returns f* when the objective is one benchmark call whose

@@ -258,7 +258,7 @@ func TestStudyFiles(t *testing.T) {
 			continue
 		}
 		u, _ := compile(&env{stdout: io.Discard, stderr: io.Discard}, path)
-		if _, ok := knownOptimum(u.prog); !ok {
+		if _, ok := knownOptimum(u.Program); !ok {
 			t.Errorf("%s: no known optimum", path)
 		}
 	}

@@ -8,9 +8,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/bocdev/boc/parser"
-	_ "github.com/bocdev/boc/stdlib"
-	"github.com/bocdev/boc/typecheck"
+	"github.com/bocdev/boc/driver"
 )
 
 var boBlock = regexp.MustCompile("(?ms)^```bo\n(.*?)^```")
@@ -35,13 +33,10 @@ func TestExamplesCheck(t *testing.T) {
 			block := src[m[2]:m[3]]
 			total++
 			t.Run(name, func(t *testing.T) {
-				f, diags := parser.ParseFile(name, block)
-				if !diags.HasErrors() {
-					_, diags = typecheck.Check(f, typecheck.Config{Dir: "."})
-				}
-				if diags.HasErrors() {
+				u := driver.Compile(name, block, driver.Options{Dir: "."})
+				if !u.OK() {
 					var out bytes.Buffer
-					diags.Render(&out, block)
+					u.Diagnostics.Render(&out, block)
 					t.Errorf("example does not check:\n%s", out.String())
 				}
 			})

@@ -6,14 +6,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/bocdev/boc/cli"
-	"github.com/bocdev/boc/codegen"
-	"github.com/bocdev/boc/parser"
-	"github.com/bocdev/boc/typecheck"
+	"github.com/bocdev/boc/driver"
 )
 
 func examples(t *testing.T) []string {
@@ -30,21 +27,14 @@ func examples(t *testing.T) []string {
 func TestExamplesCompile(t *testing.T) {
 	for _, path := range examples(t) {
 		t.Run(path, func(t *testing.T) {
-			src, err := os.ReadFile(path)
+			u, err := driver.Load(path, driver.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, diags := parser.ParseFile(path, src)
-			if len(diags) == 0 {
-				p, checkDiags := typecheck.Check(f, typecheck.Config{Dir: "."})
-				diags = checkDiags
-				if len(diags) == 0 {
-					_, diags = codegen.Generate(p, codegen.Options{ImportPath: "example.com/opt"})
-				}
-			}
-			if len(diags) > 0 {
+			u.Generate(driver.ProgramOptions)
+			if len(u.Diagnostics) > 0 {
 				var b bytes.Buffer
-				diags.Render(&b, src)
+				u.Diagnostics.Render(&b, u.Source)
 				t.Errorf("%s", b.String())
 			}
 		})

@@ -15,9 +15,8 @@ import (
 	"testing"
 
 	"github.com/bocdev/boc/codegen"
-	"github.com/bocdev/boc/parser"
+	"github.com/bocdev/boc/driver"
 	_ "github.com/bocdev/boc/stdlib" // registers the built-in plugins
-	"github.com/bocdev/boc/typecheck"
 )
 
 // Point is the point type of an emitted optimiser over four components.
@@ -145,21 +144,13 @@ func (p Problem[P]) CheckNoAllocations(t *testing.T, n int) {
 // package), as `boc gen source -o .` does, and fails t if a committed file
 // differs from the output or is missing.
 func CheckGenerated(t *testing.T, source string) {
-	src, err := os.ReadFile(source)
+	u, err := driver.Load(source, driver.Options{Dir: "."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, diags := parser.ParseFile(source, src)
-	if diags.HasErrors() {
-		t.Fatalf("%s: %v", source, diags)
-	}
-	prog, diags := typecheck.Check(tree, typecheck.Config{Dir: "."})
-	if diags.HasErrors() {
-		t.Fatalf("%s: %v", source, diags)
-	}
-	out, diags := codegen.Generate(prog, codegen.Options{})
-	if diags.HasErrors() {
-		t.Fatalf("%s: %v", source, diags)
+	out, _ := u.Generate(codegen.Options{})
+	if out == nil {
+		t.Fatalf("%s: %v", source, u.Diagnostics)
 	}
 	for _, f := range out.Library {
 		committed, err := os.ReadFile(f.Name)

@@ -8,21 +8,24 @@ import (
 
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
 )
 
 var checkCommand = &command{
 	name:    "check",
-	args:    "[--dump ast|ir] FILE.bo",
-	summary: "parse and type-check a .bo file, reporting every error",
-	doc: `Check parses and type-checks FILE.bo and prints every error and warning to
-stderr as FILE:LINE:COL, with the source line, a caret under the problem and a
-hint where a fix is likely. It exits with status 1 if there is an error;
-warnings alone do not fail. --dump prints the syntax tree (ast) or the checked
-intermediate representation (ir) to stdout.`,
+	args:    "[--dump ast|ir|plan] FILE.bo",
+	summary: "parse, type-check and plan a .bo file, reporting every error",
+	doc: `Check parses, type-checks and plans FILE.bo and prints every error and
+warning to stderr as FILE:LINE:COL, with the source line, a caret under the
+problem and a hint where a fix is likely. It exits with status 1 if there is an
+error; warnings alone do not fail. A file check accepts is one gen accepts:
+both run the same stages, gen only adds the code. --dump prints the syntax tree
+(ast), the checked intermediate representation (ir) or the plan of the
+optimiser (plan: its learned values, noise, draws and memory) to stdout.`,
 	nargs: 1,
 	flags: func(fs *flag.FlagSet) func(*env, []string) int {
-		dump := &choiceFlag{choices: []string{"ast", "ir"}}
-		fs.Var(dump, "dump", "print the `ast|ir` (syntax tree or checked IR) to stdout")
+		dump := &choiceFlag{choices: []string{"ast", "ir", "plan"}}
+		fs.Var(dump, "dump", "print the `ast|ir|plan` (syntax tree, checked IR or plan) to stdout")
 		return func(e *env, args []string) int {
 			u, ok := compile(e, args[0])
 			// The syntax tree is worth seeing even when checking failed.
@@ -31,6 +34,8 @@ intermediate representation (ir) to stdout.`,
 				ast.Fprint(e.stdout, u.Tree)
 			case dump.value == "ir" && ok:
 				ir.Fprint(e.stdout, u.Program)
+			case dump.value == "plan" && ok:
+				plan.Fprint(e.stdout, u.Plan)
 			}
 			if !ok {
 				return exitFail

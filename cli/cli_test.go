@@ -41,7 +41,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "help for a command", args: []string{"help", "gen"}, code: exitOK, stdout: `(?s)^usage: boc gen FILE.bo -o DIR \[--package NAME\]\n\nGen .*flags:\n  -o DIR +write the package into DIR \(required\)\n  --package NAME +the package NAME`},
 		{name: "help for an unknown command", args: []string{"help", "biuld"}, code: exitUsage, stderr: `did you mean "build"`},
 		{name: "help with two names", args: []string{"help", "gen", "run"}, code: exitUsage, stderr: `at most one`},
-		{name: "-h documents flags", args: []string{"check", "-h"}, code: exitOK, stdout: `(?s)usage: boc check \[--dump ast\|ir\] FILE.bo.*--dump ast\|ir +print the ast\|ir`},
+		{name: "-h documents flags", args: []string{"check", "-h"}, code: exitOK, stdout: `(?s)usage: boc check \[--dump ast\|ir\|plan\] FILE.bo.*--dump ast\|ir\|plan +print the ast\|ir\|plan`},
 		{name: "run -h", args: []string{"run", "--help"}, code: exitOK, stdout: `(?s)--budget N +number.*--json +print.*--seed N +random`},
 		{name: "check without a file", args: []string{"check"}, code: exitUsage, stderr: `(?s)^boc check: missing FILE.bo\nusage: boc check`},
 		{name: "check with two files", args: []string{"check", "a.bo", "b.bo"}, code: exitUsage, stderr: `takes one FILE.bo, got 2 arguments`},

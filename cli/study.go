@@ -18,7 +18,6 @@ import (
 	"sync"
 
 	"github.com/bocdev/boc/driver"
-	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/runtime/bench"
@@ -61,8 +60,8 @@ recommended point and its regrets, to see where the runs settle.
 
 f* is the known optimum when the objective is a single benchmark call over the
 domain's variables (branin(x1, x2), hartmann6(p)); otherwise give --optimum.
-A model or acquisition this version of boc cannot emit for the file (ugp
-without input noise, say) is reported as skipped, with the reason. The
+A model or acquisition that does not compile with the file (ugp without
+input noise, say) is reported as skipped, with the reason. The
 objective must be an expression: boc knows no noise-free value of a Go or exec
 objective.`,
 	nargs: -1,
@@ -418,20 +417,21 @@ func withStatements(u *driver.Unit, stmts ...statement) []byte {
 }
 
 // buildMethod compiles the variant v of u and builds its program into m.exe.
-// A variant that does not check is an error; one that checks but cannot be
-// emitted by this version of boc is a skipped method.
+// A variant whose statements are wrong (a misspelt model) is an error; one
+// whose statements are right but that the file cannot use (ugp without
+// input noise) is a skipped method, with the first error as the reason.
 func buildMethod(ctx context.Context, e *env, u *driver.Unit, v studyVariant, m *studyMethod) int {
-	variant, ok := compileSource(e, u.Path, withStatements(u, v.statements...))
-	if !ok {
-		return exitFail
-	}
-	out, diags := variant.Generate(driver.ProgramOptions)
-	if diags.HasErrors() {
-		for _, d := range diags {
-			if d.Severity == dsl.Error {
-				m.skipped = d.Message
-				break
-			}
+	src := withStatements(u, v.statements...)
+	variant := driver.Compile(u.Path, src, driver.Options{Dir: u.Dir()})
+	out, _ := variant.Generate(driver.ProgramOptions)
+	if out == nil {
+		if alone := driver.Compile(u.Path, src, driver.Options{Dir: u.Dir(), StatementsOnly: true}); alone.Diagnostics.HasErrors() {
+			report(e, alone, alone.Diagnostics.Errors())
+			return exitFail
+		}
+		m.skipped = "it does not compile"
+		if errs := variant.Diagnostics.Errors(); len(errs) > 0 {
+			m.skipped = errs[0].Message
 		}
 		fmt.Fprintf(e.stderr, "boc study: %s with %s: skipped: %s\n", u.Path, v.name, m.skipped)
 		return exitOK

@@ -10,10 +10,12 @@
 package codegen
 
 import (
+	"fmt"
 	"go/token"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -40,17 +42,17 @@ type Output struct {
 	Main    []File
 }
 
-// Generate emits Go code for p. Plugins this version cannot emit are reported
-// as diagnostics at the call's position. The main package is emitted only
+// Generate emits Go code for the planned optimiser o. Every language error
+// was raised by the checker and the plan: a diagnostic from Generate is an
+// internal error, a bug in boc or a plugin. The main package is emitted only
 // when opt.ImportPath is set, since it must import the library.
-func Generate(p *ir.Program, opt Options) (*Output, dsl.Diagnostics) {
-	g := &generator{p: p, pkg: opt.Package}
+func Generate(o *plan.Optimizer, opt Options) (*Output, dsl.Diagnostics) {
+	g := &generator{o: o, p: o.Program, pkg: opt.Package}
 	if g.pkg == "" {
-		g.pkg = p.Name
+		g.pkg = g.p.Name
 	}
-	if !token.IsIdentifier(g.pkg) || g.pkg == "main" {
-		g.report(dsl.Errorf(dsl.Span{}, "%q cannot name the optimiser's Go package", g.pkg).
-			WithHint("choose a lower-case name that is a Go identifier other than main"))
+	if err := CheckPackage(g.pkg); err != nil {
+		g.internal(dsl.Span{}, "%v", err)
 		return nil, g.diags
 	}
 	g.plan()
@@ -69,14 +71,18 @@ func Generate(p *ir.Program, opt Options) (*Output, dsl.Diagnostics) {
 	return out, g.diags
 }
 
-// maxComponents is the largest dimension the runtime's quasi-random
-// generators (runtime/design.MaxSobolDim), and so the search and the Sobol
-// design, support.
-const maxComponents = 1024
+// CheckPackage reports whether name can name the optimiser's Go package.
+func CheckPackage(name string) error {
+	if !token.IsIdentifier(name) || name == "main" {
+		return fmt.Errorf("%q cannot name the optimiser's Go package: choose a lower-case name that is a Go identifier other than main", name)
+	}
+	return nil
+}
 
 // generator holds one problem and the plugin code resolved for it.
 type generator struct {
-	p     *ir.Program
+	o     *plan.Optimizer
+	p     *ir.Program // o.Program
 	pkg   string
 	diags dsl.Diagnostics
 
@@ -85,18 +91,13 @@ type generator struct {
 
 	model       registry.ModelCode
 	kernel      *ir.Call
-	kernels     kernelPlan // the kernel's hooks and learned hyperparameters (kernel.go)
 	inputs      *inputPlan // a model over input distributions (inputs.go), or nil
-	noise       *noisePlan // the input noise's draws, when the emitted code makes them
 	acquisition registry.AcquisitionCode
 	search      registry.SearchCode
 	initEmit    registry.InitEmit // nil for explicit initial points
 
 	noiseDeclared bool    // observation noise ~ DIST
 	noiseVariance float64 // its variance, when declared
-	// observation noise learn: its variance's bounds and start, standardised.
-	learnNoise                  bool
-	noiseLo, noiseHi, noiseInit float64
 	// noiseSample draws the declared noise from the *rand.Rand "rng"; Run
 	// adds it to the values of an expression objective. Nil otherwise.
 	noiseSample jen.Code
@@ -131,27 +132,22 @@ func (g *generator) checkArgs(a *registry.Args) {
 	}
 }
 
-// plan checks that every part of the problem can be emitted and resolves
-// the plugins' hooks, reporting everything that cannot.
+// plan resolves the plugins' hooks for the planned optimiser; anything that
+// cannot be resolved is an internal error.
 func (g *generator) plan() {
 	p := g.p
 	g.components = components(p)
-	if p.D < 1 || p.D > maxComponents {
-		span := dsl.Span{}
-		if len(p.Dims) > 0 {
-			span = p.Dims[0].Span
-		}
-		g.report(dsl.Errorf(span, "the domain has %d scalar components; this version of boc supports 1 to %d", p.D, maxComponents))
+	if p.D < 1 {
+		g.internal(dsl.Span{}, "the domain has %d scalar components", p.D)
 	}
 	g.planCandidates()
 	g.planObjective()
 	for _, c := range p.Constraints {
-		if c.Known {
-			g.known = append(g.known, c)
+		if !c.Known {
+			g.internal(c.Span, "unknown safety constraint %s reached code generation", c.Name)
 			continue
 		}
-		g.report(dsl.Errorf(c.Span, "unknown safety constraint %s is not supported in this version of boc", c.Name).
-			WithHint("only known constraints, with expressions over the domain on both sides, can be compiled"))
+		g.known = append(g.known, c)
 	}
 	g.planObservationNoise()
 	g.planModel()
@@ -198,23 +194,20 @@ func (g *generator) planObservationNoise() {
 			return
 		}
 		if h.Variance == nil {
-			g.report(dsl.Errorf(n.Dist.Span, "%s is not available as observation noise in this version of boc", pluginName(n.Dist.Plugin)).
-				WithHint("use normal(0, sd)"))
+			g.internal(n.Dist.Span, "distribution %s has no Variance hook for observation noise", n.Dist.Plugin)
 			return
 		}
 		a := &registry.Args{Call: n.Dist}
 		g.noiseDeclared, g.noiseVariance = true, h.Variance(a)
 		if g.p.Objective.Binding.Kind == ir.ExprBinding {
 			if h.Sample == nil {
-				g.report(dsl.Errorf(n.Dist.Span, "%s cannot simulate observation noise on an expression objective in this version of boc", pluginName(n.Dist.Plugin)).
-					WithHint("use normal(0, sd)"))
+				g.internal(n.Dist.Span, "distribution %s has no Sample hook to simulate observation noise", n.Dist.Plugin)
 				return
 			}
 			g.noiseSample = h.Sample(a, jen.Id("rng"))
 		}
 		g.checkArgs(a)
 	case ir.ObsNoiseLearn:
-		g.planNoiseLearn(n.Learn)
 	case ir.ObsNoiseReported:
 		if g.p.Objective.Binding.Kind == ir.ExprBinding {
 			g.internal(n.Span, "observation noise reported with an expression objective")
@@ -238,19 +231,11 @@ func (g *generator) planModel() {
 		return
 	}
 	g.kernel = g.model.Kernel
-	g.planKernel(g.kernel, g.p.D)
+	g.planKernel(g.kernel)
 	if g.model.Inputs != nil {
 		g.planInputs(m, g.model.Inputs)
 	}
-	if g.inflates() && len(g.p.InputNoise) == 0 {
-		g.report(dsl.Errorf(m.Span, "model %s inflates its noise by the input noise, but none is declared", pluginName(m.Plugin)).
-			WithHint("declare it, e.g. input noise x ~ normal(0, 0.05)"))
-	}
-	if g.p.ObsNoise.Kind == ir.ObsNoiseNone && len(g.p.InputNoise) > 0 && !g.inflates() {
-		// Where the query lands varies, so the values measured at one target
-		// vary too: the model learns that spread as noise rather than
-		// interpolating every landing as if it were the target's value (an
-		// inflating model accounts for it by its inflation instead).
-		g.planNoiseLearn(nil)
+	if g.inflates() != (g.o.Noise == nil || !g.o.Noise.Implied) && len(g.p.InputNoise) > 0 && g.p.ObsNoise.Kind == ir.ObsNoiseNone {
+		g.internal(m.Span, "model %s's hook and its Inflates predicate disagree", m.Plugin)
 	}
 }

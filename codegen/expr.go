@@ -343,7 +343,7 @@ func (e *exprEmitter) index(x *ir.IndexExpr) (value, bool) {
 	}
 	c, isConst := x.Index.(*ir.ConstExpr)
 	if !isConst {
-		e.g.report(dsl.Errorf(x.Index.Span(), "an index that depends on the domain is not supported in this version of boc"))
+		e.g.internal(x.Index.Span(), "an index that depends on the domain reached code generation")
 		return value{}, false
 	}
 	i, width := int(c.Value.Float()), 1
@@ -373,7 +373,7 @@ func (e *exprEmitter) call(x *ir.CallExpr) (value, bool) {
 	}
 	res, err := hook(args)
 	if err != nil {
-		e.g.report(dsl.Errorf(x.At, "cannot emit %s: %v", pluginName(x.Plugin), err))
+		e.g.internal(x.At, "cannot emit %s: %v", x.Plugin, err)
 		return value{}, false
 	}
 	want := 1

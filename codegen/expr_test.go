@@ -90,7 +90,7 @@ func TestStopNames(t *testing.T) {
 	p.Stop = bin("or", dsl.BoolType,
 		bin("<", dsl.BoolType, &ir.NameExpr{Name: "acquisition", Typ: dsl.RealType}, realConst(1e-3)),
 		bin(">=", dsl.BoolType, &ir.NameExpr{Name: "evaluations", Typ: dsl.IntType}, realConst(25)))
-	out, diags := Generate(p, Options{})
+	out, diags := generate(t, p, Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -99,7 +99,7 @@ func TestStopNames(t *testing.T) {
 		t.Errorf("run.go lacks\n%s\n%s", want, out.Library[1].Content)
 	}
 	p.Objective.Binding.Expr = &ir.NameExpr{Name: "best", Typ: dsl.RealType}
-	if _, diags := Generate(p, Options{}); !strings.Contains(diags.Error(), "the name best is not defined in this context") {
+	if _, diags := generate(t, p, Options{}); !strings.Contains(diags.Error(), "the name best is not defined in this context") {
 		t.Errorf("a context name in the objective: %v", diags)
 	}
 }

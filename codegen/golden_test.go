@@ -68,7 +68,7 @@ func render(diags dsl.Diagnostics, src []byte) string {
 func generateCase(t *testing.T, name string) *Output {
 	t.Helper()
 	p := checkFile(t, filepath.Join(goldenDir, name+".bo"))
-	out, diags := Generate(p, Options{ImportPath: goldenModulePath + "/" + name})
+	out, diags := generate(t, p, Options{ImportPath: goldenModulePath + "/" + name})
 	if diags.HasErrors() {
 		t.Fatalf("generating %s: %v", name, diags)
 	}

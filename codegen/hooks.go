@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/bocdev/boc/dsl"
@@ -10,9 +9,9 @@ import (
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
-// hookOf returns the Emit hook of plugin id as a T. A plugin without one is
-// reported as not available in this version; a hook of the wrong type is a
-// bug in the plugin, reported as an internal error.
+// hookOf returns the Emit hook of plugin id as a T. The checker refuses
+// plugins without one, and a hook of the wrong type is a bug in the plugin:
+// both are internal errors here.
 func hookOf[T any](g *generator, id string, span dsl.Span) (T, bool) {
 	var zero T
 	p, ok := registry.ByID(id)
@@ -21,7 +20,7 @@ func hookOf[T any](g *generator, id string, span dsl.Span) (T, bool) {
 		return zero, false
 	}
 	if !p.Built() || isNilFunc(p.Emit) {
-		g.report(notAvailable(p, span))
+		g.internal(span, "plugin %s has no Emit hook", id)
 		return zero, false
 	}
 	h, ok := p.Emit.(T)
@@ -38,22 +37,6 @@ func isNilFunc(v any) bool {
 	return rv.Kind() == reflect.Func && rv.IsNil()
 }
 
-// notAvailable is the diagnostic for a plugin that is specified but that
-// this version of boc cannot emit.
-func notAvailable(p *registry.Plugin, span dsl.Span) dsl.Diagnostic {
-	d := dsl.Errorf(span, "%s %s is not available in this version of boc", p.Kind, p.Name)
-	var built []string
-	for _, name := range registry.Names(p.Kind) {
-		if q, ok := registry.Lookup(p.Kind, name); ok && q.Built() {
-			built = append(built, name)
-		}
-	}
-	if len(built) > 0 {
-		d = d.WithHint("available %s plugins: %s", p.Kind, strings.Join(built, ", "))
-	}
-	return d
-}
-
 // callHook checks that every argument of c is a constant the hooks can
 // emit, then returns c's hook.
 func callHook[T any](g *generator, c *ir.Call) (T, bool) {
@@ -67,9 +50,10 @@ func callHook[T any](g *generator, c *ir.Call) (T, bool) {
 	return h, ok && found
 }
 
-// checkConstantArgs reports the arguments of c that code generation cannot
-// handle yet: `learn` and values that depend on the domain. Nested calls are
-// checked when their own hooks are looked up.
+// checkConstantArgs reports, as internal errors, arguments of c that the
+// checker and the plan should have refused: `learn` outside the model and
+// its kernel, and values that depend on the domain. Nested calls are checked
+// when their own hooks are looked up.
 func (g *generator) checkConstantArgs(c *ir.Call) bool {
 	ok := true
 	for _, a := range c.Args {
@@ -86,7 +70,7 @@ func (g *generator) checkConstantValue(c *ir.Call, a *ir.Arg, v ir.Value) bool {
 		if p, ok := registry.ByID(c.Plugin); ok && p.Kind == registry.Model {
 			return true // a model's own learned parameters are planned with its kernel's
 		}
-		g.report(dsl.Errorf(a.Span, "learn is not supported yet: give a fixed value, e.g. %s = %s", a.Name, fixedExample(c, a.Name)))
+		g.internal(a.Span, "argument %s of %s is learned", a.Name, c.Plugin)
 		return false
 	case *ir.List:
 		ok := true
@@ -95,21 +79,8 @@ func (g *generator) checkConstantValue(c *ir.Call, a *ir.Arg, v ir.Value) bool {
 		}
 		return ok
 	}
-	g.report(dsl.Errorf(a.Span, "argument %s of %s must be a constant in this version of boc", a.Name, pluginName(c.Plugin)))
+	g.internal(a.Span, "argument %s of %s is not a constant", a.Name, c.Plugin)
 	return false
-}
-
-// fixedExample is a value to suggest instead of `learn`: the parameter's
-// default when that is a number, else 1.
-func fixedExample(c *ir.Call, param string) string {
-	if p, ok := registry.ByID(c.Plugin); ok {
-		if prm := p.Param(param); prm != nil {
-			if _, err := strconv.ParseFloat(prm.Default, 64); err == nil {
-				return prm.Default
-			}
-		}
-	}
-	return "1"
 }
 
 // pluginName is the name a plugin has in .bo source: "matern52" for

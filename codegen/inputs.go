@@ -50,15 +50,6 @@ const (
 // inputPlan is the plan of a model over input distributions.
 type inputPlan struct {
 	model *registry.InputModel
-	// kernelHyper is the number of learned values of the base kernel; the
-	// model's own (such as mmd's alpha) follow them.
-	kernelHyper int
-}
-
-// noisePlan lays out the base uniforms of one draw of the input noise.
-type noisePlan struct {
-	baseLen int   // base uniforms per draw of the whole input noise
-	offsets []int // the first base uniform of each input-noise declaration
 }
 
 // inputModel reports whether the model is over input distributions.
@@ -68,61 +59,29 @@ func (g *generator) inputModel() bool { return g.inputs != nil }
 func (g *generator) noiseHooks(n *ir.InputNoise) (registry.DistributionEmit, bool) {
 	h, ok := hookOf[registry.DistributionEmit](g, n.Dist.Plugin, n.Dist.Span)
 	if ok && (h.BaseLen == nil || h.Draw == nil || h.Moments == nil || h.Gaussian == nil) {
-		g.report(dsl.Errorf(n.Dist.Span, "%s cannot be used as input noise in this version of boc", pluginName(n.Dist.Plugin)))
+		g.internal(n.Dist.Span, "distribution %s lacks an input-noise hook", n.Dist.Plugin)
 		return h, false
 	}
 	return h, ok
 }
 
-// planInputs checks the model over input distributions m, whose hook
-// described it by code, against the declared input noise, and plans its own
-// learned parameters after the kernel's.
+// planInputs checks the hooks' description of the model over input
+// distributions m.
 func (g *generator) planInputs(m *ir.Call, code *registry.InputModel) {
-	if len(g.p.InputNoise) == 0 {
-		g.report(dsl.Errorf(m.Span, "model %s models input noise, but none is declared", pluginName(m.Plugin)).
-			WithHint("declare it, e.g. input noise x ~ normal(0, 0.05), or use model gp"))
-		return
-	}
-	plan := &inputPlan{model: code, kernelHyper: g.kernels.size}
 	if (code.Rep == registry.SampleRep || code.Rep == registry.EmbeddingRep) && code.Samples < 2 {
 		g.internal(m.Span, "model %s represents distributions by %d samples", m.Plugin, code.Samples)
 	}
 	if code.Rep == registry.EmbeddingRep && code.Landmarks < 1 {
 		g.internal(m.Span, "model %s embeds distributions over %d landmarks", m.Plugin, code.Landmarks)
 	}
-	if code.Rep == registry.MomentRep && !g.gaussianNoise() {
-		g.report(dsl.Warningf(m.Span, "model %s assumes Gaussian input noise: the declared noise is replaced by the Gaussian with its mean and covariance", pluginName(m.Plugin)).
-			WithHint("model mmd or ugp use the noise as declared"))
-	}
-	for _, name := range code.Learned {
-		a := m.Arg(name)
-		l, ok := a.Value.(*ir.Learn)
-		if !ok {
-			continue
-		}
-		p, _ := registry.ByID(m.Plugin)
-		g.planLearned(p, m, a, l, g.p.D)
-	}
-	g.inputs = plan
+	g.inputs = &inputPlan{model: code}
 }
 
-// planNoise lays out the base uniforms of the input noise, when the emitted
-// code draws it.
+// planNoise checks that the plan draws the input noise exactly when the
+// emitted code needs its draws.
 func (g *generator) planNoise() {
-	if !g.drawsInputNoise() {
-		return
-	}
-	g.noise = &noisePlan{}
-	for _, n := range g.p.InputNoise {
-		h, ok := g.noiseHooks(n)
-		if !ok {
-			continue
-		}
-		g.noise.offsets = append(g.noise.offsets, g.noise.baseLen)
-		g.noise.baseLen += h.BaseLen(g.drawGen(nil, n.Dist, 0))
-	}
-	if g.noise.baseLen > maxComponents {
-		g.report(dsl.Errorf(g.p.InputNoise[0].Span, "one draw of the input noise takes %d base uniforms; this version of boc supports up to %d", g.noise.baseLen, maxComponents))
+	if g.drawsInputNoise() != (g.o.Draws != nil) {
+		g.internal(dsl.Span{}, "the plan draws the input noise: %t, the emitted code needs it: %t", g.o.Draws != nil, g.drawsInputNoise())
 	}
 }
 
@@ -160,7 +119,7 @@ func (g *generator) drawGen(e *exprEmitter, c *ir.Call, offset int) *registry.Dr
 // moments, its moments.
 func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("noiseBaseLen is the number of base uniforms one draw of the input noise uses.")
-	f.Const().Id("noiseBaseLen").Op("=").Lit(g.noise.baseLen)
+	f.Const().Id("noiseBaseLen").Op("=").Lit(g.o.Draws.BaseLen)
 
 	body := g.perNoise([]string{"x", "b", "eps"}, func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code {
 		stmts, elems := h.Draw(dg)
@@ -241,7 +200,7 @@ func (g *generator) perNoise(params []string, emit func(n *ir.InputNoise, h regi
 		if !ok {
 			continue
 		}
-		dg := g.drawGen(e, n.Dist, g.noise.offsets[k])
+		dg := g.drawGen(e, n.Dist, g.o.Draws.Offsets[k])
 		stmts := emit(n, h, dg)
 		g.checkArgs(&dg.Args)
 		body = append(body, jen.Comment(g.noiseLabel(n)))
@@ -707,10 +666,10 @@ func (g *generator) fillByDifferencesDecls(f *jen.File) {
 		field("fitGram").Call(jen.Id("n"), jen.Id("k"), jen.True()),
 		jen.Comment("The model's own hyperparameters first: they reuse the input distributions"),
 		jen.Comment("the first fitGram left."),
-		jen.For(jen.Id("m").Op(":=").Lit(g.inputs.kernelHyper), jen.Id("m").Op("<").Id("numHyper"), jen.Id("m").Op("++")).Block(
+		jen.For(jen.Id("m").Op(":=").Lit(g.o.Hyper.Kernel), jen.Id("m").Op("<").Id("numHyper"), jen.Id("m").Op("++")).Block(
 			field("fitDifference").Call(jen.Id("m"), jen.Id("n"), jen.Id("k"), jen.Id("dk"), jen.False()),
 		),
-		jen.For(jen.Id("m").Op(":=").Range().Lit(g.inputs.kernelHyper)).Block(
+		jen.For(jen.Id("m").Op(":=").Range().Lit(g.o.Hyper.Kernel)).Block(
 			field("fitDifference").Call(jen.Id("m"), jen.Id("n"), jen.Id("k"), jen.Id("dk"), jen.True()),
 		),
 	)
@@ -839,27 +798,10 @@ func (g *generator) unscented() bool { return g.acquisition.Unscented != nil }
 // through the kernel's analytic gradient.
 func (g *generator) differenceSearch() bool { return g.inputModel() || g.unscented() }
 
-// planUnscented checks what an unscented acquisition needs.
+// planUnscented checks what an unscented acquisition's Check hook vetted.
 func (g *generator) planUnscented() {
-	if !g.unscented() {
-		return
-	}
-	a := g.p.Acquisition
-	switch {
-	case len(g.p.InputNoise) == 0:
-		g.report(dsl.Errorf(a.Span, "acquisition %s averages over the input noise, but none is declared", pluginName(a.Plugin)).
-			WithHint("declare it, e.g. input noise x ~ normal(0, 0.05)"))
-	case g.inputModel():
-		g.report(dsl.Errorf(a.Span, "acquisition %s averages over the input noise, which model %s already models", pluginName(a.Plugin), pluginName(g.p.Model.Plugin)).
-			WithHint("use it with model gp, or use ucb or ei with this model"))
-	case !g.gradientSearch():
-		g.report(dsl.Errorf(a.Span, "acquisition %s needs the lbfgs search", pluginName(a.Plugin)).
-			WithHint("remove the search statement or use search lbfgs"))
-	case g.acquisition.Joint:
-		g.internal(a.Span, "acquisition %s is both joint and unscented", a.Plugin)
-	}
-	if !g.gaussianNoise() {
-		g.report(dsl.Warningf(a.Span, "acquisition %s uses the input noise's mean and covariance only: its sigma points describe a Gaussian", pluginName(a.Plugin)))
+	if g.unscented() && (len(g.p.InputNoise) == 0 || g.inputModel() || !g.gradientSearch() || g.acquisition.Joint) {
+		g.internal(g.p.Acquisition.Span, "acquisition %s reached code generation without input noise, with a model over it, without a gradient search, or joint", g.p.Acquisition.Plugin)
 	}
 }
 
@@ -1014,7 +956,7 @@ func (g *generator) inflationFields() []jen.Code {
 	fields := []jen.Code{jen.Line(),
 		jen.Id("inputTrace").Index(jen.Id("Budget")).Float64().Comment("tr Σ_x of the input noise at the evaluated points, unit coordinates"),
 		jen.Id("inflatedScale").Float64().Comment("the model's scale when the noises were last inflated")}
-	if !g.learnNoise {
+	if !g.learnNoise() {
 		fields = append(fields, jen.Id("baseNoise").Index(jen.Id("Budget")).Float64().Comment("their noise variances before the inflation, model units"))
 	}
 	return fields
@@ -1055,7 +997,7 @@ func (g *generator) inflationDecls(f *jen.File) {
 
 	scale := jen.Id("scale").Op("*").Id("scale")
 	noise := jen.Add(field("baseNoise")).Index(jen.Id("i")).Op("+").Add(field("inflationAt").Call(jen.Id("i"))).Op("*").Add(scale)
-	if g.learnNoise {
+	if g.learnNoise() {
 		noise = jen.Parens(jen.Add(field("noiseVar")).Op("+").Add(field("inflationAt").Call(jen.Id("i")))).Op("*").Add(scale)
 	}
 	f.Comment("noiseAt is evaluated point i's noise variance, in the model's units, for the model")
@@ -1088,7 +1030,7 @@ func (g *generator) inflatedNoise(base jen.Code) (stmts []jen.Code, noise jen.Co
 		return nil, base
 	}
 	stmts = []jen.Code{field("inputTrace").Index(jen.Id("n")).Op("=").Id("traceAt").Call(jen.Op("&").Id("u"))}
-	if !g.learnNoise {
+	if !g.learnNoise() {
 		stmts = append(stmts, field("baseNoise").Index(jen.Id("n")).Op("=").Add(base))
 	}
 	return stmts, field("noiseAt").Call(jen.Id("n"), field("model").Dot("Scale").Call())

@@ -1,8 +1,11 @@
 package codegen
 
 import (
+	"testing"
+
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
 	_ "github.com/bocdev/boc/stdlib" // registers the plugins
 )
 
@@ -71,4 +74,14 @@ func quickstartIR() *ir.Program {
 	p.Budget = 30
 	p.Init = ir.Init{Call: call("init.sobol", arg("n", realConst(6)))}
 	return p
+}
+
+// generate plans p, failing the test on the plan's errors, and emits it.
+func generate(t *testing.T, p *ir.Program, opt Options) (*Output, dsl.Diagnostics) {
+	t.Helper()
+	o, diags := plan.Build(p)
+	if diags.HasErrors() {
+		t.Fatalf("planning %s: %v", p.Name, diags)
+	}
+	return Generate(o, opt)
 }

@@ -2,11 +2,11 @@ package codegen
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -31,63 +31,17 @@ const (
 	// gradStep is the step of the central differences that give the input
 	// gradient of a kernel without analytic derivatives (unit coordinates).
 	gradStep = 1e-6
-	// Default bounds and start of a learned observation-noise variance, in
-	// standardised units (the variance of the observations is 1).
-	noiseLearnLo, noiseLearnHi = 1e-6, 1.0
 )
 
-// kernelPlan is the model's kernel as the code generator emits it.
-type kernelPlan struct {
-	call *ir.Call
-	// valueOnly is the first kernel of the tree without a KernelDiffEmit
-	// hook; nil when every kernel has analytic derivatives.
-	valueOnly *ir.Call
-	slots     []hyperSlot // learned hyperparameters in index order
-	size      int         // number of learned values: numHyper
-}
-
-// hyperSlot is one learned hyperparameter of one kernel call: size values
-// from index on (one, or one per input component for an ARD lengthscale).
-type hyperSlot struct {
-	call        *ir.Call
-	param       string
-	index, size int
-	init        []float64 // natural units
-	lo, hi      float64
-}
-
-func (kp *kernelPlan) slot(c *ir.Call, param string) *hyperSlot {
-	for i := range kp.slots {
-		if kp.slots[i].call == c && kp.slots[i].param == param {
-			return &kp.slots[i]
-		}
-	}
-	return nil
-}
-
 // learning reports whether the optimiser refits anything.
-func (g *generator) learning() bool { return g.kernels.size > 0 || g.learnNoise }
+func (g *generator) learning() bool { return g.o.NumFit() > 0 }
 
-// numFit is the number of values a refit learns.
-func (g *generator) numFit() int {
-	if g.learnNoise {
-		return g.kernels.size + 1
-	}
-	return g.kernels.size
-}
+// learnNoise reports whether the observation-noise variance is learned.
+func (g *generator) learnNoise() bool { return g.o.Noise != nil }
 
-// planKernel resolves the hooks of kernel c and its nested kernels for
-// inputs of d components and lays out its learned hyperparameters.
-func (g *generator) planKernel(c *ir.Call, d int) {
-	g.kernels = kernelPlan{call: c}
-	g.planKernelCall(c, d)
-	if v := g.kernels.valueOnly; v != nil && g.kernels.size > 0 {
-		g.report(dsl.Errorf(v.Span, "kernel %s has no derivatives, so no hyperparameter of the kernel it is part of can be learned", pluginName(v.Plugin)).
-			WithHint("give the other kernels' hyperparameters fixed values (lengthscale and variance default to learn)"))
-	}
-}
-
-func (g *generator) planKernelCall(c *ir.Call, d int) {
+// planKernel resolves the hooks of kernel c and the kernels nested in it;
+// the plan has checked that each has one of the kernel hook types.
+func (g *generator) planKernel(c *ir.Call) {
 	if c == nil {
 		g.internal(dsl.Span{}, "the IR lacks a kernel call")
 		return
@@ -98,110 +52,30 @@ func (g *generator) planKernelCall(c *ir.Call, d int) {
 		return
 	}
 	switch h := p.Emit.(type) {
-	case registry.KernelDiffEmit:
-		if h == nil {
-			g.report(notAvailable(p, c.Span))
+	case registry.KernelDiffEmit, registry.KernelEmit:
+		if isNilFunc(h) {
+			g.internal(c.Span, "kernel %s has a nil Emit hook", c.Plugin)
 			return
 		}
-	case registry.KernelEmit:
-		if h == nil {
-			g.report(notAvailable(p, c.Span))
-			return
-		}
-		if g.kernels.valueOnly == nil {
-			g.kernels.valueOnly = c
-		}
-	case nil:
-		g.report(notAvailable(p, c.Span))
-		return
 	default:
 		g.internal(c.Span, "plugin %s has an Emit hook of type %T, want %T or %T", c.Plugin, p.Emit,
 			registry.KernelDiffEmit(nil), registry.KernelEmit(nil))
 		return
 	}
-	_, diff := p.Emit.(registry.KernelDiffEmit)
 	for _, a := range c.Args {
-		g.planKernelArg(p, c, a, a.Value, diff, d)
+		g.planKernelArg(a.Value)
 	}
 }
 
-func (g *generator) planKernelArg(p *registry.Plugin, c *ir.Call, a *ir.Arg, v ir.Value, diff bool, d int) {
+func (g *generator) planKernelArg(v ir.Value) {
 	switch v := v.(type) {
-	case *ir.ConstExpr:
 	case *ir.Call:
-		g.planKernelCall(v, d)
+		g.planKernel(v)
 	case *ir.List:
 		for _, e := range v.Values {
-			g.planKernelArg(p, c, a, e, diff, d)
+			g.planKernelArg(e)
 		}
-	case *ir.Learn:
-		if !diff {
-			g.report(dsl.Errorf(a.Span, "kernel %s cannot learn its hyperparameters: give a fixed value, e.g. %s = %s",
-				p.Name, a.Name, fixedExample(c, a.Name)))
-			return
-		}
-		g.planLearned(p, c, a, v, d)
-	default:
-		g.report(dsl.Errorf(a.Span, "argument %s of %s must be a constant in this version of boc", a.Name, p.Name))
 	}
-}
-
-// planLearned gives a learned hyperparameter its slot: one value, or one per
-// input component for a real-or-vector parameter (ARD lengthscales).
-func (g *generator) planLearned(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn, d int) {
-	prm := p.Param(a.Name)
-	if prm == nil {
-		g.internal(a.Span, "plugin %s has no parameter %s", c.Plugin, a.Name)
-		return
-	}
-	s := hyperSlot{call: c, param: a.Name, index: g.kernels.size, size: 1}
-	if prm.Type == registry.RealOrVecParam {
-		s.size = d
-	}
-	switch {
-	case l.HasBounds:
-		s.lo, s.hi = l.Lo, l.Hi
-	case prm.LearnBounds != [2]float64{}:
-		s.lo, s.hi = prm.LearnBounds[0], prm.LearnBounds[1]
-	case prm.Range != nil:
-		s.lo, s.hi = prm.Range.Lo, prm.Range.Hi
-	}
-	if !(s.lo > 0 && s.lo < s.hi) || math.IsInf(s.hi, 0) {
-		g.report(dsl.Errorf(a.Span, "%s's %s needs positive, finite learn bounds", p.Name, a.Name).
-			WithHint("give them: %s = learn(bounds = [0.01, 10])", a.Name))
-		return
-	}
-	s.init = make([]float64, s.size)
-	for i := range s.init {
-		switch {
-		case l.HasInit && len(l.Init) == s.size:
-			s.init[i] = l.Init[i]
-		case l.HasInit && len(l.Init) > 0:
-			s.init[i] = l.Init[0]
-		default:
-			s.init[i] = math.Sqrt(s.lo * s.hi) // the middle of the log box
-		}
-		s.init[i] = min(max(s.init[i], s.lo), s.hi)
-	}
-	g.kernels.slots = append(g.kernels.slots, s)
-	g.kernels.size += s.size
-}
-
-// planNoiseLearn sets up `observation noise learn`.
-func (g *generator) planNoiseLearn(l *ir.Learn) {
-	g.learnNoise = true
-	g.noiseLo, g.noiseHi = noiseLearnLo, noiseLearnHi
-	if l != nil && l.HasBounds {
-		g.noiseLo, g.noiseHi = l.Lo, l.Hi
-	}
-	if !(g.noiseLo > 0 && g.noiseLo < g.noiseHi) || math.IsInf(g.noiseHi, 0) {
-		g.report(dsl.Errorf(g.p.ObsNoise.Span, "the learned noise variance needs positive, finite bounds"))
-	}
-	g.noiseInit = math.Sqrt(g.noiseLo * g.noiseHi)
-	if l != nil && l.HasInit && len(l.Init) > 0 {
-		g.noiseInit = l.Init[0]
-	}
-	g.noiseInit = min(max(g.noiseInit, g.noiseLo), g.noiseHi)
 }
 
 // kernelCode emits kernel c with derivatives grad, its locals named by names.
@@ -215,7 +89,7 @@ func (g *generator) kernelCode(c *ir.Call, grad registry.GradKind, d int, names 
 		return empty
 	}
 	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh,
-		Grad: grad, NumHyper: g.kernels.size}
+		Grad: grad, NumHyper: g.o.Hyper.Size}
 	kg.Hyper = func(name string, i int) registry.Hyper { return g.hyperValue(&kg.Args, name, i) }
 	kg.Kernel = func(nested *ir.Call) registry.KernelCode {
 		if nested == nil {
@@ -243,8 +117,8 @@ func (g *generator) kernelCode(c *ir.Call, grad registry.GradKind, d int, names 
 
 // hyperValue is component i of the hyperparameter name of a's call.
 func (g *generator) hyperValue(a *registry.Args, name string, i int) registry.Hyper {
-	if s := g.kernels.slot(a.Call, name); s != nil {
-		j := s.index + min(i, s.size-1)
+	if s := g.o.Hyper.Slot(a.Call, name); s != nil {
+		j := s.Index + min(i, s.Size-1)
 		return registry.Hyper{Code: jen.Id("h").Index(jen.Lit(j)), Index: j}
 	}
 	v, _ := a.Const(name)
@@ -260,7 +134,7 @@ func (g *generator) hyperValue(a *registry.Args, name string, i int) registry.Hy
 // g (a *[dim]float64 for GradInput, a *hyper for GradHyper).
 func (g *generator) kernelFunc(name string, grad registry.GradKind, d int, dim, hyper jen.Code) jen.Code {
 	names := newNamer("h", "a", "b", "g")
-	code := g.kernelCode(g.kernels.call, grad, d, names)
+	code := g.kernelCode(g.kernel, grad, d, names)
 	params := []jen.Code{jen.Id("h").Op("*").Add(hyper), jen.List(jen.Id("a"), jen.Id("b")).Op("*").Index(dim).Float64()}
 	switch grad {
 	case registry.GradInput:
@@ -286,37 +160,37 @@ func kernelAt(a, b jen.Code) *jen.Statement {
 
 // kernelDecls declares the hyperparameters and the kernel functions.
 func (g *generator) kernelDecls(f *jen.File) {
-	kp := &g.kernels
+	kp := &g.o.Hyper
 	dim, hyper := jen.Id("Dim"), jen.Id("hyperparameters")
 	f.Comment("numHyper is the number of learned kernel hyperparameter values.")
-	f.Const().Id("numHyper").Op("=").Lit(kp.size)
-	if kp.size == 0 {
+	f.Const().Id("numHyper").Op("=").Lit(kp.Size)
+	if kp.Size == 0 {
 		f.Comment("hyperparameters would hold the learned kernel hyperparameters; this kernel")
 		f.Comment("has none, so the kernel functions ignore it.")
 	} else {
 		f.Comment("hyperparameters holds the learned kernel hyperparameters, in natural units:")
-		for _, s := range kp.slots {
-			for i := range s.size {
-				f.Comment(fmt.Sprintf("  h[%d]: %s", s.index+i, g.hyperLabel(s, i)))
+		for _, s := range kp.Slots {
+			for i := range s.Size {
+				f.Comment(fmt.Sprintf("  h[%d]: %s", s.Index+i, g.hyperLabel(s, i)))
 			}
 		}
 	}
 	f.Type().Id("hyperparameters").Index(jen.Id("numHyper")).Float64()
 
-	what := callString(kp.call)
+	what := callString(g.kernel)
 	f.Comment(fmt.Sprintf("kernel is the model's covariance, %s,", what))
 	f.Comment("between two points in unit coordinates.")
 	f.Add(g.kernelFunc("kernel", registry.NoGrad, g.p.D, dim, hyper))
 	if g.inputModel() {
 		return // its derivatives are taken by differences of the kernel over distributions
 	}
-	if kp.valueOnly == nil {
+	if kp.ValueOnly == nil {
 		f.Comment("kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.")
 		f.Add(g.kernelFunc("kernelGradA", registry.GradInput, g.p.D, dim, hyper))
 	} else {
 		g.kernelGradAByDifferences(f)
 	}
-	if kp.size > 0 {
+	if kp.Size > 0 {
 		f.Comment("kernelGradHyper is kernel(h, a, b), and writes its derivatives with respect to")
 		f.Comment("the logarithms of the learned hyperparameters to g.")
 		f.Add(g.kernelFunc("kernelGradHyper", registry.GradHyper, g.p.D, dim, hyper))
@@ -324,9 +198,9 @@ func (g *generator) kernelDecls(f *jen.File) {
 }
 
 // hyperLabel names component i of a learned hyperparameter for comments.
-func (g *generator) hyperLabel(s hyperSlot, i int) string {
-	label := pluginName(s.call.Plugin) + "'s " + s.param
-	if s.size > 1 {
+func (g *generator) hyperLabel(s plan.Slot, i int) string {
+	label := pluginName(s.Call.Plugin) + "'s " + s.Param
+	if s.Size > 1 {
 		label += " for " + g.p.ComponentName(i)
 	}
 	return label
@@ -359,23 +233,23 @@ func (g *generator) learnDecls(f *jen.File) {
 	}
 	var init, lo, hi []jen.Code
 	var names []string
-	for _, s := range g.kernels.slots {
-		for i := range s.size {
-			init, lo, hi = append(init, jen.Lit(s.init[i])), append(lo, jen.Lit(s.lo)), append(hi, jen.Lit(s.hi))
+	for _, s := range g.o.Hyper.Slots {
+		for i := range s.Size {
+			init, lo, hi = append(init, jen.Lit(s.Init[i])), append(lo, jen.Lit(s.Lo)), append(hi, jen.Lit(s.Hi))
 			names = append(names, g.hyperLabel(s, i))
 		}
 	}
-	if g.learnNoise {
-		init, lo, hi = append(init, jen.Lit(g.noiseInit)), append(lo, jen.Lit(g.noiseLo)), append(hi, jen.Lit(g.noiseHi))
+	if g.learnNoise() {
+		init, lo, hi = append(init, jen.Lit(g.o.Noise.Init)), append(lo, jen.Lit(g.o.Noise.Lo)), append(hi, jen.Lit(g.o.Noise.Hi))
 		names = append(names, "the observation-noise variance (standardised units)")
 	}
 	f.Comment("numFit is the number of values a refit learns: the kernel's hyperparameters")
-	if g.learnNoise {
+	if g.learnNoise() {
 		f.Comment("and, last, the observation-noise variance in standardised units.")
 	} else {
 		f.Comment("(the observation noise is not learned).")
 	}
-	f.Const().Id("numFit").Op("=").Lit(g.numFit())
+	f.Const().Id("numFit").Op("=").Lit(g.o.NumFit())
 	f.Comment("The refits start from fitStart and stay within [fitLower, fitUpper], for")
 	f.Comment(strings.Join(names, "; ") + ".")
 	f.Var().Defs(
@@ -404,7 +278,7 @@ func (g *generator) learnFields() []jen.Code {
 		jen.Id("fitNoise").Index(jen.Id("Budget")).Float64().Comment("their fixed noise variances, standardised"),
 		jen.Id("fitted").Int().Comment("observations at the last refit"),
 	)
-	if g.learnNoise {
+	if g.learnNoise() {
 		fields = append(fields, jen.Id("noiseVar").Float64().Comment("the learned noise variance, standardised units"))
 	}
 	return fields
@@ -421,9 +295,9 @@ func (g *generator) learnInit() []jen.Code {
 	stmts := []jen.Code{
 		field("theta").Op("=").Id("fitStart"),
 		jen.Copy(whole(field("hyper")), whole(field("theta"))),
-		field("fitter").Op("=").Qual(runtimeFit, "New").Call(jen.Id("Budget"), jen.Id("numHyper"), jen.Lit(g.learnNoise), field("fillKernel")),
+		field("fitter").Op("=").Qual(runtimeFit, "New").Call(jen.Id("Budget"), jen.Id("numHyper"), jen.Lit(g.learnNoise()), field("fillKernel")),
 	}
-	if g.learnNoise {
+	if g.learnNoise() {
 		stmts = append(stmts, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
 	}
 	return stmts
@@ -457,12 +331,12 @@ func (g *generator) refitDecls(f *jen.File) {
 	if g.inflates() {
 		fixedNoise = field("inflationAt").Call(jen.Id("i"))
 	}
-	if !g.learnNoise {
+	if !g.learnNoise() {
 		fixedNoise = field("model").Dot("Noise").Call(jen.Id("i")).Op("/").Parens(jen.Id("scale").Op("*").Id("scale"))
 	}
 	// apply makes theta the hyperparameters the kernel and the noise use.
 	apply := []jen.Code{jen.Copy(whole(field("hyper")), field("theta").Index(jen.Empty().Op(":").Id("numHyper")))}
-	if g.learnNoise {
+	if g.learnNoise() {
 		apply = append(apply, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
 	}
 	f.Comment("refitIfDue relearns the hyperparameters by maximising the marginal likelihood,")
@@ -520,7 +394,7 @@ func (g *generator) refitDecls(f *jen.File) {
 	switch base := field("noiseVar").Op("*").Id("scale").Op("*").Id("scale"); {
 	case g.inflates():
 		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), field("noiseAt").Call(jen.Id("i"), jen.Id("scale"))))
-	case g.learnNoise:
+	case g.learnNoise():
 		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), base))
 	}
 	f.Comment("rebuild recomputes the model's kernel matrix with the current hyperparameters")
@@ -559,7 +433,7 @@ func (g *generator) fillKernelBody() []jen.Code {
 		jen.Copy(whole(jen.Id("h")), jen.Id("theta")),
 	}
 	inner := []jen.Code{}
-	if g.kernels.size > 0 {
+	if g.o.Hyper.Size > 0 {
 		body = append(body, jen.Var().Id("grad").Id("hyperparameters"))
 		inner = append(inner,
 			jen.Id("v").Op(":=").Id("kernelGradHyper").Call(jen.Op("&").Id("h"), units("i"), units("j"), jen.Op("&").Id("grad")),

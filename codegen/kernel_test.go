@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -234,19 +235,34 @@ func check(fn func(h, a, b, g []float64, mode int) float64, h, a, b []float64) [
 }
 `
 
+// kernelGenerator plans p with model gp over kernel c and resolves the
+// kernel's hooks.
+func kernelGenerator(c *ir.Call, p *ir.Program) (*generator, error) {
+	p.Model = call("model.gp", arg("kernel", c))
+	o, diags := plan.Build(p)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	g := &generator{o: o, p: p, kernel: c}
+	g.planKernel(c)
+	if g.diags.HasErrors() {
+		return nil, g.diags
+	}
+	return g, nil
+}
+
 // kernelProbe is the probe program's source.
 func kernelProbe() ([]byte, error) {
 	f := jen.NewFile("main")
 	var calls []jen.Code
 	for _, k := range kernelCases() {
 		c, h := k.call(k.root)
-		g := &generator{p: &ir.Program{D: k.d}}
-		g.planKernel(c, k.d)
-		if g.diags.HasErrors() {
-			return nil, fmt.Errorf("%s: %v", k.name, g.diags)
+		g, err := kernelGenerator(c, &ir.Program{D: k.d})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", k.name, err)
 		}
-		if g.kernels.size != len(h) {
-			return nil, fmt.Errorf("%s: %d learned values, the test expects %d", k.name, g.kernels.size, len(h))
+		if g.o.Hyper.Size != len(h) {
+			return nil, fmt.Errorf("%s: %d learned values, the test expects %d", k.name, g.o.Hyper.Size, len(h))
 		}
 		dim, hyper := jen.Lit(k.d), jen.Index(jen.Lit(len(h))).Float64()
 		f.Add(g.kernelFunc(k.name+"_k", registry.NoGrad, k.d, dim, hyper))
@@ -375,10 +391,9 @@ func checkProbeResult(t *testing.T, k kcase, root *knode, h []float64, pair [2][
 func TestKernelHyperparameterLayout(t *testing.T) {
 	c, _ := kcase{d: 2, learned: true}.call(&knode{plugin: "sum", parts: []*knode{
 		stationaryNode("se", 2, false), {plugin: "linear", s2: 1, offset: 0.1}}})
-	g := &generator{p: &ir.Program{D: 2, Dims: scalarDims(0, 1, "x", "y")}}
-	g.planKernel(c, 2)
-	if g.diags.HasErrors() {
-		t.Fatal(g.diags)
+	g, err := kernelGenerator(c, &ir.Program{D: 2, Dims: scalarDims(0, 1, "x", "y")})
+	if err != nil {
+		t.Fatal(err)
 	}
 	f := jen.NewFile("p")
 	g.kernelDecls(f)

@@ -78,7 +78,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 }
 
 func (g *generator) noiseDecl(f *jen.File) {
-	if g.learnNoise {
+	if g.learnNoise() {
 		return // the optimiser holds the learned noise variance
 	}
 	if g.noiseDeclared {
@@ -295,6 +295,16 @@ func (g *generator) suggestDecls(f *jen.File) {
 				jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
 			),
 			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
+			jen.Comment("The model is as certain there as anywhere the search looked (a constant"),
+			jen.Comment("objective, say): take the point farthest from the evaluated ones."),
+			jen.If(jen.Id("err").Op(":=").Qual(runtimeSearch, "Farthest").Call(jen.Id("n"), jen.Id("Dim"),
+				jen.Func().Params(jen.List(jen.Id("i"), jen.Id("j")).Int()).Float64().Block(jen.Return(field("units").Index(jen.Id("i")).Index(jen.Id("j")))),
+				g.feasible(), jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(2)), whole(field("candidate"))),
+				jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
+			),
+			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(field("evaluated").Call(jen.Op("&").Id("x"))).Block(jen.Return(jen.Id("x"), jen.Id("ErrExhausted"))),
 			jen.Return(jen.Id("x"), jen.Nil()),
 		)
@@ -320,8 +330,9 @@ func (g *generator) suggestDecls(f *jen.File) {
 	default:
 		f.Comment("Suggest never returns an evaluated point silently: when the design point or the")
 		f.Comment("acquisition's maximiser was evaluated before, it returns the point where the")
-		f.Comment("model is least certain instead, and if that too was evaluated, which happens only")
-		f.Comment("once every point the search can reach has been, it returns it with ErrExhausted.")
+		f.Comment("model is least certain instead, or, if that too was evaluated, the point")
+		f.Comment("farthest from the evaluated ones; if even that was, which happens only once every")
+		f.Comment("point of a small integer domain has been, it returns it with ErrExhausted.")
 	}
 	f.Comment("Without an Observe in between, Suggest returns the same design point again, or")
 	f.Comment("searches again.")
@@ -351,7 +362,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 // and the most uncertain point often both sit on an evaluated corner of the
 // box.
 func (g *generator) replicates() bool {
-	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise || g.reportedNoise || len(g.p.InputNoise) > 0
+	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise() || g.reportedNoise || len(g.p.InputNoise) > 0
 }
 
 // newCanFail reports whether New can fail (making the initial design or the
@@ -364,13 +375,22 @@ func (g *generator) newCanFail() bool { return g.initEmit != nil || g.inputModel
 // search's standard-deviation objective (sdAt, sdGradAt) emitted.
 func (g *generator) explores() bool { return !g.finite() && !g.replicates() }
 
+// runtimeSearch is the import path of the searches.
+const runtimeSearch = "github.com/bocdev/boc/runtime/search"
+
+// feasible is the searches' feasibility test of unit points: the known
+// constraints, or nil.
+func (g *generator) feasible() jen.Code {
+	if len(g.known) > 0 {
+		return field("feasibleFn")
+	}
+	return jen.Nil()
+}
+
 // maximize is a call of the search maximising the method value fn over the
 // feasible unit cube, with random stream k.
 func (g *generator) maximize(fn string, k jen.Code) jen.Code {
-	feasible := jen.Code(jen.Nil())
-	if len(g.known) > 0 {
-		feasible = field("feasibleFn")
-	}
+	feasible := g.feasible()
 	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), k)
 	return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))
 }
@@ -426,7 +446,7 @@ func (g *generator) valueDecls(f *jen.File) {
 func (g *generator) observeDecl(f *jen.File) {
 	noise := jen.Code(jen.Id("noiseVariance"))
 	switch {
-	case g.learnNoise:
+	case g.learnNoise():
 		noise = learnedNoise()
 	case g.reportedNoise:
 		noise = jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
@@ -510,7 +530,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
 	}
 
-	if !g.noiseDeclared && !g.learnNoise {
+	if !g.noiseDeclared && !g.learnNoise() {
 		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
 		f.Comment("nugget returns the noise variance to observe y with: nuggetFraction of the")
 		f.Comment("variance of the values observed so far, y included.")

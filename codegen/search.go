@@ -1,11 +1,12 @@
 package codegen
 
 import (
+	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
 
 // The gradient-based search's part of the optimiser, emitted when the search
-// plugin's SearchCode sets Gradient (runtime/search's LBFGS): the score of
+// plugin sets UsesGradient (runtime/search's LBFGS): the score of
 // the acquisition and the posterior standard deviation with their gradients
 // in unit coordinates, computed from the kernel's input gradient
 // (kernelGradA), the posterior's (gp.PredictGrad) and the acquisition's
@@ -20,7 +21,10 @@ import (
 // integer values of the best candidates.
 
 // gradientSearch reports whether the search uses gradients.
-func (g *generator) gradientSearch() bool { return g.search.Gradient }
+func (g *generator) gradientSearch() bool {
+	p, ok := registry.ByID(g.p.Search.Plugin)
+	return ok && p.UsesGradient
+}
 
 // searchFn maps a method value of the search's objective (acquisitionFn or
 // sdFn) to the one the search is given.

@@ -19,6 +19,7 @@ import (
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/parser"
+	"github.com/bocdev/boc/plan"
 	_ "github.com/bocdev/boc/stdlib" // the built-in plugins
 	"github.com/bocdev/boc/typecheck"
 )
@@ -28,6 +29,10 @@ type Options struct {
 	// Dir is the directory Go bindings and candidate files are resolved
 	// from; "" means the directory of the file's path.
 	Dir string
+	// StatementsOnly checks each statement on its own and stops before the
+	// plan: the rules that span statements are not applied
+	// (typecheck.Config.StatementsOnly).
+	StatementsOnly bool
 }
 
 // Unit is one .bo file on its way through the compiler.
@@ -38,6 +43,8 @@ type Unit struct {
 	Tree *ast.File
 	// Program is the checked IR, nil when the file has errors.
 	Program *ir.Program
+	// Plan is the planned optimiser, nil when the file has errors.
+	Plan *plan.Optimizer
 	// Diagnostics holds every diagnostic reported so far.
 	Diagnostics dsl.Diagnostics
 
@@ -53,9 +60,9 @@ func Load(path string, opt Options) (*Unit, error) {
 	return Compile(path, src, opt), nil
 }
 
-// Compile parses and checks src, the text of the file at path. It stops
-// after syntax errors: checking a partial tree would only add errors that
-// follow from them.
+// Compile parses, checks and plans src, the text of the file at path. It
+// stops after the first stage with errors: running the next on a partial
+// result would only add errors that follow from them.
 func Compile(path string, src []byte, opt Options) *Unit {
 	u := &Unit{Path: path, Source: src, dir: opt.Dir}
 	if u.dir == "" {
@@ -66,11 +73,15 @@ func Compile(path string, src []byte, opt Options) *Unit {
 		return u
 	}
 	u.Tree = tree
-	prog, diags := typecheck.Check(tree, typecheck.Config{Dir: u.dir})
+	prog, diags := typecheck.Check(tree, typecheck.Config{Dir: u.dir, StatementsOnly: opt.StatementsOnly})
+	if !u.add(diags) || opt.StatementsOnly {
+		return u
+	}
+	o, diags := plan.Build(prog)
 	if !u.add(diags) {
 		return u
 	}
-	u.Program = prog
+	u.Program, u.Plan = prog, o
 	return u
 }
 
@@ -81,18 +92,27 @@ func (u *Unit) add(diags dsl.Diagnostics) bool {
 }
 
 // OK reports whether the file compiled without errors so far.
-func (u *Unit) OK() bool { return u.Program != nil && !u.Diagnostics.HasErrors() }
+func (u *Unit) OK() bool { return u.Plan != nil && !u.Diagnostics.HasErrors() }
 
 // Dir is the directory the file's Go bindings and candidate files resolve from.
 func (u *Unit) Dir() string { return u.dir }
 
 // Generate emits the Go code of a unit that compiled. Its diagnostics are
 // added to the unit's and returned; the output is nil when one is an error.
+// Every language error was reported by Compile, so an error here is a bad
+// package name in opt or a bug in boc.
 func (u *Unit) Generate(opt codegen.Options) (*codegen.Output, dsl.Diagnostics) {
 	if !u.OK() {
 		return nil, nil
 	}
-	out, diags := codegen.Generate(u.Program, opt)
+	if opt.Package != "" {
+		if err := codegen.CheckPackage(opt.Package); err != nil {
+			diags := dsl.Diagnostics{dsl.Errorf(dsl.Span{}, "%v", err)}
+			u.add(diags)
+			return nil, diags
+		}
+	}
+	out, diags := codegen.Generate(u.Plan, opt)
 	if !u.add(diags) {
 		return nil, diags
 	}

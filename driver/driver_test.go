@@ -1,10 +1,8 @@
 package driver_test
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,26 +71,6 @@ func TestLoadRelative(t *testing.T) {
 	}
 	if _, err := driver.Load(filepath.Join(dir, "missing.bo"), driver.Options{}); err == nil {
 		t.Error("Load of a missing file succeeded")
-	}
-}
-
-// TestBuild builds and runs the generated program.
-func TestBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program")
-	}
-	u := driver.Compile("demo.bo", []byte(quickstart), driver.Options{})
-	out, diags := u.Generate(driver.ProgramOptions)
-	if out == nil {
-		t.Fatal(diags)
-	}
-	exe := filepath.Join(t.TempDir(), "demo")
-	if err := u.Build(context.Background(), out, exe); err != nil {
-		t.Fatal(err)
-	}
-	got, err := exec.Command(exe, "run", "--json").Output()
-	if err != nil || !strings.Contains(string(got), `"evaluations":6`) {
-		t.Fatalf("run: %v\n%s", err, got)
 	}
 }
 

@@ -47,7 +47,7 @@ func init() {
 		Doc: "unscented expected improvement (Nogueira et al.): EI averaged over the sigma points of the input noise at the candidate",
 		Params: []registry.Param{xi, {Name: "kappa", Type: registry.RealParam, Default: "1", Range: nonNegative,
 			Doc: "κ of the unscented transform: the centre's weight is κ/(d+κ), the 2d others' 1/(2(d+κ)), at ±√((d+κ)Σ)"}},
-		Emit: ueiEmit})
+		Check: checkUnscented, Emit: ueiEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "safe_ucb",
 		Doc: "SGP-UCB: UCB restricted to the estimated safe set, after a safe exploration phase",
 		Params: []registry.Param{beta,

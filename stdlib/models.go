@@ -21,23 +21,27 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "gp",
 		Doc:    "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
 		Params: []registry.Param{kernel("matern52"), inflateParam("ignore", `"ignore", or "inflate": IGP-UCB's GP, adding Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise (se kernel)`), rkhsBound},
-		Check:  checkInflation("ignore"), Emit: gpModelEmit, UsesInputNoiseIf: inflates})
+		Check: func(ctx *registry.CheckContext) {
+			checkInflation("ignore")(ctx)
+			checkInflates(ctx)
+		},
+		Emit: gpModelEmit, Inflates: inflates})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "ugp", UsesInputNoise: true,
 		Doc: "uGP (Oliveira et al.): GP over input distributions with the integral kernel",
 		Params: []registry.Param{kernel("se"), samples,
 			inflateParam("model", `"model" (the noise as declared or learned), or "inflate": add Prop. 3's σ_E² to it, uGP-UCB's σ_ν² = σ_E² + σ_ζ² (Thm 5; se kernel)`), rkhsBound},
-		Check: checkInflation("model"), Emit: ugpEmit})
+		Check: checkInputModel(false, checkInflation("model")), Emit: ugpEmit, Inflates: inflates})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "mmd", UsesInputNoise: true,
 		Doc: "AIRBO: GP over input distributions with the kernel exp(−α MMD²)",
 		Params: []registry.Param{kernel("rqmix(variance = 1)"), samples,
 			{Name: "landmarks", Type: registry.IntParam, Default: "0", Range: nonNegative,
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: `"embedding"`, Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
-			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}}, Check: checkMMD, Emit: mmdEmit})
+			{Name: "alpha", Type: registry.RealParam, Default: "learn", Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}}, Check: checkInputModel(false, checkMMD), Emit: mmdEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "erbf", UsesInputNoise: true,
 		Doc:    "expected RBF kernel baseline; assumes Gaussian input noise",
-		Params: []registry.Param{kernel("se")}, Check: checkSEKernel, Emit: erbfEmit})
+		Params: []registry.Param{kernel("se")}, Check: checkInputModel(true, checkSEKernel), Emit: erbfEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "skl", UsesInputNoise: true,
 		Doc:    "symmetric-KL kernel baseline; assumes Gaussian input noise",
-		Params: []registry.Param{kernel("se")}, Check: checkSEKernel, Emit: sklEmit})
+		Params: []registry.Param{kernel("se")}, Check: checkInputModel(true, checkSEKernel), Emit: sklEmit})
 }

@@ -19,15 +19,14 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs",
 		Doc: "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients, " +
 			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
-		Params: []registry.Param{restarts, raw}, Emit: lbfgsEmit})
+		Params: []registry.Param{restarts, raw}, UsesGradient: true, Emit: lbfgsEmit})
 }
 
 // lbfgsEmit holds runtime/search's gradient-based search; the code generator
 // gives it the acquisition's gradient.
 var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
 	return registry.SearchCode{
-		Type:     jen.Op("*").Qual(runtimeSearch, "LBFGS"),
-		New:      jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
-		Gradient: true,
+		Type: jen.Op("*").Qual(runtimeSearch, "LBFGS"),
+		New:  jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
 	}
 }

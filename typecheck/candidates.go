@@ -39,6 +39,8 @@ func (c *checker) checkCandidates() {
 			return
 		}
 		cand.Call = cc.call
+		c.errorHint(s.Pos, `list the points in a CSV file: candidates file "points.csv"`,
+			"candidate generators are not supported in this version of boc")
 	default:
 		c.incomplete("candidates statement")
 		return

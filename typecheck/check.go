@@ -50,6 +50,10 @@ type Config struct {
 	// from (the directory of the .bo file); "" means the current directory.
 	// Candidate files are read relative to it too.
 	Dir string
+	// StatementsOnly checks each statement on its own, without the plugins'
+	// rules that span statements (mmd needs input noise): a study uses it to
+	// tell a misspelt model from one the file cannot use.
+	StatementsOnly bool
 }
 
 // Check checks f and returns its IR, or nil when there are errors, along with
@@ -82,6 +86,8 @@ type checker struct {
 	budgetOK bool
 
 	goPkgs goPackages // Go packages of go bindings, loaded once per Check
+
+	pluginChecks []pluginCheck // Check hooks to run on the whole program
 
 	// stmtSpan is the statement being checked: the place to report a node the
 	// parser left out (it reported why).
@@ -124,6 +130,7 @@ func (c *checker) run() {
 	c.checkPluginStmt("search", &c.prog.Search)
 	c.checkInit()
 	c.checkStop()
+	c.runPluginChecks()
 	c.reportMissing()
 	c.reportUnusedLets()
 }

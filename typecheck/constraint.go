@@ -17,7 +17,14 @@ func (c *checker) checkConstraints() {
 			c.incomplete("constraint")
 			continue
 		}
+		before := len(c.diags.Errors())
 		con := c.constraint(s)
+		if con != nil && !con.Known && len(c.diags.Errors()) == before {
+			// Until safe acquisitions are built, the optimiser could not
+			// keep to an unknown constraint: refuse it rather than ignore it.
+			c.errorHint(con.Span, "only known constraints, with expressions over the domain on both sides, can be compiled",
+				"unknown safety constraint %s is not supported in this version of boc", con.Name)
+		}
 		if prev, dup := first[s.Name.Name]; dup {
 			c.errorHint(s.Name.Pos, fmt.Sprintf("the first is at line %d", prev.Start.Line),
 				"constraint %s is declared twice", s.Name.Name)

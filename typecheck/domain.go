@@ -8,12 +8,18 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/runtime/design"
 )
 
-// maxComponents bounds D. The emitted optimiser uses fixed-size arrays of D
-// values, so a typo such as p[1000000] should be an error, not a build that
-// never ends.
-const maxComponents = 10000
+// maxComponents bounds D: the search and the initial design draw points
+// from a Sobol sequence of D dimensions, which runtime/design has direction
+// numbers for up to design.MaxSobolDim. It also keeps a typo such as
+// p[1000000] from becoming a build that never ends.
+const maxComponents = design.MaxSobolDim
+
+// minRelativeWidth is the narrowest range, relative to its ends, that the
+// optimiser can resolve: it maps each range onto [0, 1] in float64.
+const minRelativeWidth = 1e-12
 
 // checkDomain checks the dimensions and lays out the components of a point in
 // declaration order.
@@ -85,6 +91,12 @@ func (c *checker) dim(d *ast.Dim) *ir.Dim {
 	case !(lo < hi):
 		c.errorHint(d.Lo.Span(), "write the lower bound first; to fix a value, use a let instead of a dimension",
 			"empty range: the lower bound %s is not below the upper bound %s", fmtNum(lo), fmtNum(hi))
+	case math.IsInf(hi-lo, 0):
+		c.errorHint(d.Lo.Span(), "rescale the variable, e.g. x in [-1, 1] and use 1e300 * x in the objective",
+			"the range [%s, %s] is wider than a float64 can hold", fmtNum(lo), fmtNum(hi))
+	case hi-lo <= minRelativeWidth*max(math.Abs(lo), math.Abs(hi)):
+		c.errorHint(d.Lo.Span(), "to fix a value, use a let instead of a dimension; or shift the variable, e.g. x in [0, 1e-9] and use 1 + x",
+			"the range [%s, %s] is too narrow to search in float64", fmtNum(lo), fmtNum(hi))
 	case d.Log && lo <= 0:
 		c.errorHint(d.Lo.Span(), "e.g. lr in [1e-4, 1e-1] log",
 			"a log-scaled dimension needs a positive lower bound, got %s", fmtNum(lo))
@@ -106,6 +118,8 @@ func (c *checker) bound(e ast.Expr, integer bool) (float64, bool) {
 		c.errorHint(e.Span(), "use [a, b] for a real interval", "integer range bounds must be ints, got %s %s", v.Type, v)
 	case !v.Type.IsNumeric():
 		c.errorf(e.Span(), "a bound must be a number, got %s", v.Type)
+	case math.IsInf(v.Float(), 0) || math.IsNaN(v.Float()):
+		c.errorf(e.Span(), "a bound must be finite, got %s", v)
 	default:
 		return v.Float(), true
 	}

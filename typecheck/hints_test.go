@@ -1,6 +1,7 @@
 package typecheck
 
 import (
+	"go/token"
 	"strings"
 	"testing"
 
@@ -54,5 +55,21 @@ func TestHints(t *testing.T) {
 			}
 			t.Errorf("no diagnostic containing %q in\n%v", tt.msg, diags)
 		})
+	}
+}
+
+// TestPackageNameLike: the name a problem-name hint suggests is itself
+// accepted, Go keywords and main included.
+func TestPackageNameLike(t *testing.T) {
+	for name, want := range map[string]string{
+		"Func": "func_problem", "Main": "main_problem", "My-Opt": "my_opt", "9lives": "problem_9lives", "Ünï": "n",
+	} {
+		got := packageNameLike(name)
+		if got != want {
+			t.Errorf("packageNameLike(%q) = %q, want %q", name, got, want)
+		}
+		if !goPackageName.MatchString(got) || token.IsKeyword(got) || got == "main" {
+			t.Errorf("packageNameLike(%q) = %q, which is refused", name, got)
+		}
 	}
 }

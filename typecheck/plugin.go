@@ -69,6 +69,10 @@ func (c *checker) call(kind registry.Kind, e ast.Expr, ctx exprCtx) *checkedCall
 		c.unknownPlugin(kind, name)
 		return nil
 	}
+	if !p.Built() && p.Kind != registry.Candidates {
+		c.notBuilt(p, name.Span())
+		return nil
+	}
 	bound, ok := c.bindArgs(p.Name, p.Params, args)
 	if !ok {
 		return nil
@@ -95,9 +99,25 @@ func (c *checker) call(kind registry.Kind, e ast.Expr, ctx exprCtx) *checkedCall
 		typ = t
 	}
 	if p.Check != nil {
-		p.Check(&registry.CheckContext{Call: call, Dim: c.prog.D, Report: c.report})
+		c.pluginChecks = append(c.pluginChecks, pluginCheck{p, call})
 	}
 	return &checkedCall{plugin: p, call: call, typ: typ}
+}
+
+// pluginCheck is a call whose plugin's Check hook runs once the whole
+// program is built, since its rules may span other statements.
+type pluginCheck struct {
+	plugin *registry.Plugin
+	call   *ir.Call
+}
+
+// runPluginChecks runs the deferred Check hooks, in the order the calls were
+// checked, each with a view of the program.
+func (c *checker) runPluginChecks() {
+	complete := !c.diags.HasErrors() && !c.cfg.StatementsOnly
+	for _, pc := range c.pluginChecks {
+		pc.plugin.Check(&registry.CheckContext{Call: pc.call, Dim: c.prog.D, Program: c.prog, Complete: complete, Report: c.report})
+	}
 }
 
 // argument checks the value of one parameter: the arguments given for it
@@ -186,6 +206,22 @@ func (c *checker) unknownPlugin(kind registry.Kind, id *ast.Ident) {
 		}
 	}
 	c.errorHint(id.Pos, hint, "unknown %s %q", kindNoun(kind), id.Name)
+}
+
+// notBuilt reports a plugin that is specified but that this version of boc
+// cannot compile yet.
+func (c *checker) notBuilt(p *registry.Plugin, span dsl.Span) {
+	var built []string
+	for _, name := range registry.Names(p.Kind) {
+		if q, ok := registry.Lookup(p.Kind, name); ok && q.Built() {
+			built = append(built, name)
+		}
+	}
+	d := dsl.Errorf(span, "%s %s is not available in this version of boc", p.Kind, p.Name)
+	if len(built) > 0 {
+		d = d.WithHint("available %s plugins: %s", p.Kind, strings.Join(built, ", "))
+	}
+	c.report(d)
 }
 
 // commonFirst orders plugin names for "did you mean": dsl.Suggest breaks ties

@@ -205,7 +205,11 @@ func packageNameLike(name string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		s = "problem_" + s
 	}
-	return strings.TrimRight(s, "_")
+	s = strings.TrimRight(s, "_")
+	if token.IsKeyword(s) || s == "main" {
+		s += "_problem" // Func would become func, itself refused
+	}
+	return s
 }
 
 func (c *checker) checkBudget() {
@@ -222,7 +226,7 @@ func (c *checker) checkBudget() {
 		c.errorf(s.Value.Span(), "budget must be positive, got %d", n)
 		return
 	}
-	c.prog.Budget = n
+	c.prog.Budget, c.prog.BudgetSpan = n, s.Value.Span()
 	c.budgetOK = true
 }
 
@@ -270,7 +274,7 @@ func (c *checker) checkModel() {
 		return
 	}
 	p, ok := registry.ByID(c.prog.Model.Plugin)
-	if !ok || p.UsesInputNoise || (p.UsesInputNoiseIf != nil && p.UsesInputNoiseIf(c.prog.Model)) {
+	if !ok || p.UsesInputNoise || (p.Inflates != nil && p.Inflates(c.prog.Model)) {
 		return
 	}
 	if a := c.prog.Acquisition; a != nil {

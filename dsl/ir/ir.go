@@ -28,10 +28,11 @@ type Program struct {
 	Acquisition *Call // kind acquisition
 	Search      *Call // kind search; the default search when the file has none
 
-	Budget int // objective evaluations, initial design included
-	Init   Init
-	Seed   uint64
-	Stop   Expr // bool expression over the names acquisition, best, evaluations; nil if none
+	Budget     int      // objective evaluations, initial design included
+	BudgetSpan dsl.Span // the budget's value in the source
+	Init       Init
+	Seed       uint64
+	Stop       Expr // bool expression over the names acquisition, best, evaluations; nil if none
 }
 
 // Dim is one domain dimension. A vector dimension p[n] occupies components

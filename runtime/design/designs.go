@@ -5,11 +5,21 @@ import (
 	"math/rand/v2"
 )
 
-// SobolDesign writes the first n points of the dim-dimensional Sobol sequence
-// (digitally shifted by seed unless seed == 0) to out, row-major n×dim.
+// zeroSeedShift is the shift SobolDesign draws for seed 0, the seed of every
+// problem that does not set one: the unshifted sequence starts at the
+// corner of the cube (the origin), where an initial design should not put
+// its first point.
+const zeroSeedShift = 0x736f626f6c2d3021 // "sobol-0!"
+
+// SobolDesign writes the first n points of the dim-dimensional Sobol
+// sequence, digitally shifted by a shift drawn from seed, to out, row-major
+// n×dim. Every seed, 0 included, gives a shifted (scrambled) design.
 func SobolDesign(n, dim int, seed uint64, out []float64) error {
 	if err := checkShape(n, dim, out); err != nil {
 		return err
+	}
+	if seed == 0 {
+		seed = zeroSeedShift
 	}
 	s, err := NewSobol(dim, seed)
 	if err != nil {

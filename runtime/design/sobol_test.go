@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -354,6 +355,10 @@ func TestSobolSeeds(t *testing.T) {
 	}
 	if same(a, plain) || same(a, c) {
 		t.Fatal("different seeds gave the same points")
+	}
+	// Seed 0 shifts the design too: it does not start at the origin.
+	if origin := plain[:dim]; slices.Equal(origin, make([]float64, dim)) {
+		t.Fatal("seed 0 gave the unshifted design, starting at the origin")
 	}
 	// Reset replays the same shifted sequence.
 	s, err := NewSobol(dim, 42)

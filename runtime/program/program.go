@@ -281,7 +281,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	}
 	res, err := p.Run(ctx, Options{Seed: *seed, Budget: *budget, RandomSearch: *randomSearch, InputNoiseScale: *noiseScale, Progress: progress})
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		printError(stderr, p, err)
 		return ExitFailure
 	}
 	res.RecommendationRobust = math.NaN()
@@ -294,7 +294,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 			out.Trace = steps
 		}
 		if err := writeJSON(stdout, out); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+			printError(stderr, p, err)
 			return ExitFailure
 		}
 		return ExitOK
@@ -380,13 +380,24 @@ func checkNoiseScale(p Problem, scale float64) string {
 
 // parseFlags parses the arguments of command; when it returns false, the
 // command ends with code (help printed, or a usage error reported).
+// printError writes err to stderr after the program's name, once: errors
+// of the optimiser's package already start with it (the package is named
+// after the problem), and "fX: fX: ..." says nothing more.
+func printError(stderr io.Writer, p Problem, err error) {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, p.Name+": ") {
+		msg = p.Name + ": " + msg
+	}
+	fmt.Fprintln(stderr, msg)
+}
+
 func parseFlags(p Problem, flags *flag.FlagSet, command string, args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(p, stdout)
 			return ExitOK, false
 		}
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		printError(stderr, p, err)
 		return ExitUsage, false
 	}
 	if flags.NArg() > 0 {

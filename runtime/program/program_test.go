@@ -201,3 +201,20 @@ func ExampleRun() {
 type stdout struct{}
 
 func (stdout) Write(b []byte) (int, error) { return fmt.Print(string(b)) }
+
+// TestPrintErrorOnce: an error of the optimiser's package, which already
+// names the problem, is not prefixed with the name a second time.
+func TestPrintErrorOnce(t *testing.T) {
+	p := Problem{Name: "demo"}
+	for _, tt := range []struct{ err, want string }{
+		{"demo: evaluation 3: boom", "demo: evaluation 3: boom\n"},
+		{"evaluation 3: boom", "demo: evaluation 3: boom\n"},
+		{"demolition: boom", "demo: demolition: boom\n"},
+	} {
+		var b bytes.Buffer
+		printError(&b, p, errors.New(tt.err))
+		if b.String() != tt.want {
+			t.Errorf("printError(%q) wrote %q, want %q", tt.err, b.String(), tt.want)
+		}
+	}
+}

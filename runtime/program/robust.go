@@ -100,13 +100,13 @@ func robustOptimumCommand(ctx context.Context, p Problem, args []string, stdout,
 	}
 	opt, err := findRobustOptimum(ctx, p, p.robustWith(*noiseScale), size)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+		printError(stderr, p, err)
 		return ExitFailure
 	}
 	if *asJSON {
 		b, err := json.Marshal(opt)
 		if err != nil { // a finite optimum always marshals
-			fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
+			printError(stderr, p, err)
 			return ExitFailure
 		}
 		fmt.Fprintf(stdout, "%s\n", b)

@@ -423,9 +423,9 @@ type SearchGen struct {
 //	AddStart(u []float64)
 //	Workers() int
 type SearchCode struct {
-	Type     jen.Code // the type of the optimiser's search field
-	New      jen.Code // an expression of that type
-	Gradient bool     // the search takes search.ValueGrad objectives
+	Type jen.Code // the type of the optimiser's search field
+	New  jen.Code // an expression of that type; a search whose plugin sets
+	// UsesGradient takes search.ValueGrad objectives
 }
 
 // SearchEmit returns how to hold the search.
@@ -518,4 +518,39 @@ type DistributionEmit struct {
 	// moments describe it exactly; models that assume Gaussian input noise
 	// warn about the others.
 	Gaussian func(g *DrawGen) bool
+}
+
+// PlanDraw is the DrawGen of distribution c for what is decided before any
+// code is emitted (BaseLen, Gaussian): it reads no parameter and its
+// uniforms are placeholders, so only hooks that depend on constant arguments
+// may be asked.
+func PlanDraw(c *ir.Call) *DrawGen {
+	return &DrawGen{Args: Args{Call: c},
+		Param:   func(string) ExprValue { return ExprValue{} },
+		Uniform: func(int) jen.Code { return jen.Lit(0.5) },
+		Fresh:   func(prefix string) string { return prefix },
+		Sub:     func(nested *ir.Call, _ int) *DrawGen { return PlanDraw(nested) },
+	}
+}
+
+// GaussianInputNoise reports whether every declaration of p's input noise is
+// Gaussian, so that its mean and covariance describe it exactly.
+func GaussianInputNoise(p *ir.Program) bool {
+	for _, n := range p.InputNoise {
+		if n == nil || n.Dist == nil {
+			return false
+		}
+		h, ok := DistributionHooks(n.Dist)
+		if !ok || h.Gaussian == nil || !h.Gaussian(PlanDraw(n.Dist)) {
+			return false
+		}
+	}
+	return true
+}
+
+// Differentiable reports whether kernel plugin p has analytic derivatives
+// (a KernelDiffEmit hook), so that its hyperparameters can be learned.
+func Differentiable(p *Plugin) bool {
+	h, ok := p.Emit.(KernelDiffEmit)
+	return ok && h != nil
 }

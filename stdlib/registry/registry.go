@@ -69,10 +69,13 @@ type Plugin struct {
 	// noise; the checker warns when input noise is declared and neither the
 	// model nor the acquisition has it.
 	UsesInputNoise bool
-	// UsesInputNoiseIf, if set, reports whether a call of this plugin
-	// accounts for input noise when the plugin does not always (gp with
-	// input_noise = "inflate").
-	UsesInputNoiseIf func(c *ir.Call) bool
+	// Inflates, if set on a model, reports whether a call of it inflates its
+	// observation noise by the input noise (input_noise = "inflate"), which
+	// accounts for the input noise too.
+	Inflates func(c *ir.Call) bool
+	// UsesGradient is set on searches that maximise the acquisition with its
+	// gradient (L-BFGS-B); acquisitions that need one check for it.
+	UsesGradient bool
 
 	// Emit generates the plugin's Go code. Its type depends on Kind and is
 	// defined by the code generator's contract in emit.go. A nil Emit means the
@@ -185,10 +188,18 @@ type Param struct {
 }
 
 // CheckContext is what a Check hook sees: the call with its checked arguments,
-// the input dimension, and a way to report problems.
+// the input dimension, the program the call is part of, and a way to report
+// problems.
 type CheckContext struct {
 	Call *ir.Call
 	Dim  int // number of scalar components of the domain
+	// Program is the whole checked program, for rules that span plugins
+	// ("mmd needs input noise"). Hooks only read it, and only when Complete.
+	Program *ir.Program
+	// Complete is true when every statement checked without error, so that
+	// Program can be relied on: a rule over other statements is skipped
+	// otherwise, since their errors explain the problem.
+	Complete bool
 	// Report records a diagnostic. Hooks report at an argument's span where they
 	// can (Call.Arg(name).Span).
 	Report func(dsl.Diagnostic)

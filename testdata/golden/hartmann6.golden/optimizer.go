@@ -275,8 +275,9 @@ func (o *Optimizer) makeDesign() error {
 // the maximiser of the acquisition found by the search.
 // Suggest never returns an evaluated point silently: when the design point or the
 // acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, and if that too was evaluated, which happens only
-// once every point the search can reach has been, it returns it with ErrExhausted.
+// model is least certain instead, or, if that too was evaluated, the point
+// farthest from the evaluated ones; if even that was, which happens only once every
+// point of a small integer domain has been, it returns it with ErrExhausted.
 // Without an Observe in between, Suggest returns the same design point again, or
 // searches again.
 func (o *Optimizer) Suggest() (Point, error) {
@@ -309,6 +310,17 @@ func (o *Optimizer) Suggest() (Point, error) {
 	// The acquisition's maximiser was evaluated already: explore where the model is
 	// least certain instead.
 	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
+		return Point{}, fmt.Errorf("hartmann: exploration search: %w", err)
+	}
+	x = fromUnit(&o.candidate)
+	if !o.evaluated(&x) {
+		return x, nil
+	}
+	// The model is as certain there as anywhere the search looked (a constant
+	// objective, say): take the point farthest from the evaluated ones.
+	if err := search.Farthest(n, Dim, func(i, j int) float64 {
+		return o.units[i][j]
+	}, nil, streamSeed(o.seed, uint64(n), 2), o.candidate[:]); err != nil {
 		return Point{}, fmt.Errorf("hartmann: exploration search: %w", err)
 	}
 	x = fromUnit(&o.candidate)

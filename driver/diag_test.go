@@ -1,0 +1,112 @@
+package driver_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bocdev/boc/driver"
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+func init() {
+	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_unbuilt", Doc: "a kernel without an Emit hook, for tests"})
+	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "test_unbuilt", Doc: "a search without an Emit hook, for tests"})
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "test_unbuilt", Doc: "a model without an Emit hook, for tests"})
+	registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: "test_unsampled",
+		Doc:    "a distribution with a variance but no sampler, for tests",
+		Params: []registry.Param{{Name: "sd", Type: registry.RealParam}},
+		Result: func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(1), nil },
+		Emit:   registry.DistributionEmit{Variance: func(a *registry.Args) float64 { return a.Real("sd") * a.Real("sd") }}})
+	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_value_only",
+		Doc:    "a kernel without derivatives, for tests",
+		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: "1", Learnable: true}},
+		Emit: registry.KernelEmit(func(g *registry.KernelGen) ([]jen.Code, jen.Code) {
+			return nil, jen.Lit(g.Real("scale"))
+		})})
+}
+
+// problemWith is a small valid problem with extra statements.
+func problemWith(lines ...string) string {
+	return "problem demo\ndomain {\n    x in [0, 1]\n    y in [0, 1]\n}\nobjective minimize sphere(x, y)\nbudget 10\n" + strings.Join(lines, "\n") + "\n"
+}
+
+type wantDiag struct {
+	line, col int
+	message   string // the exact message
+	hint      string // a substring of the hint
+}
+
+// TestCompileRefuses: what this version cannot compile is refused by
+// Compile (what `boc check` runs) at the offending line, every problem of a
+// file in one run, in source order; code generation is never reached.
+func TestCompileRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []wantDiag
+	}{
+		{"model not built", problemWith("model test_unbuilt"),
+			[]wantDiag{{8, 7, "model test_unbuilt is not available in this version of boc", "available model plugins: erbf, gp, mmd, skl, ugp"}}},
+		{"uei without a gradient search", problemWith("input noise x ~ normal(0, 0.05)", "acquisition uei", "search pattern"),
+			[]wantDiag{{9, 13, "acquisition uei needs a gradient search", "search lbfgs"}}},
+		{"uei on a model over input distributions", problemWith("input noise x ~ normal(0, 0.05)", "model ugp", "acquisition uei"),
+			[]wantDiag{{10, 13, "acquisition uei averages over the input noise, which model ugp already models", "model gp"}}},
+		{"inflation without input noise", problemWith(`model gp(kernel = se, input_noise = "inflate")`),
+			[]wantDiag{{8, 7, "model gp inflates its noise by the input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
+		{"model over input distributions without input noise", problemWith("model ugp"),
+			[]wantDiag{{8, 7, "model ugp models input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
+		{"mmd without input noise", problemWith("model mmd(samples = 8)"),
+			[]wantDiag{{8, 7, "model mmd models input noise, but none is declared", "use model gp"}}},
+		{"observation noise without a sampler", problemWith("observation noise ~ test_unsampled(sd = 0.1)"),
+			[]wantDiag{{8, 21, "test_unsampled cannot simulate observation noise on an expression objective in this version of boc", "normal(0, sd)"}}},
+		{"input noise without draws", problemWith("input noise x ~ test_unsampled(sd = 0.1)"),
+			[]wantDiag{{8, 17, "test_unsampled cannot be used as input noise in this version of boc", "normal"}}},
+		{"kernel not built", problemWith("model gp(kernel = se + test_unbuilt)"),
+			[]wantDiag{{8, 24, "kernel test_unbuilt is not available in this version of boc", "matern52"}}},
+		{"acquisition not built", problemWith("acquisition safe_ucb"),
+			[]wantDiag{{8, 13, "acquisition safe_ucb is not available in this version of boc", "ei, ei_noisy, pi, ucb, uei"}}},
+		{"unscented acquisition without input noise", problemWith("acquisition uei"),
+			[]wantDiag{{8, 13, "acquisition uei averages over the input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
+		{"search not built", problemWith("search test_unbuilt"),
+			[]wantDiag{{8, 8, "search test_unbuilt is not available in this version of boc", "lbfgs, pattern"}}},
+		{"learn in a kernel without derivatives", problemWith("model gp(kernel = test_value_only(scale = learn))"),
+			[]wantDiag{{8, 35, "kernel test_value_only cannot learn its hyperparameters: give a fixed value, e.g. scale = 1", ""}}},
+		{"learn beside a kernel without derivatives", problemWith("model gp(kernel = se + test_value_only)"),
+			[]wantDiag{{8, 24, "kernel test_value_only has no derivatives, so no hyperparameter of the kernel it is part of can be learned", "fixed values"}}},
+		{"unknown safety constraint", problemWith(`constraint heat: exec "sensor" <= 80`),
+			[]wantDiag{{8, 1, "unknown safety constraint heat is not supported in this version of boc", "known constraints"}}},
+		{"bounds too wide for float64", strings.Replace(problemWith(), "x in [0, 1]", "x in [-1e308, 1e308]", 1),
+			[]wantDiag{{3, 11, "the range [-1e+308, 1e+308] is wider than a float64 can hold", "rescale"}}},
+		{"budget beyond memory", strings.Replace(problemWith(), "budget 10", "budget 1000000000", 1),
+			[]wantDiag{{7, 8, "budget 1000000000 makes the optimiser hold about 55.5 EiB; this version of boc allows up to 8 GiB", "lower the budget"}}},
+		{"too many learned values", "problem demo\ndomain { p[1024] in [0, 1] }\nobjective minimize sphere(p)\nbudget 10\n",
+			[]wantDiag{{2, 10, "the model learns 1025 values; this version of boc fits at most 1024", "fixed values"}}},
+		{"the plan's errors wait for the checker's", problemWith(
+			"acquisition safe_ucb",
+			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_value_only(scale = learn))"),
+			[]wantDiag{
+				{8, 13, "acquisition safe_ucb is not available in this version of boc", ""},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := driver.Compile("demo.bo", []byte(tt.src), driver.Options{})
+			if u.Program != nil || u.Plan != nil {
+				t.Errorf("Compile accepted the file")
+			}
+			errs := u.Diagnostics.Errors()
+			if len(errs) != len(tt.want) {
+				t.Fatalf("got %d errors, want %d: %v", len(errs), len(tt.want), errs)
+			}
+			for i, w := range tt.want {
+				d := errs[i]
+				if d.Span.Start.Line != w.line || d.Span.Start.Col != w.col || d.Message != w.message || !strings.Contains(d.Hint, w.hint) {
+					t.Errorf("error %d: got %d:%d %q (hint %q)\nwant %d:%d %q (hint containing %q)",
+						i, d.Span.Start.Line, d.Span.Start.Col, d.Message, d.Hint, w.line, w.col, w.message, w.hint)
+				}
+			}
+		})
+	}
+}

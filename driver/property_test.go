@@ -1,0 +1,165 @@
+package driver_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bocdev/boc/driver"
+)
+
+// repoRoot is the module's root, from this package's directory.
+const repoRoot = ".."
+
+// fuzzCorpora are the checked-in corpora of the fuzz targets over .bo text.
+var fuzzCorpora = []string{"../typecheck/testdata/fuzz/FuzzCheck", "testdata/fuzz/FuzzCompile"}
+
+// sources returns every .bo file of the repository and every entry of the
+// fuzz corpora, by name.
+func sources(t testing.TB) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(repoRoot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != repoRoot {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".bo") {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			out[path] = src
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range fuzzCorpora {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			if src, ok := corpusEntry(t, path); ok {
+				out[path] = src
+			}
+		}
+	}
+	return out
+}
+
+// corpusEntry decodes a fuzz corpus file of one []byte value.
+func corpusEntry(t testing.TB, path string) ([]byte, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		if lit, ok := strings.CutPrefix(line, "[]byte("); ok {
+			s, err := strconv.Unquote(strings.TrimSuffix(lit, ")"))
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			return []byte(s), true
+		}
+	}
+	return nil, false
+}
+
+// TestCheckAgreesWithGen: for every .bo file of the repository and every
+// fuzz corpus entry, a file that compiles (what `boc check` accepts) is
+// generated without a diagnostic (what `boc gen` accepts), and one that does
+// not compile is refused before code generation.
+func TestCheckAgreesWithGen(t *testing.T) {
+	srcs := sources(t)
+	if len(srcs) < 100 {
+		t.Fatalf("found %d sources; is the walk rooted at the module?", len(srcs))
+	}
+	accepted := 0
+	for path, src := range srcs {
+		u := driver.Compile(path, src, driver.Options{Dir: filepath.Dir(path)})
+		out, diags := u.Generate(driver.ProgramOptions)
+		switch {
+		case u.OK() && (out == nil || diags.HasErrors()):
+			t.Errorf("%s: checks, but generating it fails: %v", path, diags)
+		case !u.OK() && out != nil:
+			t.Errorf("%s: does not check, but is generated", path)
+		case u.OK():
+			accepted++
+		}
+	}
+	t.Logf("%d sources, %d accepted", len(srcs), accepted)
+}
+
+// TestBoundaryRuns builds and runs a small problem, files at the limits check
+// enforces, and a constant objective: what check accepts must run its whole
+// budget.
+func TestBoundaryRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	tests := []struct {
+		name, src string
+		budget    string
+	}{
+		{"quickstart", quickstart, "6"},
+		{"widest domain", "problem wide\ndomain { p[1024] in [0, 1] }\nobjective minimize sphere(p)\n" +
+			"model gp(kernel = matern52(lengthscale = 0.5))\nbudget 3\ninit sobol(2)\n", "3"},
+		{"widest ranges", "problem ranges\ndomain {\n    x in [-1e307, 1e307]\n    n in -9007199254740991..9007199254740991\n}\n" +
+			"objective minimize x / 1e307 + n / 9007199254740991\nbudget 3\ninit sobol(2)\n", "3"},
+		// Flat, the acquisition and the posterior sd give no direction: the
+		// optimiser still spends its budget instead of stopping exhausted.
+		{"constant objective", "problem flat\ndomain { x in [0, 1] }\nobjective minimize 0 * x + 1\nbudget 10\n", "10"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := driver.Compile(tt.name+".bo", []byte(tt.src), driver.Options{})
+			out, diags := u.Generate(driver.ProgramOptions)
+			if out == nil {
+				t.Fatal(diags)
+			}
+			exe := filepath.Join(t.TempDir(), "prog")
+			if err := u.Build(context.Background(), out, exe); err != nil {
+				t.Fatal(err)
+			}
+			got, err := exec.Command(exe, "run", "--json", "--budget", tt.budget).CombinedOutput()
+			if err != nil || !strings.Contains(string(got), `"evaluations":`+tt.budget+`,`) {
+				t.Fatalf("run: %v\n%s", err, got)
+			}
+		})
+	}
+}
+
+// FuzzCompile runs the whole pipeline on arbitrary text: a file that
+// compiles must generate without a diagnostic, and every diagnostic must lie
+// inside the input. The seed corpus is every .bo file of the repository.
+func FuzzCompile(f *testing.F) {
+	for _, src := range sources(f) {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		u := driver.Compile("fuzz.bo", src, driver.Options{Dir: "../typecheck/testdata/ok"})
+		out, diags := u.Generate(driver.ProgramOptions)
+		if u.OK() && (out == nil || diags.HasErrors()) {
+			t.Fatalf("compiles, but generating it fails: %v", diags)
+		}
+		lines := bytes.Count(src, []byte("\n")) + 1
+		for _, d := range u.Diagnostics {
+			if pos := d.Span.Start; pos.IsValid() && (pos.Line > lines || pos.Offset > len(src)) {
+				t.Fatalf("diagnostic outside the input (%d lines): %s", lines, d)
+			}
+		}
+	})
+}

@@ -1,0 +1,62 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/runtime/design"
+)
+
+// maxMemory is the largest memory estimate a plan accepts: beyond it the
+// optimiser would not fit on the machines boc is used on, and a budget
+// written with a few zeros too many should be an error here, not a crash of
+// the emitted program.
+const maxMemory = 8 << 30
+
+// limits reports plans the runtime cannot run: a refit draws its starts
+// from a Sobol sequence over the learned values, and each draw of the input
+// noise from one over its base uniforms; both have at most
+// design.MaxSobolDim dimensions.
+func (b *builder) limits() {
+	p := b.o.Program
+	if n := b.o.NumFit(); n > design.MaxSobolDim && p.Model != nil {
+		span := p.Model.Span
+		if !span.Start.IsValid() && len(p.Dims) > 0 {
+			span = p.Dims[0].Span // the default model learns a lengthscale per component
+		}
+		b.report(dsl.Errorf(span, "the model learns %d values; this version of boc fits at most %d", n, design.MaxSobolDim).
+			WithHint("give some hyperparameters fixed values, e.g. one lengthscale for all components: lengthscale = learn is per component only for real-or-vector parameters"))
+	}
+	if d := b.o.Draws; d != nil && d.BaseLen > design.MaxSobolDim {
+		b.report(dsl.Errorf(p.InputNoise[0].Span, "one draw of the input noise takes %d base uniforms; this version of boc supports up to %d", d.BaseLen, design.MaxSobolDim))
+	}
+	b.o.Memory = b.memory()
+	if b.o.Memory > maxMemory {
+		b.report(dsl.Errorf(p.BudgetSpan, "budget %d makes the optimiser hold about %s; this version of boc allows up to %s", p.Budget, bytes(b.o.Memory), bytes(maxMemory)).
+			WithHint("the model's matrices grow with the square of the budget; lower the budget, or fix hyperparameters (each learned value adds a budget² matrix)"))
+	}
+}
+
+// memory estimates the optimiser's arrays: the GP's kernel matrix and its
+// factor, the refit's matrices (one per learned value and a few
+// workspaces), all budget × budget, and per observation its point, unit
+// coordinates and a few vectors of D values.
+// It is computed in float64, since a budget of 10⁹ overflows an int64 count.
+func (b *builder) memory() float64 {
+	n, d := float64(b.o.Program.Budget), float64(b.o.Program.D)
+	square := 2 + float64(b.o.NumFit())
+	if b.o.NumFit() > 0 {
+		square += 3
+	}
+	return 8 * (n*n*square + n*(4*d+8))
+}
+
+// bytes renders a size in binary units: 12 GiB, 3.5 MiB.
+func bytes(x float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	u := 0
+	for x >= 1024 && u < len(units)-1 {
+		x, u = x/1024, u+1
+	}
+	return fmt.Sprintf("%.3g %s", x, units[u])
+}

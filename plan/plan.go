@@ -1,0 +1,68 @@
+// Package plan is the stage between the type checker and the code generator:
+// from a checked program it decides what the emitted optimiser holds, as plain
+// data, and raises the language errors that depend on those decisions, with
+// the position of the statement that causes them. Code generation then
+// emits from the plan and reports nothing to the user; `boc check` runs the
+// plan too, so that it accepts exactly the files `boc gen` accepts.
+//
+// The plan decides today the layout of the learned values (the kernel's
+// hyperparameters, the model's own, the observation-noise variance), the
+// draws of the input noise, and the limits of the runtime: values a refit
+// learns, base uniforms per draw, memory. String renders it, for
+// `boc check --dump plan`.
+package plan
+
+import (
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	_ "github.com/bocdev/boc/stdlib" // the built-in plugins
+)
+
+// Optimizer is the plan of one problem's optimiser.
+type Optimizer struct {
+	Program *ir.Program
+	// Hyper lays out the model's learned values.
+	Hyper Hyper
+	// Noise is the learned observation-noise variance, or nil when the
+	// noise is declared, reported or absent.
+	Noise *NoiseLearn
+	// Draws lays out the base uniforms of one draw of the input noise, or is
+	// nil when the optimiser never draws it.
+	Draws *Draws
+	// Memory estimates the bytes the optimiser's arrays take at its budget.
+	Memory float64
+}
+
+// Build plans the optimiser of p, a program the checker accepted, and
+// reports every error that planning finds. The plan is nil when there are
+// errors.
+func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
+	b := &builder{o: &Optimizer{Program: p}}
+	b.distributions()
+	b.hyper()
+	b.noise()
+	b.draws()
+	b.limits()
+	b.diags.Sort()
+	if b.diags.HasErrors() {
+		return nil, b.diags
+	}
+	return b.o, b.diags
+}
+
+// NumFit is the number of values a refit learns: the model's, then the
+// noise variance's.
+func (o *Optimizer) NumFit() int {
+	if o.Noise != nil {
+		return o.Hyper.Size + 1
+	}
+	return o.Hyper.Size
+}
+
+// builder holds one Build.
+type builder struct {
+	o     *Optimizer
+	diags dsl.Diagnostics
+}
+
+func (b *builder) report(d dsl.Diagnostic) { b.diags = append(b.diags, d) }

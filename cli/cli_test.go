@@ -137,8 +137,8 @@ func TestListPluginsJSON(t *testing.T) {
 		}
 		for i, prm := range reg.Params {
 			lp := p.Params[i]
-			if lp.Name != prm.Name || lp.Type != prm.Type.String() || lp.Default != prm.Default ||
-				lp.Required != (prm.Default == "") || lp.Learnable != prm.Learnable || (lp.Range != "") != (prm.Range != nil) {
+			if lp.Name != prm.Name || lp.Type != prm.Type.String() || lp.Default != prm.Default.String() ||
+				lp.Required != !prm.Default.IsSet() || lp.Learnable != prm.Learnable || (lp.Range != "") != (prm.Range != nil) {
 				t.Errorf("%s parameter %d listed as %+v, registered as %+v", p.ID, i, lp, prm)
 			}
 		}
@@ -183,10 +183,10 @@ func TestListPluginsText(t *testing.T) {
 				last = i
 				for _, prm := range p.Params {
 					re := `\n      ` + regexp.QuoteMeta(prm.Name) + ` +` + regexp.QuoteMeta(prm.Type.String()) + ` +`
-					if prm.Default == "" {
+					if !prm.Default.IsSet() {
 						re += "required"
 					} else {
-						re += regexp.QuoteMeta("default " + prm.Default)
+						re += regexp.QuoteMeta("default " + prm.Default.String())
 					}
 					if !regexp.MustCompile(re).MatchString(stdout[i:]) {
 						t.Errorf("%s: no parameter line matching %q", name, re)

@@ -106,8 +106,8 @@ func writePlugin(w io.Writer, p *registry.Plugin) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	for _, prm := range p.Params {
 		def := "required"
-		if prm.Default != "" {
-			def = "default " + prm.Default
+		if prm.Default.IsSet() {
+			def = "default " + prm.Default.String()
 		}
 		rng := ""
 		if prm.Range != nil {
@@ -160,7 +160,7 @@ func listingJSON(plugins []*registry.Plugin) []pluginJSON {
 	for i, p := range plugins {
 		params := make([]paramJSON, len(p.Params))
 		for j, prm := range p.Params {
-			params[j] = paramJSON{Name: prm.Name, Type: prm.Type.String(), Required: prm.Default == "", Default: prm.Default,
+			params[j] = paramJSON{Name: prm.Name, Type: prm.Type.String(), Required: !prm.Default.IsSet(), Default: prm.Default.String(),
 				Learnable: prm.Learnable, DomainDependent: prm.DomainDependent, Variadic: prm.Variadic, Doc: prm.Doc}
 			if prm.Range != nil {
 				params[j].Range = prm.Range.String()

@@ -99,7 +99,7 @@ func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_wrong_hook_type", Emit: 42})
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_cauchy",
 		Doc:    "a Cauchy kernel 1/(1 + r²) with unit lengthscale, for tests",
-		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: "1", Learnable: true}},
+		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: registry.Real(1), Learnable: true}},
 		Emit: registry.KernelEmit(func(g *registry.KernelGen) ([]jen.Code, jen.Code) {
 			var stmts []jen.Code
 			sum := jen.Lit(1.0)

@@ -21,7 +21,7 @@ func init() {
 		Emit:   registry.DistributionEmit{Variance: func(a *registry.Args) float64 { return a.Real("sd") * a.Real("sd") }}})
 	registry.Register(&registry.Plugin{Kind: registry.Kernel, Name: "test_value_only",
 		Doc:    "a kernel without derivatives, for tests",
-		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: "1", Learnable: true}},
+		Params: []registry.Param{{Name: "scale", Type: registry.RealParam, Default: registry.Real(1), Learnable: true}},
 		Emit: registry.KernelEmit(func(g *registry.KernelGen) ([]jen.Code, jen.Code) {
 			return nil, jen.Lit(g.Real("scale"))
 		})})

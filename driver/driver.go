@@ -20,7 +20,8 @@ import (
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/parser"
 	"github.com/bocdev/boc/plan"
-	_ "github.com/bocdev/boc/stdlib" // the built-in plugins
+	_ "github.com/bocdev/boc/stdlib" // the built-in plugins, in registry.Default
+	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/bocdev/boc/typecheck"
 )
 
@@ -73,7 +74,7 @@ func Compile(path string, src []byte, opt Options) *Unit {
 		return u
 	}
 	u.Tree = tree
-	prog, diags := typecheck.Check(tree, typecheck.Config{Dir: u.dir, StatementsOnly: opt.StatementsOnly})
+	prog, diags := typecheck.Check(tree, typecheck.Config{Dir: u.dir, Plugins: registry.Default, StatementsOnly: opt.StatementsOnly})
 	if !u.add(diags) || opt.StatementsOnly {
 		return u
 	}

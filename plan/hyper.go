@@ -2,7 +2,6 @@ package plan
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
@@ -164,10 +163,8 @@ func (b *builder) learned(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn
 // fixedExample is a value to suggest instead of `learn`: the parameter's
 // default when that is a number, else 1.
 func fixedExample(p *registry.Plugin, param string) string {
-	if prm := p.Param(param); prm != nil {
-		if _, err := strconv.ParseFloat(prm.Default, 64); err == nil {
-			return prm.Default
-		}
+	if prm := p.Param(param); prm != nil && (prm.Default.Kind == registry.RealValue || prm.Default.Kind == registry.IntValue) {
+		return prm.Default.String()
 	}
 	return "1"
 }

@@ -19,20 +19,20 @@ const (
 var ucbSchedules = []string{scheduleFixed, scheduleSrinivas, scheduleIGP}
 
 func init() {
-	beta := registry.Param{Name: "beta", Type: registry.RealParam, Default: "2", Range: nonNegative,
+	beta := registry.Param{Name: "beta", Type: registry.RealParam, Default: registry.Real(2), Range: nonNegative,
 		Doc: "exploration weight β in μ + β σ (β multiplies σ directly, as in uGP-UCB and AIRBO)"}
-	xi := registry.Param{Name: "xi", Type: registry.RealParam, Default: "0", Range: nonNegative,
+	xi := registry.Param{Name: "xi", Type: registry.RealParam, Default: registry.Real(0), Range: nonNegative,
 		Doc: "required improvement ξ, in the objective's units"}
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ucb",
 		Doc: "upper confidence bound μ + w σ, with w = β fixed or following a schedule",
 		Params: []registry.Param{
 			withDoc(beta, `weight w = β of σ in μ + β σ with schedule "fixed" (β multiplies σ directly, as in uGP-UCB and AIRBO)`),
-			{Name: "schedule", Type: registry.StringParam, Default: `"fixed"`,
+			{Name: "schedule", Type: registry.StringParam, Default: registry.String(scheduleFixed),
 				Doc: `"fixed" (w = beta), "srinivas" (w = √β_t, β_t = 2 log(t^{d/2+2} π²/(3δ)), Srinivas et al.) or ` +
 					`"igp" (w = B + σ_ν √(2(γ_{t−1} + 1 + ln(1/δ))), IGP-UCB, γ the information gain)`},
-			{Name: "delta", Type: registry.RealParam, Default: "0.1", Range: unit,
+			{Name: "delta", Type: registry.RealParam, Default: registry.Real(0.1), Range: unit,
 				Doc: `failure probability δ of the "srinivas" and "igp" schedules`},
-			{Name: "rkhs_bound", Type: registry.RealParam, Default: "1", Range: positive,
+			{Name: "rkhs_bound", Type: registry.RealParam, Default: registry.Real(1), Range: positive,
 				Doc: `bound B on the RKHS norm of the standardised objective, for the "igp" schedule`},
 		},
 		Check: checkUCB, Emit: ucbEmit})
@@ -45,13 +45,13 @@ func init() {
 		Emit: eiNoisyEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "uei", UsesInputNoise: true,
 		Doc: "unscented expected improvement (Nogueira et al.): EI averaged over the sigma points of the input noise at the candidate",
-		Params: []registry.Param{xi, {Name: "kappa", Type: registry.RealParam, Default: "1", Range: nonNegative,
+		Params: []registry.Param{xi, {Name: "kappa", Type: registry.RealParam, Default: registry.Real(1), Range: nonNegative,
 			Doc: "κ of the unscented transform: the centre's weight is κ/(d+κ), the 2d others' 1/(2(d+κ)), at ±√((d+κ)Σ)"}},
 		Check: checkUnscented, Emit: ueiEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "safe_ucb",
 		Doc: "SGP-UCB: UCB restricted to the estimated safe set, after a safe exploration phase",
 		Params: []registry.Param{beta,
-			{Name: "delta", Type: registry.RealParam, Default: "0.01", Range: unit, Doc: "failure probability δ"}}})
+			{Name: "delta", Type: registry.RealParam, Default: registry.Real(0.01), Range: unit, Doc: "failure probability δ"}}})
 }
 
 // withDoc returns p documented for one plugin's use of it.

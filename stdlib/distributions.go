@@ -8,10 +8,10 @@ import (
 )
 
 func init() {
-	param := func(name, def string, r *registry.Range, doc string) registry.Param {
+	param := func(name string, def registry.Value, r *registry.Range, doc string) registry.Param {
 		return registry.Param{Name: name, Type: registry.RealParam, Default: def, Range: r, DomainDependent: true, Doc: doc}
 	}
-	scale := param("scale", "1", positive, "multiplies each draw")
+	scale := param("scale", registry.Real(1), positive, "multiplies each draw")
 	fixed := func(n int) func([]registry.Operand) (dsl.Type, error) {
 		return func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(n), nil }
 	}
@@ -22,15 +22,15 @@ func init() {
 	}
 
 	dist("normal", "Gaussian N(mean, sd²) on one component", fixed(1),
-		param("mean", "0", nil, "mean"), param("sd", "", positive, "standard deviation"))
+		param("mean", registry.Real(0), nil, "mean"), param("sd", registry.Value{}, positive, "standard deviation"))
 	dist("uniform", "uniform on [lo, hi] on one component", fixed(1),
-		param("lo", "", nil, "lower end"), param("hi", "", nil, "upper end"))
+		param("lo", registry.Value{}, nil, "lower end"), param("hi", registry.Value{}, nil, "upper end"))
 	dist("beta", "beta(a, b) times scale on one component (support [0, scale])", fixed(1),
-		param("a", "", positive, "first shape"), param("b", "", positive, "second shape"), scale)
+		param("a", registry.Value{}, positive, "first shape"), param("b", registry.Value{}, positive, "second shape"), scale)
 	dist("chi2", "chi-squared with df degrees of freedom, times scale", fixed(1),
-		param("df", "", positive, "degrees of freedom"), scale)
+		param("df", registry.Value{}, positive, "degrees of freedom"), scale)
 	dist("circle", "uniform on the circle of the given radius in R²", fixed(2),
-		param("radius", "", positive, "radius"))
+		param("radius", registry.Value{}, positive, "radius"))
 	dist("mvnormal", "multivariate Gaussian N(mean, cov)", vecLength(0),
 		registry.Param{Name: "mean", Type: registry.VecParam, Doc: "mean vector"},
 		registry.Param{Name: "cov", Type: registry.MatParam, Doc: "covariance, symmetric positive definite"})

@@ -5,13 +5,10 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// DefaultSearch is the search used when a problem has no `search` statement.
-const DefaultSearch = "lbfgs"
-
 func init() {
-	raw := registry.Param{Name: "raw", Type: registry.IntParam, Default: "1024", Range: atLeastOne,
+	raw := registry.Param{Name: "raw", Type: registry.IntParam, Default: registry.Int(1024), Range: atLeastOne,
 		Doc: "quasi-random candidates scored before refinement"}
-	restarts := registry.Param{Name: "restarts", Type: registry.IntParam, Default: "4", Range: atLeastOne,
+	restarts := registry.Param{Name: "restarts", Type: registry.IntParam, Default: registry.Int(4), Range: atLeastOne,
 		Doc: "best candidates refined by local search"}
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "pattern",
 		Doc:    "Sobol candidates, the best refined by a bounded compass (pattern) search",

@@ -3,8 +3,9 @@
 // The checker reports every problem of a file in one run, sorted by position.
 // An expression or call that failed to check is carried on as invalid, and
 // nothing further is reported about it, so one mistake gives one message.
-// Plugins are found through stdlib/registry by kind and name: the checker has
-// no knowledge of particular kernels, models or distributions.
+// Plugins are found by kind and name in the registry the checker is given
+// (Config.Plugins): it has no knowledge of particular kernels, models or
+// distributions, and imports no plugin package.
 //
 // Choices where LANGUAGE.md is silent:
 //   - a missing required statement is reported at the first statement of the
@@ -41,7 +42,7 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
-	_ "github.com/bocdev/boc/stdlib" // the built-in plugins
+	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // Config says where the file lives, for resolving Go bindings.
@@ -50,6 +51,10 @@ type Config struct {
 	// from (the directory of the .bo file); "" means the current directory.
 	// Candidate files are read relative to it too.
 	Dir string
+	// Plugins is the plugin set the file may use; nil means
+	// registry.Default, which holds the plugins of the packages the program
+	// imports (the driver imports stdlib).
+	Plugins *registry.Registry
 	// StatementsOnly checks each statement on its own, without the plugins'
 	// rules that span statements (mmd needs input noise): a study uses it to
 	// tell a misspelt model from one the file cannot use.
@@ -70,10 +75,11 @@ func Check(f *ast.File, cfg Config) (*ir.Program, dsl.Diagnostics) {
 
 // checker holds the state of one Check.
 type checker struct {
-	file  *ast.File
-	cfg   Config
-	prog  *ir.Program
-	diags dsl.Diagnostics
+	file    *ast.File
+	cfg     Config
+	plugins *registry.Registry
+	prog    *ir.Program
+	diags   dsl.Diagnostics
 
 	stmts statements // the file's statements by kind
 	scope scope
@@ -102,11 +108,16 @@ func newChecker(f *ast.File, cfg Config) *checker {
 	if f.Name != "" {
 		source = filepath.Base(f.Name)
 	}
+	plugins := cfg.Plugins
+	if plugins == nil {
+		plugins = registry.Default
+	}
 	return &checker{
-		file:  f,
-		cfg:   cfg,
-		prog:  &ir.Program{Source: source},
-		scope: newScope(),
+		file:    f,
+		cfg:     cfg,
+		plugins: plugins,
+		prog:    &ir.Program{Source: source},
+		scope:   newScope(),
 	}
 }
 

@@ -434,7 +434,7 @@ func (c *checker) funcCall(e *ast.CallExpr, ctx exprCtx) ir.Expr {
 		c.incomplete("call")
 		return invalid(e.Pos)
 	}
-	p := pluginNamed(e.Fun.Name, registry.Function, registry.Benchmark)
+	p := c.pluginNamed(e.Fun.Name, registry.Function, registry.Benchmark)
 	args := make([]ir.Expr, 0, len(e.Args))
 	ok := true
 	for _, a := range e.Args {
@@ -493,7 +493,7 @@ func (c *checker) funcCall(e *ast.CallExpr, ctx exprCtx) ir.Expr {
 
 // unknownFunction reports a call of a name that is no function.
 func (c *checker) unknownFunction(id *ast.Ident) {
-	if p := pluginNamed(id.Name, registry.Kinds...); p != nil {
+	if p := c.pluginNamed(id.Name, registry.Kinds...); p != nil {
 		c.errorf(id.Pos, "%s is %s, not a function", id.Name, aKind(p.Kind))
 		return
 	}
@@ -501,7 +501,7 @@ func (c *checker) unknownFunction(id *ast.Ident) {
 		c.errorf(id.Pos, "%s is a %s, not a function", id.Name, symbolNoun[sym.kind])
 		return
 	}
-	names := append(registry.Names(registry.Function), registry.Names(registry.Benchmark)...)
+	names := append(c.plugins.Names(registry.Function), c.plugins.Names(registry.Benchmark)...)
 	sort.Strings(names)
 	c.errorHint(id.Pos, dsl.DidYouMean(id.Name, names), "unknown function %s", id.Name)
 }

@@ -22,7 +22,7 @@ func init() {
 		Doc: "test plugin: a regular lattice of n points per axis",
 		Params: []registry.Param{
 			{Name: "n", Type: registry.IntParam, Range: &registry.Range{Lo: 1, Hi: math.Inf(1)}},
-			{Name: "jitter", Type: registry.RealParam, Default: "0", Range: &registry.Range{Lo: 0, Hi: 1}},
+			{Name: "jitter", Type: registry.RealParam, Default: registry.Real(0), Range: &registry.Range{Lo: 0, Hi: 1}},
 		},
 		Check: func(c *registry.CheckContext) {
 			if n := c.Call.Arg("n"); n.Value.(*ir.ConstExpr).Value.Float() > 100 {

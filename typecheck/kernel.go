@@ -29,7 +29,7 @@ func (c *checker) kernel(e ast.Expr, ctx exprCtx) *ir.Call {
 			return c.kernel(x.X, ctx)
 		}
 	case *ast.BinaryExpr:
-		if x != nil && (x.Op == "+" || x.Op == "*") && (isKernelExpr(x.X) || isKernelExpr(x.Y)) {
+		if x != nil && (x.Op == "+" || x.Op == "*") && (c.isKernelExpr(x.X) || c.isKernelExpr(x.Y)) {
 			return c.kernelAlgebra(x, ctx)
 		}
 	}
@@ -42,24 +42,24 @@ func (c *checker) kernel(e ast.Expr, ctx exprCtx) *ir.Call {
 
 // isKernelExpr reports whether e has kernel type: a kernel's name or call,
 // or + or * with a kernel operand.
-func isKernelExpr(e ast.Expr) bool {
+func (c *checker) isKernelExpr(e ast.Expr) bool {
 	if isNil(e) {
 		return false
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
-		_, ok := registry.Lookup(registry.Kernel, x.Name)
+		_, ok := c.plugins.Lookup(registry.Kernel, x.Name)
 		return ok
 	case *ast.CallExpr:
 		if x.Fun == nil {
 			return false
 		}
-		_, ok := registry.Lookup(registry.Kernel, x.Fun.Name)
+		_, ok := c.plugins.Lookup(registry.Kernel, x.Fun.Name)
 		return ok
 	case *ast.ParenExpr:
-		return isKernelExpr(x.X)
+		return c.isKernelExpr(x.X)
 	case *ast.BinaryExpr:
-		return (x.Op == "+" || x.Op == "*") && (isKernelExpr(x.X) || isKernelExpr(x.Y))
+		return (x.Op == "+" || x.Op == "*") && (c.isKernelExpr(x.X) || c.isKernelExpr(x.Y))
 	}
 	return false
 }
@@ -72,15 +72,15 @@ func (c *checker) meantAsKernel(e ast.Expr) bool {
 	case *ast.Ident:
 		return x != nil && c.scope.names[x.Name] == nil
 	case *ast.CallExpr:
-		return x != nil && x.Fun != nil && pluginNamed(x.Fun.Name, registry.Function, registry.Benchmark) == nil
+		return x != nil && x.Fun != nil && c.pluginNamed(x.Fun.Name, registry.Function, registry.Benchmark) == nil
 	}
 	return false
 }
 
 // kernelAlgebra checks x + y or x * y with at least one kernel operand.
 func (c *checker) kernelAlgebra(x *ast.BinaryExpr, ctx exprCtx) *ir.Call {
-	kx := isKernelExpr(x.X) || c.meantAsKernel(x.X)
-	ky := isKernelExpr(x.Y) || c.meantAsKernel(x.Y)
+	kx := c.isKernelExpr(x.X) || c.meantAsKernel(x.X)
+	ky := c.isKernelExpr(x.Y) || c.meantAsKernel(x.Y)
 	if !(kx && ky) {
 		other, k := x.Y, x.X
 		if !kx {
@@ -155,7 +155,7 @@ func (c *checker) notAKernel(e ast.Expr, ctx exprCtx, format, hint string) {
 
 // combinator returns a kernel combinator plugin; its absence is a bug.
 func (c *checker) combinator(name string, sp dsl.Span) (*registry.Plugin, bool) {
-	p, ok := registry.Lookup(registry.Kernel, name)
+	p, ok := c.plugins.Lookup(registry.Kernel, name)
 	if !ok {
 		c.errorf(sp, "internal error: kernel algebra needs the kernel plugin %q, which is not registered", name)
 	}

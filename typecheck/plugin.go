@@ -64,7 +64,7 @@ func (c *checker) call(kind registry.Kind, e ast.Expr, ctx exprCtx) *checkedCall
 	if !ok {
 		return nil
 	}
-	p, found := registry.Lookup(kind, name.Name)
+	p, found := c.plugins.Lookup(kind, name.Name)
 	if !found {
 		c.unknownPlugin(kind, name)
 		return nil
@@ -127,7 +127,7 @@ func (c *checker) argument(p *registry.Plugin, prm *registry.Param, given []*ast
 	owner := p.Name + "'s " + prm.Name
 	arg := &ir.Arg{Name: prm.Name, Span: callSpan}
 	if len(given) == 0 {
-		if prm.Default == "" {
+		if !prm.Default.IsSet() {
 			c.errorHint(callSpan, "signature: "+signature(p.Name, p.Params), "%s needs an argument %s", p.Name, prm.Name)
 			return arg, nil, false
 		}
@@ -180,7 +180,7 @@ func (c *checker) callParts(kind registry.Kind, e ast.Expr) (*ast.Ident, []*ast.
 		return nil, nil, false
 	}
 	example := ""
-	if names := registry.Names(kind); len(names) > 0 {
+	if names := c.plugins.Names(kind); len(names) > 0 {
 		example = fmt.Sprintf("e.g. %s(...)", names[0])
 	}
 	c.errorHint(e.Span(), example, "expected %s call", aKind(kind))
@@ -189,12 +189,12 @@ func (c *checker) callParts(kind registry.Kind, e ast.Expr) (*ast.Ident, []*ast.
 
 // unknownPlugin reports a name that is no plugin of the kind.
 func (c *checker) unknownPlugin(kind registry.Kind, id *ast.Ident) {
-	if p := pluginNamed(id.Name, registry.Kinds...); p != nil {
+	if p := c.pluginNamed(id.Name, registry.Kinds...); p != nil {
 		c.errorf(id.Pos, "%s is %s, not %s", id.Name, aKind(p.Kind), aKind(kind))
 		return
 	}
-	names := registry.Names(kind)
-	hint := dsl.DidYouMean(id.Name, commonFirst(names))
+	names := c.plugins.Names(kind)
+	hint := dsl.DidYouMean(id.Name, c.commonFirst(names))
 	switch {
 	case hint != "":
 	case len(names) > 0:
@@ -212,8 +212,8 @@ func (c *checker) unknownPlugin(kind registry.Kind, id *ast.Ident) {
 // cannot compile yet.
 func (c *checker) notBuilt(p *registry.Plugin, span dsl.Span) {
 	var built []string
-	for _, name := range registry.Names(p.Kind) {
-		if q, ok := registry.Lookup(p.Kind, name); ok && q.Built() {
+	for _, name := range c.plugins.Names(p.Kind) {
+		if q, ok := c.plugins.Lookup(p.Kind, name); ok && q.Built() {
 			built = append(built, name)
 		}
 	}
@@ -228,15 +228,15 @@ func (c *checker) notBuilt(p *registry.Plugin, span dsl.Span) {
 // by order, and among equally close names the common choices, those the
 // language or a plugin uses as a default, are the likelier intent (matern42
 // suggests matern52, the default kernel, rather than matern12).
-func commonFirst(names []string) []string {
+func (c *checker) commonFirst(names []string) []string {
 	common := map[string]bool{}
 	for _, name := range defaultPlugins {
 		common[name] = true
 	}
-	for _, p := range registry.All() {
+	for _, p := range c.plugins.All() {
 		for _, prm := range p.Params {
-			if prm.Type == registry.KernelParam || prm.Type == registry.DistParam {
-				common[prm.Default] = true
+			if prm.Default.Kind == registry.PluginValue {
+				common[prm.Default.Text] = true
 			}
 		}
 	}
@@ -318,8 +318,8 @@ func signature(owner string, params []registry.Param) string {
 		switch {
 		case p.Variadic:
 			parts[i] += "..."
-		case p.Default != "":
-			parts[i] += " = " + p.Default
+		case p.Default.IsSet():
+			parts[i] += " = " + p.Default.String()
 		}
 	}
 	return owner + "(" + strings.Join(parts, ", ") + ")"

@@ -81,7 +81,7 @@ func (c *checker) declare(id *ast.Ident, kind symbolKind) {
 		c.errorf(id.Pos, "%s is a predefined constant; choose another name for the %s", name, what)
 		return
 	}
-	if _, ok := registry.Lookup(registry.Function, name); ok {
+	if _, ok := c.plugins.Lookup(registry.Function, name); ok {
 		c.errorf(id.Pos, "%s is a built-in function; choose another name for the %s", name, what)
 		return
 	}
@@ -193,11 +193,11 @@ func (c *checker) unknownName(id *ast.Ident, ctx exprCtx) {
 	if ctx.domain && c.stmts.domain == nil {
 		return // without a domain, any name may be a dimension: "missing domain" says it
 	}
-	if p := pluginNamed(id.Name, registry.Function, registry.Benchmark); p != nil {
+	if p := c.pluginNamed(id.Name, registry.Function, registry.Benchmark); p != nil {
 		c.errorf(id.Pos, "%s is %s; call it, e.g. %s(x)", id.Name, aKind(p.Kind), id.Name)
 		return
 	}
-	if p := pluginNamed(id.Name, registry.Kinds...); p != nil {
+	if p := c.pluginNamed(id.Name, registry.Kinds...); p != nil {
 		c.errorf(id.Pos, "%s is %s, not a value", id.Name, aKind(p.Kind))
 		return
 	}
@@ -212,15 +212,15 @@ func (c *checker) unknownName(id *ast.Ident, ctx exprCtx) {
 			names = append(names, name)
 		}
 	}
-	names = append(names, registry.Names(registry.Function)...)
+	names = append(names, c.plugins.Names(registry.Function)...)
 	sort.Strings(names)
 	c.errorHint(id.Pos, dsl.DidYouMean(id.Name, names), "unknown name %s", id.Name)
 }
 
 // pluginNamed returns the first plugin called name among the kinds, or nil.
-func pluginNamed(name string, kinds ...registry.Kind) *registry.Plugin {
+func (c *checker) pluginNamed(name string, kinds ...registry.Kind) *registry.Plugin {
 	for _, k := range kinds {
-		if p, ok := registry.Lookup(k, name); ok {
+		if p, ok := c.plugins.Lookup(k, name); ok {
 			return p
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
-	"github.com/bocdev/boc/stdlib"
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
@@ -42,7 +41,7 @@ var pluginKinds = map[string]registry.Kind{
 var defaultPlugins = map[string]string{
 	"model":       "gp",
 	"acquisition": "ei",
-	"search":      stdlib.DefaultSearch,
+	"search":      "lbfgs",
 	"init":        "sobol",
 }
 
@@ -273,17 +272,17 @@ func (c *checker) checkModel() {
 	if noise == nil || c.prog.Model == nil {
 		return
 	}
-	p, ok := registry.ByID(c.prog.Model.Plugin)
+	p, ok := c.plugins.ByID(c.prog.Model.Plugin)
 	if !ok || p.UsesInputNoise || (p.Inflates != nil && p.Inflates(c.prog.Model)) {
 		return
 	}
 	if a := c.prog.Acquisition; a != nil {
-		if acq, ok := registry.ByID(a.Plugin); ok && acq.UsesInputNoise {
+		if acq, ok := c.plugins.ByID(a.Plugin); ok && acq.UsesInputNoise {
 			return // the acquisition accounts for the noise (uei)
 		}
 	}
 	aware := map[registry.Kind][]string{}
-	for _, m := range registry.All() {
+	for _, m := range c.plugins.All() {
 		if m.UsesInputNoise {
 			aware[m.Kind] = append(aware[m.Kind], m.Name)
 		}

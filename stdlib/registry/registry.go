@@ -167,9 +167,10 @@ func rangeEnd(x float64) string {
 type Param struct {
 	Name string
 	Type ParamType
-	// Default is the .bo source of the value used when the argument is left out,
-	// checked like user input ("1.0", "matern52", "learn"). Empty means required.
-	Default string
+	// Default is the value used when the argument is left out, checked like
+	// user input (Real(1), Call("matern52"), Learn()). The zero Value means
+	// the parameter is required.
+	Default Value
 	// Range, if set, bounds numeric values (each element of a vector).
 	Range *Range
 	// Learnable parameters may be given as `learn` or `learn(init, bounds)`.
@@ -205,48 +206,70 @@ type CheckContext struct {
 	Report func(dsl.Diagnostic)
 }
 
-var (
+// Registry is a set of plugins, looked up by kind and name. The type
+// checker is given one, as go/types is given an Importer: it knows no plugin
+// set of its own.
+type Registry struct {
 	mu      sync.RWMutex
-	plugins = map[string]*Plugin{}
-)
+	plugins map[string]*Plugin
+}
 
-// Register adds p to the registry. It panics on a duplicate ID or a malformed
-// plugin: both are programming errors found at start-up, never user errors.
-func Register(p *Plugin) {
+// New returns an empty registry.
+func New() *Registry { return &Registry{plugins: map[string]*Plugin{}} }
+
+// Default is the registry plugins add themselves to from init functions:
+// boc's stdlib and the plugin packages a custom boc imports.
+var Default = New()
+
+// Register adds p to the Default registry.
+func Register(p *Plugin) { Default.Register(p) }
+
+// Lookup returns the plugin of the given kind and name in the Default registry.
+func Lookup(kind Kind, name string) (*Plugin, bool) { return Default.Lookup(kind, name) }
+
+// ByID returns the plugin with the given ID in the Default registry.
+func ByID(id string) (*Plugin, bool) { return Default.ByID(id) }
+
+// Names returns the sorted names of the Default registry's plugins of one kind.
+func Names(kind Kind) []string { return Default.Names(kind) }
+
+// All returns every plugin of the Default registry, sorted by ID.
+func All() []*Plugin { return Default.All() }
+
+// Register adds p to r. It panics on a duplicate ID or a malformed plugin:
+// both are programming errors found at start-up, never user errors.
+func (r *Registry) Register(p *Plugin) {
 	if p.Name == "" || p.Kind == "" {
 		panic("registry: plugin without kind or name")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := plugins[p.ID()]; dup {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.plugins[p.ID()]; dup {
 		panic("registry: duplicate plugin " + p.ID())
 	}
-	plugins[p.ID()] = p
+	r.plugins[p.ID()] = p
 }
 
 // Lookup returns the plugin of the given kind and name.
-func Lookup(kind Kind, name string) (*Plugin, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	p, ok := plugins[string(kind)+"."+name]
-	return p, ok
+func (r *Registry) Lookup(kind Kind, name string) (*Plugin, bool) {
+	return r.ByID(string(kind) + "." + name)
 }
 
 // ByID returns the plugin with the given ID ("kernel.se").
-func ByID(id string) (*Plugin, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	p, ok := plugins[id]
+func (r *Registry) ByID(id string) (*Plugin, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	p, ok := r.plugins[id]
 	return p, ok
 }
 
 // Names returns the sorted names of the plugins of one kind, for listings and
 // "did you mean" hints.
-func Names(kind Kind) []string {
-	mu.RLock()
-	defer mu.RUnlock()
+func (r *Registry) Names(kind Kind) []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	var names []string
-	for _, p := range plugins {
+	for _, p := range r.plugins {
 		if p.Kind == kind {
 			names = append(names, p.Name)
 		}
@@ -256,11 +279,11 @@ func Names(kind Kind) []string {
 }
 
 // All returns every plugin sorted by ID.
-func All() []*Plugin {
-	mu.RLock()
-	defer mu.RUnlock()
-	out := make([]*Plugin, 0, len(plugins))
-	for _, p := range plugins {
+func (r *Registry) All() []*Plugin {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Plugin, 0, len(r.plugins))
+	for _, p := range r.plugins {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })

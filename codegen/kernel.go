@@ -20,14 +20,10 @@ import (
 // Hyperparameters are relearned by maximising the marginal likelihood times
 // the weak prior the learn bounds imply (runtime/fit), on a schedule: once the
 // initial design has been observed, then whenever the number of observations
-// has grown by refitGrowth. A refit costs O(n³); between refits Observe stays
-// O(n²).
+// has grown by fit.Growth (fit.Due). A refit costs O(n³); between refits
+// Observe stays O(n²).
 
 const (
-	// refitGrowth is the growth of the number of observations that triggers
-	// a refit: 20% keeps the total refit cost a small multiple of the last
-	// refit's, O(n³) overall, while the hyperparameters follow the data.
-	refitGrowth = 1.2
 	// gradStep is the step of the central differences that give the input
 	// gradient of a kernel without analytic derivatives (unit coordinates).
 	gradStep = 1e-6
@@ -257,9 +253,6 @@ func (g *generator) learnDecls(f *jen.File) {
 		jen.Id("fitLower").Op("=").Index(jen.Id("numFit")).Float64().Values(lo...),
 		jen.Id("fitUpper").Op("=").Index(jen.Id("numFit")).Float64().Values(hi...),
 	)
-	f.Comment("refitGrowth is the growth in the number of observations that triggers a refit")
-	f.Comment("of the hyperparameters: O(n³) each time, O(n²) per Observe in between.")
-	f.Const().Id("refitGrowth").Op("=").Lit(refitGrowth)
 }
 
 // learnFields are the optimiser's fields for learned hyperparameters.
@@ -341,13 +334,13 @@ func (g *generator) refitDecls(f *jen.File) {
 	}
 	f.Comment("refitIfDue relearns the hyperparameters by maximising the marginal likelihood,")
 	f.Comment("times the weak prior their learn bounds imply (runtime/fit), once the initial")
-	f.Comment("design has been observed and then whenever the number of")
-	f.Comment("observations has grown by refitGrowth since the last refit. When the fit fails")
+	f.Comment("design has been observed and then whenever the number of observations has")
+	f.Comment("grown by fit.Growth since the last refit. When the fit fails")
 	f.Comment("the hyperparameters stay as they were; when the GP cannot be factorised with")
 	f.Comment("the fitted ones, it is rebuilt with the previous ones.")
 	body := []jen.Code{
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
-		jen.If(jen.Id("n").Op("<").Max(jen.Lit(2), field("designSize")).Op("||").Float64().Call(n).Op("<").Id("refitGrowth").Op("*").Float64().Call(field("fitted"))).Block(
+		jen.If(jen.Op("!").Qual(runtimeFit, "Due").Call(jen.Id("n"), field("designSize"), field("fitted"))).Block(
 			jen.Return(jen.Nil()),
 		),
 		jen.Id("mean").Op(":=").Lit(0.0),

@@ -127,10 +127,6 @@ var (
 	fitUpper = [numFit]float64{20.0}
 )
 
-// refitGrowth is the growth in the number of observations that triggers a refit
-// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
-const refitGrowth = 1.2
-
 // acquisition is the score of ucb(beta = 2, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
@@ -156,18 +152,6 @@ func perturbation(x *Point, b []float64, eps *Point) {
 		c = 7.0
 	}
 	eps[0] = (0.01 * noise.Chi2(c, b[0]))
-}
-
-// toUnitMoments converts a distribution around the point at unit coordinates u,
-// given by its mean's offset from the point and its covariance in user units, to unit
-// coordinates: it writes the mean to mean and scales cov in place.
-func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
-	for i := range Dim {
-		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
-		for k := range Dim {
-			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
-		}
-	}
 }
 
 // Samples is the number of draws of the input noise that represent the input
@@ -511,7 +495,7 @@ func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov 
 	}
 	var mean [Dim]float64
 	c := *cov
-	toUnitMoments(u, &offset, &c, &mean)
+	uncertain.ToUnitMoments(u[:], offset[:], Lower[:], Upper[:], c[:], mean[:])
 	var l [Dim * Dim]float64
 	if !noise.Gaussian(mean[:], c[:], o.localNormals[:], r.samples[:], l[:]) {
 		return false
@@ -522,13 +506,13 @@ func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov 
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
 // times the weak prior their learn bounds imply (runtime/fit), once the initial
-// design has been observed and then whenever the number of
-// observations has grown by refitGrowth since the last refit. When the fit fails
+// design has been observed and then whenever the number of observations has
+// grown by fit.Growth since the last refit. When the fit fails
 // the hyperparameters stay as they were; when the GP cannot be factorised with
 // the fitted ones, it is rebuilt with the previous ones.
 func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
-	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
 	mean := 0.0

@@ -144,10 +144,6 @@ var (
 	fitUpper = [numFit]float64{10.0, 20.0, 1.0}
 )
 
-// refitGrowth is the growth in the number of observations that triggers a refit
-// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
-const refitGrowth = 1.2
-
 // acquisition is the score of ucb(beta = 2, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
@@ -382,13 +378,13 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
 // times the weak prior their learn bounds imply (runtime/fit), once the initial
-// design has been observed and then whenever the number of
-// observations has grown by refitGrowth since the last refit. When the fit fails
+// design has been observed and then whenever the number of observations has
+// grown by fit.Growth since the last refit. When the fit fails
 // the hyperparameters stay as they were; when the GP cannot be factorised with
 // the fitted ones, it is rebuilt with the previous ones.
 func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
-	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
 	mean := 0.0

@@ -14,6 +14,7 @@ import (
 	"github.com/bocdev/boc/runtime/gp"
 	noise "github.com/bocdev/boc/runtime/noise"
 	"github.com/bocdev/boc/runtime/search"
+	uncertain "github.com/bocdev/boc/runtime/uncertain"
 	"math"
 	"strconv"
 	"strings"
@@ -150,10 +151,6 @@ var (
 	fitUpper = [numFit]float64{10.0, 10.0, 20.0, 1.0}
 )
 
-// refitGrowth is the growth in the number of observations that triggers a refit
-// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
-const refitGrowth = 1.2
-
 // acquisition is the score of uei(xi = 0, kappa = 1) at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
@@ -182,18 +179,6 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[1] = (0.1 * noise.Normal(b[1]))
 }
 
-// toUnitMoments converts a distribution around the point at unit coordinates u,
-// given by its mean's offset from the point and its covariance in user units, to unit
-// coordinates: it writes the mean to mean and scales cov in place.
-func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
-	for i := range Dim {
-		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
-		for k := range Dim {
-			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
-		}
-	}
-}
-
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).
@@ -214,7 +199,7 @@ func unitNoiseMoments(u *[Dim]float64, mean *[Dim]float64, cov *[Dim * Dim]float
 	var offset Point
 	*cov = [Dim * Dim]float64{}
 	noiseMoments(&x, &offset, cov)
-	toUnitMoments(u, &offset, cov, mean)
+	uncertain.ToUnitMoments(u[:], offset[:], Lower[:], Upper[:], cov[:], mean[:])
 }
 
 // Errors Suggest and Observe return.
@@ -436,13 +421,13 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
 // times the weak prior their learn bounds imply (runtime/fit), once the initial
-// design has been observed and then whenever the number of
-// observations has grown by refitGrowth since the last refit. When the fit fails
+// design has been observed and then whenever the number of observations has
+// grown by fit.Growth since the last refit. When the fit fails
 // the hyperparameters stay as they were; when the GP cannot be factorised with
 // the fitted ones, it is rebuilt with the previous ones.
 func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
-	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
 	mean := 0.0

@@ -118,10 +118,6 @@ var (
 	fitUpper = [numFit]float64{20.0}
 )
 
-// refitGrowth is the growth in the number of observations that triggers a refit
-// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
-const refitGrowth = 1.2
-
 // acquisition is the score of ucb(beta = 2, schedule = "igp", delta = 0.4, rkhs_bound = 2) at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
@@ -144,18 +140,6 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[0] = (0.05 * noise.Normal(b[0]))
 }
 
-// toUnitMoments converts a distribution around the point at unit coordinates u,
-// given by its mean's offset from the point and its covariance in user units, to unit
-// coordinates: it writes the mean to mean and scales cov in place.
-func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
-	for i := range Dim {
-		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
-		for k := range Dim {
-			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
-		}
-	}
-}
-
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).
@@ -172,7 +156,7 @@ func unitNoiseMoments(u *[Dim]float64, mean *[Dim]float64, cov *[Dim * Dim]float
 	var offset Point
 	*cov = [Dim * Dim]float64{}
 	noiseMoments(&x, &offset, cov)
-	toUnitMoments(u, &offset, cov, mean)
+	uncertain.ToUnitMoments(u[:], offset[:], Lower[:], Upper[:], cov[:], mean[:])
 }
 
 // rep represents the input distribution of a point for the ugp model.
@@ -497,7 +481,7 @@ func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov 
 	}
 	var mean [Dim]float64
 	c := *cov
-	toUnitMoments(u, &offset, &c, &mean)
+	uncertain.ToUnitMoments(u[:], offset[:], Lower[:], Upper[:], c[:], mean[:])
 	var l [Dim * Dim]float64
 	if !noise.Gaussian(mean[:], c[:], nil, nil, l[:]) {
 		return false
@@ -508,13 +492,13 @@ func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov 
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
 // times the weak prior their learn bounds imply (runtime/fit), once the initial
-// design has been observed and then whenever the number of
-// observations has grown by refitGrowth since the last refit. When the fit fails
+// design has been observed and then whenever the number of observations has
+// grown by fit.Growth since the last refit. When the fit fails
 // the hyperparameters stay as they were; when the GP cannot be factorised with
 // the fitted ones, it is rebuilt with the previous ones.
 func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
-	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
 	mean := 0.0

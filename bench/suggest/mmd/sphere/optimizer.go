@@ -132,10 +132,6 @@ var (
 	fitUpper = [numFit]float64{10.0, 10.0, 100.0, 1.0}
 )
 
-// refitGrowth is the growth in the number of observations that triggers a refit
-// of the hyperparameters: O(n³) each time, O(n²) per Observe in between.
-const refitGrowth = 1.2
-
 // acquisition is the score of ucb(beta = 2, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
@@ -155,18 +151,6 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	z1 := noise.Normal(b[1])
 	eps[0] = (0.05 * z)
 	eps[1] = (0.05 * z1)
-}
-
-// toUnitMoments converts a distribution around the point at unit coordinates u,
-// given by its mean's offset from the point and its covariance in user units, to unit
-// coordinates: it writes the mean to mean and scales cov in place.
-func toUnitMoments(u *[Dim]float64, offset *Point, cov *[Dim * Dim]float64, mean *[Dim]float64) {
-	for i := range Dim {
-		mean[i] = u[i] + offset[i]/(Upper[i]-Lower[i])
-		for k := range Dim {
-			cov[i*Dim+k] /= (Upper[i] - Lower[i]) * (Upper[k] - Lower[k])
-		}
-	}
 }
 
 // Samples is the number of draws of the input noise that represent the input
@@ -533,7 +517,7 @@ func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov 
 	}
 	var mean [Dim]float64
 	c := *cov
-	toUnitMoments(u, &offset, &c, &mean)
+	uncertain.ToUnitMoments(u[:], offset[:], Lower[:], Upper[:], c[:], mean[:])
 	var l [Dim * Dim]float64
 	if !noise.Gaussian(mean[:], c[:], o.localNormals[:], r.samples[:], l[:]) {
 		return false
@@ -544,13 +528,13 @@ func (o *Optimizer) localise(w *repWork, u *[Dim]float64, x, landed *Point, cov 
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
 // times the weak prior their learn bounds imply (runtime/fit), once the initial
-// design has been observed and then whenever the number of
-// observations has grown by refitGrowth since the last refit. When the fit fails
+// design has been observed and then whenever the number of observations has
+// grown by fit.Growth since the last refit. When the fit fails
 // the hyperparameters stay as they were; when the GP cannot be factorised with
 // the fitted ones, it is rebuilt with the previous ones.
 func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
-	if n < max(2, o.designSize) || float64(n) < refitGrowth*float64(o.fitted) {
+	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
 	mean := 0.0
@@ -666,22 +650,17 @@ func (o *Optimizer) fitDifference(m, n int, k, dk []float64, refresh bool) {
 // input distributions occupy: the unit cube widened to hold the draws at 64
 // targets spread over it.
 func (o *Optimizer) placeLandmarks() error {
-	targets := make([]float64, 64*Dim)
-	if err := design.SobolDesign(64, Dim, 0, targets); err != nil {
-		return err
-	}
 	var lo, hi [Dim]float64
 	for i := range hi {
 		hi[i] = 1
 	}
 	r := new(rep)
-	for t := range 64 {
-		u := [Dim]float64(targets[t*Dim:])
-		o.sample(&o.rw, &u, r)
-		for j, v := range r.samples {
-			i := j % Dim
-			lo[i], hi[i] = min(lo[i], v), max(hi[i], v)
-		}
+	samples := func(u []float64) []float64 {
+		o.sample(&o.rw, (*[Dim]float64)(u), r)
+		return r.samples[:]
+	}
+	if err := uncertain.SampleBox(64, Dim, samples, lo[:], hi[:]); err != nil {
+		return err
 	}
 	o.embedding.SetLandmarks(lo[:], hi[:])
 	o.fitEmbedding.SetLandmarks(lo[:], hi[:])

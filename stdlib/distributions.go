@@ -16,9 +16,13 @@ func init() {
 		return func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(n), nil }
 	}
 	checks := map[string]func(*registry.CheckContext){"uniform": checkUniform, "mvnormal": checkMVNormal, "gmm": checkGMM}
+	examples := map[string]string{
+		"mvnormal": "mvnormal([0, 0], [[0.01, 0.002], [0.002, 0.02]])",
+		"gmm":      "gmm([0.3, 0.7], [[0, 0], [0.05, -0.05]], [[0.01, 0], [0, 0.01]])",
+	}
 	dist := func(name, doc string, result func([]registry.Operand) (dsl.Type, error), params ...registry.Param) {
 		registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result,
-			Check: checks[name], Emit: distributionEmit(name)})
+			Check: checks[name], Example: examples[name], Emit: distributionEmit(name)})
 	}
 
 	dist("normal", "Gaussian N(mean, sd²) on one component", fixed(1),

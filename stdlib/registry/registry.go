@@ -77,6 +77,12 @@ type Plugin struct {
 	// gradient (L-BFGS-B); acquisitions that need one check for it.
 	UsesGradient bool
 
+	// Example is a call of the plugin in .bo source, for tests that exercise
+	// every registered plugin, when its signature alone does not give one
+	// (a mean and a covariance whose shapes agree). "" means a call with
+	// every required argument at a value its parameter accepts.
+	Example string
+
 	// Emit generates the plugin's Go code. Its type depends on Kind and is
 	// defined by the code generator's contract in emit.go. A nil Emit means the
 	// plugin is specified but not built yet: the checker accepts the source, and

@@ -98,3 +98,29 @@ func indexOf(xs []string, s string) int {
 	}
 	return -1
 }
+
+// TestExampleCall: an example call gives every required argument a value
+// its parameter accepts, and plugins as arguments by the registry's own.
+func TestExampleCall(t *testing.T) {
+	r := New()
+	positive := &Range{Lo: 0, Hi: math.Inf(1), LoOpen: true}
+	r.Register(&Plugin{Kind: Kernel, Name: "base", Emit: 1, Params: []Param{{Name: "variance", Type: RealParam, Default: Learn()}}})
+	r.Register(&Plugin{Kind: Kernel, Name: "scaled", Emit: 1, Params: []Param{
+		{Name: "factor", Type: RealParam, Range: positive}, {Name: "kernel", Type: KernelParam}}})
+	r.Register(&Plugin{Kind: Kernel, Name: "sum", Emit: 1, Params: []Param{{Name: "parts", Type: KernelParam, Variadic: true}}})
+	r.Register(&Plugin{Kind: Distribution, Name: "uniform", Emit: 1, Params: []Param{
+		{Name: "lo", Type: RealParam}, {Name: "hi", Type: RealParam}, {Name: "n", Type: IntParam, Range: &Range{Lo: 3, Hi: 9}}}})
+	r.Register(&Plugin{Kind: Distribution, Name: "given", Emit: 1, Example: "given(1, 2)"})
+	for id, want := range map[string]string{
+		"kernel.base":          "base",
+		"kernel.scaled":        "scaled(factor = 0.5, kernel = base)",
+		"kernel.sum":           "sum(base, base)",
+		"distribution.uniform": "uniform(lo = 0.5, hi = 0.6, n = 3)",
+		"distribution.given":   "given(1, 2)",
+	} {
+		p, _ := r.ByID(id)
+		if got := r.ExampleCall(p); got != want {
+			t.Errorf("ExampleCall(%s) = %q, want %q", id, got, want)
+		}
+	}
+}

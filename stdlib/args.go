@@ -19,3 +19,12 @@ func partsArg(a *registry.Args) []ir.Value {
 	}
 	return list.Values
 }
+
+// pluginName is the name a plugin has in .bo source: "mmd" for "model.mmd".
+func pluginName(c *ir.Call) string {
+	p, ok := registry.ByID(c.Plugin)
+	if !ok {
+		return c.Plugin
+	}
+	return p.Name
+}

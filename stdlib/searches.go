@@ -27,3 +27,11 @@ var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchC
 		New:  jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
 	}
 }
+
+// patternEmit holds runtime/search's pattern search.
+var patternEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
+	return registry.SearchCode{
+		Type: jen.Op("*").Qual(runtimeSearch, "Pattern"),
+		New:  jen.Qual(runtimeSearch, "NewPattern").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+	}
+}

@@ -1,0 +1,130 @@
+package stdlib
+
+import (
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+func init() {
+	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "gp",
+		Doc: "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
+		Params: []registry.Param{modelKernel(registry.Call("matern52")),
+			inflateParam("ignore", `"ignore", or "inflate": IGP-UCB's GP, adding Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise (se kernel)`),
+			rkhsBoundParam},
+		Check: func(ctx *registry.CheckContext) {
+			checkInflation("ignore")(ctx)
+			checkInflates(ctx)
+		},
+		Emit: gpModelEmit, Inflates: inflates})
+}
+
+// inflateParam is input_noise, whose values are other (the default) and
+// "inflate"; doc says what they do.
+func inflateParam(other, doc string) registry.Param {
+	return registry.Param{Name: "input_noise", Type: registry.StringParam, Default: registry.String(other), Doc: doc}
+}
+
+// rkhsBoundParam is B of an inflating model.
+var rkhsBoundParam = registry.Param{Name: "rkhs_bound", Type: registry.RealParam, Default: registry.Real(1), Range: positive,
+	Doc: `B, a bound on the objective's RKHS norm (standardised), for "inflate"`}
+
+// requireSE reports a kernel argument other than se; what says why the
+// model needs it.
+func requireSE(ctx *registry.CheckContext, what string) {
+	a := ctx.Call.Arg("kernel")
+	if a == nil {
+		return
+	}
+	if c, ok := a.Value.(*ir.Call); ok && c.Plugin != "kernel.se" {
+		_, model, _ := strings.Cut(ctx.Call.Plugin, ".")
+		_, got, _ := strings.Cut(c.Plugin, ".")
+		ctx.Report(dsl.Errorf(a.Span, "model %s %s for the se kernel only, got %s", model, what, got).
+			WithHint("use kernel = se(lengthscale = learn), or model mmd for other kernels"))
+	}
+}
+
+// checkInflation returns the Check hook of a model whose input_noise is
+// other or "inflate": it reports any other value, a kernel other than se with
+// "inflate", and an rkhs_bound given without it.
+func checkInflation(other string) func(ctx *registry.CheckContext) {
+	choices := []string{other, "inflate"}
+	return func(ctx *registry.CheckContext) {
+		a, v := constArg(ctx.Call, "input_noise")
+		if v == nil || v.Type.Kind != dsl.String {
+			return
+		}
+		switch v.Text {
+		case "inflate":
+			requireSE(ctx, `inflates the noise (input_noise = "inflate")`)
+		case other:
+			if b := ctx.Call.Arg("rkhs_bound"); b != nil && !b.Default {
+				ctx.Report(dsl.Warningf(b.Span, `rkhs_bound is ignored unless input_noise = "inflate"`))
+			}
+		default:
+			d := dsl.Errorf(a.Span, "unknown input_noise %s: want %q or %q", v, choices[0], choices[1])
+			if hint := dsl.DidYouMean(v.Text, choices); hint != "" {
+				d = d.WithHint("%s", hint)
+			}
+			ctx.Report(d)
+		}
+	}
+}
+
+// inflates reports whether a model call inflates its noise by the input noise.
+func inflates(c *ir.Call) bool {
+	_, v := constArg(c, "input_noise")
+	return v != nil && v.Type.Kind == dsl.String && v.Text == "inflate"
+}
+
+// withInflation is emit, inflating the observation noise by the input noise
+// when the model's input_noise is "inflate" (checkInflation has vetted it),
+// with the se kernel's ℓ_k² = s²/min_i ℓ_i²: Oliveira et al.'s σ_E² (Prop. 3),
+// which IGP-UCB (Thm 2) and uGP-UCB (Thm 5) add to the noise.
+func withInflation(emit registry.ModelEmit) registry.ModelEmit {
+	return func(g *registry.ModelGen) registry.ModelCode {
+		code := emit(g)
+		if !inflates(g.Call) {
+			return code
+		}
+		code.Inflation = &registry.Inflation{Bound: g.Real("rkhs_bound"),
+			Curvature: func(hyper func(string, int) registry.Hyper, d int) jen.Code {
+				squares := make([]jen.Code, d)
+				for i := range squares {
+					l := hyper("lengthscale", i).Code
+					squares[i] = jen.Add(l).Op("*").Add(l)
+				}
+				denominator := jen.Parens(squares[0])
+				if d > 1 {
+					denominator = jen.Min(squares...)
+				}
+				return jen.Parens(jen.Add(hyper("variance", 0).Code).Op("/").Add(denominator))
+			}}
+		return code
+	}
+}
+
+// gpModelEmit is the gp model: gpEmit's GP on the target points, inflated
+// when asked (IGP-UCB's baseline).
+var gpModelEmit = withInflation(gpEmit)
+
+// gpEmit holds the exact GP of runtime/gp with the model's kernel.
+var gpEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCode {
+	return registry.ModelCode{
+		Type:   jen.Op("*").Qual(runtimeGP, "GP"),
+		New:    jen.Qual(runtimeGP, "New").Call(g.Capacity),
+		Kernel: g.Nested("kernel"),
+	}
+}
+
+// checkInflates reports a model that inflates its noise by input noise that
+// is not declared.
+func checkInflates(ctx *registry.CheckContext) {
+	if ctx.Complete && inflates(ctx.Call) && len(ctx.Program.InputNoise) == 0 {
+		ctx.Report(dsl.Errorf(ctx.Call.Span, "model %s inflates its noise by the input noise, but none is declared", pluginName(ctx.Call)).
+			WithHint(inputNoiseExample))
+	}
+}

@@ -32,7 +32,7 @@ func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
 // acquisitionParams are the parameters of the emitted acquisition function.
 func (g *generator) acquisitionParams() []jen.Code {
 	params := []jen.Code{jen.Id("mean"), jen.Id("sd"), jen.Id("best")}
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		params = append(params, jen.Id("bestSD"), jen.Id("cov"))
 	}
 	if g.acquisition.Setting != nil {
@@ -47,7 +47,7 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 	f.Comment("mean and standard deviation sd, when the incumbent (the evaluated point with the")
 	f.Comment("largest posterior mean) has posterior mean best, all in the model's convention")
 	f.Comment("(larger is better). Suggest maximises it.")
-	if a.Joint {
+	if g.o.Acquisition.Joint {
 		f.Comment("bestSD is the incumbent's posterior standard deviation and cov the posterior")
 		f.Comment("covariance of the candidate and the incumbent.")
 	}
@@ -71,7 +71,7 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 // per-suggestion state.
 func (g *generator) acquisitionFields() []jen.Code {
 	var fields []jen.Code
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		fields = append(fields,
 			jen.Id("incumbentIndex").Int().Comment("index of the incumbent, while searching"),
 			jen.Id("bestSD").Float64().Comment("posterior standard deviation at the incumbent, while searching"),
@@ -87,7 +87,7 @@ func (g *generator) acquisitionFields() []jen.Code {
 // prepareAcquisition is the part of Suggest, before the search, that sets the
 // acquisition's state; i is the incumbent's index, when n > 0.
 func (g *generator) prepareAcquisition() (incumbent, always []jen.Code) {
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		incumbent = append(incumbent, field("setIncumbent").Call(jen.Id("i")))
 	}
 	if g.acquisition.Setting != nil {
@@ -112,7 +112,7 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 		f.Comment(fmt.Sprintf("acquisitionSetting is the setting of %s for the next suggestion.", callString(g.p.Acquisition)))
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionSetting").Params().Float64().Block(jen.Return(g.acquisition.Setting))
 	}
-	if !g.acquisition.Joint {
+	if !g.o.Acquisition.Joint {
 		return
 	}
 	w, _ := ownWork()
@@ -134,7 +134,7 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 // without gradients, and what it needs of the joint posterior.
 func (g *generator) acquisitionAtDecls(f *jen.File) {
 	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		args = append(args, field("bestSD"), field("incumbentCovariance").Call(jen.Id("u")))
 	}
 	if g.acquisition.Setting != nil {
@@ -145,7 +145,7 @@ func (g *generator) acquisitionAtDecls(f *jen.File) {
 		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
 		jen.Return(jen.Id("acquisition").Call(args...)),
 	)
-	if !g.acquisition.Joint {
+	if !g.o.Acquisition.Joint {
 		return
 	}
 	w, rep := ownWork()
@@ -153,7 +153,7 @@ func (g *generator) acquisitionAtDecls(f *jen.File) {
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0))),
 	}
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		body = append(body, g.unitPoint()...) // a model over input distributions reuses predict's rep
 	}
 	body = append(body, jen.Return(field("model").Dot("PosteriorCovariance").Call(

@@ -19,12 +19,9 @@ func (g *generator) planCandidates() {
 	}
 }
 
-// finite reports whether the problem has a finite decision set.
-func (g *generator) finite() bool { return g.p.Candidates != nil }
-
 // candidatesDecls declares the candidate table and the methods using it.
 func (g *generator) candidatesDecls(f *jen.File) {
-	if !g.finite() {
+	if !g.o.Finite() {
 		return
 	}
 	c := g.p.Candidates
@@ -106,7 +103,7 @@ func (g *generator) designFromCandidatesDecl(f *jen.File) {
 
 // candidatesFields are the Optimizer's fields for a finite decision set.
 func (g *generator) candidatesFields() []jen.Code {
-	if !g.finite() {
+	if !g.o.Finite() {
 		return nil
 	}
 	return []jen.Code{
@@ -119,7 +116,7 @@ func (g *generator) candidatesFields() []jen.Code {
 // candidatesInit is New's statement, after the design is made, moving a
 // generated design onto the candidates.
 func (g *generator) candidatesInit() []jen.Code {
-	if !g.finite() || g.initEmit == nil {
+	if !g.o.Finite() || g.initEmit == nil {
 		return nil
 	}
 	return []jen.Code{method("designFromCandidates")}

@@ -96,21 +96,16 @@ type generator struct {
 	search      registry.SearchCode
 	initEmit    registry.InitEmit // nil for explicit initial points
 
-	noiseDeclared bool    // observation noise ~ DIST
-	noiseVariance float64 // its variance, when declared
 	// noiseSample draws the declared noise from the *rand.Rand "rng"; Run
 	// adds it to the values of an expression objective. Nil otherwise.
 	noiseSample jen.Code
-	// reportedNoise: observation noise reported, so every observation comes
-	// with its own noise sd (ObserveWithSD) and no noise is learned.
-	reportedNoise bool
 }
 
 // observeMethod is the name of the optimiser's method that records an
 // observation: ObserveWithSD, which takes the value's noise sd, when the
 // noise is reported, and Observe otherwise.
 func (g *generator) observeMethod() string {
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		return "ObserveWithSD"
 	}
 	return "Observe"
@@ -151,8 +146,8 @@ func (g *generator) plan() {
 	}
 	g.planObservationNoise()
 	g.planModel()
-	if h, ok := callHook[registry.AcquisitionEmit](g, p.Acquisition); ok {
-		g.planAcquisition(h)
+	if h, ok := callHook[registry.AcquisitionHooks](g, p.Acquisition); ok {
+		g.planAcquisition(h.Code)
 	}
 	if h, ok := callHook[registry.SearchEmit](g, p.Search); ok {
 		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D}
@@ -160,7 +155,6 @@ func (g *generator) plan() {
 		g.checkArgs(&sg.Args)
 	}
 	g.planUnscented()
-	g.planNoise()
 	if p.Init.Call != nil {
 		if h, ok := callHook[registry.InitEmit](g, p.Init.Call); ok {
 			g.initEmit = h
@@ -198,7 +192,6 @@ func (g *generator) planObservationNoise() {
 			return
 		}
 		a := &registry.Args{Call: n.Dist}
-		g.noiseDeclared, g.noiseVariance = true, h.Variance(a)
 		if g.p.Objective.Binding.Kind == ir.ExprBinding {
 			if h.Sample == nil {
 				g.internal(n.Dist.Span, "distribution %s has no Sample hook to simulate observation noise", n.Dist.Plugin)
@@ -211,31 +204,30 @@ func (g *generator) planObservationNoise() {
 	case ir.ObsNoiseReported:
 		if g.p.Objective.Binding.Kind == ir.ExprBinding {
 			g.internal(n.Span, "observation noise reported with an expression objective")
-			return
 		}
-		g.reportedNoise = true
 	}
 }
 
 func (g *generator) planModel() {
 	m := g.p.Model
-	h, ok := callHook[registry.ModelEmit](g, m)
+	h, ok := callHook[registry.ModelHooks](g, m)
 	if !ok {
 		return
 	}
-	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Capacity: jen.Id("Budget"), GaussianNoise: g.gaussianNoise()}
-	g.model = h(mg)
+	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Spec: g.o.Model, Capacity: jen.Id("Budget")}
+	g.model = h.Code(mg)
 	g.checkArgs(&mg.Args)
-	if g.model.Kernel == nil || g.model.Type == nil || g.model.New == nil {
+	switch {
+	case g.model.Type == nil || g.model.New == nil:
 		g.internal(m.Span, "model %s's hook returned incomplete code", m.Plugin)
 		return
+	case g.o.InputModel() != (g.model.Inputs != nil), g.o.Inflates() != (g.model.Curvature != nil):
+		g.internal(m.Span, "model %s's code does not match its spec", m.Plugin)
+		return
 	}
-	g.kernel = g.model.Kernel
+	g.kernel = g.o.Model.Kernel
 	g.planKernel(g.kernel)
 	if g.model.Inputs != nil {
-		g.planInputs(m, g.model.Inputs)
-	}
-	if g.inflates() != (g.o.Noise == nil || !g.o.Noise.Implied) && len(g.p.InputNoise) > 0 && g.p.ObsNoise.Kind == ir.ObsNoiseNone {
-		g.internal(m.Span, "model %s's hook and its Inflates predicate disagree", m.Plugin)
+		g.inputs = &inputPlan{model: g.model.Inputs}
 	}
 }

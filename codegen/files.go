@@ -84,13 +84,13 @@ func (g *generator) program(importPath string) []File {
 		{"Lower", whole(lib("Lower"))},
 		{"Upper", whole(lib("Upper"))},
 	}
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		fields = append(fields, kv{"ReportsSD", jen.True()})
 	}
 	if !external {
 		fields = append(fields, kv{"Run", jen.Id("run")})
 	}
-	if g.simulatesInputNoise() {
+	if g.o.SimulatesInputNoise() {
 		fields = append(fields, kv{"Robust", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("noiseScale").Float64()).Float64().Block(
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),
 		)})
@@ -104,7 +104,7 @@ func (g *generator) program(importPath string) []File {
 			{"X", whole(pr("X"))},
 			{"Y", pr("Y")},
 		}
-		if g.reportedNoise {
+		if g.o.ReportedNoise() {
 			progressFields = append(progressFields, kv{"SD", pr("SD")})
 		}
 		progressFields = append(progressFields,
@@ -124,7 +124,7 @@ func (g *generator) program(importPath string) []File {
 			{"Budget", jen.Id("opt").Dot("Budget")},
 			{"RandomSearch", jen.Id("opt").Dot("RandomSearch")},
 		}
-		if g.simulatesInputNoise() {
+		if g.o.SimulatesInputNoise() {
 			runOptions = append(runOptions, kv{"InputNoiseScale", jen.Id("opt").Dot("InputNoiseScale")})
 		}
 		runOptions = append(runOptions, kv{"Progress", progress})

@@ -11,19 +11,15 @@ import (
 // effect on the objective, bounded through the kernel's curvature, to each
 // observation's noise variance.
 
-// inflates reports whether the model inflates its observation noise by the
-// input noise (registry.Inflation).
-func (g *generator) inflates() bool { return g.model.Inflation != nil }
-
 // inflationFields are the optimiser's fields for an inflating model.
 func (g *generator) inflationFields() []jen.Code {
-	if !g.inflates() {
+	if !g.o.Inflates() {
 		return nil
 	}
 	fields := []jen.Code{jen.Line(),
 		jen.Id("inputTrace").Index(jen.Id("Budget")).Float64().Comment("tr Σ_x of the input noise at the evaluated points, unit coordinates"),
 		jen.Id("inflatedScale").Float64().Comment("the model's scale when the noises were last inflated")}
-	if !g.learnNoise() {
+	if !(g.o.Noise != nil) {
 		fields = append(fields, jen.Id("baseNoise").Index(jen.Id("Budget")).Float64().Comment("their noise variances before the inflation, model units"))
 	}
 	return fields
@@ -31,7 +27,7 @@ func (g *generator) inflationFields() []jen.Code {
 
 // inflationDecls declares traceAt and inflationAt.
 func (g *generator) inflationDecls(f *jen.File) {
-	if !g.inflates() {
+	if !g.o.Inflates() {
 		return
 	}
 	f.Comment("traceAt is the trace of the input noise's covariance at the point at unit")
@@ -53,18 +49,18 @@ func (g *generator) inflationDecls(f *jen.File) {
 		}
 		return h
 	}
-	inf := g.model.Inflation
+	inf := g.o.Model.Inflation
 	f.Comment("inflationAt is the noise variance, on the model's standardised scale, that the")
 	f.Comment("input noise adds to evaluated point i: σ_E² = B²·ℓ_k²·tr Σ_x (Oliveira et al.,")
 	f.Comment(fmt.Sprintf("Prop. 3), with B = %g and ℓ_k² the kernel's curvature at the current", inf.Bound))
 	f.Comment("hyperparameters.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("inflationAt").Params(jen.Id("i").Int()).Float64().Block(
-		jen.Return(jen.Lit(inf.Bound * inf.Bound).Op("*").Add(inf.Curvature(hyper, g.p.D)).Op("*").Add(field("inputTrace")).Index(jen.Id("i"))),
+		jen.Return(jen.Lit(inf.Bound * inf.Bound).Op("*").Add(g.model.Curvature(hyper, g.p.D)).Op("*").Add(field("inputTrace")).Index(jen.Id("i"))),
 	)
 
 	scale := jen.Id("scale").Op("*").Id("scale")
 	noise := jen.Add(field("baseNoise")).Index(jen.Id("i")).Op("+").Add(field("inflationAt").Call(jen.Id("i"))).Op("*").Add(scale)
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		noise = jen.Parens(jen.Add(field("noiseVar")).Op("+").Add(field("inflationAt").Call(jen.Id("i")))).Op("*").Add(scale)
 	}
 	f.Comment("noiseAt is evaluated point i's noise variance, in the model's units, for the model")
@@ -93,11 +89,11 @@ func (g *generator) inflationDecls(f *jen.File) {
 // record observation n's trace and base noise, and its noise: base plus the
 // inflation.
 func (g *generator) inflatedNoise(base jen.Code) (stmts []jen.Code, noise jen.Code) {
-	if !g.inflates() {
+	if !g.o.Inflates() {
 		return nil, base
 	}
 	stmts = []jen.Code{field("inputTrace").Index(jen.Id("n")).Op("=").Id("traceAt").Call(jen.Op("&").Id("u"))}
-	if !g.learnNoise() {
+	if !(g.o.Noise != nil) {
 		stmts = append(stmts, field("baseNoise").Index(jen.Id("n")).Op("=").Add(base))
 	}
 	return stmts, field("noiseAt").Call(jen.Id("n"), field("model").Dot("Scale").Call())

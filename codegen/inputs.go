@@ -50,21 +50,6 @@ type inputPlan struct {
 	model *registry.InputModel
 }
 
-// inputModel reports whether the model is over input distributions.
-func (g *generator) inputModel() bool { return g.inputs != nil }
-
-// planInputs checks the hooks' description of the model over input
-// distributions m.
-func (g *generator) planInputs(m *ir.Call, code *registry.InputModel) {
-	if (code.Rep == registry.SampleRep || code.Rep == registry.EmbeddingRep) && code.Samples < 2 {
-		g.internal(m.Span, "model %s represents distributions by %d samples", m.Plugin, code.Samples)
-	}
-	if code.Rep == registry.EmbeddingRep && code.Landmarks < 1 {
-		g.internal(m.Span, "model %s embeds distributions over %d landmarks", m.Plugin, code.Landmarks)
-	}
-	g.inputs = &inputPlan{model: code}
-}
-
 // repNames names the parts of the emitted rep r.
 func repNames(r jen.Code) registry.RepNames {
 	part := func(name string) jen.Code { return jen.Add(r).Dot(name) }
@@ -72,25 +57,20 @@ func repNames(r jen.Code) registry.RepNames {
 	return registry.RepNames{Samples: slice("samples"), Stat: part("stat"), Embedding: slice("embedding"), Mean: slice("mean"), Cov: slice("cov")}
 }
 
-// usesNystrom reports whether the model's kernel needs a Nyström workspace.
-func (g *generator) usesNystrom() bool {
-	return g.inputs.model.Rep == registry.SampleRep && g.inputs.model.Landmarks > 0
-}
-
 // repDecls declares the representation of input distributions, the memory
 // computing it takes, and the model's kernel between two.
 func (g *generator) repDecls(f *jen.File) {
 	m := g.inputs.model
 	var fields []jen.Code
-	switch m.Rep {
+	switch g.o.Rep() {
 	case registry.SampleRep, registry.EmbeddingRep:
 		f.Comment("Samples is the number of draws of the input noise that represent the input")
 		f.Comment("distribution of a point.")
-		f.Const().Id("Samples").Op("=").Lit(m.Samples)
+		f.Const().Id("Samples").Op("=").Lit(g.o.Model.Inputs.Samples)
 		fields = append(fields, jen.Id("samples").Index(jen.Id("Samples").Op("*").Id("Dim")).Float64().Comment("the draws of x + ε, unit coordinates, row-major"))
-		if m.Rep == registry.EmbeddingRep {
+		if g.o.Rep() == registry.EmbeddingRep {
 			f.Comment("Landmarks is the number of shared landmarks of the mean embeddings.")
-			f.Const().Id("Landmarks").Op("=").Lit(m.Landmarks)
+			f.Const().Id("Landmarks").Op("=").Lit(g.o.Model.Inputs.Landmarks)
 			fields = append(fields, jen.Id("embedding").Index(jen.Id("Landmarks")).Float64().Comment("the draws' mean embedding"))
 		} else if m.Stat != nil {
 			fields = append(fields, jen.Id("stat").Float64().Comment("a statistic of the draws that the kernel reuses"))
@@ -109,16 +89,16 @@ func (g *generator) repDecls(f *jen.File) {
 		jen.Id("base").Qual(runtimeUncertain, "Kernel").Comment("kernel with h, between points"),
 		jen.Id("work").Index().Float64().Comment("the closed forms' workspace"),
 	}
-	if g.samples() && !g.constantNoise() {
+	if g.o.Samples() && !g.constantNoise() {
 		work = append(work, jen.Id("eps").Id("Point").Comment("a draw of the input noise"))
 	}
-	if m.Rep == registry.EmbeddingRep {
+	if g.o.Rep() == registry.EmbeddingRep {
 		work = append(work,
 			jen.Id("embedding").Op("*").Qual(runtimeUncertain, "Embedding").Comment("the landmarks, factored for h"),
 			jen.Id("embedWork").Index(jen.Id("Landmarks")).Float64(),
 		)
 	}
-	if g.usesNystrom() {
+	if g.o.UsesNystrom() {
 		work = append(work, jen.Id("nystrom").Op("*").Qual(runtimeUncertain, "Nystrom"))
 	}
 	f.Comment("repWork is the memory one goroutine uses to represent input distributions and")
@@ -133,12 +113,12 @@ func (g *generator) repDecls(f *jen.File) {
 		),
 	}
 	params := []jen.Code{jen.Id("h").Op("*").Id("hyperparameters")}
-	if m.Rep == registry.EmbeddingRep {
+	if g.o.Rep() == registry.EmbeddingRep {
 		params = append(params, jen.Id("embedding").Op("*").Qual(runtimeUncertain, "Embedding"))
 		init = append(init, w("embedding").Op("=").Id("embedding"))
 	}
-	if g.usesNystrom() {
-		init = append(init, w("nystrom").Op("=").Qual(runtimeUncertain, "NewNystrom").Call(jen.Id("Samples"), jen.Lit(m.Landmarks), jen.Id("Dim")))
+	if g.o.UsesNystrom() {
+		init = append(init, w("nystrom").Op("=").Qual(runtimeUncertain, "NewNystrom").Call(jen.Id("Samples"), jen.Lit(g.o.Model.Inputs.Landmarks), jen.Id("Dim")))
 	}
 	f.Comment("init makes w compute with the hyperparameters h.")
 	f.Func().Params(jen.Id("w").Op("*").Id("repWork")).Id("init").Params(params...).Block(init...)
@@ -152,7 +132,7 @@ func (g *generator) representDecl(f *jen.File) {
 	m := g.inputs.model
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
 	var body []jen.Code
-	switch m.Rep {
+	switch g.o.Rep() {
 	case registry.SampleRep, registry.EmbeddingRep:
 		sample := []jen.Code{
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u")),
@@ -193,10 +173,10 @@ func (g *generator) representDecl(f *jen.File) {
 	}
 	var finish []jen.Code
 	switch {
-	case m.Rep == registry.EmbeddingRep:
+	case g.o.Rep() == registry.EmbeddingRep:
 		finish = append(finish, w("embedding").Dot("Embed").Call(w("base"), jen.Id("r").Dot("samples").Index(jen.Empty().Op(":")),
 			jen.Id("r").Dot("embedding").Index(jen.Empty().Op(":")), w("embedWork").Index(jen.Empty().Op(":"))))
-	case m.Rep == registry.SampleRep && m.Stat != nil:
+	case g.o.Rep() == registry.SampleRep && m.Stat != nil:
 		finish = append(finish, jen.Id("r").Dot("stat").Op("=").Add(m.Stat(g.inputGen(repNames(jen.Id("r")), registry.RepNames{}))))
 	}
 	f.Comment("finish computes the parts of r that depend on the hyperparameters from its draws,")
@@ -245,7 +225,7 @@ func (g *generator) repKernelDecl(f *jen.File) {
 
 // representCandidate represents the candidate at point (a *[Dim]float64) in rep.
 func (g *generator) representCandidate(w, point, rep jen.Code) []jen.Code {
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		return nil
 	}
 	return []jen.Code{field("represent").Call(w, point, rep)}
@@ -253,7 +233,7 @@ func (g *generator) representCandidate(w, point, rep jen.Code) []jen.Code {
 
 // candidateKernel is the kernel between the candidate and evaluated point i.
 func (g *generator) candidateKernel(w, point, rep, i jen.Code) jen.Code {
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		return kernelAt(point, jen.Op("&").Add(field("units")).Index(i))
 	}
 	return jen.Id("repKernel").Call(w, rep, jen.Op("&").Add(field("reps")).Index(i), jen.False())
@@ -261,7 +241,7 @@ func (g *generator) candidateKernel(w, point, rep, i jen.Code) jen.Code {
 
 // candidateSelf is the kernel between the candidate and itself.
 func (g *generator) candidateSelf(w, point, rep jen.Code) jen.Code {
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		return kernelAt(point, point)
 	}
 	return jen.Id("repKernel").Call(w, rep, rep, jen.True())
@@ -270,7 +250,7 @@ func (g *generator) candidateSelf(w, point, rep jen.Code) jen.Code {
 // storedKernel is the kernel between evaluated points i and j; same is a
 // bool expression saying whether they are the same observation.
 func (g *generator) storedKernel(w, i, j, same jen.Code) jen.Code {
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		return kernelAt(jen.Op("&").Add(field("units")).Index(i), jen.Op("&").Add(field("units")).Index(j))
 	}
 	return jen.Id("repKernel").Call(w, jen.Op("&").Add(field("reps")).Index(i), jen.Op("&").Add(field("reps")).Index(j), same)
@@ -286,30 +266,22 @@ func ownWork() (w, rep jen.Code) {
 // on the hyperparameters (an embedding, a statistic), which finish computes.
 func (g *generator) hyperDependentReps() bool {
 	m := g.inputs.model
-	return m.Rep == registry.EmbeddingRep || (m.Rep == registry.SampleRep && m.Stat != nil)
+	return g.o.Rep() == registry.EmbeddingRep || (g.o.Rep() == registry.SampleRep && m.Stat != nil)
 }
-
-// embeds reports whether the model uses shared landmarks.
-func (g *generator) embeds() bool {
-	return g.inputModel() && g.inputs.model.Rep == registry.EmbeddingRep
-}
-
-// samples reports whether the model represents distributions by draws.
-func (g *generator) samples() bool { return g.inputModel() && g.inputs.model.Rep != registry.MomentRep }
 
 // inputFields are the optimiser's fields for a model over input distributions.
 func (g *generator) inputFields() []jen.Code {
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		return nil
 	}
 	fields := []jen.Code{jen.Line()}
 	switch {
-	case g.samples() && g.constantNoise():
+	case g.o.Samples() && g.constantNoise():
 		fields = append(fields, jen.Id("noiseShift").Index(jen.Id("Samples")).Add(unitArray()).Comment("the draws of the noise, unit coordinates, fixed"))
-	case g.samples():
+	case g.o.Samples():
 		fields = append(fields, jen.Id("noiseBase").Index(jen.Id("Samples").Op("*").Id("noiseBaseLen")).Float64().Comment("the base uniforms of the draws, fixed"))
 	}
-	if g.localises() && g.samples() {
+	if g.o.Localises() && g.o.Samples() {
 		fields = append(fields, jen.Id("localNormals").Index(jen.Id("Samples").Op("*").Id("Dim")).Float64().Comment("standard normals that localisation estimates are drawn with, fixed"))
 	}
 	fields = append(fields,
@@ -317,10 +289,10 @@ func (g *generator) inputFields() []jen.Code {
 		jen.Id("rep").Id("rep").Comment("a candidate's, outside the search"),
 		jen.Id("rw").Id("repWork").Comment("the memory of Observe, predict and the incumbent"),
 	)
-	if g.embeds() {
+	if g.o.Embeds() {
 		fields = append(fields, jen.Id("embedding").Op("*").Qual(runtimeUncertain, "Embedding").Comment("the shared landmarks, factored for hyper"))
 	}
-	if g.learning() {
+	if g.o.Learning() {
 		fields = append(fields,
 			jen.Id("fitHyper").Id("hyperparameters").Comment("the hyperparameters a refit tries"),
 			jen.Id("fitWork").Id("repWork").Comment("the refits' memory, with fitHyper"),
@@ -328,7 +300,7 @@ func (g *generator) inputFields() []jen.Code {
 		if g.hyperDependentReps() {
 			fields = append(fields, jen.Id("fitReps").Index(jen.Id("Budget")).Id("rep").Comment("the evaluated points' input distributions under fitHyper"))
 		}
-		if g.embeds() {
+		if g.o.Embeds() {
 			fields = append(fields, jen.Id("fitEmbedding").Op("*").Qual(runtimeUncertain, "Embedding").Comment("the landmarks, factored for fitHyper"))
 		}
 	}
@@ -338,7 +310,7 @@ func (g *generator) inputFields() []jen.Code {
 // inputInit are New's statements for a model over input distributions; they
 // follow the hyperparameters' and the workers' initialisation.
 func (g *generator) inputInit() []jen.Code {
-	if !g.inputModel() {
+	if !g.o.InputModel() {
 		return nil
 	}
 	var stmts []jen.Code
@@ -347,7 +319,7 @@ func (g *generator) inputInit() []jen.Code {
 			field("err").Op("=").Add(g.errorf(what+": %w", jen.Id("err"))),
 		)
 	}
-	if g.samples() {
+	if g.o.Samples() {
 		seed := jen.Id("seed").Op("^").Lit(uint64(drawSalt))
 		if !g.constantNoise() {
 			stmts = append(stmts, fail("input noise draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("noiseBaseLen"), seed, whole(field("noiseBase")))))
@@ -365,7 +337,7 @@ func (g *generator) inputInit() []jen.Code {
 			)
 		}
 	}
-	if g.localises() && g.samples() {
+	if g.o.Localises() && g.o.Samples() {
 		stmts = append(stmts,
 			fail("localisation draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("Dim"), jen.Id("seed").Op("^").Lit(uint64(localSalt)), whole(field("localNormals")))),
 			jen.For(jen.List(jen.Id("i"), jen.Id("u")).Op(":=").Range().Add(field("localNormals"))).Block(
@@ -375,25 +347,25 @@ func (g *generator) inputInit() []jen.Code {
 	}
 	own := []jen.Code{jen.Op("&").Add(field("hyper"))}
 	fit := []jen.Code{jen.Op("&").Add(field("fitHyper"))}
-	if g.embeds() {
+	if g.o.Embeds() {
 		newEmbedding := jen.Qual(runtimeUncertain, "NewEmbedding").Call(jen.Id("Landmarks"), jen.Id("Dim"))
 		stmts = append(stmts, field("embedding").Op("=").Add(newEmbedding))
 		own = append(own, field("embedding"))
-		if g.learning() {
+		if g.o.Learning() {
 			stmts = append(stmts, field("fitEmbedding").Op("=").Add(newEmbedding))
 			fit = append(fit, field("fitEmbedding"))
 		}
 	}
 	stmts = append(stmts, field("rw").Dot("init").Call(own...))
-	if g.learning() {
+	if g.o.Learning() {
 		stmts = append(stmts, field("fitWork").Dot("init").Call(fit...))
 	}
-	if g.gradientSearch() {
+	if g.o.GradientSearch() {
 		stmts = append(stmts, jen.For(jen.Id("i").Op(":=").Range().Add(field("workers"))).Block(
 			field("workers").Index(jen.Id("i")).Dot("rw").Dot("init").Call(own...),
 		))
 	}
-	if g.embeds() {
+	if g.o.Embeds() {
 		stmts = append(stmts,
 			fail("placing the landmarks", method("placeLandmarks")),
 			fail("landmarks", field("embedding").Dot("Prepare").Call(field("rw").Dot("base"))),
@@ -404,7 +376,7 @@ func (g *generator) inputInit() []jen.Code {
 
 // placeLandmarksDecl emits placeLandmarks, for embeddings.
 func (g *generator) placeLandmarksDecl(f *jen.File) {
-	if !g.embeds() {
+	if !g.o.Embeds() {
 		return
 	}
 	body := []jen.Code{
@@ -419,7 +391,7 @@ func (g *generator) placeLandmarksDecl(f *jen.File) {
 			jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
 		field("embedding").Dot("SetLandmarks").Call(whole(jen.Id("lo")), whole(jen.Id("hi"))),
 	}
-	if g.learning() {
+	if g.o.Learning() {
 		body = append(body, field("fitEmbedding").Dot("SetLandmarks").Call(whole(jen.Id("lo")), whole(jen.Id("hi"))))
 	}
 	body = append(body, jen.Return(jen.Nil()))
@@ -432,11 +404,11 @@ func (g *generator) placeLandmarksDecl(f *jen.File) {
 // refinish are rebuild's statements that bring the representations up to
 // date with new hyperparameters, using w.
 func (g *generator) refinish(w jen.Code) []jen.Code {
-	if !g.inputModel() || !g.hyperDependentReps() {
+	if !g.o.InputModel() || !g.hyperDependentReps() {
 		return nil
 	}
 	var stmts []jen.Code
-	if g.embeds() {
+	if g.o.Embeds() {
 		stmts = append(stmts, jen.If(jen.Id("err").Op(":=").Add(field("embedding").Dot("Prepare").Call(field("rw").Dot("base"))), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(jen.Id("err")),
 		))

@@ -18,7 +18,7 @@ import (
 func (g *generator) fillByDifferencesDecls(f *jen.File) {
 	reps := field("reps")
 	var body []jen.Code
-	if g.embeds() {
+	if g.o.Embeds() {
 		nan := jen.For(jen.Id("i").Op(":=").Range().Id("k")).Block(jen.Id("k").Index(jen.Id("i")).Op("=").Qual("math", "NaN").Call())
 		body = append(body, jen.If(jen.Id("err").Op(":=").Add(field("fitEmbedding").Dot("Prepare").Call(field("fitWork").Dot("base"))), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Comment("The fitter rejects hyperparameters whose kernel matrix is not finite."),
@@ -86,7 +86,7 @@ func expFitStep() float64 { return math.Exp(fitStep) }
 // score is smooth).
 func (g *generator) inputSearchDecls(f *jen.File) {
 	fields := []jen.Code{jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("k(x, x_i), then L⁻¹k")}
-	if g.inputModel() {
+	if g.o.InputModel() {
 		fields = append(fields,
 			jen.Id("rep").Id("rep").Comment("the candidate's input distribution"),
 			jen.Id("rw").Id("repWork"),
@@ -104,14 +104,14 @@ func (g *generator) inputSearchDecls(f *jen.File) {
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
 	rw, rep, p := jen.Op("&").Add(w("rw")), jen.Op("&").Add(w("rep")), jen.Op("&").Id("p")
 	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		args = append(args, field("bestSD"), jen.Id("cov"))
 	}
 	if g.acquisition.Setting != nil {
 		args = append(args, field("setting"))
 	}
 	body := g.unitPoint()
-	if g.unscented() {
+	if g.o.Unscented() {
 		body = append(body, g.unscentedScore(args)...)
 	} else {
 		body = append(body, g.inputModelScore(rw, p, rep, args)...)
@@ -136,7 +136,7 @@ func (g *generator) inputModelScore(rw, p, rep jen.Code, args []jen.Code) []jen.
 		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(upToN(w("kvec")), g.candidateSelf(rw, p, rep))),
 		jen.Id("sd").Op(":=").Qual("math", "Sqrt").Call(jen.Id("variance")),
 	)
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		body = append(body, jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
 			upToN(w("kvec")), upToN(field("incumbentSolve")), g.candidateKernel(rw, p, rep, field("incumbentIndex")))))
 	}
@@ -166,8 +166,3 @@ func (g *generator) differenceGradDecl(f *jen.File) {
 		jen.Return(jen.Id("score")),
 	)
 }
-
-// differenceSearch reports whether the gradient search takes the
-// acquisition's derivatives by central differences (inputSearchDecls), not
-// through the kernel's analytic gradient.
-func (g *generator) differenceSearch() bool { return g.inputModel() || g.unscented() }

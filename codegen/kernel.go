@@ -29,12 +29,6 @@ const (
 	gradStep = 1e-6
 )
 
-// learning reports whether the optimiser refits anything.
-func (g *generator) learning() bool { return g.o.NumFit() > 0 }
-
-// learnNoise reports whether the observation-noise variance is learned.
-func (g *generator) learnNoise() bool { return g.o.Noise != nil }
-
 // planKernel resolves the hooks of kernel c and the kernels nested in it;
 // the plan has checked that each has one of the kernel hook types.
 func (g *generator) planKernel(c *ir.Call) {
@@ -177,7 +171,7 @@ func (g *generator) kernelDecls(f *jen.File) {
 	f.Comment(fmt.Sprintf("kernel is the model's covariance, %s,", what))
 	f.Comment("between two points in unit coordinates.")
 	f.Add(g.kernelFunc("kernel", registry.NoGrad, g.p.D, dim, hyper))
-	if g.inputModel() {
+	if g.o.InputModel() {
 		return // its derivatives are taken by differences of the kernel over distributions
 	}
 	if kp.ValueOnly == nil {
@@ -224,7 +218,7 @@ func (g *generator) kernelGradAByDifferences(f *jen.File) {
 
 // learnDecls declares the starting values and bounds of the refits.
 func (g *generator) learnDecls(f *jen.File) {
-	if !g.learning() {
+	if !g.o.Learning() {
 		return
 	}
 	var init, lo, hi []jen.Code
@@ -235,12 +229,12 @@ func (g *generator) learnDecls(f *jen.File) {
 			names = append(names, g.hyperLabel(s, i))
 		}
 	}
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		init, lo, hi = append(init, jen.Lit(g.o.Noise.Init)), append(lo, jen.Lit(g.o.Noise.Lo)), append(hi, jen.Lit(g.o.Noise.Hi))
 		names = append(names, "the observation-noise variance (standardised units)")
 	}
 	f.Comment("numFit is the number of values a refit learns: the kernel's hyperparameters")
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		f.Comment("and, last, the observation-noise variance in standardised units.")
 	} else {
 		f.Comment("(the observation noise is not learned).")
@@ -261,7 +255,7 @@ func (g *generator) learnFields() []jen.Code {
 		jen.Line(),
 		jen.Id("hyper").Id("hyperparameters").Comment("the kernel's learned hyperparameters"),
 	}
-	if !g.learning() {
+	if !g.o.Learning() {
 		return fields
 	}
 	fields = append(fields,
@@ -271,7 +265,7 @@ func (g *generator) learnFields() []jen.Code {
 		jen.Id("fitNoise").Index(jen.Id("Budget")).Float64().Comment("their fixed noise variances, standardised"),
 		jen.Id("fitted").Int().Comment("observations at the last refit"),
 	)
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		fields = append(fields, jen.Id("noiseVar").Float64().Comment("the learned noise variance, standardised units"))
 	}
 	return fields
@@ -282,15 +276,15 @@ const runtimeFit = "github.com/bocdev/boc/runtime/fit"
 
 // learnInit are New's statements setting the starting hyperparameters.
 func (g *generator) learnInit() []jen.Code {
-	if !g.learning() {
+	if !g.o.Learning() {
 		return nil
 	}
 	stmts := []jen.Code{
 		field("theta").Op("=").Id("fitStart"),
 		jen.Copy(whole(field("hyper")), whole(field("theta"))),
-		field("fitter").Op("=").Qual(runtimeFit, "New").Call(jen.Id("Budget"), jen.Id("numHyper"), jen.Lit(g.learnNoise()), field("fillKernel")),
+		field("fitter").Op("=").Qual(runtimeFit, "New").Call(jen.Id("Budget"), jen.Id("numHyper"), jen.Lit((g.o.Noise != nil)), field("fillKernel")),
 	}
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		stmts = append(stmts, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
 	}
 	return stmts
@@ -298,7 +292,7 @@ func (g *generator) learnInit() []jen.Code {
 
 // refitCall is Observe's statement that refits when the schedule says so.
 func (g *generator) refitCall() []jen.Code {
-	if !g.learning() {
+	if !g.o.Learning() {
 		return nil
 	}
 	return []jen.Code{jen.If(jen.Id("err").Op(":=").Add(method("refitIfDue")), jen.Id("err").Op("!=").Nil()).Block(
@@ -315,21 +309,21 @@ func learnedNoise() jen.Code {
 
 // refitDecls declares the refit schedule, the refit and the kernel filler.
 func (g *generator) refitDecls(f *jen.File) {
-	if !g.learning() {
+	if !g.o.Learning() {
 		return
 	}
 	y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
 	n := jen.Id("n")
 	fixedNoise := jen.Code(jen.Lit(0.0))
-	if g.inflates() {
+	if g.o.Inflates() {
 		fixedNoise = field("inflationAt").Call(jen.Id("i"))
 	}
-	if !g.learnNoise() {
+	if !(g.o.Noise != nil) {
 		fixedNoise = field("model").Dot("Noise").Call(jen.Id("i")).Op("/").Parens(jen.Id("scale").Op("*").Id("scale"))
 	}
 	// apply makes theta the hyperparameters the kernel and the noise use.
 	apply := []jen.Code{jen.Copy(whole(field("hyper")), field("theta").Index(jen.Empty().Op(":").Id("numHyper")))}
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		apply = append(apply, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
 	}
 	f.Comment("refitIfDue relearns the hyperparameters by maximising the marginal likelihood,")
@@ -385,16 +379,16 @@ func (g *generator) refitDecls(f *jen.File) {
 		),
 	}
 	switch base := field("noiseVar").Op("*").Id("scale").Op("*").Id("scale"); {
-	case g.inflates():
+	case g.o.Inflates():
 		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), field("noiseAt").Call(jen.Id("i"), jen.Id("scale"))))
-	case g.learnNoise():
+	case (g.o.Noise != nil):
 		rowLoop = append(rowLoop, field("model").Dot("SetNoise").Call(jen.Id("i"), base))
 	}
 	f.Comment("rebuild recomputes the model's kernel matrix with the current hyperparameters")
 	f.Comment("and refactors it, O(n³); scale is the deviation of the observations, which")
 	f.Comment("the model standardises with.")
 	refactor := []jen.Code{jen.Return(field("model").Dot("Refactor").Call())}
-	if g.inflates() {
+	if g.o.Inflates() {
 		// Refactor standardises by scale, which the noises were inflated with.
 		refactor = []jen.Code{
 			jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Refactor").Call()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
@@ -408,7 +402,7 @@ func (g *generator) refitDecls(f *jen.File) {
 			refactor...)...,
 	)
 
-	if g.inputModel() {
+	if g.o.InputModel() {
 		g.fillByDifferencesDecls(f)
 		return
 	}

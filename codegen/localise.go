@@ -9,11 +9,6 @@ import (
 // landed (ObserveLocalised, an estimate N(landed, cov)) and then represents
 // the observation by that estimate instead of the input noise at the target.
 
-// localises reports whether the optimiser takes localisation estimates with
-// observations (ObserveLocalised): a model over input distributions, whose
-// values come without a reported sd.
-func (g *generator) localises() bool { return g.inputModel() && !g.reportedNoise }
-
 // representObserved is observe's statement that represents the observed
 // distribution: the input noise's at the target, or the localisation
 // estimate when one is given.
@@ -75,7 +70,7 @@ func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
 
 	f.Comment("observe records y at x, measured at the input noise's distribution at x when landed")
 	f.Comment("is nil and at the localisation estimate N(landed, cov) otherwise.")
-	if g.learning() {
+	if g.o.Learning() {
 		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
 	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("landed").Op("*").Id("Point"), jen.Id("cov").Op("*").Add(covType.Clone())).Error().Block(body...)
@@ -88,7 +83,7 @@ func (g *generator) localiseDecl(f *jen.File) {
 	// A model over moments only needs the check that cov has a square root;
 	// one over samples draws the estimate.
 	normals, samples := jen.Code(jen.Nil()), jen.Code(jen.Nil())
-	if g.inputs.model.Rep != registry.MomentRep {
+	if g.o.Rep() != registry.MomentRep {
 		normals, samples = whole(field("localNormals")), whole(jen.Id("r").Dot("samples"))
 	}
 	body := []jen.Code{
@@ -105,7 +100,7 @@ func (g *generator) localiseDecl(f *jen.File) {
 		),
 	}
 	switch {
-	case g.inputs.model.Rep == registry.MomentRep:
+	case g.o.Rep() == registry.MomentRep:
 		body = append(body, jen.List(jen.Id("r").Dot("mean"), jen.Id("r").Dot("cov")).Op("=").List(jen.Id("mean"), jen.Id("c")))
 	case g.hyperDependentReps():
 		body = append(body, field("finish").Call(jen.Id("w"), jen.Id("r")))

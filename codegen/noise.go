@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 
-	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
@@ -21,14 +20,6 @@ func (g *generator) noiseHooks(n *ir.InputNoise) (registry.DistributionEmit, boo
 		return h, false
 	}
 	return h, ok
-}
-
-// planNoise checks that the plan draws the input noise exactly when the
-// emitted code needs its draws.
-func (g *generator) planNoise() {
-	if g.drawsInputNoise() != (g.o.Draws != nil) {
-		g.internal(dsl.Span{}, "the plan draws the input noise: %t, the emitted code needs it: %t", g.o.Draws != nil, g.drawsInputNoise())
-	}
 }
 
 // drawGen is the DrawGen of distribution c, whose base uniforms start at
@@ -71,7 +62,7 @@ func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("from the noiseBaseLen base uniforms b; components without noise are left as they are.")
 	f.Func().Id("perturbation").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("b").Index().Float64(), jen.Id("eps").Op("*").Id("Point")).Block(body...)
 
-	if !g.emitsMoments() {
+	if !g.o.EmitsMoments() {
 		return
 	}
 	body = g.perNoise([]string{"x", "b", "mean", "cov"}, func(n *ir.InputNoise, h registry.DistributionEmit, dg *registry.DrawGen) []jen.Code {
@@ -100,12 +91,6 @@ func (g *generator) noiseDecls(f *jen.File) {
 		jen.Id("noiseMoments").Call(jen.Op("&").Id("x"), jen.Op("&").Id("offset"), jen.Id("cov")),
 		toUnitMoments(jen.Id("u"), jen.Id("offset"), jen.Id("cov"), jen.Id("mean")),
 	)
-}
-
-// emitsMoments reports whether the optimiser uses the input noise's moments:
-// for a model over them, an unscented acquisition or an inflation.
-func (g *generator) emitsMoments() bool {
-	return g.unscented() || g.inflates() || (g.inputModel() && g.inputs.model.Rep == registry.MomentRep)
 }
 
 // toUnitMoments converts the moments of the noise around the unit point u,
@@ -149,23 +134,6 @@ func (g *generator) noiseLabel(n *ir.InputNoise) string {
 		target = "(" + fmt.Sprint(names) + ")"
 	}
 	return target + " ~ " + callString(n.Dist)
-}
-
-// gaussianNoise reports whether every declared input-noise distribution is
-// Gaussian.
-func (g *generator) gaussianNoise() bool { return registry.GaussianInputNoise(g.p) }
-
-// drawsInputNoise reports whether the emitted code draws the input noise: for
-// a model over it, or to simulate it on an expression objective.
-func (g *generator) drawsInputNoise() bool {
-	return g.inputModel() || g.simulatesInputNoise() || g.unscented() || g.inflates()
-}
-
-// simulatesInputNoise reports whether Run simulates the input noise: an
-// expression objective is evaluated where the query lands. Any other
-// objective meets the noise in the world.
-func (g *generator) simulatesInputNoise() bool {
-	return len(g.p.InputNoise) > 0 && g.p.Objective.Binding.Kind == ir.ExprBinding
 }
 
 // landing are Run's statements that declare landed, where the evaluation

@@ -69,7 +69,7 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		call := jen.Qual(b.GoPackage, b.GoFunc).Call(args...)
 		if b.GoError {
 			body = []jen.Code{jen.Return(call)}
-		} else if g.reportedNoise {
+		} else if g.o.ReportedNoise() {
 			body = []jen.Code{jen.List(jen.Id("y"), jen.Id("sd")).Op("=").Add(call), jen.Return(jen.Id("y"), jen.Id("sd"), jen.Nil())}
 		} else {
 			body = []jen.Code{jen.Return(call, jen.Nil())}
@@ -77,7 +77,7 @@ func (g *generator) objectiveDecl(f *jen.File) {
 	case ir.ExecBinding:
 		ctx = "ctx"
 		exec, answer := "Exec", `{"y": value}`
-		if g.reportedNoise {
+		if g.o.ReportedNoise() {
 			exec, answer = "ExecWithSD", `{"y": value, "sd": its noise sd}`
 		}
 		doc = []string{"Objective runs " + strconv.Quote(strings.Join(b.Exec, " ")) + ` with {"x": {...}} on its standard`,
@@ -96,7 +96,7 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		f.Comment(line)
 	}
 	results := jen.Params(jen.Float64(), jen.Error())
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		results = jen.Params(jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("err").Error())
 	}
 	f.Func().Id("Objective").Params(jen.Id(ctx).Qual("context", "Context"), jen.Id("x").Id("Point")).Add(results).Block(body...)
@@ -182,7 +182,7 @@ func (g *generator) runHelperDecls(f *jen.File) {
 		jen.Id("noiseStream").Op("=").Op(fmt.Sprintf("%#x", noiseStream)),
 		jen.Id("randomSearchStream").Op("=").Op(fmt.Sprintf("%#x", randomSearchStream)),
 	}
-	if g.simulatesInputNoise() {
+	if g.o.SimulatesInputNoise() {
 		streams = append(streams, jen.Id("executionStream").Op("=").Op(fmt.Sprintf("%#x", executionStream)))
 	}
 	f.Const().Defs(streams...)
@@ -227,7 +227,7 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Comment("all the same, so Recommendation has its usual meaning."),
 		jen.Id("RandomSearch").Bool(),
 	}
-	if g.simulatesInputNoise() {
+	if g.o.SimulatesInputNoise() {
 		options = append(options,
 			jen.Comment("InputNoiseScale multiplies every simulated draw of the input noise; 0 means 1."),
 			jen.Comment("The optimiser still assumes the declared noise: a scale other than 1 studies"),
@@ -247,7 +247,7 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("X").Id("Point").Comment("the point evaluated"),
 		jen.Id("Y").Float64().Comment("its observed value"),
 	}
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		progressFields = append(progressFields, jen.Id("SD").Float64().Comment("the noise sd reported with it"))
 	}
 	f.Comment("Progress describes one evaluation of a run and the state after it.")
@@ -326,14 +326,14 @@ func (g *generator) runDecls(f *jen.File) {
 	results := []jen.Code{jen.Id(evaluated), jen.Id("err")}
 	observed := []jen.Code{jen.Id("x"), jen.Id("y")}
 	progress := []kv{{"Evaluation", method("Evaluations")}, {"Budget", jen.Id("budget")}, {"X", jen.Id("x")}, {"Y", jen.Id("y")}}
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		results = []jen.Code{jen.Id(evaluated), jen.Id("sd"), jen.Id("err")}
 		observed = append(observed, jen.Id("sd"))
 		progress = append(progress, kv{"SD", jen.Id("sd")})
 	}
 	progress = append(progress, kv{"Value", value})
 	at := jen.Id("x")
-	if g.simulatesInputNoise() {
+	if g.o.SimulatesInputNoise() {
 		loop = append(loop, g.landing()...)
 		at = jen.Id("landed")
 	}
@@ -371,7 +371,7 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.noiseSample != nil {
 		body = append(body, jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")))
 	}
-	if g.simulatesInputNoise() {
+	if g.o.SimulatesInputNoise() {
 		body = append(body,
 			jen.Id("execution").Op(":=").Add(pcg("executionStream")),
 			jen.Id("noiseScale").Op(":=").Id("opt").Dot("InputNoiseScale"),
@@ -389,7 +389,7 @@ func (g *generator) runDecls(f *jen.File) {
 	f.Comment("budget is spent" + stopDoc + ", and returns the recommendation. When it fails")
 	f.Comment("(an objective error, a numerical failure, ctx cancelled) the Result describes")
 	f.Comment("the evaluations made before the error.")
-	if g.simulatesInputNoise() {
+	if g.o.SimulatesInputNoise() {
 		f.Comment("Each evaluation lands at x + ε instead of the point x it was sent to, with ε a")
 		f.Comment("fresh draw of the declared input noise from a stream seeded with opt.Seed; the")
 		f.Comment("value is observed at x.")

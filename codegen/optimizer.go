@@ -54,10 +54,10 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.learnDecls(f)
 	g.acquisitionDecl(f)
 	g.noiseDecl(f)
-	if g.drawsInputNoise() {
+	if g.o.Draws != nil {
 		g.noiseDecls(f)
 	}
-	if g.inputModel() {
+	if g.o.InputModel() {
 		g.repDecls(f)
 	}
 	g.errorDecls(f)
@@ -78,15 +78,15 @@ func (g *generator) optimizerDecls(f *jen.File) {
 }
 
 func (g *generator) noiseDecl(f *jen.File) {
-	if g.learnNoise() {
+	if g.o.Noise != nil {
 		return // the optimiser holds the learned noise variance
 	}
-	if g.noiseDeclared {
+	if g.o.DeclaredNoise() {
 		f.Comment(fmt.Sprintf("noiseVariance is the variance of the observation noise, %s.", callString(g.p.ObsNoise.Dist)))
-		f.Const().Id("noiseVariance").Op("=").Lit(g.noiseVariance)
+		f.Const().Id("noiseVariance").Op("=").Lit(g.o.NoiseVariance)
 		return
 	}
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		f.Comment("nuggetFraction is the noise variance, as a fraction of the variance of the")
 		f.Comment("observed values, added to each reported noise variance so that the kernel")
 		f.Comment("matrix stays well conditioned when sds of 0 are reported.")
@@ -133,9 +133,9 @@ func (g *generator) structDecl(f *jen.File) {
 		jen.Line(),
 		jen.Comment("Method values for the search, made once in New so that it allocates nothing."),
 	)
-	if !g.gradientSearch() {
+	if !g.o.GradientSearch() {
 		fields = append(fields, jen.Id("acquisitionFn").Func().Params(jen.Index().Float64()).Float64())
-		if g.explores() {
+		if g.o.Explores() {
 			fields = append(fields, jen.Id("sdFn").Func().Params(jen.Index().Float64()).Float64())
 		}
 	}
@@ -146,7 +146,7 @@ func (g *generator) structDecl(f *jen.File) {
 	}
 	fields = append(fields, g.inputFields()...)
 	fields = append(fields, g.inflationFields()...)
-	if g.newCanFail() {
+	if g.o.NewCanFail() {
 		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	}
 	f.Comment(fmt.Sprintf("Optimizer is the Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
@@ -164,9 +164,9 @@ func (g *generator) newDecl(f *jen.File) {
 			kv{"seed", jen.Id("seed")},
 		)),
 	}
-	if !g.gradientSearch() {
+	if !g.o.GradientSearch() {
 		body = append(body, field("acquisitionFn").Op("=").Add(field("acquisitionAt")))
-		if g.explores() {
+		if g.o.Explores() {
 			body = append(body, field("sdFn").Op("=").Add(field("sdAt")))
 		}
 	}
@@ -254,7 +254,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 	prepareIncumbent, prepare := g.prepareAcquisition()
 	prepareIncumbent = append(prepareIncumbent, g.searchIncumbent()...)
 	var body []jen.Code
-	if g.newCanFail() {
+	if g.o.NewCanFail() {
 		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
 	}
 	body = append(body,
@@ -273,9 +273,9 @@ func (g *generator) suggestDecls(f *jen.File) {
 	)
 	body = append(body, prepare...)
 	switch {
-	case g.finite():
+	case g.o.Finite():
 		body = append(body, g.finiteSearch()...)
-	case !g.explores():
+	case !g.o.Explores():
 		body = append(body,
 			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
@@ -316,14 +316,14 @@ func (g *generator) suggestDecls(f *jen.File) {
 	f.Comment("Suggest returns the next point to evaluate. While fewer than designSize points")
 	f.Comment("have been observed, that is design point number Evaluations(); afterwards it is")
 	f.Comment("the maximiser of the acquisition found by the search" + constraintsNote + ".")
-	if g.finite() {
+	if g.o.Finite() {
 		f.Comment("The decision set is finite: the search chooses the candidate with the best")
 		f.Comment("acquisition among those not evaluated yet, and once none is left Suggest")
 		f.Comment("returns ErrExhausted.")
 	}
 	switch {
-	case g.finite():
-	case !g.explores():
+	case g.o.Finite():
+	case !g.o.Explores():
 		f.Comment("The observations are noisy, so evaluating a point again is informative: the")
 		f.Comment("acquisition's maximiser is returned even when it was evaluated before (a")
 		f.Comment("replicate); only a design point evaluated before is skipped.")
@@ -353,28 +353,6 @@ func (g *generator) suggestDecls(f *jen.File) {
 	)
 }
 
-// replicates reports whether Suggest may return an evaluated point of a
-// continuous search again: when the declared, learned or reported
-// observation noise, or the input noise a model accounts for, makes a second
-// value there informative. Noise-free, a repeat teaches the
-// model nothing, so Suggest explores instead. Without this, noisy problems
-// stopped early with ErrExhausted: under noise the acquisition's maximiser
-// and the most uncertain point often both sit on an evaluated corner of the
-// box.
-func (g *generator) replicates() bool {
-	return (g.noiseDeclared && g.noiseVariance > 0) || g.learnNoise() || g.reportedNoise || len(g.p.InputNoise) > 0
-}
-
-// newCanFail reports whether New can fail (making the initial design or the
-// input noise's draws), so that the optimiser keeps the error for Suggest.
-func (g *generator) newCanFail() bool { return g.initEmit != nil || g.inputModel() }
-
-// explores reports whether Suggest falls back on the point where the model is
-// least certain when the acquisition's maximiser was evaluated before: in a
-// continuous search whose observations are noise-free. Only then is the
-// search's standard-deviation objective (sdAt, sdGradAt) emitted.
-func (g *generator) explores() bool { return !g.finite() && !g.replicates() }
-
 // runtimeSearch is the import path of the searches.
 const runtimeSearch = "github.com/bocdev/boc/runtime/search"
 
@@ -400,7 +378,7 @@ func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 // acquisition needs before a search, and the known constraints' predicate.
 func (g *generator) predictDecls(f *jen.File) {
 	g.acquisitionStateDecls(f)
-	if !g.gradientSearch() {
+	if !g.o.GradientSearch() {
 		g.valueDecls(f)
 	}
 	if len(g.known) > 0 {
@@ -433,7 +411,7 @@ func (g *generator) valueDecls(f *jen.File) {
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(body...)
 
 	g.acquisitionAtDecls(f)
-	if !g.explores() {
+	if !g.o.Explores() {
 		return
 	}
 	f.Comment("sdAt is the posterior standard deviation at unit coordinates u.")
@@ -446,11 +424,11 @@ func (g *generator) valueDecls(f *jen.File) {
 func (g *generator) observeDecl(f *jen.File) {
 	noise := jen.Code(jen.Id("noiseVariance"))
 	switch {
-	case g.learnNoise():
+	case (g.o.Noise != nil):
 		noise = learnedNoise()
-	case g.reportedNoise:
+	case g.o.ReportedNoise():
 		noise = jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
-	case !g.noiseDeclared:
+	case !g.o.DeclaredNoise():
 		noise = field("nugget").Call(jen.Id("y"))
 	}
 	body := []jen.Code{
@@ -459,7 +437,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		),
 	}
 	params := []jen.Code{jen.Id("x").Id("Point"), jen.Id("y").Float64()}
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		params = []jen.Code{jen.Id("x").Id("Point"), jen.List(jen.Id("y"), jen.Id("sd")).Float64()}
 		body = append(body, jen.If(jen.Op("!").Parens(jen.Id("sd").Op(">=").Lit(0)).Op("||").Qual("math", "IsInf").Call(jen.Id("sd"), jen.Lit(1))).Block(
 			jen.Return(g.errorf("the noise sd %v reported with the value at %v is not a finite number >= 0", jen.Id("sd"), jen.Id("x"))),
@@ -476,7 +454,7 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	w, _ := ownWork()
 	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
-	if g.localises() {
+	if g.o.Localises() {
 		body = append(body, g.representObserved(w, u, rep)...)
 	} else {
 		body = append(body, g.representCandidate(w, u, rep)...)
@@ -493,7 +471,7 @@ func (g *generator) observeDecl(f *jen.File) {
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		),
 	)
-	if g.inflates() {
+	if g.o.Inflates() {
 		body = append(body, jen.If(jen.Id("err").Op(":=").Add(field("reinflate").Call()), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		))
@@ -506,7 +484,7 @@ func (g *generator) observeDecl(f *jen.File) {
 	)
 	body = append(body, g.refitCall()...)
 	body = append(body, jen.Return(jen.Nil()))
-	if g.reportedNoise {
+	if g.o.ReportedNoise() {
 		f.Comment("ObserveWithSD records the objective's value y at x, in the objective's units")
 		f.Comment("and sign, measured with observation noise of standard deviation sd (same units):")
 		f.Comment("the noise is reported, so every observation has its own variance sd², which")
@@ -521,16 +499,16 @@ func (g *generator) observeDecl(f *jen.File) {
 		f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
 		f.Comment("observations. x need not be a suggested point.")
 	}
-	if g.learning() {
+	if g.o.Learning() {
 		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
 	}
-	if g.localises() {
+	if g.o.Localises() {
 		g.localisedObserveDecls(f, body)
 	} else {
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
 	}
 
-	if !g.noiseDeclared && !g.learnNoise() {
+	if !g.o.DeclaredNoise() && g.o.Noise == nil {
 		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
 		f.Comment("nugget returns the noise variance to observe y with: nuggetFraction of the")
 		f.Comment("variance of the values observed so far, y included.")

@@ -21,7 +21,7 @@ const (
 // robustDecls emits Robust, the robust value of a point of an expression
 // objective under its input noise.
 func (g *generator) robustDecls(f *jen.File) {
-	if !g.simulatesInputNoise() {
+	if !g.o.SimulatesInputNoise() {
 		return
 	}
 	f.Comment("robustSamples is the number of draws of the input noise that Robust averages.")

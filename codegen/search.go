@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -20,16 +19,10 @@ import (
 // is zero and the refinement moves only the continuous components, from the
 // integer values of the best candidates.
 
-// gradientSearch reports whether the search uses gradients.
-func (g *generator) gradientSearch() bool {
-	p, ok := registry.ByID(g.p.Search.Plugin)
-	return ok && p.UsesGradient
-}
-
 // searchFn maps a method value of the search's objective (acquisitionFn or
 // sdFn) to the one the search is given.
 func (g *generator) searchFn(fn string) string {
-	if g.gradientSearch() {
+	if g.o.GradientSearch() {
 		return fn[:len(fn)-len("Fn")] + "GradFn"
 	}
 	return fn
@@ -37,16 +30,16 @@ func (g *generator) searchFn(fn string) string {
 
 // searchFields are the Optimizer's fields for the gradient search.
 func (g *generator) searchFields() []jen.Code {
-	if !g.gradientSearch() {
+	if !g.o.GradientSearch() {
 		return nil
 	}
 	valueGrad := jen.Func().Params(jen.Int(), jen.Index().Float64(), jen.Index().Float64()).Float64()
 	fields := []jen.Code{jen.Id("acquisitionGradFn").Add(valueGrad).Comment("the search's objectives (search.ValueGrad)")}
-	if g.explores() {
+	if g.o.Explores() {
 		fields = append(fields, jen.Id("sdGradFn").Add(valueGrad.Clone()))
 	}
 	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
-	if g.acquisition.Joint && !g.differenceSearch() {
+	if g.o.Acquisition.Joint && !g.o.DifferenceSearch() {
 		fields = append(fields, jen.Id("incumbentWeights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
 	}
 	return fields
@@ -54,11 +47,11 @@ func (g *generator) searchFields() []jen.Code {
 
 // searchInit are New's statements for the gradient search.
 func (g *generator) searchInit() []jen.Code {
-	if !g.gradientSearch() {
+	if !g.o.GradientSearch() {
 		return nil
 	}
 	stmts := []jen.Code{field("acquisitionGradFn").Op("=").Add(field("acquisitionGradAt"))}
-	if g.explores() {
+	if g.o.Explores() {
 		stmts = append(stmts, field("sdGradFn").Op("=").Add(field("sdGradAt")))
 	}
 	return append(stmts, field("workers").Op("=").Make(jen.Index().Id("searchWorker"), field("search").Dot("Workers").Call()))
@@ -67,7 +60,7 @@ func (g *generator) searchInit() []jen.Code {
 // searchIncumbent is Suggest's statement, after setIncumbent, that prepares
 // the incumbent's covariance gradients.
 func (g *generator) searchIncumbent() []jen.Code {
-	if !g.gradientSearch() || !g.acquisition.Joint || g.differenceSearch() {
+	if !g.o.GradientSearch() || !g.o.Acquisition.Joint || g.o.DifferenceSearch() {
 		return nil
 	}
 	n := jen.Empty().Op(":").Add(field("model").Dot("Len").Call())
@@ -76,10 +69,10 @@ func (g *generator) searchIncumbent() []jen.Code {
 
 // searchDecls declares the workers' memory and the search's objectives.
 func (g *generator) searchDecls(f *jen.File) {
-	if !g.gradientSearch() {
+	if !g.o.GradientSearch() {
 		return
 	}
-	if g.differenceSearch() {
+	if g.o.DifferenceSearch() {
 		g.inputSearchDecls(f)
 		return
 	}
@@ -90,7 +83,7 @@ func (g *generator) searchDecls(f *jen.File) {
 		jen.Id("work").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k"),
 		jen.List(jen.Id("dself"), jen.Id("dmean"), jen.Id("dvar")).Add(dim()).Comment("∂k(x, x)/∂x and the posterior's gradients"),
 	}
-	if g.acquisition.Joint {
+	if g.o.Acquisition.Joint {
 		fields = append(fields, jen.List(jen.Id("dcross"), jen.Id("dcov")).Add(dim()).Comment("∂k(x, x⁺)/∂x and ∂cov(x, x⁺)/∂x"))
 	}
 	f.Comment("searchWorker is the memory of one goroutine of the acquisition search.")
@@ -116,7 +109,7 @@ func (g *generator) searchDecls(f *jen.File) {
 		jen.Return(jen.Id("mean"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
 	)...)
 	g.acquisitionGradDecl(f)
-	if !g.explores() {
+	if !g.o.Explores() {
 		return
 	}
 	f.Comment("sdGradAt is the posterior standard deviation at unit coordinates u and, unless")
@@ -164,7 +157,7 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 	p := jen.Op("&").Id("p")
 
 	valueArgs := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if a.Joint {
+	if g.o.Acquisition.Joint {
 		valueArgs = append(valueArgs, field("bestSD"), jen.Id("cov"))
 	}
 	if a.Setting != nil {
@@ -177,7 +170,7 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 		jen.List(jen.Id("mean"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(upToN(w("kvec")), kernelAt(p, p))),
 		jen.Id("sd").Op(":=").Qual("math", "Sqrt").Call(jen.Id("variance")),
 	)
-	if a.Joint {
+	if g.o.Acquisition.Joint {
 		valueOnly = append(valueOnly, jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
 			upToN(w("kvec")), upToN(field("incumbentSolve")), kernelAt(p, incumbent))))
 	}
@@ -191,7 +184,7 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 	}
 	results := []jen.Code{jen.Id("score"), jen.Id("dMean"), jen.Id("dSD")}
 	chain := jen.Id("dMean").Op("*").Add(w("dmean").Index(jen.Id("j")))
-	if a.Joint {
+	if g.o.Acquisition.Joint {
 		body = append(body, g.unitPoint()...)
 		body = append(body,
 			jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
@@ -214,7 +207,7 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 		jen.Return(jen.Id("score")),
 	)
 	f.Comment("acquisitionGrad is acquisition's score and its derivatives with respect to")
-	if a.Joint {
+	if g.o.Acquisition.Joint {
 		f.Comment("mean, sd and cov.")
 	} else {
 		f.Comment("mean and sd.")

@@ -7,13 +7,9 @@ import (
 // An unscented acquisition (uei) averages the point model's acquisition over
 // the sigma points of the input noise at the candidate.
 
-// unscented reports whether the acquisition is averaged over the sigma points
-// of the input noise (registry.Unscented).
-func (g *generator) unscented() bool { return g.acquisition.Unscented != nil }
-
 // planUnscented checks what an unscented acquisition's Check hook vetted.
 func (g *generator) planUnscented() {
-	if g.unscented() && (len(g.p.InputNoise) == 0 || g.inputModel() || !g.gradientSearch() || g.acquisition.Joint) {
+	if g.o.Unscented() && (len(g.p.InputNoise) == 0 || g.o.InputModel() || !g.o.GradientSearch() || g.o.Acquisition.Joint) {
 		g.internal(g.p.Acquisition.Span, "acquisition %s reached code generation without input noise, with a model over it, without a gradient search, or joint", g.p.Acquisition.Plugin)
 	}
 }
@@ -27,7 +23,7 @@ func (g *generator) unscentedScore(args []jen.Code) []jen.Code {
 	stmts := []jen.Code{
 		jen.Var().Id("centre").Add(unitArray()),
 		jen.Id("unitNoiseMoments").Call(jen.Op("&").Id("p"), jen.Op("&").Id("centre"), jen.Op("&").Add(w("cov"))),
-		jen.If(jen.Op("!").Qual(runtimeAcq, "SigmaPoints").Call(whole(jen.Id("centre")), whole(w("cov")), jen.Lit(g.acquisition.Unscented.Kappa),
+		jen.If(jen.Op("!").Qual(runtimeAcq, "SigmaPoints").Call(whole(jen.Id("centre")), whole(w("cov")), jen.Lit(g.o.Acquisition.Unscented.Kappa),
 			whole(w("sigma")), whole(w("weights")), whole(w("work")))).Block(
 			jen.Return(jen.Qual("math", "Inf").Call(jen.Lit(-1))),
 		),

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // Fprint writes o in a stable, line-oriented form, for
@@ -13,6 +14,9 @@ import (
 func Fprint(w io.Writer, o *Optimizer) {
 	p := o.Program
 	fmt.Fprintf(w, "plan %s\n", p.Name)
+	fmt.Fprintf(w, "model %s\n", modelLine(o))
+	fmt.Fprintf(w, "acquisition %s\n", acquisitionLine(o))
+	fmt.Fprintf(w, "features %s\n", strings.Join(features(o), " "))
 	fmt.Fprintf(w, "learned %d values (kernel %d, model %d)\n", o.Hyper.Size, o.Hyper.Kernel, o.Hyper.Size-o.Hyper.Kernel)
 	for _, s := range o.Hyper.Slots {
 		at := fmt.Sprint(s.Index)
@@ -42,6 +46,69 @@ func Fprint(w io.Writer, o *Optimizer) {
 		fmt.Fprintln(w, "input noise not drawn")
 	}
 	fmt.Fprintf(w, "memory about %s\n", bytes(o.Memory))
+}
+
+// modelLine describes the model: its kernel, and how it sees input noise.
+func modelLine(o *Optimizer) string {
+	if o.Program.Model == nil || o.Model.Kernel == nil {
+		return "none"
+	}
+	s := name(o.Program.Model) + " with kernel " + name(o.Model.Kernel)
+	if in := o.Model.Inputs; in != nil {
+		switch in.Rep {
+		case registry.SampleRep:
+			s += fmt.Sprintf(", input distributions as %d samples", in.Samples)
+			if in.Landmarks > 0 {
+				s += fmt.Sprintf(" (Nyström over %d landmarks)", in.Landmarks)
+			}
+		case registry.EmbeddingRep:
+			s += fmt.Sprintf(", input distributions as embeddings of %d samples over %d shared landmarks", in.Samples, in.Landmarks)
+		case registry.MomentRep:
+			s += ", input distributions as their mean and covariance"
+		}
+	}
+	if inf := o.Model.Inflation; inf != nil {
+		s += fmt.Sprintf(", noise inflated by the input noise with B = %g", inf.Bound)
+	}
+	return s
+}
+
+// acquisitionLine describes the acquisition.
+func acquisitionLine(o *Optimizer) string {
+	if o.Program.Acquisition == nil {
+		return "none"
+	}
+	s := name(o.Program.Acquisition)
+	if o.Acquisition.Joint {
+		s += ", under the joint posterior of candidate and incumbent"
+	}
+	if u := o.Acquisition.Unscented; u != nil {
+		s += fmt.Sprintf(", averaged over the sigma points of the input noise with κ = %g", u.Kappa)
+	}
+	return s
+}
+
+// features lists the predicates code generation branches on that hold.
+func features(o *Optimizer) []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{
+		{"finite", o.Finite()}, {"explores", o.Explores()}, {"replicates", o.Replicates()},
+		{"learning", o.Learning()}, {"gradient-search", o.GradientSearch()}, {"difference-search", o.DifferenceSearch()},
+		{"simulates-input-noise", o.SimulatesInputNoise()}, {"moments", o.EmitsMoments()}, {"localises", o.Localises()},
+		{"gaussian-input-noise", len(o.Program.InputNoise) > 0 && o.GaussianNoise}, {"reported-noise", o.ReportedNoise()},
+		{"new-can-fail", o.NewCanFail()},
+	} {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
 }
 
 // numbers renders xs as "0.3" or "[0.3, 0.4]".

@@ -46,8 +46,7 @@ func (h *Hyper) Slot(c *ir.Call, param string) *Slot {
 // hyper lays out the learned values of the model's kernel and then of the
 // model itself.
 func (b *builder) hyper() {
-	m := b.o.Program.Model
-	k := kernelOf(m)
+	m, k := b.o.Program.Model, b.o.Model.Kernel
 	if k == nil {
 		return
 	}
@@ -67,18 +66,6 @@ func (b *builder) hyper() {
 			b.learned(p, m, a, l)
 		}
 	}
-}
-
-// kernelOf is the kernel argument of model m.
-func kernelOf(m *ir.Call) *ir.Call {
-	if m == nil {
-		return nil
-	}
-	if a := m.Arg("kernel"); a != nil {
-		k, _ := a.Value.(*ir.Call)
-		return k
-	}
-	return nil
 }
 
 // kernelCall lays out the learned values of kernel c and the kernels nested

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // maxMemory is the largest memory estimate a plan accepts: beyond it the
@@ -39,8 +40,9 @@ func (b *builder) limits() {
 
 // memory estimates the optimiser's arrays: the GP's kernel matrix and its
 // factor, the refit's matrices (one per learned value and a few
-// workspaces), all budget × budget, and per observation its point, unit
-// coordinates and a few vectors of D values.
+// workspaces), all budget × budget; per observation its point, unit
+// coordinates and a few vectors of D values, and for a model over input
+// distributions two representations (the current and the refit's).
 // It is computed in float64, since a budget of 10⁹ overflows an int64 count.
 func (b *builder) memory() float64 {
 	n, d := float64(b.o.Program.Budget), float64(b.o.Program.D)
@@ -48,7 +50,15 @@ func (b *builder) memory() float64 {
 	if b.o.NumFit() > 0 {
 		square += 3
 	}
-	return 8 * (n*n*square + n*(4*d+8))
+	perPoint := 4*d + 8
+	if in := b.o.Model.Inputs; in != nil {
+		rep := float64(in.Samples)*d + float64(in.Landmarks)
+		if in.Rep == registry.MomentRep {
+			rep = d + d*d
+		}
+		perPoint += 2 * rep
+	}
+	return 8 * (n*n*square + n*perPoint)
 }
 
 // bytes renders a size in binary units: 12 GiB, 3.5 MiB.

@@ -28,7 +28,7 @@ func (b *builder) noise() {
 	switch {
 	case p.ObsNoise.Kind == ir.ObsNoiseLearn:
 		b.noiseLearn(p.ObsNoise.Learn, p.ObsNoise.Span)
-	case p.ObsNoise.Kind == ir.ObsNoiseNone && len(p.InputNoise) > 0 && !inflates(p.Model):
+	case p.ObsNoise.Kind == ir.ObsNoiseNone && len(p.InputNoise) > 0 && !b.o.Inflates():
 		// Where the query lands varies, so the values measured at one target
 		// vary too: the model learns that spread as noise rather than
 		// interpolating every landing as if it were the target's value (an
@@ -79,8 +79,7 @@ func (b *builder) draws() {
 	if len(p.InputNoise) == 0 {
 		return
 	}
-	simulates := p.Objective.Binding.Kind == ir.ExprBinding
-	if !simulates && !usesInputNoise(p.Model) && !usesInputNoise(p.Acquisition) && !inflates(p.Model) {
+	if !b.o.SimulatesInputNoise() && !b.o.InputModel() && !b.o.Unscented() && !b.o.Inflates() {
 		return
 	}
 	d := &Draws{}
@@ -91,14 +90,4 @@ func (b *builder) draws() {
 		}
 	}
 	b.o.Draws = d
-}
-
-// usesInputNoise reports whether call c's plugin accounts for input noise
-// itself (a model over input distributions, an unscented acquisition).
-func usesInputNoise(c *ir.Call) bool {
-	if c == nil {
-		return false
-	}
-	p, ok := registry.ByID(c.Plugin)
-	return ok && p.UsesInputNoise
 }

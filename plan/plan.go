@@ -16,6 +16,7 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
 	_ "github.com/bocdev/boc/stdlib" // the built-in plugins
+	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // Optimizer is the plan of one problem's optimiser.
@@ -31,6 +32,16 @@ type Optimizer struct {
 	Draws *Draws
 	// Memory estimates the bytes the optimiser's arrays take at its budget.
 	Memory float64
+
+	// Model and Acquisition are their plugins' descriptions of the calls.
+	Model       registry.ModelSpec
+	Acquisition registry.AcquisitionSpec
+	// GaussianNoise reports whether every input-noise distribution is
+	// Gaussian, so that its moments describe it.
+	GaussianNoise bool
+	// NoiseVariance is the variance of the declared observation noise; 0
+	// when it is not declared.
+	NoiseVariance float64
 }
 
 // Build plans the optimiser of p, a program the checker accepted, and
@@ -39,6 +50,7 @@ type Optimizer struct {
 func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b := &builder{o: &Optimizer{Program: p}}
 	b.distributions()
+	b.specs()
 	b.hyper()
 	b.noise()
 	b.draws()

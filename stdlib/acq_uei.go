@@ -12,15 +12,16 @@ func init() {
 		Doc: "unscented expected improvement (Nogueira et al.): EI averaged over the sigma points of the input noise at the candidate",
 		Params: []registry.Param{xiParam, {Name: "kappa", Type: registry.RealParam, Default: registry.Real(1), Range: nonNegative,
 			Doc: "κ of the unscented transform: the centre's weight is κ/(d+κ), the 2d others' 1/(2(d+κ)), at ±√((d+κ)Σ)"}},
-		Check: checkUnscented, Emit: ueiEmit})
+		Check: checkUnscented, Emit: registry.AcquisitionHooks{Code: ueiEmit,
+			Spec: func(a *registry.Args) registry.AcquisitionSpec {
+				return registry.AcquisitionSpec{Unscented: &registry.Unscented{Kappa: a.Real("kappa")}}
+			}}})
 }
 
 // ueiEmit is expected improvement per sigma point, averaged by the code
 // generator in log space (runtime/acq.LogWeightedSum).
 var ueiEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
-	code := logSpace(g, "LogEI", false, g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
-	code.Unscented = &registry.Unscented{Kappa: g.Real("kappa")}
-	return code
+	return logSpace(g, "LogEI", g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
 }
 
 // checkUnscented is the Check hook of an acquisition averaged over the sigma

@@ -36,13 +36,18 @@ func withDoc(p registry.Param, doc string) registry.Param {
 
 // logSpace is the code of an acquisition whose score is its logarithm,
 // runtime/acq's function name and name+"Grad" called with args.
-func logSpace(g *registry.AcquisitionGen, name string, joint bool, args ...jen.Code) registry.AcquisitionCode {
+func logSpace(g *registry.AcquisitionGen, name string, args ...jen.Code) registry.AcquisitionCode {
 	return registry.AcquisitionCode{
 		Score:    acqCall(name, args...),
 		Gradient: acqCall(name+"Grad", args...),
 		Value:    jen.Qual("math", "Exp").Call(g.Score),
-		Joint:    joint,
 	}
+}
+
+// pointAcquisition is an acquisition of the posterior at the candidate
+// alone, scored by code.
+func pointAcquisition(code registry.AcquisitionEmit) registry.AcquisitionHooks {
+	return registry.AcquisitionHooks{Spec: func(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{} }, Code: code}
 }
 
 // acqCall is a call of runtime/acq's function name.

@@ -71,7 +71,8 @@ func TestAcquisitionHooks(t *testing.T) {
 				Mean: jen.Id("mean"), SD: jen.Id("sd"), Best: jen.Id("best"), BestSD: jen.Id("bestSD"), Cov: jen.Id("cov"),
 				Setting: jen.Id("setting"), T: jen.Id("t"), D: 3, Model: jen.Id("model"), Score: jen.Id("score"),
 			}
-			code := p.Emit.(registry.AcquisitionEmit)(g)
+			hooks := p.Emit.(registry.AcquisitionHooks)
+			code := hooks.Code(g)
 			if err := g.Err(); err != nil {
 				t.Fatal(err)
 			}
@@ -85,8 +86,8 @@ func TestAcquisitionHooks(t *testing.T) {
 					t.Errorf("%s: %q, want %q", c.what, c.got, c.want)
 				}
 			}
-			if code.Joint != tt.joint {
-				t.Errorf("joint %v, want %v", code.Joint, tt.joint)
+			if spec := hooks.Spec(&g.Args); spec.Joint != tt.joint {
+				t.Errorf("joint %v, want %v", spec.Joint, tt.joint)
 			}
 		})
 	}
@@ -127,7 +128,7 @@ func TestUCBScheduleCheck(t *testing.T) {
 		}
 		g := &registry.AcquisitionGen{Args: registry.Args{Call: ucbCall(tt.schedule)}, Mean: jen.Id("m"), SD: jen.Id("s"),
 			Setting: jen.Id("w"), T: jen.Id("t"), Model: jen.Id("model"), Score: jen.Id("score")}
-		p.Emit.(registry.AcquisitionEmit)(g)
+		p.Emit.(registry.AcquisitionHooks).Code(g)
 		if wantErr := strings.HasPrefix(tt.want, "error"); (g.Err() != nil) != wantErr {
 			t.Errorf("schedule %q: hook error %v", tt.schedule, g.Err())
 		}

@@ -18,8 +18,8 @@ import (
 func TestEmitHooks(t *testing.T) {
 	hookType := map[registry.Kind]reflect.Type{
 		registry.Kernel:       reflect.TypeFor[registry.KernelDiffEmit](), // stdlib kernels are differentiable
-		registry.Model:        reflect.TypeFor[registry.ModelEmit](),
-		registry.Acquisition:  reflect.TypeFor[registry.AcquisitionEmit](),
+		registry.Model:        reflect.TypeFor[registry.ModelHooks](),
+		registry.Acquisition:  reflect.TypeFor[registry.AcquisitionHooks](),
 		registry.Init:         reflect.TypeFor[registry.InitEmit](),
 		registry.Search:       reflect.TypeFor[registry.SearchEmit](),
 		registry.Benchmark:    reflect.TypeFor[registry.CallEmit](),

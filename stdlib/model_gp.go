@@ -80,43 +80,57 @@ func inflates(c *ir.Call) bool {
 	return v != nil && v.Type.Kind == dsl.String && v.Text == "inflate"
 }
 
-// withInflation is emit, inflating the observation noise by the input noise
+// withInflation is h, inflating the observation noise by the input noise
 // when the model's input_noise is "inflate" (checkInflation has vetted it),
 // with the se kernel's ℓ_k² = s²/min_i ℓ_i²: Oliveira et al.'s σ_E² (Prop. 3),
 // which IGP-UCB (Thm 2) and uGP-UCB (Thm 5) add to the noise.
-func withInflation(emit registry.ModelEmit) registry.ModelEmit {
-	return func(g *registry.ModelGen) registry.ModelCode {
-		code := emit(g)
-		if !inflates(g.Call) {
+func withInflation(h registry.ModelHooks) registry.ModelHooks {
+	return registry.ModelHooks{
+		Spec: func(a *registry.Args, gaussianNoise bool) registry.ModelSpec {
+			s := h.Spec(a, gaussianNoise)
+			if inflates(a.Call) {
+				s.Inflation = &registry.InflationSpec{Bound: a.Real("rkhs_bound")}
+			}
+			return s
+		},
+		Code: func(g *registry.ModelGen) registry.ModelCode {
+			code := h.Code(g)
+			if g.Spec.Inflation != nil {
+				code.Curvature = seCurvature
+			}
 			return code
-		}
-		code.Inflation = &registry.Inflation{Bound: g.Real("rkhs_bound"),
-			Curvature: func(hyper func(string, int) registry.Hyper, d int) jen.Code {
-				squares := make([]jen.Code, d)
-				for i := range squares {
-					l := hyper("lengthscale", i).Code
-					squares[i] = jen.Add(l).Op("*").Add(l)
-				}
-				denominator := jen.Parens(squares[0])
-				if d > 1 {
-					denominator = jen.Min(squares...)
-				}
-				return jen.Parens(jen.Add(hyper("variance", 0).Code).Op("/").Add(denominator))
-			}}
-		return code
+		},
 	}
 }
 
-// gpModelEmit is the gp model: gpEmit's GP on the target points, inflated
-// when asked (IGP-UCB's baseline).
-var gpModelEmit = withInflation(gpEmit)
+// seCurvature is the se kernel's ℓ_k² = s²/min_i ℓ_i².
+func seCurvature(hyper func(string, int) registry.Hyper, d int) jen.Code {
+	squares := make([]jen.Code, d)
+	for i := range squares {
+		l := hyper("lengthscale", i).Code
+		squares[i] = jen.Add(l).Op("*").Add(l)
+	}
+	denominator := jen.Parens(squares[0])
+	if d > 1 {
+		denominator = jen.Min(squares...)
+	}
+	return jen.Parens(jen.Add(hyper("variance", 0).Code).Op("/").Add(denominator))
+}
 
-// gpEmit holds the exact GP of runtime/gp with the model's kernel.
-var gpEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCode {
+// gpModelEmit is the gp model: the GP on the target points, inflated when
+// asked (IGP-UCB's baseline).
+var gpModelEmit = withInflation(registry.ModelHooks{Spec: gpSpec, Code: gpCode})
+
+// gpSpec is a GP on the target points with the model's kernel.
+func gpSpec(a *registry.Args, _ bool) registry.ModelSpec {
+	return registry.ModelSpec{Kernel: a.Nested("kernel")}
+}
+
+// gpCode holds the exact GP of runtime/gp.
+func gpCode(g *registry.ModelGen) registry.ModelCode {
 	return registry.ModelCode{
-		Type:   jen.Op("*").Qual(runtimeGP, "GP"),
-		New:    jen.Qual(runtimeGP, "New").Call(g.Capacity),
-		Kernel: g.Nested("kernel"),
+		Type: jen.Op("*").Qual(runtimeGP, "GP"),
+		New:  jen.Qual(runtimeGP, "New").Call(g.Capacity),
 	}
 }
 

@@ -1,6 +1,8 @@
 package stdlib
 
 import (
+	"math"
+
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
@@ -12,7 +14,7 @@ func modelKernel(def registry.Value) registry.Param {
 }
 
 // samplesParam is the number of draws that represent an input distribution.
-var samplesParam = registry.Param{Name: "samples", Type: registry.IntParam, Default: registry.Int(100), Range: atLeastOne,
+var samplesParam = registry.Param{Name: "samples", Type: registry.IntParam, Default: registry.Int(100), Range: &registry.Range{Lo: 2, Hi: math.Inf(1)},
 	Doc: "samples m drawn from each input distribution"}
 
 // The models over input distributions. Each is the exact GP of runtime/gp
@@ -29,13 +31,28 @@ func uncertainCall(name string, args ...jen.Code) *jen.Statement {
 	return jen.Qual(runtimeUncertain, name).Call(args...)
 }
 
-// inputModelEmit holds the GP of runtime/gp with the kernel that inputs gives.
-func inputModelEmit(inputs func(g *registry.ModelGen) *registry.InputModel) registry.ModelEmit {
-	return func(g *registry.ModelGen) registry.ModelCode {
-		code := gpEmit(g)
-		code.Inputs = inputs(g)
-		return code
+// inputModel is the GP of runtime/gp over input distributions: spec says
+// how they are represented, kernel gives the kernel between two
+// representations.
+func inputModel(spec func(a *registry.Args, gaussianNoise bool) registry.InputSpec, kernel func(g *registry.ModelGen) *registry.InputModel) registry.ModelHooks {
+	return registry.ModelHooks{
+		Spec: func(a *registry.Args, gaussianNoise bool) registry.ModelSpec {
+			s := gpSpec(a, gaussianNoise)
+			in := spec(a, gaussianNoise)
+			s.Inputs = &in
+			return s
+		},
+		Code: func(g *registry.ModelGen) registry.ModelCode {
+			code := gpCode(g)
+			code.Inputs = kernel(g)
+			return code
+		},
 	}
+}
+
+// momentSpec represents input distributions by their mean and covariance.
+func momentSpec(*registry.Args, bool) registry.InputSpec {
+	return registry.InputSpec{Rep: registry.MomentRep}
 }
 
 // vStatistic is the mean of the kernel over all pairs of a point's samples,

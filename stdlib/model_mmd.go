@@ -34,34 +34,45 @@ func init() {
 // the observations whose kernel values disagree with the others', up to
 // noise as large as the prior variance, which keeps such an observation but
 // trusts it little, rather than stop the run.
-var mmdEmit registry.ModelEmit = func(g *registry.ModelGen) registry.ModelCode {
-	code := mmdModelEmit(g)
+var mmdEmit = registry.ModelHooks{Spec: mmdModel.Spec, Code: func(g *registry.ModelGen) registry.ModelCode {
+	code := mmdModel.Code(g)
 	if g.Choice("estimator", mmdEstimators...) == "nystrom" {
 		code.New = jen.Add(code.New).Dot("WithJitterLimit").Call(jen.Lit(nystromJitter))
 	}
 	return code
-}
+}}
 
 // nystromJitter is the largest jitter, relative to the mean diagonal, of the
 // GP under Nyström's kernel (runtime/gp.GP.WithJitterLimit).
 const nystromJitter = 1.0
 
-// mmdModelEmit is the GP with mmd's kernel.
-var mmdModelEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
+// mmdSpec represents input distributions as the estimator needs them: an
+// embedding over shared landmarks, or samples (with Nyström's landmarks).
+func mmdSpec(a *registry.Args, _ bool) registry.InputSpec {
+	s := registry.InputSpec{Rep: registry.SampleRep, Samples: a.Int("samples")}
+	switch a.Choice("estimator", mmdEstimators...) {
+	case "embedding":
+		s.Rep, s.Landmarks = registry.EmbeddingRep, landmarksOr(a, embeddingLandmarks)
+	case "nystrom":
+		s.Landmarks = landmarksOr(a, nystromLandmarks)
+	}
+	return s
+}
+
+// mmdModel is the GP with mmd's kernel.
+var mmdModel = inputModel(mmdSpec, func(g *registry.ModelGen) *registry.InputModel {
 	alpha := func(ig *registry.InputGen) jen.Code { return ig.Hyper(ig.Call, "alpha", 0).Code }
 	kernelOf := func(ig *registry.InputGen, mmd2 jen.Code) jen.Code {
 		return jen.Qual("math", "Exp").Call(jen.Op("-").Add(alpha(ig)).Op("*").Max(jen.Lit(0.0), mmd2))
 	}
 	one := func(*registry.InputGen) jen.Code { return jen.Lit(1.0) }
-	m := &registry.InputModel{Samples: g.Int("samples"), Learned: []string{"alpha"}, Self: one}
+	m := &registry.InputModel{Self: one}
 	switch g.Choice("estimator", mmdEstimators...) {
 	case "embedding":
-		m.Rep, m.Landmarks = registry.EmbeddingRep, landmarksOr(g, embeddingLandmarks)
 		m.Pair = func(ig *registry.InputGen) jen.Code {
 			return kernelOf(ig, uncertainCall("SqDist", ig.A.Embedding, ig.B.Embedding))
 		}
 	case "nystrom":
-		m.Rep, m.Landmarks = registry.SampleRep, landmarksOr(g, nystromLandmarks)
 		m.Stat = func(ig *registry.InputGen) jen.Code {
 			return jen.Add(ig.Nystrom).Dot("Self").Call(ig.Base, ig.A.Samples)
 		}
@@ -70,7 +81,6 @@ var mmdModelEmit = inputModelEmit(func(g *registry.ModelGen) *registry.InputMode
 			return kernelOf(ig, jen.Add(ig.A.Stat).Op("+").Add(ig.B.Stat).Op("-").Lit(2).Op("*").Add(cross))
 		}
 	default:
-		m.Rep = registry.SampleRep
 		m.Stat = vStatistic
 		m.Pair = func(ig *registry.InputGen) jen.Code {
 			return kernelOf(ig, uncertainCall("MMD2", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D), ig.A.Stat, ig.B.Stat))
@@ -89,8 +99,8 @@ const (
 )
 
 // landmarksOr is the model's landmarks argument, or def when it is 0.
-func landmarksOr(g *registry.ModelGen, def int) int {
-	if h := g.Int("landmarks"); h > 0 {
+func landmarksOr(a *registry.Args, def int) int {
+	if h := a.Int("landmarks"); h > 0 {
 		return h
 	}
 	return def

@@ -17,7 +17,7 @@ func init() {
 // erbfEmit is the expected RBF kernel: the integral kernel between the
 // Gaussians matching the input noise's moments, with the kernel's variance
 // for a point with itself (the expectation of k(x̃, x̃)).
-var erbfEmit = inputModelEmit(func(*registry.ModelGen) *registry.InputModel {
+var erbfEmit = inputModel(momentSpec, func(*registry.ModelGen) *registry.InputModel {
 	return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
 		return uncertainCall("IntegralSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
 	}, true)
@@ -25,7 +25,7 @@ var erbfEmit = inputModelEmit(func(*registry.ModelGen) *registry.InputModel {
 
 // sklEmit is the symmetric-KL kernel between the Gaussians matching the input
 // noise's moments (runtime/uncertain.SymmetricKLSE).
-var sklEmit = inputModelEmit(func(*registry.ModelGen) *registry.InputModel {
+var sklEmit = inputModel(momentSpec, func(*registry.ModelGen) *registry.InputModel {
 	return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
 		return uncertainCall("SymmetricKLSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
 	}, true)
@@ -36,7 +36,7 @@ var sklEmit = inputModelEmit(func(*registry.ModelGen) *registry.InputModel {
 // lengthscales) and variance; selfIsVariance makes k̂(P, P) the kernel's
 // variance instead of pair(P, P).
 func gaussianModel(pair func(ig *registry.InputGen, a, b registry.RepNames) jen.Code, selfIsVariance bool) *registry.InputModel {
-	m := &registry.InputModel{Rep: registry.MomentRep,
+	m := &registry.InputModel{
 		Prelude: func(ig *registry.InputGen) []jen.Code {
 			ls := make([]jen.Code, ig.D)
 			for i := range ls {

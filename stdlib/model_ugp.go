@@ -21,16 +21,25 @@ func init() {
 // samples' empirical embeddings, positive semi-definite; the unbiased
 // U-statistic can make it indefinite. The V-statistic exceeds it by
 // (k(u, u) − Ê k(u, u'))/m, which acts as a small input-dependent noise.
-var ugpEmit = withInflation(inputModelEmit(func(g *registry.ModelGen) *registry.InputModel {
-	if k := g.Nested("kernel"); k != nil && k.Plugin == "kernel.se" && g.GaussianNoise {
+var ugpEmit = withInflation(inputModel(ugpSpec, func(g *registry.ModelGen) *registry.InputModel {
+	if g.Spec.Inputs.Rep == registry.MomentRep {
 		return gaussianModel(func(ig *registry.InputGen, a, b registry.RepNames) jen.Code {
 			return uncertainCall("IntegralSE", jen.Id("variance"), jen.Id("ls").Index(jen.Empty().Op(":")), a.Mean, a.Cov, b.Mean, b.Cov, ig.Work)
 		}, false)
 	}
-	return &registry.InputModel{Rep: registry.SampleRep, Samples: g.Int("samples"),
+	return &registry.InputModel{
 		Stat: vStatistic,
 		Self: func(ig *registry.InputGen) jen.Code { return ig.A.Stat },
 		Pair: func(ig *registry.InputGen) jen.Code {
 			return uncertainCall("MeanKernel", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D))
 		}}
 }))
+
+// ugpSpec represents input distributions by their moments when the integral
+// kernel has a closed form (se kernel, Gaussian noise), by samples otherwise.
+func ugpSpec(a *registry.Args, gaussianNoise bool) registry.InputSpec {
+	if k := a.Nested("kernel"); k != nil && k.Plugin == "kernel.se" && gaussianNoise {
+		return registry.InputSpec{Rep: registry.MomentRep}
+	}
+	return registry.InputSpec{Rep: registry.SampleRep, Samples: a.Int("samples")}
+}

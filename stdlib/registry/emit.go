@@ -9,26 +9,28 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// This file is the code generator's side of the plugin contract: the type a
-// plugin's Emit field holds for each kind, and what each hook is given. The
-// code generator finds a plugin with ByID, type-asserts its Emit to the type
-// of its kind, and reports a plugin whose Emit is nil as "not available in
-// this version of boc".
+// This file is the plan's and the code generator's side of the plugin
+// contract: the type a plugin's Emit field holds for each kind, and what each
+// hook is given. They find a plugin with ByID and type-assert its Emit to the
+// type of its kind; the checker refuses a plugin whose Emit is nil as "not
+// available in this version of boc". Models and acquisitions describe a call
+// as data (Spec), which the plan decides with, apart from emitting it (Code).
 //
 //	kind          Emit type
 //	kernel        KernelDiffEmit (value and derivatives), or KernelEmit (value only)
-//	model         ModelEmit
-//	acquisition   AcquisitionEmit
+//	model         ModelHooks
+//	acquisition   AcquisitionHooks
 //	init          InitEmit
 //	search        SearchEmit
 //	function      CallEmit
 //	benchmark     CallEmit
 //	distribution  DistributionEmit
 //
-// Every hook generates code for constant arguments: the code generator rejects
-// `learn` and domain-dependent arguments with a diagnostic before it calls one.
-// The exception are kernels with a KernelDiffEmit hook, whose learnable
-// hyperparameters reach the hook through KernelGen.Hyper.
+// Every hook generates code for constant arguments: the checker and the plan
+// refuse `learn` and domain-dependent arguments elsewhere. The exception are
+// kernels with a KernelDiffEmit hook, whose learnable hyperparameters reach
+// the hook through KernelGen.Hyper, and a model's own learnable parameters,
+// through InputGen.Hyper.
 
 // Args gives a hook the constant arguments of its call. A missing or
 // non-constant argument is a bug in the plugin (its signature and its hook
@@ -215,14 +217,50 @@ func (g *KernelGen) GradLen() int {
 	return 0
 }
 
-// ModelGen is what a model's hook is given.
+// ModelHooks are a model plugin's hooks (its Emit): Spec describes a call,
+// as data the plan decides with; Code emits it.
+type ModelHooks struct {
+	// Spec describes the model call a.Call; gaussianNoise says whether the
+	// declared input noise is Gaussian (every distribution's Gaussian hook
+	// says so), for models with closed forms for Gaussians.
+	Spec func(a *Args, gaussianNoise bool) ModelSpec
+	// Code returns how to hold the model g.Spec describes.
+	Code func(g *ModelGen) ModelCode
+}
+
+// ModelSpec is what a model call is, as the plan needs it.
+type ModelSpec struct {
+	Kernel *ir.Call // the kernel the optimiser computes kernel vectors with
+	// Inputs is set by the models over input distributions (plugins with
+	// UsesInputNoise): the kernel vectors are then those of the model's
+	// kernel between the input distributions of the points, and Kernel is
+	// its base kernel between points.
+	Inputs *InputSpec
+	// Inflation, if set, makes the declared input noise extra observation
+	// noise (IGP-UCB's inflation, Oliveira et al. Prop. 3): each
+	// observation's noise variance (on the model's standardised scale) grows
+	// by Bound²·ℓ_k²·tr Σ_x, with Σ_x the input noise's covariance at x in
+	// unit coordinates and ℓ_k² the kernel's curvature (ModelCode.Curvature).
+	Inflation *InflationSpec
+}
+
+// InputSpec is how a model over input distributions represents them.
+type InputSpec struct {
+	Rep       InputRep
+	Samples   int // SampleRep, EmbeddingRep: draws per point, m
+	Landmarks int // EmbeddingRep: shared landmarks; SampleRep: Nyström landmarks, or 0 for none
+}
+
+// InflationSpec is a model's inflation by the input noise.
+type InflationSpec struct {
+	Bound float64 // B ≥ ‖f‖ in the kernel's RKHS
+}
+
+// ModelGen is what a model's Code hook is given.
 type ModelGen struct {
 	Args
-	Capacity jen.Code // an int expression: how many observations the model must hold
-	// GaussianNoise reports whether the declared input noise is Gaussian
-	// (every distribution's Gaussian hook says so), for models over input
-	// distributions that have closed forms for Gaussians.
-	GaussianNoise bool
+	Spec     ModelSpec // what the model's Spec hook returned
+	Capacity jen.Code  // an int expression: how many observations the model must hold
 }
 
 // ModelCode says how the emitted optimiser holds its surrogate. Type must
@@ -230,31 +268,17 @@ type ModelGen struct {
 // and what acquisitions use: PosteriorCovariance, InformationGain, NoiseSD;
 // and for refits of learned hyperparameters: Scale, Noise, SetNoise,
 // KernelRow, Refactor):
-// the optimiser computes kernel vectors with Kernel's emitted code and hands
+// the optimiser computes kernel vectors with the spec's kernel and hands
 // them to the model.
 type ModelCode struct {
-	Type   jen.Code // the type of the optimiser's model field
-	New    jen.Code // an expression of that type holding Capacity observations
-	Kernel *ir.Call // the kernel the optimiser computes kernel vectors with
-	// Inputs is set by the models over input distributions (plugins with
-	// UsesInputNoise): the kernel vectors are then those of Inputs' kernel
-	// between the input distributions of the points, and Kernel is its base
-	// kernel between points.
+	Type jen.Code // the type of the optimiser's model field
+	New  jen.Code // an expression of that type holding Capacity observations
+	// Inputs is the kernel between input distributions, for a spec with
+	// Inputs.
 	Inputs *InputModel
-	// Inflation, if set, makes the declared input noise extra observation
-	// noise of this model over points (IGP-UCB's inflation, Oliveira et al.
-	// Prop. 3).
-	Inflation *Inflation
-}
-
-// Inflation treats input noise as observation noise: each observation's
-// noise variance (on the model's standardised scale) grows by
-// Bound²·Curvature·tr Σ_x, with Σ_x the input noise's covariance at x in
-// unit coordinates, σ_E² of Oliveira et al.'s Prop. 3.
-type Inflation struct {
-	Bound float64 // B ≥ ‖f‖ in the kernel's RKHS
-	// Curvature returns ℓ_k² = sup_i ∂²k(a, b)/∂a_i∂b_i at a = b, a float64
-	// expression over the kernel's hyperparameters, read with hyper.
+	// Curvature, for a spec with Inflation, returns ℓ_k² = sup_i
+	// ∂²k(a, b)/∂a_i∂b_i at a = b, a float64 expression over the kernel's
+	// hyperparameters, read with hyper.
 	Curvature func(hyper func(name string, i int) Hyper, d int) jen.Code
 }
 
@@ -275,15 +299,9 @@ const (
 	MomentRep
 )
 
-// InputModel is a model over input distributions: how it represents them and
-// its kernel between two representations.
+// InputModel is the kernel of a model over input distributions between two
+// representations (InputSpec).
 type InputModel struct {
-	Rep       InputRep
-	Samples   int // SampleRep, EmbeddingRep: draws per point, m
-	Landmarks int // EmbeddingRep: shared landmarks; SampleRep: Nyström landmarks, or 0 for none
-	// Learned lists the model's own parameters that may be `learn`ed (besides
-	// its kernel's), e.g. mmd's alpha; InputGen.Hyper reads them.
-	Learned []string
 	// Stat, for SampleRep, is the statistic cached with each point's samples
 	// (g.A's), a float64 expression; nil for none.
 	Stat func(g *InputGen) jen.Code
@@ -319,9 +337,6 @@ type InputGen struct {
 type RepNames struct {
 	Samples, Stat, Embedding, Mean, Cov jen.Code
 }
-
-// ModelEmit returns how to hold the model.
-type ModelEmit func(g *ModelGen) ModelCode
 
 // AcquisitionGen is what an acquisition's hook is given: names for the
 // posterior at a candidate point and at the incumbent, all in the model's
@@ -371,6 +386,17 @@ type AcquisitionCode struct {
 	// Cov: (score, dMean, dSD) or (score, dMean, dSD, dCov) float64, for a
 	// gradient-based search to chain with the derivatives of the posterior.
 	Gradient jen.Code
+}
+
+// AcquisitionHooks are an acquisition plugin's hooks (its Emit): Spec
+// describes a call, as data the plan decides with; Code emits it.
+type AcquisitionHooks struct {
+	Spec func(a *Args) AcquisitionSpec
+	Code AcquisitionEmit
+}
+
+// AcquisitionSpec is what an acquisition call is, as the plan needs it.
+type AcquisitionSpec struct {
 	// Joint says Score uses BestSD and Cov.
 	Joint bool
 	// Unscented, if set, makes the searched score the weighted mean of the

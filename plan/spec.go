@@ -1,0 +1,155 @@
+package plan
+
+import (
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// specs asks the model's and the acquisition's plugins what their calls
+// are, and checks that the descriptions agree with the plugins' data.
+func (b *builder) specs() {
+	p := b.o.Program
+	b.o.GaussianNoise = registry.GaussianInputNoise(p)
+	if m := p.Model; m != nil {
+		if h, ok := hooks[registry.ModelHooks](b, m); ok {
+			b.o.Model = h.Spec(&registry.Args{Call: m}, b.o.GaussianNoise)
+			plugin, _ := registry.ByID(m.Plugin)
+			switch {
+			case b.o.Model.Kernel == nil:
+				b.internal(m.Span, "model %s names no kernel", m.Plugin)
+			case (b.o.Model.Inputs != nil) != plugin.UsesInputNoise:
+				b.internal(m.Span, "model %s's spec and its UsesInputNoise disagree", m.Plugin)
+			case (b.o.Model.Inflation != nil) != inflates(m):
+				b.internal(m.Span, "model %s's spec and its Inflates disagree", m.Plugin)
+			}
+		}
+	}
+	if a := p.Acquisition; a != nil {
+		if h, ok := hooks[registry.AcquisitionHooks](b, a); ok {
+			b.o.Acquisition = h.Spec(&registry.Args{Call: a})
+			if plugin, _ := registry.ByID(a.Plugin); (b.o.Acquisition.Unscented != nil) != plugin.UsesInputNoise {
+				b.internal(a.Span, "acquisition %s's spec and its UsesInputNoise disagree", a.Plugin)
+			}
+		}
+	}
+	if n := p.ObsNoise; n.Kind == ir.ObsNoiseDist {
+		if h, _ := registry.DistributionHooks(n.Dist); h.Variance != nil {
+			b.o.NoiseVariance = h.Variance(&registry.Args{Call: n.Dist})
+		}
+	}
+}
+
+// hooks returns call c's plugin's hooks as a T; the checker has vetted the
+// plugin, so anything else is a bug in boc or the plugin.
+func hooks[T any](b *builder, c *ir.Call) (T, bool) {
+	var zero T
+	p, ok := registry.ByID(c.Plugin)
+	if !ok {
+		b.internal(c.Span, "no plugin %s is registered", c.Plugin)
+		return zero, false
+	}
+	h, ok := p.Emit.(T)
+	if !ok {
+		b.internal(c.Span, "plugin %s has hooks of type %T, want %T", c.Plugin, p.Emit, zero)
+	}
+	return h, ok
+}
+
+// internal reports a bug in boc or a plugin rather than in the user's file.
+func (b *builder) internal(span dsl.Span, format string, args ...any) {
+	b.report(dsl.Errorf(span, "internal error in boc: "+format, args...).
+		WithHint("this is a bug in boc or one of its plugins; please report it with the .bo file"))
+}
+
+// InputModel reports whether the model is over input distributions.
+func (o *Optimizer) InputModel() bool { return o.Model.Inputs != nil }
+
+// Rep is the representation of input distributions; 0 for a point model.
+func (o *Optimizer) Rep() registry.InputRep {
+	if o.Model.Inputs == nil {
+		return 0
+	}
+	return o.Model.Inputs.Rep
+}
+
+// Inflates reports whether the model inflates its noise by the input noise.
+func (o *Optimizer) Inflates() bool { return o.Model.Inflation != nil }
+
+// Unscented reports whether the acquisition is averaged over the sigma
+// points of the input noise.
+func (o *Optimizer) Unscented() bool { return o.Acquisition.Unscented != nil }
+
+// SimulatesInputNoise reports whether Run simulates the input noise: an
+// expression objective is evaluated where the query lands. Any other
+// objective meets the noise in the world.
+func (o *Optimizer) SimulatesInputNoise() bool {
+	return len(o.Program.InputNoise) > 0 && o.Program.Objective.Binding.Kind == ir.ExprBinding
+}
+
+// EmitsMoments reports whether the optimiser uses the input noise's moments:
+// for a model over them, an unscented acquisition or an inflation.
+func (o *Optimizer) EmitsMoments() bool {
+	return o.Unscented() || o.Inflates() || o.Rep() == registry.MomentRep
+}
+
+// Embeds reports whether the model embeds distributions over shared landmarks.
+func (o *Optimizer) Embeds() bool { return o.Rep() == registry.EmbeddingRep }
+
+// Samples reports whether the model represents distributions by draws.
+func (o *Optimizer) Samples() bool { return o.InputModel() && o.Rep() != registry.MomentRep }
+
+// UsesNystrom reports whether the model estimates MMD with Nyström's
+// per-pair landmarks.
+func (o *Optimizer) UsesNystrom() bool {
+	return o.Rep() == registry.SampleRep && o.Model.Inputs.Landmarks > 0
+}
+
+// ReportedNoise reports whether every observation comes with its noise sd.
+func (o *Optimizer) ReportedNoise() bool { return o.Program.ObsNoise.Kind == ir.ObsNoiseReported }
+
+// Localises reports whether the optimiser takes localisation estimates with
+// observations (ObserveLocalised): a model over input distributions, whose
+// values come without a reported sd.
+func (o *Optimizer) Localises() bool { return o.InputModel() && !o.ReportedNoise() }
+
+// DifferenceSearch reports whether the gradient search takes the
+// acquisition's derivatives by central differences, not through the
+// kernel's analytic gradient.
+func (o *Optimizer) DifferenceSearch() bool { return o.InputModel() || o.Unscented() }
+
+// GradientSearch reports whether the search maximises with gradients.
+func (o *Optimizer) GradientSearch() bool {
+	p, ok := registry.ByID(o.Program.Search.Plugin)
+	return ok && p.UsesGradient
+}
+
+// Finite reports whether the decision set is a finite list of candidates.
+func (o *Optimizer) Finite() bool { return o.Program.Candidates != nil }
+
+// Learning reports whether the optimiser refits anything.
+func (o *Optimizer) Learning() bool { return o.NumFit() > 0 }
+
+// Replicates reports whether Suggest may return an evaluated point of a
+// continuous search again: when the declared, learned or reported
+// observation noise, or the input noise, makes a second value there
+// informative. Noise-free, a repeat teaches the model nothing, so Suggest
+// explores instead. Without this, noisy problems stopped early: under noise
+// the acquisition's maximiser and the most uncertain point often both sit on
+// an evaluated corner of the box.
+func (o *Optimizer) Replicates() bool {
+	return o.NoiseVariance > 0 || o.Noise != nil || o.ReportedNoise() || len(o.Program.InputNoise) > 0
+}
+
+// Explores reports whether Suggest falls back on the point where the model
+// is least certain when the acquisition's maximiser was evaluated before: in
+// a continuous search whose observations are noise-free.
+func (o *Optimizer) Explores() bool { return !o.Finite() && !o.Replicates() }
+
+// NewCanFail reports whether New can fail (making the initial design or the
+// input noise's draws), so that the optimiser keeps the error for Suggest.
+func (o *Optimizer) NewCanFail() bool { return o.Program.Init.Call != nil || o.InputModel() }
+
+// DeclaredNoise reports whether the observation noise is a declared
+// distribution (NoiseVariance is its variance).
+func (o *Optimizer) DeclaredNoise() bool { return o.Program.ObsNoise.Kind == ir.ObsNoiseDist }

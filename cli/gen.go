@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/bocdev/boc/codegen"
+	"github.com/bocdev/boc/driver"
 )
 
 var genCommand = &command{
@@ -28,25 +29,34 @@ directory. Typical use, next to the .bo file:
 	//go:generate boc gen problem.bo -o ./opt`,
 	nargs: 1,
 	flags: func(fs *flag.FlagSet) func(*env, []string) int {
-		out := fs.String("o", "", "write the package into `DIR` (required)")
-		pkg := fs.String("package", "", "the package `NAME` (default: the problem name)")
-		return func(e *env, args []string) int {
-			if *out == "" {
-				return e.usageError("missing -o DIR")
-			}
-			if *pkg != "" && !isPackageName(*pkg) {
-				return e.usageError("--package %q is not a valid Go package name", *pkg)
-			}
-			u, gen, ok := generate(e, args[0], codegen.Options{Package: *pkg})
-			if !ok {
-				return exitFail
-			}
-			if err := writeGenerated(*out, u.Program.Source, gen.Library); err != nil {
+		return packageFlags(fs, "write the package into `DIR` (required)", func(e *env, out string, u *driver.Unit, gen *codegen.Output) int {
+			if err := writeGenerated(out, u.Program.Source, gen.Library); err != nil {
 				return e.failf("%v", err)
 			}
 			return exitOK
-		}
+		})
 	},
+}
+
+// packageFlags declares gen's and diff's flags, -o DIR and --package NAME,
+// and returns the command that generates FILE.bo's package and hands it to
+// run with the directory.
+func packageFlags(fs *flag.FlagSet, outUsage string, run func(e *env, out string, u *driver.Unit, gen *codegen.Output) int) func(*env, []string) int {
+	out := fs.String("o", "", outUsage)
+	pkg := fs.String("package", "", "the package `NAME` (default: the problem name)")
+	return func(e *env, args []string) int {
+		if *out == "" {
+			return e.usageError("missing -o DIR")
+		}
+		if *pkg != "" && !isPackageName(*pkg) {
+			return e.usageError("--package %q is not a valid Go package name", *pkg)
+		}
+		u, gen, ok := generate(e, args[0], codegen.Options{Package: *pkg})
+		if !ok {
+			return exitFail
+		}
+		return run(e, *out, u, gen)
+	}
 }
 
 func isPackageName(s string) bool { return token.IsIdentifier(s) && s != "_" }
@@ -86,25 +96,39 @@ func writeGenerated(dir, source string, files []codegen.File) error {
 			return err
 		}
 	}
-	stale, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	stale, err := staleGenerated(dir, source, wanted)
 	if err != nil {
 		return err
 	}
 	for _, name := range stale {
+		if err := os.Remove(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// staleGenerated returns the Go files in dir generated from source that are
+// not wanted: an earlier output's, which gen removes.
+func staleGenerated(dir, source string, wanted map[string]bool) ([]string, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var stale []string
+	for _, name := range names {
 		if wanted[name] {
 			continue
 		}
 		data, err := os.ReadFile(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if from, ok := generatedFrom(data); ok && from == source {
-			if err := os.Remove(name); err != nil {
-				return err
-			}
+			stale = append(stale, name)
 		}
 	}
-	return nil
+	return stale, nil
 }
 
 // writeFileAtomic replaces name with data through a temporary file in the same

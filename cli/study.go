@@ -35,7 +35,8 @@ A method is named by its model and acquisition, "MODEL / ACQ", when both lists
 are given, else by the one that varies. --random adds random search: the same
 program evaluating uniformly random points of the domain.
 
-It reports, for each file, method and budget in --budgets, the median and
+It reports, for each file, method and budget in --budgets (by default a
+quarter, half, three quarters and all of the smallest file budget), the median and
 quartiles over the seeds of two regrets: that of the recommendation (the
 evaluated point with the best posterior mean) and that of the best observed
 point, each the noise-free objective there minus the optimum f*, sign-adjusted
@@ -67,7 +68,7 @@ objective.`,
 	nargs: -1,
 	flags: func(fs *flag.FlagSet) func(*env, []string) int {
 		seeds := fs.Int("seeds", 10, "run seeds 1..`N`")
-		budgets := fs.String("budgets", "10,25,50,100", "report the regrets after these numbers of evaluations `B,...`")
+		budgets := fs.String("budgets", "", "report the regrets after these numbers of evaluations `B,...` (default: a quarter, half, three quarters and all of the smallest file budget)")
 		models := fs.String("model", "", "compare these models `M,...`, e.g. gp,mmd(samples = 16) (default: the file's)")
 		acquisitions := fs.String("acquisition", "", "compare these acquisitions `A,...`, e.g. ei,ucb(beta = 2) (default: the file's)")
 		random := fs.Bool("random", false, "add random search as a method")
@@ -88,7 +89,9 @@ objective.`,
 				return e.usageError("--json and --markdown exclude each other")
 			}
 			var err error
-			if cfg.budgets, err = parseBudgets(*budgets); err != nil {
+			if *budgets == "" {
+				cfg.budgets = defaultBudgets(args)
+			} else if cfg.budgets, err = parseBudgets(*budgets); err != nil {
 				return e.usageError("--budgets: %v", err)
 			}
 			if cfg.models, err = splitCalls(*models); err != nil {
@@ -132,6 +135,27 @@ type studyConfig struct {
 
 // randomMethod names random search among the methods.
 const randomMethod = "random"
+
+// defaultBudgets are the checkpoints of a study without --budgets: a
+// quarter, half, three quarters and all of the smallest budget of the files,
+// so that every file reaches every column. Files that do not compile count
+// for nothing here; the study reports their errors.
+func defaultBudgets(paths []string) []int {
+	smallest := 0
+	for _, path := range paths {
+		if u, err := driver.Load(path, driver.Options{}); err == nil && u.OK() && (smallest == 0 || u.Program.Budget < smallest) {
+			smallest = u.Program.Budget
+		}
+	}
+	var out []int
+	for _, quarter := range []int{1, 2, 3, 4} {
+		n := max(1, (smallest*quarter+3)/4)
+		if len(out) == 0 || n > out[len(out)-1] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // parseBudgets reads a comma-separated increasing list of positive numbers.
 func parseBudgets(s string) ([]int, error) {

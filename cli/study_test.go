@@ -669,3 +669,35 @@ func TestBestRobustValue(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyDefaultBudgets: without --budgets, the checkpoints are the
+// quarters of the smallest file budget, so the README's
+// `boc study problem.bo --random` works on every example.
+func TestStudyDefaultBudgets(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, budget int) string {
+		path := filepath.Join(dir, name)
+		src := fmt.Sprintf("problem p\ndomain { x in [0, 1] }\nobjective minimize (x - 0.3)^2\nbudget %d\n", budget)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tt := range []struct {
+		paths []string
+		want  []int
+	}{
+		{[]string{write("a.bo", 30)}, []int{8, 15, 23, 30}},
+		{[]string{write("b.bo", 30), write("c.bo", 8)}, []int{2, 4, 6, 8}},
+		{[]string{write("d.bo", 2)}, []int{1, 2}},
+		{[]string{filepath.Join(dir, "missing.bo")}, []int{1}},
+	} {
+		if got := defaultBudgets(tt.paths); !slices.Equal(got, tt.want) {
+			t.Errorf("defaultBudgets(%v) = %v, want %v", tt.paths, got, tt.want)
+		}
+	}
+	code, stdout, stderr := runBoc("study", "../examples/quickstart.bo", "--random", "--seeds", "1")
+	if code != exitOK || !regexp.MustCompile(`(?m)^problem +method +8 +15 +23 +30$`).MatchString(stdout) {
+		t.Fatalf("study of the quickstart example without --budgets: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

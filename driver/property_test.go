@@ -4,15 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bocdev/boc/codegen"
 	"github.com/bocdev/boc/driver"
+	"github.com/bocdev/boc/dsl/ir"
 )
 
 // repoRoot is the module's root, from this package's directory.
@@ -101,6 +105,90 @@ func TestCheckAgreesWithGen(t *testing.T) {
 		}
 	}
 	t.Logf("%d sources, %d accepted", len(srcs), accepted)
+}
+
+// TestAcceptedFilesRun: every .bo file of the repository that compiles
+// builds, in one module, and its program runs three evaluations, or, for
+// an objective it cannot evaluate here (an external one, a command that is
+// not installed), stops with a clean error rather than a crash.
+func TestAcceptedFilesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every accepted file")
+	}
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const module = "bocaccepted"
+	files := map[string][]byte{
+		"go.mod": fmt.Appendf(nil, "module %s\n\ngo 1.26\n\nrequire github.com/bocdev/boc v0.0.0\n\nreplace github.com/bocdev/boc => %s\n", module, root),
+		"go.sum": sum,
+	}
+	srcs := sources(t)
+	paths := make([]string, 0, len(srcs))
+	for path := range srcs {
+		if !strings.Contains(path, "fuzz") {
+			paths = append(paths, path)
+		}
+	}
+	slices.Sort(paths)
+	var programs []string
+	kinds := map[string]ir.BindingKind{}
+	for _, path := range paths {
+		u := driver.Compile(path, srcs[path], driver.Options{Dir: filepath.Dir(path)})
+		if !u.OK() {
+			continue
+		}
+		name := fmt.Sprintf("p%03d", len(programs))
+		out, diags := u.Generate(codegen.Options{ImportPath: module + "/" + name})
+		if out == nil {
+			t.Fatalf("%s: %v", path, diags)
+		}
+		for _, f := range out.Library {
+			files[filepath.Join(name, f.Name)] = f.Content
+		}
+		for _, f := range out.Main {
+			files[filepath.Join(name, "cmd", f.Name)] = f.Content
+		}
+		programs = append(programs, path)
+		kinds[path] = u.Program.Objective.Binding.Kind
+	}
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "bin")
+	for i := range programs {
+		pkg := fmt.Sprintf("./p%03d/cmd", i)
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, fmt.Sprintf("p%03d", i)), pkg)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s does not build: %v\n%s", programs[i], err, out)
+		}
+	}
+	for i, path := range programs {
+		cmd := exec.Command(filepath.Join(bin, fmt.Sprintf("p%03d", i)), "run", "--json", "--budget", "3")
+		cmd.Dir = filepath.Dir(path)
+		out, err := cmd.CombinedOutput()
+		switch {
+		case strings.Contains(string(out), "goroutine ") || strings.Contains(string(out), "panic:"):
+			t.Errorf("%s: the program crashed:\n%s", path, out)
+		case err == nil && !strings.Contains(string(out), `"evaluations":3`):
+			t.Errorf("%s: ran, but not 3 evaluations:\n%s", path, out)
+		case err != nil && kinds[path] == ir.ExprBinding:
+			t.Errorf("%s: an expression objective failed: %v\n%s", path, err, out)
+		}
+	}
+	t.Logf("%d accepted files built and ran", len(programs))
 }
 
 // TestBoundaryRuns builds and runs a small problem, files at the limits check

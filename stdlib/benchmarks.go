@@ -5,6 +5,7 @@ import (
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
 )
 
 // benchmarkDims says which input dimensions a benchmark accepts.
@@ -67,4 +68,44 @@ func benchmarkResult(name string, dims benchmarkDims) func([]registry.Operand) (
 		}
 		return dsl.RealType, nil
 	}
+}
+
+// benchmarkFuncs names the runtime/bench function of each benchmark.
+var benchmarkFuncs = map[string]string{
+	"branin":      "Branin",
+	"hartmann3":   "Hartmann3",
+	"hartmann6":   "Hartmann6",
+	"michalewicz": "Michalewicz",
+	"sphere":      "Sphere",
+	"levy":        "Levy",
+	"griewank":    "Griewank",
+	"powell":      "Powell",
+	"ackley":      "Ackley",
+	"rkhs1d":      "RKHS1D",
+	"double_peak": "DoublePeak",
+}
+
+// benchmarkEmit returns the Emit value of benchmark name: a call of its
+// runtime/bench function on the input as one slice, or nil when there is none.
+func benchmarkEmit(name string) any {
+	fn, ok := benchmarkFuncs[name]
+	if !ok {
+		return nil
+	}
+	return registry.CallEmit(func(args []registry.ExprValue) (registry.ExprValue, error) {
+		return realValue(jen.Qual(runtimeBench, fn).Call(inputSlice(args))), nil
+	})
+}
+
+// inputSlice is a []float64 expression for a benchmark's input, which is
+// given as one vector or as its components.
+func inputSlice(args []registry.ExprValue) jen.Code {
+	if len(args) == 1 && args[0].Type.Kind == dsl.Vec {
+		return args[0].Slice
+	}
+	elems := make([]jen.Code, len(args))
+	for i, a := range args {
+		elems[i] = a.Elems[0]
+	}
+	return jen.Index().Float64().Values(elems...)
 }

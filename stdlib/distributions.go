@@ -7,46 +7,29 @@ import (
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
-func init() {
-	param := func(name string, def registry.Value, r *registry.Range, doc string) registry.Param {
-		return registry.Param{Name: name, Type: registry.RealParam, Default: def, Range: r, DomainDependent: true, Doc: doc}
-	}
-	scale := param("scale", registry.Real(1), positive, "multiplies each draw")
-	fixed := func(n int) func([]registry.Operand) (dsl.Type, error) {
-		return func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(n), nil }
-	}
-	checks := map[string]func(*registry.CheckContext){"uniform": checkUniform, "mvnormal": checkMVNormal, "gmm": checkGMM}
-	examples := map[string]string{
-		"mvnormal": "mvnormal([0, 0], [[0.01, 0.002], [0.002, 0.02]])",
-		"gmm":      "gmm([0.3, 0.7], [[0, 0], [0.05, -0.05]], [[0.01, 0], [0, 0.01]])",
-	}
-	dist := func(name, doc string, result func([]registry.Operand) (dsl.Type, error), params ...registry.Param) {
-		registry.Register(&registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result,
-			Check: checks[name], Example: examples[name], Emit: distributionEmit(name)})
-	}
+// Distributions, one file each (dist_*.go). Observation noise uses the
+// Variance and Sample hooks, which only the one-dimensional distributions
+// have: their variances are the textbook moments, and their samplers draw
+// from the distribution as declared (mean and scale included). Input noise
+// uses BaseLen, Draw, Moments and Gaussian, which all have.
 
-	dist("normal", "Gaussian N(mean, sd²) on one component", fixed(1),
-		param("mean", registry.Real(0), nil, "mean"), param("sd", registry.Value{}, positive, "standard deviation"))
-	dist("uniform", "uniform on [lo, hi] on one component", fixed(1),
-		param("lo", registry.Value{}, nil, "lower end"), param("hi", registry.Value{}, nil, "upper end"))
-	dist("beta", "beta(a, b) times scale on one component (support [0, scale])", fixed(1),
-		param("a", registry.Value{}, positive, "first shape"), param("b", registry.Value{}, positive, "second shape"), scale)
-	dist("chi2", "chi-squared with df degrees of freedom, times scale", fixed(1),
-		param("df", registry.Value{}, positive, "degrees of freedom"), scale)
-	dist("circle", "uniform on the circle of the given radius in R²", fixed(2),
-		param("radius", registry.Value{}, positive, "radius"))
-	dist("mvnormal", "multivariate Gaussian N(mean, cov)", vecLength(0),
-		registry.Param{Name: "mean", Type: registry.VecParam, Doc: "mean vector"},
-		registry.Param{Name: "cov", Type: registry.MatParam, Doc: "covariance, symmetric positive definite"})
-	dist("gmm", "mixture of Gaussians with shared covariance", matCols(1),
-		registry.Param{Name: "weights", Type: registry.VecParam, Range: nonNegative, Doc: "mixture weights (sum to 1)"},
-		registry.Param{Name: "means", Type: registry.MatParam, Doc: "one mean per row"},
-		registry.Param{Name: "cov", Type: registry.MatParam, Doc: "shared covariance, symmetric positive definite"})
-	dist("concat", "independent blocks: the product of the given distributions", concatDim,
-		registry.Param{Name: "parts", Type: registry.DistParam, Variadic: true, Doc: "the blocks, in component order"})
-	dist("iid", "n independent copies of a one-dimensional distribution", iidDim,
-		registry.Param{Name: "d", Type: registry.DistParam, Doc: "a dist[1]"},
-		registry.Param{Name: "n", Type: registry.IntParam, Range: atLeastOne, Doc: "number of copies"})
+// distParam is a real parameter of a distribution, which may depend on the
+// point (input noise that varies over the domain).
+func distParam(name string, def registry.Value, r *registry.Range, doc string) registry.Param {
+	return registry.Param{Name: name, Type: registry.RealParam, Default: def, Range: r, DomainDependent: true, Doc: doc}
+}
+
+// scaleParam multiplies each draw.
+var scaleParam = distParam("scale", registry.Real(1), positive, "multiplies each draw")
+
+// fixed is the Result hook of a distribution of n components.
+func fixed(n int) func([]registry.Operand) (dsl.Type, error) {
+	return func([]registry.Operand) (dsl.Type, error) { return dsl.DistOf(n), nil }
+}
+
+// distribution is the plugin of the distribution name with its hooks.
+func distribution(hooks registry.DistributionEmit, name, doc string, result func([]registry.Operand) (dsl.Type, error), params ...registry.Param) *registry.Plugin {
+	return &registry.Plugin{Kind: registry.Distribution, Name: name, Doc: doc, Params: params, Result: result, Emit: hooks}
 }
 
 func vecLength(i int) func([]registry.Operand) (dsl.Type, error) {

@@ -23,7 +23,6 @@ var argumentShapes = []string{"x", "x, x", "p", "q", "p, p", "x, x, x", "2", "x,
 // usages are the problems that use p as the kind of plugin it is, one of
 // which must compile: a distribution of unknown dimension is tried on 1 to 4
 // components, a function or benchmark with arguments of several shapes.
-// Candidate generators are tested with the candidates statement.
 func usages(p *registry.Plugin) []string {
 	head := strings.Replace(everyHead, "OBJECTIVE", defaultObjective, 1)
 	noise := "input noise x ~ normal(0, 0.05)\n"
@@ -45,6 +44,8 @@ func usages(p *registry.Plugin) []string {
 			out = append(out, head+fmt.Sprintf("input noise p[0:%d] ~ %s\n", n, call))
 		}
 		return out
+	case registry.Candidates:
+		return []string{head + "candidates " + call + "\n"}
 	case registry.Function, registry.Benchmark:
 		var out []string
 		for _, args := range argumentShapes {

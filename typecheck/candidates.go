@@ -38,14 +38,58 @@ func (c *checker) checkCandidates() {
 		if cc == nil {
 			return
 		}
-		cand.Call = cc.call
-		c.errorHint(s.Pos, `list the points in a CSV file: candidates file "points.csv"`,
-			"candidate generators are not supported in this version of boc")
+		pts, ok := c.generateCandidates(cc)
+		if !ok {
+			return
+		}
+		cand.Call, cand.Points = cc.call, pts
 	default:
 		c.incomplete("candidates statement")
 		return
 	}
 	c.prog.Candidates = cand
+}
+
+// generateCandidates runs a candidate generator's hook over the domain, with
+// the problem's seed, and checks that its points lie in the domain.
+func (c *checker) generateCandidates(cc *checkedCall) ([][]float64, bool) {
+	h, ok := cc.plugin.Emit.(registry.CandidateEmit)
+	if !ok || h == nil {
+		c.errorf(cc.call.Span, "internal error: candidate generator %s has an Emit hook of type %T", cc.plugin.Name, cc.plugin.Emit)
+		return nil, false
+	}
+	if !c.domainOK {
+		return nil, false
+	}
+	g := &registry.CandidateGen{Args: registry.Args{Call: cc.call}, Seed: c.prog.Seed}
+	for _, d := range c.prog.Dims {
+		for range d.Size {
+			g.Components = append(g.Components, registry.Component{Lo: d.Lo, Hi: d.Hi, Integer: d.Integer, Log: d.Log})
+		}
+	}
+	pts, err := h(g)
+	if err == nil {
+		err = g.Err()
+	}
+	if err != nil {
+		c.errorf(cc.call.Span, "%v", err)
+		return nil, false
+	}
+	for i, p := range pts {
+		if len(p) != c.prog.D {
+			c.errorf(cc.call.Span, "internal error: %s gave a point of %d components, want %d", cc.plugin.Name, len(p), c.prog.D)
+			return nil, false
+		}
+		if why := c.outside(p); why != "" {
+			c.errorf(cc.call.Span, "internal error: %s gave point %d outside the domain: %s", cc.plugin.Name, i, why)
+			return nil, false
+		}
+	}
+	if len(pts) == 0 {
+		c.errorf(cc.call.Span, "%s gave no points", cc.plugin.Name)
+		return nil, false
+	}
+	return pts, true
 }
 
 // maxCandidatesFile bounds what is read of a candidates file: the points end

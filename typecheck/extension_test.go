@@ -28,7 +28,19 @@ func init() {
 			if n := c.Call.Arg("n"); n.Value.(*ir.ConstExpr).Value.Float() > 100 {
 				c.Report(dsl.Errorf(n.Span, "lattice has more than 100 points per axis"))
 			}
-		}})
+		},
+		Emit: registry.CandidateEmit(func(g *registry.CandidateGen) ([][]float64, error) {
+			n := g.Int("n")
+			if len(g.Components) != 1 {
+				return nil, errors.New("lattice works in one dimension")
+			}
+			c := g.Components[0]
+			points := make([][]float64, n)
+			for i := range points {
+				points[i] = []float64{c.Lo + (c.Hi-c.Lo)*float64(i)/float64(max(1, n-1))}
+			}
+			return points, nil
+		})})
 	registry.Register(&registry.Plugin{Kind: registry.Function, Name: "test_double",
 		Doc: "test plugin: twice a real",
 		Result: func(ops []registry.Operand) (dsl.Type, error) {
@@ -46,14 +58,19 @@ func TestRegisteredPlugins(t *testing.T) {
 		check     func(t *testing.T, p *ir.Program)
 		errs      []string
 	}{
-		{name: "generator", src: "candidates lattice(n = 5)", errs: []string{"candidate generators are not supported in this version of boc"}},
+		{name: "generator", src: "candidates lattice(n = 5)",
+			check: func(t *testing.T, p *ir.Program) {
+				if p.Candidates == nil || p.Candidates.Call.Plugin != "candidates.lattice" || len(p.Candidates.Points) != 5 || p.Candidates.Points[4][0] != 1 {
+					t.Errorf("candidates = %+v", p.Candidates)
+				}
+			}},
 		{name: "function", src: "let two = test_double(1)\nacquisition ucb(beta = two)",
 			check: func(t *testing.T, p *ir.Program) {
 				if call, ok := p.Objective.Binding.Expr.(*ir.CallExpr); !ok || call.Plugin != "function.test_double" {
 					t.Errorf("objective = %s, want a call of function.test_double", ir.SExpr(p.Objective.Binding.Expr))
 				}
 			}},
-		{name: "check hook", src: "candidates lattice(500)", errs: []string{"candidate generators are not supported in this version of boc", "lattice has more than 100 points per axis"}},
+		{name: "check hook", src: "candidates lattice(500)", errs: []string{"lattice has more than 100 points per axis"}},
 		{name: "result hook", src: "let a = test_double([1, 2])\nseed a", errs: []string{"test_double takes one real"}},
 		{name: "fold hook", src: "let a = test_double(3)\nseed a", errs: []string{"seed must be an int, got real 6"}},
 		{name: "range", src: "candidates lattice(3, jitter = 2)", errs: []string{"lattice's jitter must be in [0, 1], got 2"}},

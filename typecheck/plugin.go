@@ -69,7 +69,7 @@ func (c *checker) call(kind registry.Kind, e ast.Expr, ctx exprCtx) *checkedCall
 		c.unknownPlugin(kind, name)
 		return nil
 	}
-	if !p.Built() && p.Kind != registry.Candidates {
+	if !p.Built() {
 		c.notBuilt(p, name.Span())
 		return nil
 	}

@@ -580,3 +580,26 @@ func Differentiable(p *Plugin) bool {
 	h, ok := p.Emit.(KernelDiffEmit)
 	return ok && h != nil
 }
+
+// CandidateEmit is a candidate generator's hook: it makes the finite
+// decision set at compile time, so that the emitted optimiser holds the
+// points as constants, as it does a candidates file's. The points must lie
+// in the domain (integer components whole); an error says what is wrong
+// with the arguments, and is reported at the call.
+type CandidateEmit func(g *CandidateGen) ([][]float64, error)
+
+// CandidateGen is what a candidate generator is given: its arguments, the
+// domain's components, and the problem's seed, from which random
+// generators draw, so that the same file gives the same points.
+type CandidateGen struct {
+	Args
+	Components []Component
+	Seed       uint64
+}
+
+// Component is one scalar component of the domain.
+type Component struct {
+	Lo, Hi  float64
+	Integer bool // whole numbers from Lo to Hi
+	Log     bool // searched on a logarithmic scale
+}

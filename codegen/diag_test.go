@@ -78,7 +78,7 @@ func TestIRDiagnostics(t *testing.T) {
 		{"domain-dependent index", Options{}, func(p *ir.Program) {
 			v := &ir.VarExpr{Dim: &ir.Dim{Name: "q", Vector: true, Size: 2}}
 			p.Objective.Binding.Expr = &ir.IndexExpr{At: at, X: v, Index: &ir.VarExpr{At: at, Dim: p.Dims[0]}, Typ: dsl.RealType}
-		}, "internal error in boc: an index that depends on the domain reached code generation"},
+		}, "internal error in boc: an index over the domain into a vec[2] that is not constant"},
 		{"missing model", Options{}, func(p *ir.Program) { p.Model = nil }, "internal error in boc: the IR lacks a plugin call"},
 	}
 	for _, tt := range tests {

@@ -341,20 +341,45 @@ func (e *exprEmitter) index(x *ir.IndexExpr) (value, bool) {
 	if !ok {
 		return value{}, false
 	}
-	c, isConst := x.Index.(*ir.ConstExpr)
-	if !isConst {
-		e.g.internal(x.Index.Span(), "an index that depends on the domain reached code generation")
-		return value{}, false
-	}
-	i, width := int(c.Value.Float()), 1
+	width := 1
 	if v.typ.Kind == dsl.Mat {
 		width = v.typ.Cols
 	}
+	c, isConst := x.Index.(*ir.ConstExpr)
+	if !isConst {
+		return e.lookup(x, v, width)
+	}
+	i := int(c.Value.Float())
 	if i < 0 || (i+1)*width > len(v.elems) {
 		e.g.internal(x.At, "index %d out of range for %s", i, v.typ)
 		return value{}, false
 	}
 	return value{typ: x.Typ, elems: v.elems[i*width : (i+1)*width], array: v.array, offset: v.offset + i*width, arrayLen: v.arrayLen}, true
+}
+
+// lookup is a constant table v (a vector, or a matrix of rows of width
+// values) indexed over the domain, which the checker bounded to the table:
+// each element is an array literal of the column indexed by int(index).
+func (e *exprEmitter) lookup(x *ir.IndexExpr, v value, width int) (value, bool) {
+	if v.constant == nil {
+		e.g.internal(x.At, "an index over the domain into a %s that is not constant", v.typ)
+		return value{}, false
+	}
+	index, ok := e.expr(x.Index)
+	if !ok {
+		return value{}, false
+	}
+	rows := len(v.elems) / width
+	at := jen.Int().Call(index.elems[0].code)
+	out := value{typ: x.Typ}
+	for j := range width {
+		column := make([]jen.Code, rows)
+		for r := range rows {
+			column[r] = v.elems[r*width+j].code
+		}
+		out.elems = append(out.elems, operand{code: jen.Index(jen.Lit(rows)).Float64().Values(column...).Index(at), prec: precPrimary})
+	}
+	return out, true
 }
 
 func (e *exprEmitter) call(x *ir.CallExpr) (value, bool) {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -250,4 +252,52 @@ func FuzzCompile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLookupTable: a constant vector and matrix indexed by an integer
+// dimension evaluate to the table's entries in the emitted program.
+func TestLookupTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	src := `problem lookup
+let w = [0.2, 0.5, 0.9]
+let m = [[1, 10], [2, 20], [3, 30]]
+domain {
+    x in [0, 1]
+    k in 1..3
+}
+objective minimize (x - w[k - 1])^2 + m[3 - k][1] / 100
+budget 8
+init sobol(4)
+`
+	u := driver.Compile("lookup.bo", []byte(src), driver.Options{})
+	out, diags := u.Generate(driver.ProgramOptions)
+	if out == nil {
+		t.Fatal(diags)
+	}
+	exe := filepath.Join(t.TempDir(), "lookup")
+	if err := u.Build(context.Background(), out, exe); err != nil {
+		t.Fatal(err)
+	}
+	got, err := exec.Command(exe, "run", "--json", "--trace").Output()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, got)
+	}
+	var res struct {
+		Trace []struct {
+			X map[string]float64 `json:"x"`
+			Y float64            `json:"y"`
+		} `json:"trace"`
+	}
+	if err := json.Unmarshal(got, &res); err != nil || len(res.Trace) != 8 {
+		t.Fatalf("%v: %s", err, got)
+	}
+	w, m := []float64{0.2, 0.5, 0.9}, [][]float64{{1, 10}, {2, 20}, {3, 30}}
+	for _, s := range res.Trace {
+		x, k := s.X["x"], int(s.X["k"])
+		if want := (x-w[k-1])*(x-w[k-1]) + m[3-k][1]/100; math.Abs(s.Y-want) > 1e-12 {
+			t.Errorf("at x = %g, k = %d: y = %g, want %g", x, k, s.Y, want)
+		}
+	}
 }

@@ -17,7 +17,9 @@
 //   - arithmetic is element-wise on vectors and matrices of equal shape, with
 //     a scalar broadcast (as in NumPy); `/` always gives a real (1/2 is 0.5);
 //     int ^ int is an int only for a constant non-negative exponent;
-//   - indices and slice bounds must be constant, so every access is checked
+//   - slice bounds must be constant, and an index constant or an int
+//     expression of integer dimensions into a constant table whose whole
+//     range the checker bounds, so every access is checked
 //     against the length; only vectors can be sliced;
 //   - integer ranges may be log-scaled (lo ≥ 1);
 //   - constant sub-expressions are folded everywhere; a fault while folding

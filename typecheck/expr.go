@@ -355,19 +355,24 @@ func unify(a, b dsl.Type) (dsl.Type, bool) {
 // compile time.
 func (c *checker) index(e *ast.IndexExpr, ctx exprCtx) ir.Expr {
 	x := c.expr(e.X, ctx)
+	if isNil(e.Index) {
+		c.incomplete("index")
+		return invalid(e.Pos)
+	}
+	index := c.expr(e.Index, ctx)
+	if isInvalid(index) {
+		return invalid(e.Pos)
+	}
+	if _, isConst := constOf(index); !isConst {
+		return c.lookup(e, x, index)
+	}
 	i, iok := c.constInt(e.Index, "an index", ctx)
 	if isInvalid(x) || !iok {
 		return invalid(e.Pos)
 	}
 	t := x.Type()
-	var elem dsl.Type
-	switch t.Kind {
-	case dsl.Vec:
-		elem = dsl.RealType
-	case dsl.Mat:
-		elem = dsl.VecOf(t.Cols)
-	default:
-		c.errorf(e.Pos, "cannot index a %s; only vectors and matrices have elements", t)
+	elem, ok := c.elemType(e, t)
+	if !ok {
 		return invalid(e.Pos)
 	}
 	if i < 0 || i >= t.Rows {
@@ -379,6 +384,19 @@ func (c *checker) index(e *ast.IndexExpr, ctx exprCtx) ir.Expr {
 		return constant(e.Pos, dsl.Value{Type: elem, Numbers: slices.Clone(v.Numbers[i*width : (i+1)*width])})
 	}
 	return &ir.IndexExpr{At: e.Pos, X: x, Index: constant(e.Index.Span(), intValue(float64(i))), Typ: elem}
+}
+
+// elemType is the type of an element of t: a real of a vector, a row of a
+// matrix.
+func (c *checker) elemType(e *ast.IndexExpr, t dsl.Type) (dsl.Type, bool) {
+	switch t.Kind {
+	case dsl.Vec:
+		return dsl.RealType, true
+	case dsl.Mat:
+		return dsl.VecOf(t.Cols), true
+	}
+	c.errorf(e.Pos, "cannot index a %s; only vectors and matrices have elements", t)
+	return dsl.Type{}, false
 }
 
 // slice checks v[lo:hi] on a vector, with constant bounds (0 and the length

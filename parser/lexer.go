@@ -42,6 +42,7 @@ const (
 	tokBadString
 	tokBadComment
 	tokInvalid
+	tokComment // kept only by scanComments, for the formatter
 )
 
 // boLexer is the lexer definition the grammar is built with.
@@ -74,11 +75,18 @@ func endPosition(filename, src string) lexer.Position {
 
 // scan splits src into tokens, dropping spaces and comments; a block comment
 // that spans lines still ends a line, as in Go. Columns count bytes.
+func scan(filename, src string) []lexer.Token { return scanTokens(filename, src, false) }
+
+// scanComments is scan keeping each comment as a tokComment token (a block
+// comment that spans lines is followed by its newline).
+func scanComments(filename, src string) []lexer.Token { return scanTokens(filename, src, true) }
+
+// scanTokens scans src, keeping comments when asked.
 //
 // Numbers are decimal: `1`, `0.5`, `.5`, `1e-3`, `2.5E+4`. A dot must be
 // followed by a digit to belong to a number, which keeps `1..10` three tokens;
 // an exponent must have digits, so `2e` is the number 2 and the name e.
-func scan(filename, src string) []lexer.Token {
+func scanTokens(filename, src string, comments bool) []lexer.Token {
 	var (
 		out       []lexer.Token
 		line      = 1
@@ -99,6 +107,9 @@ func scan(filename, src string) []lexer.Token {
 			i++
 			line, lineStart = line+1, i
 		case strings.HasPrefix(src[i:], "//"):
+			if comments {
+				emit(tokComment, i, i+lineLength(src[i:]))
+			}
 			i += lineLength(src[i:])
 		case strings.HasPrefix(src[i:], "/*"):
 			n := strings.Index(src[i+2:], "*/")
@@ -107,6 +118,9 @@ func scan(filename, src string) []lexer.Token {
 				return out
 			}
 			end := i + 2 + n + 2
+			if comments {
+				emit(tokComment, i, end)
+			}
 			if nl := strings.IndexByte(src[i:end], '\n'); nl >= 0 {
 				emit(tokNewline, i+nl, i+nl+1)
 				line += strings.Count(src[i:end], "\n")

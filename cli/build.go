@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strconv"
 
 	"github.com/bocdev/boc/codegen"
@@ -36,7 +35,7 @@ into the program.`,
 				if *out != "" {
 					return *out
 				}
-				return problem + exeSuffix()
+				return problem + driver.ExeSuffix()
 			})
 		}
 	},
@@ -85,7 +84,7 @@ exiting with its status. The go build cache makes a second run fast.`,
 			defer os.RemoveAll(tmp)
 			var exe string
 			code := buildSource(ctx, e, args[0], func(problem string) string {
-				exe = filepath.Join(tmp, problem+exeSuffix())
+				exe = filepath.Join(tmp, problem+driver.ExeSuffix())
 				return exe
 			})
 			if code != exitOK {
@@ -110,12 +109,21 @@ func buildSource(ctx context.Context, e *env, path string, exe func(problem stri
 // failure.
 func buildUnit(ctx context.Context, e *env, u *driver.Unit, out *codegen.Output, exe string) int {
 	err := u.Build(ctx, out, exe)
+	if err != nil && ctx.Err() != nil {
+		return e.failf("interrupted")
+	}
+	return reportBuild(e, u, err)
+}
+
+// reportBuild prints why building u's program failed, with a hint, and
+// returns the exit code: exitOK for a nil err.
+func reportBuild(e *env, u *driver.Unit, err error) int {
 	var noModule *driver.NoModuleError
 	var be *driver.BuildError
 	switch {
 	case err == nil:
 		return exitOK
-	case ctx.Err() != nil:
+	case errors.Is(err, context.Canceled):
 		return e.failf("interrupted")
 	case errors.As(err, &noModule):
 		fmt.Fprintf(e.stderr, "boc: %s: %v\n", u.Path, err)
@@ -155,11 +163,4 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
-}
-
-func exeSuffix() string {
-	if runtime.GOOS == "windows" {
-		return ".exe"
-	}
-	return ""
 }

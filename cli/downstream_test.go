@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/bocdev/boc/driver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,7 +100,7 @@ func TestDownstream(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	goCmd(t, root, nil, "build", "-o", filepath.Join(bin, "boc"+exeSuffix()), "./cmd/boc")
+	goCmd(t, root, nil, "build", "-o", filepath.Join(bin, "boc"+driver.ExeSuffix()), "./cmd/boc")
 
 	mod := filepath.Join(t.TempDir(), "down")
 	for name, content := range downstreamModule {

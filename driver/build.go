@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/bocdev/boc"
@@ -94,4 +95,12 @@ func firstGoBinding(p *ir.Program) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ExeSuffix is the file name suffix of executables on this system.
+func ExeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
 }

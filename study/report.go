@@ -1,4 +1,4 @@
-package cli
+package study
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func (n *optionalNumber) UnmarshalJSON(b []byte) error {
 // run runs the program for one seed and records its regrets after each
 // budget. A run that stopped early (stop when, an exhausted domain) keeps
 // its final recommendation for the larger budgets.
-func (r studyRun) run(ctx context.Context, budgets []int) error {
+func (r trial) run(ctx context.Context, budgets []int) error {
 	last := budgets[len(budgets)-1]
 	args := []string{"run", "--json", "--trace", "--seed", strconv.Itoa(r.seed), "--budget", strconv.Itoa(last)}
 	if r.method.random {
@@ -68,7 +68,7 @@ func (r studyRun) run(ctx context.Context, budgets []int) error {
 
 // record reads the output of a program's run --json --trace and records its
 // regrets, and its robust values when it reports them.
-func (r studyRun) record(output []byte, budgets []int) error {
+func (r trial) record(output []byte, budgets []int) error {
 	var res tracedResult
 	if err := json.Unmarshal(output, &res); err != nil {
 		return fmt.Errorf("reading the program's output: %v", err)
@@ -102,7 +102,7 @@ func (r studyRun) record(output []byte, budgets []int) error {
 
 // recordEvaluatedRobust records the mean robust value of the targets evaluated
 // up to each budget, and the best of them; NaN where a robust value is unknown.
-func (r studyRun) recordEvaluatedRobust(res tracedResult, budgets []int) {
+func (r trial) recordEvaluatedRobust(res tracedResult, budgets []int) {
 	s := r.seed - 1
 	sum, best := 0.0, math.NaN()
 	k := 0
@@ -126,13 +126,13 @@ func (r studyRun) recordEvaluatedRobust(res tracedResult, budgets []int) {
 // digits only (Hartmann's published optima have six), so a value better than
 // f* by less than a relative 1e-5 counts as regret 0; a value better by more
 // means f* is wrong.
-func (p *studyProblem) regret(value *float64) (float64, error) {
+func (p *Problem) regret(value *float64) (float64, error) {
 	return regretTo(value, p.optimum, p.minimum, "noise-free value", "optimum")
 }
 
 // robustRegret is the regret of a robust value against the robust optimum,
 // clamped as regret is: the robust optimum is a numerical search's result.
-func (p *studyProblem) robustRegret(value *float64) (float64, error) {
+func (p *Problem) robustRegret(value *float64) (float64, error) {
 	return regretTo(value, p.robustOptimum, p.minimum, "robust value", "robust optimum")
 }
 
@@ -158,7 +158,7 @@ func regretTo(value *float64, optimum float64, minimum bool, what, optimumName s
 // the best robust value of any recommendation or evaluated target of the
 // study stands for it if better, so that robust regrets stay >= 0, and
 // robustNote says so.
-func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
+func (p *Problem) judgeRobust(ctx context.Context, log io.Writer) error {
 	exe := ""
 	for _, m := range p.methods {
 		if m.skipped == "" && slices.Contains(m.robustReported, true) {
@@ -168,7 +168,7 @@ func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 	if !p.robustReported {
 		return nil
 	}
-	fmt.Fprintf(e.stderr, "boc study: finding the robust optimum of %s\n", p.path)
+	fmt.Fprintf(log, "boc study: finding the robust optimum of %s\n", p.path)
 	cmd := exec.CommandContext(ctx, exe, "robust-optimum", "--json")
 	cmd.Dir = filepath.Dir(p.path)
 	var stdout, stderr bytes.Buffer
@@ -187,14 +187,14 @@ func (p *studyProblem) judgeRobust(ctx context.Context, e *env) error {
 		}
 		p.robustNote = fmt.Sprintf("with %d components, the best robust value of the domain is the best a multi-start local search "+
 			"found or, when better, the best of a recommendation or evaluated target of this study; the robust regrets may be understated", p.components)
-		fmt.Fprintf(e.stderr, "boc study: %s: note: %s\n", p.path, p.robustNote)
+		fmt.Fprintf(log, "boc study: %s: note: %s\n", p.path, p.robustNote)
 	}
 	return p.robustRegrets()
 }
 
 // better says whether robust value a is better than b in the direction of
 // optimisation.
-func (p *studyProblem) better(a, b float64) bool {
+func (p *Problem) better(a, b float64) bool {
 	if p.minimum {
 		return a < b
 	}
@@ -203,7 +203,7 @@ func (p *studyProblem) better(a, b float64) bool {
 
 // bestRobustValue is the best robust value of a recommendation or an
 // evaluated target of any run of the problem; false when none is known.
-func (p *studyProblem) bestRobustValue() (float64, bool) {
+func (p *Problem) bestRobustValue() (float64, bool) {
 	best, found := math.NaN(), false
 	for _, m := range p.methods {
 		if m.skipped != "" {
@@ -240,7 +240,7 @@ func parseRobustOptimum(output []byte) (robust float64, exhaustive bool, err err
 // robustRegrets fills in the robust regrets of every method from its robust
 // values and the robust optimum: the recommendations' and the evaluated
 // targets' mean.
-func (p *studyProblem) robustRegrets() error {
+func (p *Problem) robustRegrets() error {
 	for _, m := range p.methods {
 		if m.skipped != "" {
 			continue
@@ -258,7 +258,7 @@ func (p *studyProblem) robustRegrets() error {
 
 // robustRegretsOf returns the robust regrets of a method's robust values,
 // values[k][s] after budgets[k] evaluations with seed s+1.
-func (p *studyProblem) robustRegretsOf(m *studyMethod, values [][]float64) ([][]float64, error) {
+func (p *Problem) robustRegretsOf(m *method, values [][]float64) ([][]float64, error) {
 	regrets := perRun[float64](len(values), len(m.robustReported))
 	for k := range values {
 		for s, v := range values[k] {
@@ -300,7 +300,7 @@ func summarise(xs []float64) quartiles {
 // studyRegret is one table of a study.
 type studyRegret struct {
 	title string
-	of    func(*studyMethod) [][]float64
+	of    func(*method) [][]float64
 	// robust marks the robust regret, which only problems with input noise
 	// have: the table lists only those, and only when there are any.
 	robust bool
@@ -309,13 +309,13 @@ type studyRegret struct {
 // studyRegrets are the regrets of a study.
 var studyRegrets = []studyRegret{
 	{title: "Regret of the recommendation (the evaluated point with the best posterior mean)",
-		of: func(m *studyMethod) [][]float64 { return m.recommendation }},
+		of: func(m *method) [][]float64 { return m.recommendation }},
 	{title: "Regret of the best observed point",
-		of: func(m *studyMethod) [][]float64 { return m.bestObserved }},
+		of: func(m *method) [][]float64 { return m.bestObserved }},
 	{title: "Robust regret of the recommendation (E over the input noise)",
-		of: func(m *studyMethod) [][]float64 { return m.robust }, robust: true},
+		of: func(m *method) [][]float64 { return m.robust }, robust: true},
 	{title: "Mean robust regret of the evaluated targets (the average over the evaluations so far)",
-		of: func(m *studyMethod) [][]float64 { return m.evaluated }, robust: true},
+		of: func(m *method) [][]float64 { return m.evaluated }, robust: true},
 }
 
 // Measures of the regret tables, for their headers.
@@ -325,17 +325,17 @@ const (
 )
 
 // studyHeader says what the tables of a measure show.
-func studyHeader(cfg studyConfig, measure string) string {
-	return fmt.Sprintf("median [lower quartile, upper quartile] over seeds 1..%d of %s, after each number of evaluations", cfg.seeds, measure)
+func studyHeader(cfg Config, measure string) string {
+	return fmt.Sprintf("median [lower quartile, upper quartile] over seeds 1..%d of %s, after each number of evaluations", cfg.Seeds, measure)
 }
 
 // tableProblems returns the problems a table lists: all, or for the robust
 // regret those with input noise (none when no problem has any).
-func tableProblems(r studyRegret, problems []*studyProblem) []*studyProblem {
+func tableProblems(r studyRegret, problems []*Problem) []*Problem {
 	if !r.robust {
 		return problems
 	}
-	var out []*studyProblem
+	var out []*Problem
 	for _, p := range problems {
 		if p.robustReported {
 			out = append(out, p)
@@ -346,8 +346,8 @@ func tableProblems(r studyRegret, problems []*studyProblem) []*studyProblem {
 
 // cells returns, per budget, the formatted quartiles of a method's regret,
 // or the reason it was skipped.
-func cells(cfg studyConfig, p *studyProblem, m *studyMethod, r studyRegret) []string {
-	out := make([]string, len(cfg.budgets))
+func cells(cfg Config, p *Problem, m *method, r studyRegret) []string {
+	out := make([]string, len(cfg.Budgets))
 	if m.skipped != "" {
 		out[0] = "skipped: " + m.skipped
 		return out
@@ -368,10 +368,10 @@ type earlyStop struct {
 }
 
 // earlyStops lists a method's runs that stopped before the last budget.
-func earlyStops(cfg studyConfig, m *studyMethod) []earlyStop {
+func earlyStops(cfg Config, m *method) []earlyStop {
 	var out []earlyStop
 	for s, n := range m.evaluations {
-		if n < cfg.budgets[len(cfg.budgets)-1] {
+		if n < cfg.Budgets[len(cfg.Budgets)-1] {
 			out = append(out, earlyStop{Seed: s + 1, Evaluations: n})
 		}
 	}
@@ -380,7 +380,7 @@ func earlyStops(cfg studyConfig, m *studyMethod) []earlyStop {
 
 // writeEarlyStops says which runs stopped early, so that a reader knows which
 // table cells carry a run's last values forward.
-func writeEarlyStops(w io.Writer, cfg studyConfig, problems []*studyProblem) {
+func writeEarlyStops(w io.Writer, cfg Config, problems []*Problem) {
 	for _, p := range problems {
 		for _, m := range p.methods {
 			stops := earlyStops(cfg, m)
@@ -397,7 +397,7 @@ func writeEarlyStops(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 	}
 }
 
-func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
+func WriteText(w io.Writer, cfg Config, problems []*Problem) {
 	fmt.Fprintln(w, studyHeader(cfg, noiseFreeMeasure)+".")
 	for _, r := range studyRegrets {
 		listed := tableProblems(r, problems)
@@ -410,7 +410,7 @@ func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 		}
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		header := []string{"problem", "method"}
-		for _, b := range cfg.budgets {
+		for _, b := range cfg.Budgets {
 			header = append(header, strconv.Itoa(b))
 		}
 		fmt.Fprintln(tw, strings.Join(header, "\t"))
@@ -429,7 +429,7 @@ func writeStudyText(w io.Writer, cfg studyConfig, problems []*studyProblem) {
 
 // writeRobustNotes says, after the robust regret table, which problems'
 // robust optimum is only the best known.
-func writeRobustNotes(w io.Writer, problems []*studyProblem) {
+func writeRobustNotes(w io.Writer, problems []*Problem) {
 	for _, p := range problems {
 		if p.robustNote != "" {
 			fmt.Fprintf(w, "\nNote on %s: %s.\n", p.name, p.robustNote)
@@ -437,7 +437,7 @@ func writeRobustNotes(w io.Writer, problems []*studyProblem) {
 	}
 }
 
-func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) {
+func WriteMarkdown(w io.Writer, cfg Config, problems []*Problem) {
 	escape := strings.NewReplacer("|", `\|`).Replace
 	for i, r := range studyRegrets {
 		listed := tableProblems(r, problems)
@@ -453,11 +453,11 @@ func writeStudyMarkdown(w io.Writer, cfg studyConfig, problems []*studyProblem) 
 		}
 		fmt.Fprintf(w, "%s: %s.\n\n", r.title, studyHeader(cfg, measure))
 		fmt.Fprint(w, "| problem | method |")
-		for _, b := range cfg.budgets {
+		for _, b := range cfg.Budgets {
 			fmt.Fprintf(w, " %d |", b)
 		}
 		fmt.Fprint(w, "\n| --- | --- |")
-		fmt.Fprint(w, strings.Repeat(" ---: |", len(cfg.budgets)))
+		fmt.Fprint(w, strings.Repeat(" ---: |", len(cfg.Budgets)))
 		fmt.Fprintln(w)
 		for _, p := range listed {
 			for _, m := range p.methods {
@@ -523,12 +523,12 @@ type studyJSONRun struct {
 }
 
 // runs lists a method's runs seed by seed.
-func runs(cfg studyConfig, p *studyProblem, m *studyMethod) []studyJSONRun {
-	out := make([]studyJSONRun, cfg.seeds)
+func runs(cfg Config, p *Problem, m *method) []studyJSONRun {
+	out := make([]studyJSONRun, cfg.Seeds)
 	for s := range out {
 		r := &out[s]
 		r.Seed = s + 1
-		for k := range cfg.budgets {
+		for k := range cfg.Budgets {
 			r.Recommendation = append(r.Recommendation, m.recommended[k][s])
 			r.Regret = append(r.Regret, m.recommendation[k][s])
 			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[k][s])
@@ -541,13 +541,13 @@ func runs(cfg studyConfig, p *studyProblem, m *studyMethod) []studyJSONRun {
 	return out
 }
 
-func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) error {
-	out := studyJSON{Seeds: cfg.seeds, Budgets: cfg.budgets, Results: []studyJSONCase{}}
+func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
+	out := studyJSON{Seeds: cfg.Seeds, Budgets: cfg.Budgets, Results: []studyJSONCase{}}
 	for _, p := range problems {
 		for _, m := range p.methods {
 			c := studyJSONCase{Problem: p.name, File: p.path, Optimum: p.optimum, Method: m.name, Skipped: m.skipped}
 			if m.skipped == "" {
-				for k := range cfg.budgets {
+				for k := range cfg.Budgets {
 					c.Recommendation = append(c.Recommendation, summarise(m.recommendation[k]))
 					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
 				}
@@ -555,7 +555,7 @@ func writeStudyJSON(w io.Writer, cfg studyConfig, problems []*studyProblem) erro
 				c.Runs = runs(cfg, p, m)
 				if p.robustReported {
 					c.RobustOptimum, c.RobustOptimumNote = &p.robustOptimum, p.robustNote
-					for k := range cfg.budgets {
+					for k := range cfg.Budgets {
 						c.RecommendationRobust = append(c.RecommendationRobust, summarise(m.robust[k]))
 						c.EvaluatedRobust = append(c.EvaluatedRobust, summarise(m.evaluated[k]))
 					}

@@ -1,0 +1,507 @@
+package study
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bocdev/boc/driver"
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ast"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/runtime/bench"
+)
+
+// Config is what a study compares and how.
+type Config struct {
+	Seeds        int      // seeds 1..Seeds
+	Budgets      []int    // report the regrets after these numbers of evaluations, increasing
+	Models       []string // the models compared; none: the file's
+	Acquisitions []string // the acquisitions compared; none: the file's
+	Random       bool     // add random search
+	Optimum      float64  // f* of objectives that are not a benchmark call; NaN: not given
+	Jobs         int      // programs run at once
+}
+
+// A CompileError is a file, or a variant of it, that does not compile, with
+// the diagnostics that say why.
+type CompileError struct {
+	Unit        *driver.Unit
+	Diagnostics dsl.Diagnostics
+}
+
+func (e *CompileError) Error() string { return e.Unit.Path + " does not compile" }
+
+// A BuildError is a variant's program that did not build (Err is the
+// driver's).
+type BuildError struct {
+	Unit *driver.Unit
+	Err  error
+}
+
+func (e *BuildError) Error() string {
+	return "building the program for " + e.Unit.Path + ": " + e.Err.Error()
+}
+func (e *BuildError) Unwrap() error { return e.Err }
+
+// randomMethod names random search among the methods.
+const randomMethod = "random"
+
+// DefaultBudgets are the checkpoints of a study without --budgets: a
+// quarter, half, three quarters and all of the smallest budget of the files,
+// so that every file reaches every column. Files that do not compile count
+// for nothing here; the study reports their errors.
+func DefaultBudgets(paths []string) []int {
+	smallest := 0
+	for _, path := range paths {
+		if u, err := driver.Load(path, driver.Options{}); err == nil && u.OK() && (smallest == 0 || u.Program.Budget < smallest) {
+			smallest = u.Program.Budget
+		}
+	}
+	var out []int
+	for _, quarter := range []int{1, 2, 3, 4} {
+		n := max(1, (smallest*quarter+3)/4)
+		if len(out) == 0 || n > out[len(out)-1] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ParseBudgets reads a comma-separated increasing list of positive numbers.
+func ParseBudgets(s string) ([]int, error) {
+	var out []int
+	for _, field := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive number of evaluations", field)
+		}
+		if len(out) > 0 && n <= out[len(out)-1] {
+			return nil, fmt.Errorf("budgets must increase, got %d after %d", n, out[len(out)-1])
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// SplitCalls splits a comma-separated list of plugin calls at the commas
+// outside parentheses and brackets: "ei,ucb(beta = 2, x = [1, 2])" is two.
+func SplitCalls(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '\n':
+			return nil, errors.New("a call must fit on one line")
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+		if depth < 0 {
+			return nil, fmt.Errorf("unbalanced brackets in %q", s)
+		}
+	}
+	if depth != 0 {
+		return nil, fmt.Errorf("unbalanced brackets in %q", s)
+	}
+	out = append(out, strings.TrimSpace(s[start:]))
+	if slices.Contains(out, "") {
+		return nil, fmt.Errorf("empty call in %q", s)
+	}
+	return out, nil
+}
+
+// Problem is one .bo file of a study and its methods.
+type Problem struct {
+	path    string
+	name    string  // the file's base name without .bo
+	optimum float64 // f*
+	minimum bool    // f* is a minimum (regret = f - f*), else a maximum
+	budget  int     // the compiled budget
+	methods []*method
+	// components is the number of components of a point of the domain.
+	components int
+	// robustReported says the programs report the robust value of the
+	// recommendation (input noise); robustOptimum is then the best robust
+	// value of the domain, and robustNote, if not empty, says why it is only
+	// the best known.
+	robustReported bool
+	robustOptimum  float64
+	robustNote     string
+}
+
+// method is one way of optimising a problem: a model and acquisition, or
+// random search. exe is the program that runs it; skipped, if not empty, says
+// why it cannot.
+type method struct {
+	name    string
+	exe     string
+	random  bool
+	skipped string
+	// recommendation[k][s] is the regret of the recommendation after
+	// budgets[k] evaluations with seed s+1; bestObserved that of the best
+	// observed point.
+	recommendation, bestObserved [][]float64
+	// recommended[k][s] is the recommended point itself, as the program's
+	// trace wrote it.
+	recommended [][]json.RawMessage
+	// robustValue[k][s] is the robust value of the recommendation after
+	// budgets[k] evaluations with seed s+1 (NaN when the program reported
+	// null), robustReported[s] whether that run reported robust values at all,
+	// and robust the robust regrets, once the robust optimum is known.
+	robustValue    [][]float64
+	robustReported []bool
+	robust         [][]float64
+	// evaluatedRobust[k][s] is the mean robust value of the targets evaluated
+	// in the first budgets[k] evaluations with seed s+1 (NaN when one is
+	// unknown), bestEvaluated[s] the best robust value of any of them, and
+	// evaluated the regrets of those means, once the robust optimum is known.
+	evaluatedRobust [][]float64
+	bestEvaluated   []float64
+	evaluated       [][]float64
+	// evaluations[s] is the number of evaluations the run with seed s+1 made:
+	// fewer than the last budget when it stopped early (a `stop when`, or every
+	// reachable point evaluated), and then its last values stand for the
+	// budgets it did not reach.
+	evaluations []int
+}
+
+// Run builds every problem's methods and runs them for every seed. It
+// writes its progress, and the files' warnings, to log. A file that does
+// not compile is a *CompileError, a program that does not build a
+// *BuildError.
+func Run(ctx context.Context, paths []string, cfg Config, log io.Writer) ([]*Problem, error) {
+	tmp, err := os.MkdirTemp("", "boc-study-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var problems []*Problem
+	for i, path := range paths {
+		p, err := prepareProblem(ctx, log, path, cfg, filepath.Join(tmp, strconv.Itoa(i)))
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, p)
+	}
+	if err := runSeeds(ctx, problems, cfg); err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		if err := p.judgeRobust(ctx, log); err != nil {
+			return nil, err
+		}
+	}
+	return problems, nil
+}
+
+// prepareProblem compiles the file at path, finds f* and builds one program
+// per variant (model and acquisition) into dir.
+func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config, dir string) (*Problem, error) {
+	u, err := driver.Load(path, driver.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if !u.OK() {
+		return nil, &CompileError{Unit: u, Diagnostics: u.Diagnostics}
+	}
+	u.Diagnostics.Render(log, u.Source)
+	p := &Problem{path: path, name: strings.TrimSuffix(filepath.Base(path), ".bo"), budget: u.Program.Budget,
+		minimum: !u.Program.Objective.Maximize, components: u.Program.D, robustOptimum: math.NaN()}
+	if u.Program.Objective.Binding.Kind != ir.ExprBinding {
+		return nil, fmt.Errorf("%s: the objective is not an expression, so its noise-free values are unknown and boc study cannot judge them", path)
+	}
+	if last := cfg.Budgets[len(cfg.Budgets)-1]; last > p.budget {
+		return nil, fmt.Errorf("%s: --budgets goes up to %d, beyond the file's budget %d", path, last, p.budget)
+	}
+	switch known, ok := knownOptimum(u.Program); {
+	case ok:
+		p.optimum = known
+	case !math.IsNaN(cfg.Optimum):
+		p.optimum = cfg.Optimum
+	default:
+		return nil, fmt.Errorf("%s: the optimum of the objective is unknown: it is not a single benchmark call over the domain; give it with --optimum", path)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for i, v := range studyVariants(cfg.Models, cfg.Acquisitions, ownAcquisition(u)) {
+		m := &method{name: v.name, exe: filepath.Join(dir, strconv.Itoa(i)+driver.ExeSuffix())}
+		if err := buildMethod(ctx, log, u, v, m); err != nil {
+			return nil, err
+		}
+		p.methods = append(p.methods, m)
+	}
+	if cfg.Random {
+		// Random search ignores the model and acquisition: any built program
+		// serves.
+		r := &method{name: randomMethod, random: true}
+		for _, m := range p.methods {
+			if m.skipped == "" {
+				r.exe = m.exe
+				break
+			}
+		}
+		if r.exe == "" {
+			r.skipped = "no program of this file could be built"
+		}
+		p.methods = append(p.methods, r)
+	}
+	return p, nil
+}
+
+// ownAcquisition is the file's acquisition as written, or the name of the
+// default one when the file has none.
+func ownAcquisition(u *driver.Unit) string {
+	if s := pluginStmt(u.Tree, "acquisition"); s != nil {
+		return string(u.Source[s.Call.Span().Start.Offset:s.Call.Span().End.Offset])
+	}
+	return strings.TrimPrefix(u.Program.Acquisition.Plugin, "acquisition.")
+}
+
+// pluginStmt returns f's plugin statement with the keyword ("model",
+// "acquisition"), nil when it has none.
+func pluginStmt(f *ast.File, keyword string) *ast.PluginStmt {
+	for _, s := range f.Stmts {
+		if p, ok := s.(*ast.PluginStmt); ok && p.Keyword == keyword {
+			return p
+		}
+	}
+	return nil
+}
+
+// statement is a plugin statement, `keyword call`.
+type statement struct{ keyword, call string }
+
+// studyVariant is one program a study builds of a file: the file with
+// statements in place of its own, and the method's name.
+type studyVariant struct {
+	name       string
+	statements []statement
+}
+
+// studyVariants returns the variants of a file that a study compares: every
+// model with every acquisition, where an empty list stands for the file's own
+// statement. A variant is named "MODEL / ACQ" when both lists are given, else
+// by the statement that varies, and by the file's acquisition when neither
+// does.
+func studyVariants(models, acquisitions []string, ownAcquisition string) []studyVariant {
+	if len(models) == 0 && len(acquisitions) == 0 {
+		return []studyVariant{{name: ownAcquisition}}
+	}
+	own := []string{""} // keep the file's statement
+	if len(models) == 0 {
+		models = own
+	}
+	if len(acquisitions) == 0 {
+		acquisitions = own
+	}
+	var out []studyVariant
+	for _, model := range models {
+		for _, acq := range acquisitions {
+			var v studyVariant
+			if model != "" {
+				v.statements = append(v.statements, statement{"model", model})
+			}
+			if acq != "" {
+				v.statements = append(v.statements, statement{"acquisition", acq})
+			}
+			v.name = cmp.Or(model, acq)
+			if model != "" && acq != "" {
+				v.name = model + " / " + acq
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// withStatements returns u's source with each statement in place of the
+// file's statement with its keyword, or appended when the file has none.
+// Working on the text keeps every check of the language, lets included, and
+// the diagnostics point at the line that was compiled.
+func withStatements(u *driver.Unit, stmts ...statement) []byte {
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	var added []string
+	for _, st := range stmts {
+		text := st.keyword + " " + st.call
+		if s := pluginStmt(u.Tree, st.keyword); s != nil {
+			edits = append(edits, edit{s.Span().Start.Offset, s.Span().End.Offset, text})
+		} else {
+			added = append(added, text)
+		}
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	var out []byte
+	at := 0
+	for _, ed := range edits {
+		out = append(append(out, u.Source[at:ed.start]...), ed.text...)
+		at = ed.end
+	}
+	out = append(out, u.Source[at:]...)
+	for _, text := range added {
+		out = fmt.Appendf(out, "\n%s\n", text)
+	}
+	return out
+}
+
+// buildMethod compiles the variant v of u and builds its program into m.exe.
+// A variant whose statements are wrong (a misspelt model) is an error; one
+// whose statements are right but that the file cannot use (ugp without
+// input noise) is a skipped method, with the first error as the reason.
+func buildMethod(ctx context.Context, log io.Writer, u *driver.Unit, v studyVariant, m *method) error {
+	src := withStatements(u, v.statements...)
+	variant := driver.Compile(u.Path, src, driver.Options{Dir: u.Dir()})
+	out, _ := variant.Generate(driver.ProgramOptions)
+	if out == nil {
+		if alone := driver.Compile(u.Path, src, driver.Options{Dir: u.Dir(), StatementsOnly: true}); alone.Diagnostics.HasErrors() {
+			return &CompileError{Unit: alone, Diagnostics: alone.Diagnostics.Errors()}
+		}
+		m.skipped = "it does not compile"
+		if errs := variant.Diagnostics.Errors(); len(errs) > 0 {
+			m.skipped = errs[0].Message
+		}
+		fmt.Fprintf(log, "boc study: %s with %s: skipped: %s\n", u.Path, v.name, m.skipped)
+		return nil
+	}
+	fmt.Fprintf(log, "boc study: building %s with %s\n", u.Path, v.name)
+	if err := variant.Build(ctx, out, m.exe); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &BuildError{Unit: variant, Err: err}
+	}
+	return nil
+}
+
+// knownOptimum returns f* when the objective is one benchmark call whose
+// arguments are whole domain variables, in the benchmark's sense (minimise
+// or maximise), with a known optimiser inside the domain.
+func knownOptimum(p *ir.Program) (float64, bool) {
+	call, ok := p.Objective.Binding.Expr.(*ir.CallExpr)
+	if !ok {
+		return 0, false
+	}
+	name, ok := strings.CutPrefix(call.Plugin, "benchmark.")
+	if !ok {
+		return 0, false
+	}
+	var lo, hi []float64
+	for _, arg := range call.Args {
+		v, ok := arg.(*ir.VarExpr)
+		if !ok {
+			return 0, false
+		}
+		for range v.Dim.Size {
+			lo, hi = append(lo, v.Dim.Lo), append(hi, v.Dim.Hi)
+		}
+	}
+	opt, ok := bench.Known(name, len(lo))
+	if !ok || opt.Maximize != p.Objective.Maximize {
+		return 0, false
+	}
+	for _, x := range opt.X {
+		inside := true
+		for i, v := range x {
+			inside = inside && lo[i] <= v && v <= hi[i]
+		}
+		if inside {
+			return opt.F, true
+		}
+	}
+	return 0, false
+}
+
+// trial is one program run of a study.
+type trial struct {
+	problem *Problem
+	method  *method
+	seed    int
+}
+
+// runSeeds runs every method of every problem for seeds 1..cfg.Seeds, up to
+// cfg.Jobs at once, and fills in the regrets.
+func runSeeds(ctx context.Context, problems []*Problem, cfg Config) error {
+	var runs []trial
+	for _, p := range problems {
+		for _, m := range p.methods {
+			if m.skipped != "" {
+				continue
+			}
+			m.prepare(len(cfg.Budgets), cfg.Seeds)
+			for seed := 1; seed <= cfg.Seeds; seed++ {
+				runs = append(runs, trial{p, m, seed})
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan int)
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	for range min(cfg.Jobs, len(runs)) {
+		wg.Go(func() {
+			for i := range work {
+				if errs[i] = runs[i].run(ctx, cfg.Budgets); errs[i] != nil {
+					cancel() // the study fails: stop starting runs
+				}
+			}
+		})
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	// Report the failure that cancelled the others, not their cancellation.
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// prepare allocates the tables a method's runs fill in.
+func (m *method) prepare(budgets, seeds int) {
+	m.recommendation, m.bestObserved = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
+	m.robustValue, m.robustReported = perRun[float64](budgets, seeds), make([]bool, seeds)
+	m.evaluatedRobust, m.bestEvaluated = perRun[float64](budgets, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
+	m.evaluations = make([]int, seeds)
+	m.recommended = perRun[json.RawMessage](budgets, seeds)
+}
+
+// perRun makes a table of one value per budget and seed.
+func perRun[T any](budgets, seeds int) [][]T {
+	t := make([][]T, budgets)
+	for i := range t {
+		t[i] = make([]T, seeds)
+	}
+	return t
+}

@@ -1,0 +1,674 @@
+package study
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bocdev/boc/driver"
+	"github.com/google/go-cmp/cmp"
+)
+
+// tinyProblem is a small Branin problem; %s is its objective's expression.
+const tinyProblem = `problem tiny
+
+domain {
+    x1 in [-5, 10]
+    x2 in [0, 15]
+}
+
+objective minimize %s
+
+observation noise ~ normal(0, 3)
+
+model gp(kernel = matern52(lengthscale = 0.5))
+acquisition ei
+budget 8
+init sobol(3)
+seed 1
+`
+
+// writeStudyFile writes tinyProblem with objective into a temporary file.
+func writeStudyFile(t *testing.T, objective string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tiny.bo")
+	if err := os.WriteFile(path, []byte(strings.Replace(tinyProblem, "%s", objective, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runStudy runs a study of path with cfg (two jobs, f* from the file unless
+// given) and returns what write printed and the log.
+func runStudy(t *testing.T, path string, cfg Config, write func(io.Writer, Config, []*Problem) error) (stdout, log string) {
+	t.Helper()
+	if cfg.Optimum == 0 {
+		cfg.Optimum = math.NaN()
+	}
+	cfg.Jobs = 2
+	var out, logs bytes.Buffer
+	problems, err := Run(t.Context(), []string{path}, cfg, &logs)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, logs.String())
+	}
+	if err := write(&out, cfg, problems); err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), logs.String()
+}
+
+// tables adapts a table writer to runStudy.
+func tables(write func(io.Writer, Config, []*Problem)) func(io.Writer, Config, []*Problem) error {
+	return func(w io.Writer, cfg Config, problems []*Problem) error {
+		write(w, cfg, problems)
+		return nil
+	}
+}
+
+// TestStudyJSON runs a tiny study: three acquisitions, one of which this
+// version cannot emit, and random search, three seeds, two budgets.
+func TestStudyJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2)")
+	stdout, stderr := runStudy(t, path, Config{Seeds: 3, Budgets: []int{4, 8},
+		Acquisitions: []string{"ei", "ucb(beta = 1)", "uei"}, Random: true}, WriteJSON)
+	var got studyJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if got.Seeds != 3 || !slices.Equal(got.Budgets, []int{4, 8}) {
+		t.Errorf("seeds %d budgets %v", got.Seeds, got.Budgets)
+	}
+	var methods []string
+	for _, c := range got.Results {
+		methods = append(methods, c.Method)
+		if c.Problem != "tiny" || c.File != path || math.Abs(c.Optimum-0.397887) > 1e-6 {
+			t.Errorf("%s: problem %q file %q optimum %v", c.Method, c.Problem, c.File, c.Optimum)
+		}
+		if c.Method == "uei" {
+			if c.Skipped == "" || c.Recommendation != nil || c.BestObserved != nil {
+				t.Errorf("uei is not reported as skipped: %+v", c)
+			}
+			continue
+		}
+		if c.Skipped != "" || len(c.Recommendation) != 2 || len(c.BestObserved) != 2 {
+			t.Fatalf("%s: skipped %q, %d and %d budgets", c.Method, c.Skipped, len(c.Recommendation), len(c.BestObserved))
+		}
+		for k, q := range slices.Concat(c.Recommendation, c.BestObserved) {
+			if !(0 <= q.Q1 && q.Q1 <= q.Median && q.Median <= q.Q3) || math.IsInf(q.Q3, 0) {
+				t.Errorf("%s, entry %d: quartiles %+v are not ordered non-negative regrets", c.Method, k, q)
+			}
+		}
+		// The runs are what the quartiles summarise, with the recommended points.
+		if len(c.Runs) != 3 {
+			t.Fatalf("%s: %d runs, want 3", c.Method, len(c.Runs))
+		}
+		for k := range got.Budgets {
+			var regrets []float64
+			for _, r := range c.Runs {
+				var x struct{ X1, X2 *float64 }
+				if err := json.Unmarshal(r.Recommendation[k], &x); err != nil || x.X1 == nil || x.X2 == nil {
+					t.Errorf("%s, seed %d: recommendation %s is not a point of the domain (%v)", c.Method, r.Seed, r.Recommendation[k], err)
+				}
+				regrets = append(regrets, r.Regret[k])
+			}
+			if q := summarise(regrets); q != c.Recommendation[k] {
+				t.Errorf("%s, budget %d: the runs' regrets %v summarise to %+v, the table has %+v", c.Method, got.Budgets[k], regrets, q, c.Recommendation[k])
+			}
+		}
+	}
+	if want := []string{"ei", "ucb(beta = 1)", "uei", "random"}; !slices.Equal(methods, want) {
+		t.Errorf("methods %q, want %q", methods, want)
+	}
+	if !strings.Contains(stderr, "with uei: skipped: ") {
+		t.Errorf("stderr does not report the skipped acquisition:\n%s", stderr)
+	}
+}
+
+// TestStudyTables checks the shape of the text and Markdown tables, with the
+// optimum given on the command line and the file's own acquisition.
+func TestStudyTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2) + 1")
+	cfg := Config{Seeds: 2, Budgets: []int{5}, Optimum: 1.397887, Random: true}
+	stdout, _ := runStudy(t, path, cfg, tables(WriteText))
+	cell := `\d[\d.e+-]* \[\d[\d.e+-]*, \d[\d.e+-]*\]`
+	text := regexp.MustCompile(`^median \[lower quartile, upper quartile\] over seeds 1\.\.2 .*\n\n` +
+		`Regret of the recommendation .*:\nproblem +method +5\ntiny +ei +` + cell + `\ntiny +random +` + cell + `\n\n` +
+		`Regret of the best observed point:\nproblem +method +5\ntiny +ei +` + cell + `\ntiny +random +` + cell + `\n$`)
+	if !text.MatchString(stdout) {
+		t.Errorf("text tables:\n%s", stdout)
+	}
+	stdout, _ = runStudy(t, path, cfg, tables(WriteMarkdown))
+	markdown := regexp.MustCompile(`^Regret of the recommendation .*: median .*\.\n\n` +
+		`\| problem \| method \| 5 \|\n\| --- \| --- \| ---: \|\n\| tiny \| ` + "`ei`" + ` \| ` + cell + ` \|\n\| tiny \| ` + "`random`" + ` \| ` + cell + ` \|\n\n` +
+		`Regret of the best observed point: median .*\.\n\n\| problem \| method \| 5 \|\n\| --- \| --- \| ---: \|\n\| tiny \| ` + "`ei`" + ` \| ` + cell + ` \|\n\| tiny \| ` + "`random`" + ` \| ` + cell + ` \|\n$`)
+	if !markdown.MatchString(stdout) {
+		t.Errorf("markdown tables:\n%s", stdout)
+	}
+}
+
+func TestSplitCalls(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"ei", []string{"ei"}},
+		{" ei , ucb ", []string{"ei", "ucb"}},
+		{"ucb(beta = 2, delta = 0.1),ei", []string{"ucb(beta = 2, delta = 0.1)", "ei"}},
+		{"x(v = [1, 2], m = [[1, 0], [0, 1]]), y", []string{"x(v = [1, 2], m = [[1, 0], [0, 1]])", "y"}},
+	}
+	for _, tt := range tests {
+		got, err := SplitCalls(tt.in)
+		if err != nil || !cmp.Equal(got, tt.want) {
+			t.Errorf("SplitCalls(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"ucb(", "ucb)", "a,", "ucb(beta\n= 2)"} {
+		if _, err := SplitCalls(bad); err == nil {
+			t.Errorf("SplitCalls(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	tests := []struct {
+		in   []float64
+		want quartiles
+	}{
+		{[]float64{3}, quartiles{3, 3, 3}},
+		{[]float64{2, 1}, quartiles{1.25, 1.5, 1.75}},
+		{[]float64{5, 1, 4, 2, 3}, quartiles{2, 3, 4}},
+		{[]float64{10, 1, 2, 3}, quartiles{1.75, 2.5, 4.75}},
+	}
+	for _, tt := range tests {
+		if got := summarise(tt.in); got != tt.want {
+			t.Errorf("summarise(%v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRegret(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	tests := []struct {
+		name    string
+		p       Problem
+		value   *float64
+		want    float64
+		wantErr string
+	}{
+		{"minimum", Problem{optimum: 0.4, minimum: true}, v(1.4), 1, ""},
+		{"maximum", Problem{optimum: 3}, v(2.5), 0.5, ""},
+		{"within the optimum's precision", Problem{optimum: -3.86278, minimum: true}, v(-3.8627821), 0, ""},
+		{"better than the optimum", Problem{optimum: 0.4, minimum: true}, v(0.3), 0, "better than the optimum"},
+		{"unknown value", Problem{optimum: 0.4, minimum: true}, nil, 0, "no noise-free value"},
+	}
+	for _, tt := range tests {
+		got, err := tt.p.regret(tt.value)
+		if math.Abs(got-tt.want) > 1e-12 || (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%s: regret %v, %v; want %v, %q", tt.name, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+// TestWithStatements: the model and acquisition statements are replaced in
+// the text, or added when the file has none, and the rest of the file is
+// kept.
+func TestWithStatements(t *testing.T) {
+	base := strings.Replace(tinyProblem, "%s", "branin(x1, x2)", 1)
+	const model = "model gp(kernel = matern52(lengthscale = 0.5))\n"
+	noAcquisition := strings.Replace(base, "acquisition ei\n", "", 1)
+	noModel := strings.Replace(base, model, "", 1)
+	acq := func(call string) statement { return statement{"acquisition", call} }
+	mod := func(call string) statement { return statement{"model", call} }
+	tests := []struct {
+		name  string
+		src   string
+		stmts []statement
+		want  string
+	}{
+		{"nothing", base, nil, base},
+		{"acquisition replaced", base, []statement{acq("ucb(beta = 1)")}, strings.Replace(base, "acquisition ei\n", "acquisition ucb(beta = 1)\n", 1)},
+		{"acquisition with arguments replaced", strings.Replace(base, "acquisition ei", "acquisition pi(xi = 0.1)", 1), []statement{acq("ei")}, base},
+		{"acquisition added", noAcquisition, []statement{acq("ucb")}, noAcquisition + "\nacquisition ucb\n"},
+		{"model replaced", base, []statement{mod("gp")}, strings.Replace(base, model, "model gp\n", 1)},
+		{"model added", noModel, []statement{mod("gp(kernel = rq)")}, noModel + "\nmodel gp(kernel = rq)\n"},
+		{"both replaced, in either order", base, []statement{acq("pi"), mod("gp")},
+			strings.Replace(strings.Replace(base, model, "model gp\n", 1), "acquisition ei\n", "acquisition pi\n", 1)},
+		{"model replaced, acquisition added", noAcquisition, []statement{mod("gp"), acq("ucb")},
+			strings.Replace(noAcquisition, model, "model gp\n", 1) + "\nacquisition ucb\n"},
+		{"both added", strings.Replace(noModel, "acquisition ei\n", "", 1), []statement{mod("gp"), acq("ucb")},
+			strings.Replace(noModel, "acquisition ei\n", "", 1) + "\nmodel gp\n\nacquisition ucb\n"},
+	}
+	for _, tt := range tests {
+		u := driver.Compile("case.bo", []byte(tt.src), driver.Options{})
+		if !u.OK() {
+			t.Fatalf("%s: the source does not check", tt.name)
+		}
+		got := withStatements(u, tt.stmts...)
+		if string(got) != tt.want {
+			t.Errorf("%s:\n%s", tt.name, cmp.Diff(tt.want, string(got)))
+		}
+		if !driver.Compile("case.bo", got, driver.Options{}).OK() {
+			t.Errorf("%s: the edited source does not check", tt.name)
+		}
+	}
+}
+
+// TestStudyVariants: the cross product of models and acquisitions, named by
+// what varies, and the file's own statements kept where no list is given.
+func TestStudyVariants(t *testing.T) {
+	type variant = studyVariant
+	acq := func(call string) statement { return statement{"acquisition", call} }
+	mod := func(call string) statement { return statement{"model", call} }
+	tests := []struct {
+		name                 string
+		models, acquisitions []string
+		want                 []variant
+	}{
+		{"neither: the file as it is, named by its acquisition", nil, nil, []variant{{name: "ei"}}},
+		{"acquisitions", nil, []string{"ei", "ucb(beta = 1)"},
+			[]variant{{"ei", []statement{acq("ei")}}, {"ucb(beta = 1)", []statement{acq("ucb(beta = 1)")}}}},
+		{"models", []string{"gp", "mmd(samples = 8)"}, nil,
+			[]variant{{"gp", []statement{mod("gp")}}, {"mmd(samples = 8)", []statement{mod("mmd(samples = 8)")}}}},
+		{"both: the cross product", []string{"gp", "ugp"}, []string{"ei", "pi"}, []variant{
+			{"gp / ei", []statement{mod("gp"), acq("ei")}}, {"gp / pi", []statement{mod("gp"), acq("pi")}},
+			{"ugp / ei", []statement{mod("ugp"), acq("ei")}}, {"ugp / pi", []statement{mod("ugp"), acq("pi")}}}},
+	}
+	for _, tt := range tests {
+		got := studyVariants(tt.models, tt.acquisitions, "ei")
+		if !cmp.Equal(got, tt.want, cmp.AllowUnexported(studyVariant{}, statement{})) {
+			t.Errorf("%s: studyVariants = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestStudyModels runs a tiny study of two models, one of which the file
+// cannot have: ugp needs input noise, which it does not declare.
+func TestStudyModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2)")
+	stdout, stderr := runStudy(t, path, Config{Seeds: 2, Budgets: []int{4}, Models: []string{"gp", "ugp"}, Acquisitions: []string{"ucb"}}, WriteJSON)
+	var got studyJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(got.Results) != 2 || got.Results[0].Method != "gp / ucb" || got.Results[1].Method != "ugp / ucb" {
+		t.Fatalf("results %+v, want the methods gp / ucb and ugp / ucb", got.Results)
+	}
+	if c := got.Results[0]; c.Skipped != "" || len(c.Recommendation) != 1 {
+		t.Errorf("gp / ucb: %+v", c)
+	}
+	if c := got.Results[1]; !strings.Contains(c.Skipped, "input noise") || c.Recommendation != nil {
+		t.Errorf("ugp / ucb is not skipped for want of input noise: %+v", c)
+	}
+	if !strings.Contains(stderr, "with ugp / ucb: skipped: ") {
+		t.Errorf("stderr does not report the skipped model:\n%s", stderr)
+	}
+}
+
+// Runs that stop before the last budget are named, since their last values
+// stand for the budgets they did not reach.
+func TestEarlyStops(t *testing.T) {
+	cfg := Config{Seeds: 3, Budgets: []int{10, 20}}
+	done := &method{name: "ei", evaluations: []int{20, 20, 20}}
+	early := &method{name: "ucb", evaluations: []int{20, 12, 7}}
+	if got := earlyStops(cfg, done); len(got) != 0 {
+		t.Errorf("earlyStops of complete runs = %v, want none", got)
+	}
+	want := []earlyStop{{Seed: 2, Evaluations: 12}, {Seed: 3, Evaluations: 7}}
+	if got := earlyStops(cfg, early); !slices.Equal(got, want) {
+		t.Errorf("earlyStops = %v, want %v", got, want)
+	}
+	var b strings.Builder
+	writeEarlyStops(&b, cfg, []*Problem{{name: "p", methods: []*method{done, early}}})
+	if msg := "\np with ucb stopped early (seed 2 after 12, seed 3 after 7 evaluations); its last values stand for the budgets it did not reach.\n"; b.String() != msg {
+		t.Errorf("writeEarlyStops wrote %q, want %q", b.String(), msg)
+	}
+}
+
+// robustTrace is the canned output of a program with input noise, three
+// evaluations: the robust value of the recommendation after each.
+func robustTrace(robust ...string) string {
+	var steps []string
+	for i, r := range robust {
+		steps = append(steps, fmt.Sprintf(`{"evaluation":%d,"x":{"x":0.5},"y":1,"value":-0.1,"robust":%s,"recommendation":{"x":%d},"recommendation_value":-0.1,"recommendation_robust":%s,"best_observed_value":-0.1}`, i+1, r, i+1, r))
+	}
+	return `{"problem":"tiny","evaluations":3,"trace":[` + strings.Join(steps, ",") + `]}`
+}
+
+// TestStudyRobustRegret judges canned program output of a maximisation with
+// input noise: the robust values recorded from the traces, the robust optimum
+// read from robust-optimum --json, the robust regrets and the third table. An
+// end-to-end study of a .bo file with input noise needs the code generator to
+// emit input-noise models, so it is left to a script test.
+func TestStudyRobustRegret(t *testing.T) {
+	budgets := []int{2, 3}
+	noisy := &Problem{path: "noisy.bo", name: "noisy", optimum: 0, components: 1, robustOptimum: math.NaN(),
+		methods: []*method{{name: "ei"}}}
+	wide := &Problem{path: "wide.bo", name: "wide", optimum: 0, components: 3, robustOptimum: math.NaN(),
+		methods: []*method{{name: "ei"}}}
+	plain := &Problem{path: "plain.bo", name: "plain", optimum: 0, components: 1, robustOptimum: math.NaN(),
+		methods: []*method{{name: "ei"}}}
+	outputs := map[*Problem][]string{
+		noisy: {robustTrace("-0.5", "-0.05", "-0.05"), robustTrace("-0.5", "-0.5", "-0.02")},
+		wide:  {robustTrace("-1", "-1", "-1"), robustTrace("-1", "-1", "-1")},
+		plain: {`{"trace":[{"recommendation_value":-0.1,"best_observed_value":-0.1}]}`, `{"trace":[{"recommendation_value":-0.2,"best_observed_value":-0.1}]}`},
+	}
+	for _, p := range []*Problem{noisy, wide, plain} {
+		m := p.methods[0]
+		m.prepare(len(budgets), 2)
+		for s, out := range outputs[p] {
+			if err := (trial{problem: p, method: m, seed: s + 1}).record([]byte(out), budgets); err != nil {
+				t.Fatalf("%s, seed %d: %v", p.name, s+1, err)
+			}
+		}
+	}
+	if !slices.Equal(noisy.methods[0].robustReported, []bool{true, true}) || slices.Contains(plain.methods[0].robustReported, true) {
+		t.Fatalf("robust values reported: noisy %v, plain %v; want all and none", noisy.methods[0].robustReported, plain.methods[0].robustReported)
+	}
+	optimum, exhaustive, err := parseRobustOptimum([]byte(`{"x":[0.3123],"robust":-0.01,"exhaustive":true}` + "\n"))
+	if err != nil || !exhaustive {
+		t.Fatalf("exhaustive %v, %v", exhaustive, err)
+	}
+	noisy.robustReported, noisy.robustOptimum = true, optimum
+	if err := noisy.robustRegrets(); err != nil {
+		t.Fatal(err)
+	}
+	// Seed 1 recommends robust values -0.05 after 2 and 3 evaluations, seed 2
+	// -0.5 then -0.02: regrets 0.04, 0.49 and 0.04, 0.01 below r* = -0.01.
+	want := [][]float64{{0.04, 0.49}, {0.04, 0.01}}
+	// The traces' evaluated targets have the same robust values: means -0.275
+	// and -0.2 for seed 1, -0.5 and -0.34 for seed 2.
+	wantEvaluated := [][]float64{{0.265, 0.49}, {0.19, 0.33}}
+	for k := range want {
+		for s := range want[k] {
+			if got := noisy.methods[0].robust[k][s]; math.Abs(got-want[k][s]) > 1e-12 {
+				t.Errorf("robust regret after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, want[k][s])
+			}
+			if got := noisy.methods[0].evaluated[k][s]; math.Abs(got-wantEvaluated[k][s]) > 1e-12 {
+				t.Errorf("mean robust regret of the evaluated targets after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, wantEvaluated[k][s])
+			}
+		}
+	}
+	wide.robustReported, wide.robustOptimum, wide.robustNote = true, -0.5, "only the best known"
+	if err := wide.robustRegrets(); err != nil {
+		t.Fatal(err)
+	}
+
+	cfg := Config{Seeds: 2, Budgets: budgets}
+	problems := []*Problem{noisy, wide, plain}
+	var text, markdown, js strings.Builder
+	WriteText(&text, cfg, problems)
+	WriteMarkdown(&markdown, cfg, problems)
+	if err := WriteJSON(&js, cfg, problems); err != nil {
+		t.Fatal(err)
+	}
+	_, robustTable, ok := strings.Cut(text.String(), "Robust regret of the recommendation (E over the input noise):\n")
+	if !ok {
+		t.Fatalf("no robust regret table:\n%s", text.String())
+	}
+	robustTable, notes, _ := strings.Cut(robustTable, "\n\n") // the table, then the notes
+	if !strings.HasPrefix(notes, "Note on wide: only the best known.\n") {
+		t.Errorf("the robust regret table is not followed by the note on wide:\n%s", notes)
+	}
+	for _, w := range []string{`noisy\s+ei\s+0\.265 \[0\.152, 0\.378\]\s+0\.025 \[0\.0175, 0\.0325\]\n`, `wide\s+ei\s+0\.5 \[0\.5, 0\.5\]\s+0\.5 \[0\.5, 0\.5\]`} {
+		if !regexp.MustCompile(w).MatchString(robustTable) {
+			t.Errorf("the robust regret table lacks %s:\n%s", w, robustTable)
+		}
+	}
+	if strings.Contains(robustTable, "plain") {
+		t.Errorf("the robust regret table lists a problem without input noise:\n%s", robustTable)
+	}
+	if !strings.Contains(markdown.String(), "Robust regret of the recommendation (E over the input noise): median") ||
+		!strings.Contains(markdown.String(), "| noisy | `ei` | 0.265 [0.152, 0.378] | 0.025 [0.0175, 0.0325] |") ||
+		!strings.Contains(markdown.String(), "| wide | `ei` | 0.5 [0.5, 0.5] | 0.5 [0.5, 0.5] |\n\nNote on wide: only the best known.\n") {
+		t.Errorf("markdown lacks the robust table:\n%s", markdown.String())
+	}
+	var got studyJSON
+	if err := json.Unmarshal([]byte(js.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got.Results {
+		switch c.Problem {
+		case "noisy":
+			if c.RobustOptimum == nil || *c.RobustOptimum != -0.01 || len(c.RecommendationRobust) != 2 || c.RecommendationRobust[1].Median != 0.025 || c.RobustOptimumNote != "" {
+				t.Errorf("noisy: robust optimum %v, robust regrets %+v, note %q", c.RobustOptimum, c.RecommendationRobust, c.RobustOptimumNote)
+			}
+			// Seed 2's run, after 2 and 3 evaluations: the recommendation of
+			// that step of its trace, the regrets of the tables above.
+			if len(c.Runs) != 2 {
+				t.Fatalf("noisy: %d runs, want 2", len(c.Runs))
+			}
+			run := c.Runs[1]
+			var points []string
+			for _, p := range run.Recommendation {
+				var b bytes.Buffer
+				if err := json.Compact(&b, p); err != nil {
+					t.Fatal(err)
+				}
+				points = append(points, b.String())
+			}
+			if run.Seed != 2 || !slices.Equal(points, []string{`{"x":2}`, `{"x":3}`}) ||
+				!slices.Equal(run.RobustRegret, []float64{want[0][1], want[1][1]}) || !slices.Equal(run.Regret, []float64{0.1, 0.1}) {
+				t.Errorf("noisy, seed 2: %+v (recommendations %s), want seed 2 at x = 2 and 3 with robust regrets %v and %v, regrets 0.1",
+					run, points, want[0][1], want[1][1])
+			}
+		case "wide":
+			if c.RobustOptimum == nil || *c.RobustOptimum != -0.5 || c.RobustOptimumNote != "only the best known" {
+				t.Errorf("wide: %+v, want the robust optimum -0.5 with its note", c)
+			}
+		case "plain":
+			if c.RobustOptimum != nil || c.RecommendationRobust != nil || c.RobustOptimumNote != "" || c.Runs[0].RobustRegret != nil {
+				t.Errorf("plain: %+v, want no robust regret", c)
+			}
+		}
+	}
+	// Without any problem with input noise there is no third table.
+	var old strings.Builder
+	WriteText(&old, cfg, []*Problem{plain})
+	if strings.Contains(old.String(), "Robust") {
+		t.Errorf("a study without input noise shows a robust table:\n%s", old.String())
+	}
+}
+
+func TestStudyRobustErrors(t *testing.T) {
+	for _, tt := range []struct{ output, want string }{
+		{`garbage`, "reading the output"},
+		{`{"x":[0.5],"exhaustive":true}`, `want {"x": [...], "robust": value, "exhaustive": bool}`},
+		{`{"x":[],"robust":1,"exhaustive":true}`, `want {"x": [...], "robust": value`},
+		{`{"x":[0.5],"robust":1}`, `want {"x": [...], "robust": value`},
+	} {
+		if _, _, err := parseRobustOptimum([]byte(tt.output)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("parseRobustOptimum(%s): error %v, want one containing %q", tt.output, err, tt.want)
+		}
+	}
+	// A null robust value (the program could not compute it) fails the study.
+	p := &Problem{path: "noisy.bo", name: "noisy", components: 1, robustReported: true, robustOptimum: 1, methods: []*method{{name: "ei"}}}
+	p.methods[0].prepare(1, 1)
+	if err := (trial{problem: p, method: p.methods[0], seed: 1}).record([]byte(robustTrace("null", "null")), []int{2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.robustRegrets(); err == nil || !strings.Contains(err.Error(), "no robust value") {
+		t.Errorf("null robust value: error %v", err)
+	}
+	// A robust value beyond the robust optimum means the search missed it.
+	v := 0.5
+	if _, err := (&Problem{robustOptimum: 1, minimum: true}).robustRegret(&v); err == nil ||
+		!strings.Contains(err.Error(), "robust value 0.5 is better than the robust optimum 1") {
+		t.Errorf("robust value below the robust minimum: error %v", err)
+	}
+}
+
+// TestJudgeRobust runs robust-optimum of a stand-in program, a shell script,
+// once per problem whose programs reported robust values. A robust optimum
+// that is only the best found gives way to a better recommendation's.
+func TestJudgeRobust(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in program is a shell script")
+	}
+	dir := t.TempDir()
+	script := func(name, output string) string {
+		path := filepath.Join(dir, name)
+		body := `[ "$*" = "robust-optimum --json" ] || { echo "unexpected arguments $*" >&2; exit 2; }` + "\necho '" + output + "'\n"
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	grid := script("grid", `{"x":[0.3],"robust":-0.01,"exhaustive":true}`)
+	searched := script("searched", `{"x":[0.3,0.1,0.2],"robust":-0.01,"exhaustive":false}`)
+	missed := script("missed", `{"x":[0.3,0.1,0.2],"robust":-0.5,"exhaustive":false}`)
+	failing := filepath.Join(dir, "failing")
+	if err := os.WriteFile(failing, []byte("#!/bin/sh\necho \"no robust value here\" >&2; exit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// problem is a maximisation whose one run recommends robust values -0.75
+	// after the first budget and -0.25 after the second, and evaluates targets
+	// of mean robust value -1 and -0.6, the best of which is bestEvaluated.
+	problem := func(exe string, components int, reported bool, bestEvaluated float64) *Problem {
+		p := &Problem{path: filepath.Join(dir, "p.bo"), name: "p", components: components, robustOptimum: math.NaN(),
+			methods: []*method{{name: "ei", exe: exe}}}
+		m := p.methods[0]
+		m.prepare(2, 1)
+		m.robustReported[0] = reported
+		m.robustValue[0][0], m.robustValue[1][0] = -0.75, -0.25
+		m.evaluatedRobust[0][0], m.evaluatedRobust[1][0] = -1, -0.6
+		m.bestEvaluated[0] = bestEvaluated
+		return p
+	}
+	tests := []struct {
+		name        string
+		p           *Problem
+		wantOptimum float64 // NaN: not computed
+		wantRegret  float64 // after the second budget
+		wantNote    string  // a substring; "" for none
+		wantErr     string
+	}{
+		{name: "grid search", p: problem(grid, 2, true, -0.3), wantOptimum: -0.01, wantRegret: 0.24},
+		{name: "no input noise: nothing run", p: problem(failing, 1, false, math.NaN()), wantOptimum: math.NaN()},
+		{name: "three components: the best found", p: problem(searched, 3, true, -0.3), wantOptimum: -0.01, wantRegret: 0.24,
+			wantNote: "with 3 components, the best robust value of the domain is the best a multi-start local search found"},
+		{name: "three components: a recommendation beats the search", p: problem(missed, 3, true, -0.3), wantOptimum: -0.25, wantRegret: 0,
+			wantNote: "the robust regrets may be understated"},
+		{name: "three components: an evaluated target beats the search", p: problem(missed, 3, true, -0.2), wantOptimum: -0.2, wantRegret: 0.05,
+			wantNote: "the best of a recommendation or evaluated target of this study"},
+		{name: "program fails", p: problem(failing, 1, true, -0.3), wantErr: "robust-optimum: exit status 2\nno robust value here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr strings.Builder
+			err := tt.p.judgeRobust(t.Context(), &stderr)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tt.p.robustOptimum; got != tt.wantOptimum && !(math.IsNaN(got) && math.IsNaN(tt.wantOptimum)) {
+				t.Errorf("robust optimum %v, want %v", got, tt.wantOptimum)
+			}
+			if !strings.Contains(tt.p.robustNote, tt.wantNote) || (tt.wantNote == "") != (tt.p.robustNote == "") {
+				t.Errorf("note %q, want %q", tt.p.robustNote, tt.wantNote)
+			}
+			if tt.wantNote != "" && !strings.Contains(stderr.String(), "note: "+tt.p.robustNote) {
+				t.Errorf("stderr lacks the note:\n%s", stderr.String())
+			}
+			if !math.IsNaN(tt.wantOptimum) && math.Abs(tt.p.methods[0].robust[1][0]-tt.wantRegret) > 1e-12 {
+				t.Errorf("robust regret %v, want %v", tt.p.methods[0].robust[1][0], tt.wantRegret)
+			}
+		})
+	}
+}
+
+// TestBestRobustValue: the best robust value of any recommendation, in the
+// direction of optimisation, passing over NaN and skipped methods.
+func TestBestRobustValue(t *testing.T) {
+	newMethod := func(skipped string, values ...float64) *method {
+		return &method{name: "m", skipped: skipped, robustValue: [][]float64{values}}
+	}
+	nan := math.NaN()
+	tests := []struct {
+		name      string
+		minimum   bool
+		methods   []*method
+		want      float64
+		wantFound bool
+	}{
+		{"maximum", false, []*method{newMethod("", -3, nan, -1), newMethod("", -2)}, -1, true},
+		{"minimum", true, []*method{newMethod("", nan, -3, -1), newMethod("", -2)}, -3, true},
+		{"skipped methods do not count", true, []*method{newMethod("no", -9), newMethod("", 4)}, 4, true},
+		{"none known", true, []*method{newMethod("", nan), newMethod("no", 1)}, 0, false},
+	}
+	for _, tt := range tests {
+		got, found := (&Problem{minimum: tt.minimum, methods: tt.methods}).bestRobustValue()
+		if found != tt.wantFound || (found && got != tt.want) {
+			t.Errorf("%s: %v, %v; want %v, %v", tt.name, got, found, tt.want, tt.wantFound)
+		}
+	}
+}
+
+// TestDefaultBudgets: the checkpoints of a study without --budgets are the
+// quarters of the smallest file budget.
+func TestDefaultBudgets(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, budget int) string {
+		path := filepath.Join(dir, name)
+		src := fmt.Sprintf("problem p\ndomain { x in [0, 1] }\nobjective minimize (x - 0.3)^2\nbudget %d\n", budget)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tt := range []struct {
+		paths []string
+		want  []int
+	}{
+		{[]string{write("a.bo", 30)}, []int{8, 15, 23, 30}},
+		{[]string{write("b.bo", 30), write("c.bo", 8)}, []int{2, 4, 6, 8}},
+		{[]string{write("d.bo", 2)}, []int{1, 2}},
+		{[]string{filepath.Join(dir, "missing.bo")}, []int{1}},
+	} {
+		if got := DefaultBudgets(tt.paths); !slices.Equal(got, tt.want) {
+			t.Errorf("DefaultBudgets(%v) = %v, want %v", tt.paths, got, tt.want)
+		}
+	}
+}
+
+// TestStudyFiles: the problems of docs/quality.md check and have a known
+// optimum, so that boc study can run them.
+func TestStudyFiles(t *testing.T) {
+	files, err := filepath.Glob("../bench/studies/*.bo")
+	if err != nil || len(files) != 6 {
+		t.Fatalf("study files %v, %v; want six", files, err)
+	}
+	for _, path := range files {
+		u, err := driver.Load(path, driver.Options{})
+		if err != nil || !u.OK() {
+			t.Errorf("%s does not check: %v %v", path, err, u.Diagnostics)
+			continue
+		}
+		if _, ok := knownOptimum(u.Program); !ok {
+			t.Errorf("%s: no known optimum", path)
+		}
+	}
+}

@@ -17,6 +17,11 @@ func Fprint(w io.Writer, o *Optimizer) {
 	fmt.Fprintf(w, "model %s\n", modelLine(o))
 	fmt.Fprintf(w, "acquisition %s\n", acquisitionLine(o))
 	fmt.Fprintf(w, "features %s\n", strings.Join(features(o), " "))
+	var linked []string
+	for _, path := range o.Runtime() {
+		linked = append(linked, strings.TrimPrefix(path, "github.com/bocdev/boc/"))
+	}
+	fmt.Fprintf(w, "links %s\n", strings.Join(linked, " "))
 	fmt.Fprintf(w, "learned %d values (kernel %d, model %d)\n", o.Hyper.Size, o.Hyper.Kernel, o.Hyper.Size-o.Hyper.Kernel)
 	for _, s := range o.Hyper.Slots {
 		at := fmt.Sprint(s.Index)

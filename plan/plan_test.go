@@ -3,11 +3,16 @@ package plan_test
 import (
 	"bytes"
 	"flag"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bocdev/boc/codegen"
 	"github.com/bocdev/boc/driver"
 	"github.com/bocdev/boc/plan"
 	"github.com/google/go-cmp/cmp"
@@ -44,6 +49,13 @@ func TestGolden(t *testing.T) {
 			}
 			var got bytes.Buffer
 			plan.Fprint(&got, u.Plan)
+			out, diags := u.Generate(driver.ProgramOptions)
+			if out == nil {
+				t.Fatal(diags)
+			}
+			if linked := runtimeImports(t, out.Library); !slices.Equal(linked, u.Plan.Runtime()) {
+				t.Errorf("the plan links %v, the code imports %v", u.Plan.Runtime(), linked)
+			}
 			golden := filepath.Join("testdata", name+".plan")
 			if *update {
 				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
@@ -60,4 +72,27 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runtimeImports are the runtime packages files import, sorted.
+func runtimeImports(t *testing.T, files []codegen.File) []string {
+	t.Helper()
+	set := map[string]bool{}
+	for _, f := range files {
+		parsed, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range parsed.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(path, "github.com/bocdev/boc/runtime/") {
+				set[path] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for path := range set {
+		out = append(out, path)
+	}
+	slices.Sort(out)
+	return out
 }

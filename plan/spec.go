@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"slices"
+
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
@@ -153,3 +155,56 @@ func (o *Optimizer) NewCanFail() bool { return o.Program.Init.Call != nil || o.I
 // DeclaredNoise reports whether the observation noise is a declared
 // distribution (NoiseVariance is its variance).
 func (o *Optimizer) DeclaredNoise() bool { return o.Program.ObsNoise.Kind == ir.ObsNoiseDist }
+
+// Runtime lists the runtime packages the optimiser's code calls, sorted:
+// its plugins' (registry.Plugin.Runtime) and those of the parts every
+// optimiser of its kind has: refits, the input noise's draws and moments,
+// commands run as the objective.
+func (o *Optimizer) Runtime() []string {
+	const runtime = "github.com/bocdev/boc/runtime/"
+	set := map[string]bool{}
+	add := func(c *ir.Call) {
+		if c == nil {
+			return
+		}
+		if p, ok := registry.ByID(c.Plugin); ok {
+			for _, path := range p.Runtime {
+				set[path] = true
+			}
+		}
+	}
+	p := o.Program
+	for _, c := range []*ir.Call{p.Model, p.Acquisition, p.Search, p.Init.Call} {
+		add(c)
+	}
+	calls := func(e ir.Expr) {
+		ir.Inspect(e, func(x ir.Expr) {
+			if c, ok := x.(*ir.CallExpr); ok {
+				add(&ir.Call{Plugin: c.Plugin})
+			}
+		})
+	}
+	calls(p.Objective.Binding.Expr)
+	for _, c := range p.Constraints {
+		calls(c.G)
+	}
+	calls(p.Stop)
+	if o.Learning() {
+		set[runtime+"fit"] = true
+	}
+	if o.Draws != nil {
+		set[runtime+"noise"] = true
+	}
+	if o.EmitsMoments() || o.Localises() {
+		set[runtime+"uncertain"] = true
+	}
+	if p.Objective.Binding.Kind == ir.ExecBinding {
+		set[runtime+"program"] = true
+	}
+	out := make([]string, 0, len(set))
+	for path := range set {
+		out = append(out, path)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -7,11 +7,12 @@ import (
 
 func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei",
-		Doc: "expected improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xiParam}, Emit: pointAcquisition(eiEmit)})
+		Doc: "expected improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xiParam}, Emit: pointAcquisition(eiEmit), Runtime: []string{runtimeAcq}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "pi",
-		Doc: "probability of improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xiParam}, Emit: pointAcquisition(piEmit)})
+		Doc: "probability of improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xiParam}, Emit: pointAcquisition(piEmit), Runtime: []string{runtimeAcq}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei_noisy",
-		Doc: "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7) over the incumbent, under the joint posterior",
+		Doc:     "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7) over the incumbent, under the joint posterior",
+		Runtime: []string{runtimeAcq},
 		Emit: registry.AcquisitionHooks{Code: eiNoisyEmit,
 			Spec: func(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Joint: true} }}})
 }

@@ -31,7 +31,7 @@ func init() {
 			{Name: "rkhs_bound", Type: registry.RealParam, Default: registry.Real(1), Range: positive,
 				Doc: `bound B on the RKHS norm of the standardised objective, for the "igp" schedule`},
 		},
-		Check: checkUCB, Emit: pointAcquisition(ucbEmit)})
+		Check: checkUCB, Emit: pointAcquisition(ucbEmit), Runtime: []string{runtimeAcq}})
 }
 
 // ucbScheduleParams are the parameters each UCB schedule uses.

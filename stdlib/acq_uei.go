@@ -12,7 +12,8 @@ func init() {
 		Doc: "unscented expected improvement (Nogueira et al.): EI averaged over the sigma points of the input noise at the candidate",
 		Params: []registry.Param{xiParam, {Name: "kappa", Type: registry.RealParam, Default: registry.Real(1), Range: nonNegative,
 			Doc: "κ of the unscented transform: the centre's weight is κ/(d+κ), the 2d others' 1/(2(d+κ)), at ±√((d+κ)Σ)"}},
-		Check: checkUnscented, Emit: registry.AcquisitionHooks{Code: ueiEmit,
+		Runtime: []string{runtimeAcq},
+		Check:   checkUnscented, Emit: registry.AcquisitionHooks{Code: ueiEmit,
 			Spec: func(a *registry.Args) registry.AcquisitionSpec {
 				return registry.AcquisitionSpec{Unscented: &registry.Unscented{Kappa: a.Real("kappa")}}
 			}}})

@@ -33,7 +33,7 @@ func (b benchmarkDims) String() string {
 
 func init() {
 	bench := func(name, doc string, dims benchmarkDims) {
-		registry.Register(&registry.Plugin{Kind: registry.Benchmark, Name: name, Doc: doc,
+		registry.Register(&registry.Plugin{Kind: registry.Benchmark, Name: name, Runtime: []string{runtimeBench}, Doc: doc,
 			Result: benchmarkResult(name, dims), Emit: benchmarkEmit(name)})
 	}
 	bench("branin", "Branin-Hoo, 2-D; usual box x1 in [-5, 10], x2 in [0, 15]; minimum 0.397887", benchmarkDims{fixed: 2})

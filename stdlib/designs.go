@@ -7,11 +7,11 @@ import (
 
 func init() {
 	n := registry.Param{Name: "n", Type: registry.IntParam, Range: atLeastOne, Doc: "number of initial points"}
-	registry.Register(&registry.Plugin{Kind: registry.Init, Name: "sobol",
+	registry.Register(&registry.Plugin{Kind: registry.Init, Name: "sobol", Runtime: []string{runtimeDesign},
 		Doc: "the first n points of a scrambled Sobol sequence", Params: []registry.Param{n}, Emit: sobolEmit})
-	registry.Register(&registry.Plugin{Kind: registry.Init, Name: "random",
+	registry.Register(&registry.Plugin{Kind: registry.Init, Name: "random", Runtime: []string{runtimeDesign},
 		Doc: "n independent uniform points", Params: []registry.Param{n}, Emit: randomEmit})
-	registry.Register(&registry.Plugin{Kind: registry.Init, Name: "lhs",
+	registry.Register(&registry.Plugin{Kind: registry.Init, Name: "lhs", Runtime: []string{runtimeDesign},
 		Doc: "a Latin hypercube of n points", Params: []registry.Param{n}, Emit: lhsEmit})
 }
 

@@ -19,7 +19,7 @@ func init() {
 			checkInflation("ignore")(ctx)
 			checkInflates(ctx)
 		},
-		Emit: gpModelEmit, Inflates: inflates})
+		Emit: gpModelEmit, Inflates: inflates, Runtime: []string{runtimeGP}})
 }
 
 // inflateParam is input_noise, whose values are other (the default) and

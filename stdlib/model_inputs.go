@@ -8,6 +8,10 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
+// inputModelRuntime are the runtime packages a model over input
+// distributions calls: the GP and the kernels over distributions.
+var inputModelRuntime = []string{runtimeGP, runtimeUncertain}
+
 // modelKernel is a model's kernel parameter, with default def.
 func modelKernel(def registry.Value) registry.Param {
 	return registry.Param{Name: "kernel", Type: registry.KernelParam, Default: def, Doc: "covariance function over the inputs"}

@@ -16,7 +16,7 @@ func init() {
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}},
-		Check: checkInputModel(false, checkMMD), Emit: mmdEmit})
+		Check: checkInputModel(false, checkMMD), Emit: mmdEmit, Runtime: inputModelRuntime})
 }
 
 // mmdEmit is AIRBO's kernel exp(−α·MMD²(P, Q)) with the chosen estimator of

@@ -8,10 +8,10 @@ import (
 func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "erbf", UsesInputNoise: true,
 		Doc:    "expected RBF kernel baseline; assumes Gaussian input noise",
-		Params: []registry.Param{modelKernel(registry.Call("se"))}, Check: checkInputModel(true, checkSEKernel), Emit: erbfEmit})
+		Params: []registry.Param{modelKernel(registry.Call("se"))}, Check: checkInputModel(true, checkSEKernel), Emit: erbfEmit, Runtime: inputModelRuntime})
 	registry.Register(&registry.Plugin{Kind: registry.Model, Name: "skl", UsesInputNoise: true,
 		Doc:    "symmetric-KL kernel baseline; assumes Gaussian input noise",
-		Params: []registry.Param{modelKernel(registry.Call("se"))}, Check: checkInputModel(true, checkSEKernel), Emit: sklEmit})
+		Params: []registry.Param{modelKernel(registry.Call("se"))}, Check: checkInputModel(true, checkSEKernel), Emit: sklEmit, Runtime: inputModelRuntime})
 }
 
 // erbfEmit is the expected RBF kernel: the integral kernel between the

@@ -11,7 +11,7 @@ func init() {
 		Params: []registry.Param{modelKernel(registry.Call("se")), samplesParam,
 			inflateParam("model", `"model" (the noise as declared or learned), or "inflate": add Prop. 3's σ_E² to it, uGP-UCB's σ_ν² = σ_E² + σ_ζ² (Thm 5; se kernel)`),
 			rkhsBoundParam},
-		Check: checkInputModel(false, checkInflation("model")), Emit: ugpEmit, Inflates: inflates})
+		Check: checkInputModel(false, checkInflation("model")), Emit: ugpEmit, Inflates: inflates, Runtime: inputModelRuntime})
 }
 
 // ugpEmit is Oliveira et al.'s integral kernel ∫∫ k dP dQ: in closed form

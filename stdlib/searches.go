@@ -10,10 +10,10 @@ func init() {
 		Doc: "quasi-random candidates scored before refinement"}
 	restarts := registry.Param{Name: "restarts", Type: registry.IntParam, Default: registry.Int(4), Range: atLeastOne,
 		Doc: "best candidates refined by local search"}
-	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "pattern",
+	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "pattern", Runtime: []string{runtimeSearch},
 		Doc:    "Sobol candidates, the best refined by a bounded compass (pattern) search",
 		Params: []registry.Param{raw, restarts}, Emit: patternEmit})
-	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs",
+	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs", Runtime: []string{runtimeSearch},
 		Doc: "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients, " +
 			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
 		Params: []registry.Param{restarts, raw}, UsesGradient: true, Emit: lbfgsEmit})

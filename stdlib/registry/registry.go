@@ -77,6 +77,10 @@ type Plugin struct {
 	// gradient (L-BFGS-B); acquisitions that need one check for it.
 	UsesGradient bool
 
+	// Runtime lists the runtime packages (import paths) the plugin's emitted
+	// code calls, so that the plan can say what a program links.
+	Runtime []string
+
 	// Example is a call of the plugin in .bo source, for tests that exercise
 	// every registered plugin, when its signature alone does not give one
 	// (a mean and a covariance whose shapes agree). "" means a call with

@@ -9,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/parser"
 	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/bocdev/boc/typecheck"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -99,7 +102,7 @@ type distCase struct {
 	xs       []float64 // the points at which domain-dependent parameters are evaluated
 }
 
-var distCases = []distCase{
+var handCases = []distCase{
 	{"normal(0.5, 0.2)", dist("normal", "mean", realConst(0.5), "sd", realConst(0.2)), 1, 1, true, []float64{0}},
 	{"normal(0, 0.01 + 0.1 * x)", dist("normal", "mean", realConst(0), "sd", spreadOverX), 1, 1, true, []float64{0.3, 0.9}},
 	{"uniform(-0.3, 0.5)", dist("uniform", "lo", realConst(-0.3), "hi", realConst(0.5)), 1, 1, false, []float64{0}},
@@ -125,6 +128,49 @@ var distCases = []distCase{
 		"cov", matrix([]float64{0.04})), "n", constValue(dsl.IntValue(2))), 2, 4, false, []float64{0}},
 }
 
+// distCases are the hand-written cases and, for every registered
+// distribution they do not call, its example call (registry.ExampleCall),
+// so that a distribution is tested the day it is registered.
+func distCases(t *testing.T) []distCase {
+	t.Helper()
+	cases := slices.Clone(handCases)
+	covered := map[string]bool{}
+	for _, c := range handCases {
+		covered[c.call.Plugin] = true
+	}
+	for _, p := range registry.All() {
+		if p.Kind != registry.Distribution || !p.Built() || covered[p.ID()] {
+			continue
+		}
+		cases = append(cases, exampleCase(t, p))
+	}
+	return cases
+}
+
+// exampleCase checks p's example call as the input noise of the first n
+// components of a point, for the n that fits.
+func exampleCase(t *testing.T, p *registry.Plugin) distCase {
+	t.Helper()
+	example := registry.Default.ExampleCall(p)
+	for n := 1; n <= 4; n++ {
+		src := fmt.Sprintf("problem d\ndomain { x[4] in [0, 1] }\nobjective minimize sum(x)\nbudget 5\ninput noise x[0:%d] ~ %s\n", n, example)
+		f, diags := parser.ParseFile("d.bo", []byte(src))
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", example, diags)
+		}
+		prog, diags := typecheck.Check(f, typecheck.Config{})
+		if diags.HasErrors() {
+			continue
+		}
+		c := prog.InputNoise[0].Dist
+		h := hooks(t, c)
+		return distCase{name: example, call: c, dim: n, baseLen: h.BaseLen(registry.PlanDraw(c)),
+			gaussian: h.Gaussian(registry.PlanDraw(c)), xs: []float64{0}}
+	}
+	t.Fatalf("the example call %s of %s checks on no 1 to 4 components", example, p.ID())
+	return distCase{}
+}
+
 func hooks(t *testing.T, c *ir.Call) registry.DistributionEmit {
 	t.Helper()
 	h, ok := registry.DistributionHooks(c)
@@ -138,7 +184,7 @@ func hooks(t *testing.T, c *ir.Call) registry.DistributionEmit {
 // a covariance of its dimension, use the base uniforms they declare, and say
 // which are Gaussian.
 func TestDistributionShapes(t *testing.T) {
-	for _, tt := range distCases {
+	for _, tt := range distCases(t) {
 		fresh := 0
 		g := drawGen(tt.call, 0, &fresh)
 		h := hooks(t, tt.call)
@@ -207,7 +253,7 @@ func TestDistributionDrawMoments(t *testing.T) {
 		t.Fatalf("probe output: %v\n%s", err, out)
 	}
 	want := 0
-	for _, c := range distCases {
+	for _, c := range distCases(t) {
 		want += len(c.xs)
 	}
 	if len(results) != want {
@@ -287,7 +333,7 @@ func runProbe(t *testing.T) []byte {
 func probeCases(t *testing.T) string {
 	f := jen.NewFile("main")
 	var table []jen.Code
-	for i, c := range distCases {
+	for i, c := range distCases(t) {
 		h := hooks(t, c.call)
 		fresh := 0
 		g := drawGen(c.call, 0, &fresh)
@@ -407,3 +453,16 @@ func main() {
 	}
 }
 `
+
+// TestExampleCase: a distribution without a hand-written case is tested
+// through its example call, placed on as many components as it has.
+func TestExampleCase(t *testing.T) {
+	for id, want := range map[string]struct{ dim, baseLen int }{
+		"distribution.mvnormal": {2, 2}, "distribution.circle": {2, 1}, "distribution.normal": {1, 1},
+	} {
+		p, _ := registry.ByID(id)
+		if c := exampleCase(t, p); c.dim != want.dim || c.baseLen != want.baseLen || c.call.Plugin != id {
+			t.Errorf("%s: case %q of dimension %d with %d base uniforms, want %d and %d", id, c.name, c.dim, c.baseLen, want.dim, want.baseLen)
+		}
+	}
+}

@@ -1,13 +1,16 @@
-// Package registry is the one place where boc finds its plugins: kernels, models,
+// Package registry is where boc finds its plugins: kernels, models,
 // acquisitions, distributions, benchmark functions, built-in functions, initial
-// designs and acquisition searches. A plugin is data (its name, documentation and
-// parameter signature) plus two hooks: Check, for semantic rules beyond the
-// signature, and Emit, which generates its Go code.
+// designs, acquisition searches and candidate generators. A plugin is data (its
+// name, documentation and parameter signature) plus two hooks: Check, for
+// semantic rules beyond the signature, which sees the whole program for rules
+// that span statements, and Emit, which describes and generates its Go code.
 //
-// Plugins register themselves from init functions, as database/sql drivers and
-// Caddy modules do, so a custom boc with extra plugins is a main package that
-// imports the driver and the plugin package. The type checker and the code
-// generator look plugins up by kind and name; neither has a switch over them.
+// Plugins register themselves from init functions into Default, as
+// database/sql drivers and Caddy modules do, so a custom boc with extra
+// plugins is a main package that imports the driver and the plugin package.
+// The type checker is given a Registry (typecheck.Config.Plugins); it, the
+// plan and the code generator look plugins up by kind and name, and none has
+// a switch over them.
 package registry
 
 import (
@@ -87,10 +90,10 @@ type Plugin struct {
 	// every required argument at a value its parameter accepts.
 	Example string
 
-	// Emit generates the plugin's Go code. Its type depends on Kind and is
-	// defined by the code generator's contract in emit.go. A nil Emit means the
-	// plugin is specified but not built yet: the checker accepts the source, and
-	// code generation reports that this version of boc cannot emit it.
+	// Emit generates the plugin's Go code (a candidate generator's points).
+	// Its type depends on Kind and is defined by the contract in emit.go. A
+	// nil Emit means the plugin is specified but not built yet: the checker
+	// refuses a call of it as not available in this version of boc.
 	Emit any
 }
 

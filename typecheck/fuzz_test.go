@@ -8,11 +8,15 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/bocdev/boc/codegen"
 	"github.com/bocdev/boc/parser"
+	"github.com/bocdev/boc/plan"
 )
 
-// FuzzCheck parses and checks arbitrary text: Check must not panic, must give
-// either IR or errors, and must place every diagnostic inside the input.
+// FuzzCheck parses, checks, plans and generates arbitrary text: no stage may
+// panic, Check must give either IR or errors, what it accepts and the plan
+// accepts must generate without a diagnostic, and every diagnostic must lie
+// inside the input.
 // The seed corpus is every test file, plus testdata/fuzz/FuzzCheck.
 func FuzzCheck(f *testing.F) {
 	for _, pattern := range []string{"testdata/ok/*.bo", "testdata/errors/*.bo"} {
@@ -50,6 +54,17 @@ func FuzzCheck(f *testing.F) {
 		p, diags := Check(file, Config{Dir: "testdata/ok"})
 		if (p == nil) != diags.HasErrors() {
 			t.Fatalf("IR %v with diagnostics %v", p != nil, diags)
+		}
+		if p != nil {
+			// What the checker accepts goes on through the plan; what the
+			// plan accepts, code generation emits without a diagnostic.
+			o, pdiags := plan.Build(p)
+			diags = append(diags, pdiags...)
+			if o != nil {
+				if _, gdiags := codegen.Generate(o, codegen.Options{ImportPath: "example.com/fuzz"}); gdiags.HasErrors() {
+					t.Fatalf("planned, but generating it fails: %v", gdiags)
+				}
+			}
 		}
 		lines := bytes.Count(src, []byte("\n")) + 1
 		for _, d := range diags {

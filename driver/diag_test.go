@@ -82,7 +82,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"budget beyond memory", strings.Replace(problemWith(), "budget 10", "budget 1000000000", 1),
 			[]wantDiag{{7, 8, "budget 1000000000 makes the optimiser hold about 55.5 EiB; this version of boc allows up to 8 GiB", "lower the budget"}}},
 		{"too many learned values", "problem demo\ndomain { p[1024] in [0, 1] }\nobjective minimize sphere(p)\nbudget 10\n",
-			[]wantDiag{{2, 10, "the model learns 1025 values; this version of boc fits at most 1024", "fixed values"}}},
+			[]wantDiag{{2, 10, "the model learns 1025 values; this version of boc fits at most 1024", "fixed value"}}},
 		{"the plan's errors wait for the checker's", problemWith(
 			"acquisition safe_ucb",
 			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_value_only(scale = learn))"),

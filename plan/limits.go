@@ -26,7 +26,7 @@ func (b *builder) limits() {
 			span = p.Dims[0].Span // the default model learns a lengthscale per component
 		}
 		b.report(dsl.Errorf(span, "the model learns %d values; this version of boc fits at most %d", n, design.MaxSobolDim).
-			WithHint("give some hyperparameters fixed values, e.g. one lengthscale for all components: lengthscale = learn is per component only for real-or-vector parameters"))
+			WithHint("give the lengthscale a fixed value, e.g. kernel = matern52(lengthscale = 0.2): learn fits one per component"))
 	}
 	if d := b.o.Draws; d != nil && d.BaseLen > design.MaxSobolDim {
 		b.report(dsl.Errorf(p.InputNoise[0].Span, "one draw of the input noise takes %d base uniforms; this version of boc supports up to %d", d.BaseLen, design.MaxSobolDim))

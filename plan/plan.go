@@ -5,11 +5,14 @@
 // emits from the plan and reports nothing to the user; `boc check` runs the
 // plan too, so that it accepts exactly the files `boc gen` accepts.
 //
-// The plan decides today the layout of the learned values (the kernel's
+// The plan holds the model's and the acquisition's descriptions (their
+// plugins' Spec hooks: how input distributions are represented, inflation,
+// joint or unscented scores), the layout of the learned values (the kernel's
 // hyperparameters, the model's own, the observation-noise variance), the
-// draws of the input noise, and the limits of the runtime: values a refit
-// learns, base uniforms per draw, memory. String renders it, for
-// `boc check --dump plan`.
+// draws of the input noise, every predicate the code generator branches on,
+// the runtime packages the program links, and a memory estimate; it
+// enforces the runtime's limits (values a refit learns, base uniforms per
+// draw, memory). Fprint renders it, for `boc check --dump plan`.
 package plan
 
 import (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/bocdev/boc/runtime/design"
@@ -25,9 +26,9 @@ const candidateStream = 0xca4d_1da7e
 func init() {
 	n := registry.Param{Name: "n", Type: registry.IntParam, Range: atLeastOne, Doc: "number of points"}
 	registry.Register(&registry.Plugin{Kind: registry.Candidates, Name: "uniform_ball",
-		Doc: "n points uniformly distributed in the ball of the given radius around the centre of the domain (the SGP-UCB paper's decision set)",
+		Doc: "n points uniformly distributed in the ball of the given radius around the centre of the domain, within the domain (the SGP-UCB paper's decision set)",
 		Params: []registry.Param{n, {Name: "radius", Type: registry.RealParam, Range: positive,
-			Doc: "radius in the domain's units; the ball must fit inside the domain"}},
+			Doc: "radius in the domain's units; points of a ball larger than the domain are drawn from the part inside it"}},
 		Example: "uniform_ball(n = 20, radius = 0.4)", // a radius that fits in the unit cube
 		Emit:    registry.CandidateEmit(uniformBall)})
 	registry.Register(&registry.Plugin{Kind: registry.Candidates, Name: "grid",
@@ -62,42 +63,46 @@ func fromUnit(g *registry.CandidateGen, u []float64) []float64 {
 	return u
 }
 
-// uniformBall draws n points uniformly in the ball of the given radius
-// around the domain's centre: a direction from d normals, a distance
-// radius·U^(1/d).
+// maxBallDraws bounds the draws per point of uniform_ball: a ball far
+// larger than the domain would otherwise keep missing it.
+const maxBallDraws = 1000
+
+// uniformBall draws n points uniformly in the part of the ball of the given
+// radius around the domain's centre that lies in the domain (all of it when
+// the ball fits): a direction from d normals and a distance radius·U^(1/d),
+// drawn again while the point falls outside.
 func uniformBall(g *registry.CandidateGen) ([][]float64, error) {
 	n, radius, d := g.Int("n"), g.Real("radius"), len(g.Components)
 	if err := checkCount(g, float64(n)); err != nil {
 		return nil, err
 	}
-	largest := math.Inf(1)
-	for _, c := range g.Components {
-		largest = min(largest, (c.Hi-c.Lo)/2)
-	}
-	if radius > largest {
-		return nil, fmt.Errorf("a ball of radius %g around the centre reaches outside the domain; the largest that fits has radius %g", radius, largest)
-	}
 	rng := rand.New(rand.NewPCG(g.Seed, candidateStream))
-	points := make([][]float64, n)
-	for k := range points {
-		p := make([]float64, d)
+	points := make([][]float64, 0, n)
+	p := make([]float64, d)
+	for draws := 0; len(points) < n; draws++ {
+		if draws == maxBallDraws*n {
+			return nil, fmt.Errorf("fewer than 1 in %d points of a ball of radius %g around the centre lie in the domain; give a smaller radius", maxBallDraws, radius)
+		}
 		norm := 0.0
 		for norm == 0 {
-			norm = 0
 			for i := range p {
 				p[i] = rng.NormFloat64()
 				norm += p[i] * p[i]
 			}
 		}
 		r := radius * math.Pow(rng.Float64(), 1/float64(d)) / math.Sqrt(norm)
+		inside := true
 		for i, c := range g.Components {
 			x := (c.Lo+c.Hi)/2 + r*p[i]
 			if c.Integer {
 				x = math.Round(x)
 			}
-			p[i] = min(max(x, c.Lo), c.Hi)
+			p[i] = x
+			inside = inside && c.Lo <= x && x <= c.Hi
 		}
-		points[k] = p
+		if inside {
+			points = append(points, slices.Clone(p))
+		}
 	}
 	return points, nil
 }

@@ -70,6 +70,18 @@ func TestCandidateGenerators(t *testing.T) {
 		if far > 0.9+1e-12 || far < 0.6 {
 			t.Errorf("the real components reach %g from the centre, want up to 0.9 and well spread", far)
 		}
+		// A ball larger than the domain: its part inside the domain.
+		big := generate(t, candidateGen("uniform_ball", 3, box, map[string]float64{"n": 200, "radius": 3}))
+		corner := false
+		for _, p := range big {
+			if !inside(p, box) {
+				t.Fatalf("%v outside the domain", p)
+			}
+			corner = corner || math.Abs(p[0]) > 0.8 && math.Abs(p[1]-2) > 1.6
+		}
+		if !corner {
+			t.Error("no point near a corner of the domain, which a ball of radius 3 covers")
+		}
 		again := generate(t, candidateGen("uniform_ball", 3, box, map[string]float64{"n": 500, "radius": 0.9}))
 		other := generate(t, candidateGen("uniform_ball", 4, box, map[string]float64{"n": 500, "radius": 0.9}))
 		if !slices.EqualFunc(pts, again, slices.Equal) || slices.EqualFunc(pts, other, slices.Equal) {
@@ -119,7 +131,7 @@ func TestCandidateLimits(t *testing.T) {
 		args   map[string]float64
 		want   string
 	}{
-		{"uniform_ball", map[string]float64{"n": 5, "radius": 0.6}, "a ball of radius 0.6 around the centre reaches outside the domain; the largest that fits has radius 0.5"},
+		{"uniform_ball", map[string]float64{"n": 5, "radius": 1e6}, "fewer than 1 in 1000 points of a ball of radius 1e+06 around the centre lie in the domain; give a smaller radius"},
 		{"grid", map[string]float64{"n": 2000}, "grid gives 4000000 points of 2 components, more than the 1048576 numbers boc writes into the optimiser; ask for fewer points"},
 		{"sobol", map[string]float64{"n": 1 << 20}, "sobol gives 1048576 points of 2 components, more than the 1048576 numbers boc writes into the optimiser; ask for fewer points"},
 	} {

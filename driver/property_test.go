@@ -215,21 +215,28 @@ func TestBoundaryRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u := driver.Compile(tt.name+".bo", []byte(tt.src), driver.Options{})
-			out, diags := u.Generate(driver.ProgramOptions)
-			if out == nil {
-				t.Fatal(diags)
-			}
-			exe := filepath.Join(t.TempDir(), "prog")
-			if err := u.Build(context.Background(), out, exe); err != nil {
-				t.Fatal(err)
-			}
-			got, err := exec.Command(exe, "run", "--json", "--budget", tt.budget).CombinedOutput()
+			got, err := buildAndRun(t, tt.src, "run", "--json", "--budget", tt.budget)
 			if err != nil || !strings.Contains(string(got), `"evaluations":`+tt.budget+`,`) {
 				t.Fatalf("run: %v\n%s", err, got)
 			}
 		})
 	}
+}
+
+// buildAndRun compiles src, builds its program and runs it with args,
+// returning its standard output.
+func buildAndRun(t *testing.T, src string, args ...string) ([]byte, error) {
+	t.Helper()
+	u := driver.Compile("case.bo", []byte(src), driver.Options{})
+	out, diags := u.Generate(driver.ProgramOptions)
+	if out == nil {
+		t.Fatal(diags)
+	}
+	exe := filepath.Join(t.TempDir(), "prog"+driver.ExeSuffix())
+	if err := u.Build(context.Background(), out, exe); err != nil {
+		t.Fatal(err)
+	}
+	return exec.Command(exe, args...).Output()
 }
 
 // FuzzCompile runs the whole pipeline on arbitrary text: a file that
@@ -271,16 +278,7 @@ objective minimize (x - w[k - 1])^2 + m[3 - k][1] / 100
 budget 8
 init sobol(4)
 `
-	u := driver.Compile("lookup.bo", []byte(src), driver.Options{})
-	out, diags := u.Generate(driver.ProgramOptions)
-	if out == nil {
-		t.Fatal(diags)
-	}
-	exe := filepath.Join(t.TempDir(), "lookup")
-	if err := u.Build(context.Background(), out, exe); err != nil {
-		t.Fatal(err)
-	}
-	got, err := exec.Command(exe, "run", "--json", "--trace").Output()
+	got, err := buildAndRun(t, src, "run", "--json", "--trace")
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, got)
 	}

@@ -18,12 +18,6 @@ func compile(e *env, path string) (u *driver.Unit, ok bool) {
 	return u, report(e, u, u.Diagnostics)
 }
 
-// compileSource is compile for the text src of the file at path.
-func compileSource(e *env, path string, src []byte) (*driver.Unit, bool) {
-	u := driver.Compile(path, src, driver.Options{})
-	return u, report(e, u, u.Diagnostics)
-}
-
 // report renders diags against u's source to stderr and reports whether
 // none of them is an error.
 func report(e *env, u *driver.Unit, diags dsl.Diagnostics) bool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os/exec"
 	"strings"
 )
@@ -23,7 +24,7 @@ const maxQuotedStderr = 2000
 // error that quotes the command's standard error. Cancelling ctx kills the
 // command.
 func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64, error) {
-	y, _, err := execCommand(ctx, argv, dims, x, false)
+	y, _, err := execCommand(ctx, argv, dims, x, false, nil, nil)
 	return y, err
 }
 
@@ -32,12 +33,21 @@ func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64,
 // missing "sd" is an error too. Whether sd is finite and non-negative is
 // for the optimiser to check.
 func ExecWithSD(ctx context.Context, argv []string, dims []Dim, x []float64) (y, sd float64, err error) {
-	return execCommand(ctx, argv, dims, x, true)
+	return execCommand(ctx, argv, dims, x, true, nil, nil)
 }
 
-// execCommand runs the command of Exec and ExecWithSD; it reads "sd" when
-// withSD.
-func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, withSD bool) (y, sd float64, err error) {
+// ExecMeasuring is Exec, or ExecWithSD when withSD, for an objective whose
+// command also measures unknown safety constraints: it answers each under
+// its name ({"y": 1.2, "temperature": 71}), and values[k] receives the value
+// of names[k]. A missing, non-numeric or non-finite constraint value is an
+// error that names the constraint.
+func ExecMeasuring(ctx context.Context, argv []string, dims []Dim, x []float64, withSD bool, names []string, values []float64) (y, sd float64, err error) {
+	return execCommand(ctx, argv, dims, x, withSD, names, values)
+}
+
+// execCommand runs the command of Exec, ExecWithSD and ExecMeasuring; it
+// reads "sd" when withSD, and the constraints names into values.
+func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, withSD bool, names []string, values []float64) (y, sd float64, err error) {
 	if len(argv) == 0 {
 		return 0, 0, errors.New("exec: no command")
 	}
@@ -62,8 +72,17 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 	if withSD {
 		want = `{"y": number, "sd": number}`
 	}
+	var measured map[string]json.RawMessage
 	dec := json.NewDecoder(&stdout)
-	if err := dec.Decode(&out); err != nil {
+	var raw json.RawMessage
+	err = dec.Decode(&raw)
+	if err == nil {
+		err = json.Unmarshal(raw, &out)
+	}
+	if err == nil && len(names) > 0 {
+		err = json.Unmarshal(raw, &measured)
+	}
+	if err != nil {
 		return 0, 0, fmt.Errorf("exec %s: want one JSON object %s on standard output: %w%s", argv[0], want, err, quote(stderr.String()))
 	}
 	if dec.More() {
@@ -71,6 +90,15 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 	}
 	if out.Y == nil {
 		return 0, 0, fmt.Errorf(`exec %s: the output has no "y"%s`, argv[0], quote(stderr.String()))
+	}
+	for k, name := range names {
+		v, ok := measured[name]
+		if !ok {
+			return 0, 0, fmt.Errorf(`exec %s: the output has no %q, the value of safety constraint %s%s`, argv[0], name, name, quote(stderr.String()))
+		}
+		if err := json.Unmarshal(v, &values[k]); err != nil || math.IsNaN(values[k]) || math.IsInf(values[k], 0) {
+			return 0, 0, fmt.Errorf(`exec %s: safety constraint %s's value %s is not a finite number`, argv[0], name, v)
+		}
 	}
 	if !withSD {
 		return *out.Y, 0, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,10 @@ func helper(mode string) int {
 		fmt.Println(`{"y": 2, "sd": 0.25}`)
 	case "two":
 		fmt.Println(`{"y": 1} {"y": 2}`)
+	case "measured":
+		fmt.Println(`{"y": 1.5, "sd": 0.1, "temperature": 71, "torque": -0.25}`)
+	case "bad-constraint":
+		fmt.Println(`{"y": 1.5, "temperature": "hot", "torque": 1e999}`)
 	}
 	return 0
 }
@@ -118,5 +123,42 @@ func TestExecErrors(t *testing.T) {
 	}
 	if _, err := Exec(context.Background(), []string{os.Args[0]}, []Dim{{Name: "x", Size: 1}}, []float64{1, 2}); err == nil {
 		t.Error("point of the wrong size: no error")
+	}
+}
+
+// TestExecMeasuring: constraint values are read by name, and a missing or
+// unreadable one is an error naming the constraint.
+func TestExecMeasuring(t *testing.T) {
+	dims := []Dim{{Name: "x", Size: 1}}
+	names := []string{"temperature", "torque"}
+	tests := []struct {
+		mode    string
+		withSD  bool
+		names   []string
+		want    []float64
+		wantErr string
+	}{
+		{mode: "measured", withSD: true, names: names, want: []float64{71, -0.25}},
+		{mode: "measured", names: names[1:], want: []float64{-0.25}},
+		{mode: "with-sd", withSD: true, names: names, wantErr: `the output has no "temperature", the value of safety constraint temperature`},
+		{mode: "bad-constraint", names: names[:1], wantErr: `safety constraint temperature's value "hot" is not a finite number`},
+		{mode: "bad-constraint", names: names[1:], wantErr: "safety constraint torque's value 1e999 is not a finite number"},
+		{mode: "no-y", names: names, wantErr: `the output has no "y"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Setenv(helperEnv, tt.mode)
+			values := make([]float64, len(tt.names))
+			y, sd, err := ExecMeasuring(context.Background(), []string{os.Args[0]}, dims, []float64{0.5}, tt.withSD, tt.names, values)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || y != 1.5 || (tt.withSD && sd != 0.1) || !slices.Equal(values, tt.want) {
+				t.Errorf("got y %v sd %v values %v error %v, want 1.5, 0.1, %v", y, sd, values, err, tt.want)
+			}
+		})
 	}
 }

@@ -18,7 +18,7 @@ const everyHead = "problem every\ndomain {\n    x in [0, 1]\n    p[4] in [0, 1]\
 const defaultObjective = "(x - 0.3)^2 + sum(p) + sum(q)"
 
 // argumentShapes are the arguments a function or benchmark is tried with.
-var argumentShapes = []string{"x", "x, x", "p", "q", "p, p", "x, x, x", "2", "x, 2", "p, 2"}
+var argumentShapes = []string{"x", "x, x", "p", "q", "p, p", "x, x, x", "2", "x, 2", "p, 2", "p, 0.5, 2"}
 
 // usages are the problems that use p as the kind of plugin it is, one of
 // which must compile: a distribution of unknown dimension is tried on 1 to 4

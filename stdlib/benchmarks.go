@@ -47,6 +47,31 @@ func init() {
 	bench("ackley", "Ackley (a=20, b=0.2, c=2π); minimum 0 at the origin", benchmarkDims{})
 	bench("rkhs1d", "AIRBO's 1-D RKHS function on [0, 1] (maximise); narrow global peak at 0.892", benchmarkDims{fixed: 1})
 	bench("double_peak", "AIRBO's 1-D double-peak function on [0, 1] (maximise)", benchmarkDims{fixed: 1})
+	registry.Register(&registry.Plugin{Kind: registry.Benchmark, Name: "gp_sample", Runtime: []string{runtimeBench},
+		Doc:    "gp_sample(x, lengthscale, seed): a function drawn from a GP prior with the se kernel (unit variance) at the point x (a vector or a real), the same for the same seed",
+		Result: gpSampleResult, Emit: registry.CallEmit(gpSampleEmit)})
+}
+
+// gpSampleResult accepts gp_sample(x, lengthscale, seed): a point, a
+// positive constant lengthscale and a constant non-negative int seed.
+func gpSampleResult(ops []registry.Operand) (dsl.Type, error) {
+	switch {
+	case len(ops) != 3:
+		return dsl.Type{}, fmt.Errorf("gp_sample takes (x, lengthscale, seed), got %d arguments", len(ops))
+	case ops[0].Type.Kind != dsl.Vec && !ops[0].Type.IsNumeric():
+		return dsl.Type{}, fmt.Errorf("gp_sample's x must be a vector or a real, got %s", ops[0].Type)
+	case ops[1].Const == nil || !ops[1].Type.IsNumeric() || !(ops[1].Const.Float() > 0):
+		return dsl.Type{}, fmt.Errorf("gp_sample's lengthscale must be a positive constant")
+	case ops[2].Const == nil || ops[2].Type.Kind != dsl.Int || ops[2].Const.Float() < 0:
+		return dsl.Type{}, fmt.Errorf("gp_sample's seed must be a constant non-negative int")
+	}
+	return dsl.RealType, nil
+}
+
+// gpSampleEmit calls runtime/bench.GPSample.
+func gpSampleEmit(args []registry.ExprValue) (registry.ExprValue, error) {
+	return realValue(jen.Qual(runtimeBench, "GPSample").Call(inputSlice(args[:1]),
+		jen.Lit(args[1].Const.Float()), jen.Uint64().Call(jen.Lit(int64(args[2].Const.Float()))))), nil
 }
 
 // benchmarkResult accepts the input as one vector or as its scalar components.

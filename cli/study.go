@@ -49,7 +49,9 @@ understated.
 recommended point and its regrets, to see where the runs settle.
 
 f* is the known optimum when the objective is a single benchmark call over the
-domain's variables (branin(x1, x2), hartmann6(p)); otherwise give --optimum.
+domain's variables (branin(x1, x2), hartmann6(p)), the best candidate of a
+finite decision set (candidates; random search then plays random candidates),
+or else --optimum.
 A model or acquisition that does not compile with the file (ugp without
 input noise, say) is reported as skipped, with the reason. The
 objective must be an expression: boc knows no noise-free value of a Go or exec

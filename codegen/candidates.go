@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"github.com/bocdev/boc/dsl/ir"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -33,7 +34,11 @@ func (g *generator) candidatesDecls(f *jen.File) {
 		}
 		points[i] = jen.Values(vals...)
 	}
-	f.Comment(fmt.Sprintf("numCandidates is the size of the finite decision set, read from %q.", c.File))
+	source := fmt.Sprintf("read from %q", c.File)
+	if c.Call != nil {
+		source = "made by " + callString(c.Call)
+	}
+	f.Comment(fmt.Sprintf("numCandidates is the size of the finite decision set, %s.", source))
 	f.Const().Id("numCandidates").Op("=").Lit(len(c.Points))
 	f.Comment("candidatePoints are the only points Suggest chooses among, in the file's order.")
 	f.Var().Id("candidatePoints").Op("=").Index(jen.Id("numCandidates")).Id("Point").Values(points...)
@@ -57,6 +62,7 @@ func (g *generator) candidatesDecls(f *jen.File) {
 		jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("toUnit").Call(jen.Id("candidatePoints").Index(jen.Id("i"))),
 		jen.Return(jen.Id("u")),
 	)
+	g.bestCandidateDecl(f)
 	if g.initEmit != nil {
 		g.designFromCandidatesDecl(f)
 	}
@@ -140,4 +146,34 @@ func (g *generator) finiteSearch() []jen.Code {
 		jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
 		jen.Return(jen.Id("candidatePoints").Index(field("candidateIndex").Index(jen.Id("i"))), jen.Nil()),
 	}
+}
+
+// bestCandidateDecl emits BestCandidate for an expression objective: the
+// optimum of the finite decision set, which a study measures regret against
+// when no benchmark gives it.
+func (g *generator) bestCandidateDecl(f *jen.File) {
+	if g.p.Objective.Binding.Kind != ir.ExprBinding {
+		return
+	}
+	better := ">"
+	if !g.p.Objective.Maximize {
+		better = "<"
+	}
+	var skip jen.Code = jen.Null()
+	if len(g.known) > 0 {
+		skip = jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(jen.Continue())
+	}
+	f.Comment("BestCandidate returns the candidate with the best noise-free objective value")
+	f.Comment("among those that satisfy the known constraints, and that value: the optimum of")
+	f.Comment("the finite decision set. The value is NaN when no candidate is feasible.")
+	f.Func().Id("BestCandidate").Params().Params(jen.Id("best").Id("Point"), jen.Id("value").Float64()).Block(
+		jen.Id("value").Op("=").Qual("math", "NaN").Call(),
+		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("candidatePoints")).Block(
+			skip,
+			jen.If(jen.Id("v").Op(":=").Id("noiseFree").Call(jen.Id("x")), jen.Qual("math", "IsNaN").Call(jen.Id("value")).Op("||").Id("v").Op(better).Id("value")).Block(
+				jen.List(jen.Id("best"), jen.Id("value")).Op("=").List(jen.Id("x"), jen.Id("v")),
+			),
+		),
+		jen.Return(),
+	)
 }

@@ -90,6 +90,12 @@ func (g *generator) program(importPath string) []File {
 	if !external {
 		fields = append(fields, kv{"Run", jen.Id("run")})
 	}
+	if g.o.Finite() && g.p.Objective.Binding.Kind == ir.ExprBinding {
+		fields = append(fields, kv{"Optimum", jen.Func().Params().Params(jen.Index().Float64(), jen.Float64()).Block(
+			jen.List(jen.Id("x"), jen.Id("f")).Op(":=").Add(lib("BestCandidate")).Call(),
+			jen.Return(whole(jen.Id("x")), jen.Id("f")),
+		)})
+	}
 	if g.o.SimulatesInputNoise() {
 		fields = append(fields, kv{"Robust", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("noiseScale").Float64()).Float64().Block(
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),

@@ -187,6 +187,10 @@ func (g *generator) runHelperDecls(f *jen.File) {
 	}
 	f.Const().Defs(streams...)
 	g.robustDecls(f)
+	if g.o.Finite() {
+		g.randomCandidateDecl(f)
+		return
+	}
 	draw := jen.For(jen.Id("i").Op(":=").Range().Id("u")).Block(jen.Id("u").Index(jen.Id("i")).Op("=").Id("rng").Dot("Float64").Call())
 	f.Comment("randomPoint draws a point uniformly on the search scale of every component")
 	f.Comment("(log-uniformly on a log scale; integers rounded) from rng.")
@@ -204,6 +208,29 @@ func (g *generator) runHelperDecls(f *jen.File) {
 				jen.If(jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Id("u")), jen.Id("feasible").Call(jen.Id("x"))).Block(jen.Return(jen.Id("x"), jen.Nil())),
 			),
 			jen.Return(jen.Id("Point").Values(), g.newError(fmt.Sprintf("none of %d random points satisfies the known constraints", randomTries))),
+		}
+	}
+	f.Func().Id("randomPoint").Params(jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Params(jen.Id("Point"), jen.Error()).Block(body...)
+}
+
+// randomCandidateDecl emits randomPoint for a finite decision set: random
+// search, the baseline of a study, plays random candidates (the SGP-UCB
+// paper's random actions), redrawing those that violate a known constraint.
+func (g *generator) randomCandidateDecl(f *jen.File) {
+	pick := jen.Id("x").Op(":=").Id("candidatePoints").Index(jen.Id("rng").Dot("IntN").Call(jen.Id("numCandidates")))
+	var body []jen.Code
+	if len(g.known) == 0 {
+		f.Comment("randomPoint draws a candidate uniformly from rng.")
+		body = []jen.Code{pick, jen.Return(jen.Id("x"), jen.Nil())}
+	} else {
+		f.Comment("randomPoint draws a candidate uniformly from rng, redrawing until it satisfies")
+		f.Comment(fmt.Sprintf("the known constraints, at most %d times.", randomTries))
+		body = []jen.Code{
+			jen.For(jen.Range().Lit(randomTries)).Block(
+				pick,
+				jen.If(jen.Id("feasible").Call(jen.Id("x"))).Block(jen.Return(jen.Id("x"), jen.Nil())),
+			),
+			jen.Return(jen.Id("Point").Values(), g.newError(fmt.Sprintf("none of %d random candidates satisfies the known constraints", randomTries))),
 		}
 	}
 	f.Func().Id("randomPoint").Params(jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Params(jen.Id("Point"), jen.Error()).Block(body...)

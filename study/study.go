@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -233,11 +234,15 @@ func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config,
 	if last := cfg.Budgets[len(cfg.Budgets)-1]; last > p.budget {
 		return nil, fmt.Errorf("%s: --budgets goes up to %d, beyond the file's budget %d", path, last, p.budget)
 	}
+	// A finite decision set's optimum is asked of a built program below.
+	fromCandidates := false
 	switch known, ok := knownOptimum(u.Program); {
 	case ok:
 		p.optimum = known
 	case !math.IsNaN(cfg.Optimum):
 		p.optimum = cfg.Optimum
+	case u.Program.Candidates != nil:
+		fromCandidates = true
 	default:
 		return nil, fmt.Errorf("%s: the optimum of the objective is unknown: it is not a single benchmark call over the domain; give it with --optimum", path)
 	}
@@ -266,7 +271,33 @@ func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config,
 		}
 		p.methods = append(p.methods, r)
 	}
+	if fromCandidates {
+		if err := p.candidatesOptimum(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// candidatesOptimum sets f* to the best value over the finite decision set,
+// which any built program of the problem reports (its optimum command).
+func (p *Problem) candidatesOptimum(ctx context.Context) error {
+	for _, m := range p.methods {
+		if m.skipped != "" {
+			continue
+		}
+		out, err := exec.CommandContext(ctx, m.exe, "optimum", "--json").Output()
+		if err != nil {
+			return fmt.Errorf("%s: finding the optimum of the candidates: %w", p.path, err)
+		}
+		var res struct{ Value *float64 }
+		if err := json.Unmarshal(out, &res); err != nil || res.Value == nil {
+			return fmt.Errorf("%s: finding the optimum of the candidates: unexpected output %q", p.path, out)
+		}
+		p.optimum = *res.Value
+		return nil
+	}
+	return fmt.Errorf("%s: no program of this file could be built to find the optimum of its candidates", p.path)
 }
 
 // ownAcquisition is the file's acquisition as written, or the name of the

@@ -672,3 +672,35 @@ func TestStudyFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesOptimum: on a finite decision set without a known optimum,
+// f* is the best candidate, which every method (random search plays
+// candidates too) can reach but never beat.
+func TestCandidatesOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := filepath.Join(t.TempDir(), "draw.bo")
+	src := "problem draw\ndomain { p[2] in [-1, 1] }\ncandidates uniform_ball(n = 12, radius = 1)\n" +
+		"objective maximize gp_sample(p, 0.5, 2)\nbudget 12\ninit sobol(2)\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := Run(t.Context(), []string{path}, Config{Seeds: 2, Budgets: []int{12}, Random: true, Optimum: math.NaN(), Jobs: 2}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := problems[0]
+	if math.IsNaN(p.optimum) || math.IsInf(p.optimum, 0) {
+		t.Fatalf("f* = %v", p.optimum)
+	}
+	// Twelve evaluations of twelve candidates visit every one: the best
+	// observed point is the optimum, for the optimiser at least.
+	for _, m := range p.methods {
+		for s, r := range m.bestObserved[0] {
+			if r < 0 || (m.name != randomMethod && r != 0) {
+				t.Errorf("%s, seed %d: regret %v of the best observed candidate", m.name, s+1, r)
+			}
+		}
+	}
+}

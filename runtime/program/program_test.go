@@ -218,3 +218,26 @@ func TestPrintErrorOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimumCommand: optimum prints a finite decision set's best candidate,
+// and refuses a problem without one.
+func TestOptimumCommand(t *testing.T) {
+	p := Problem{Name: "demo", Dims: []Dim{{Name: "x", Size: 1}, {Name: "p", Size: 2, Vector: true}}}
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), p, []string{"optimum"}, &stdout, &stderr); code != ExitUsage ||
+		!strings.Contains(stderr.String(), "optimum needs a finite decision set") {
+		t.Errorf("without candidates: exit %d, %q", code, stderr.String())
+	}
+	p.Optimum = func() ([]float64, float64) { return []float64{1, 2, 3}, -0.5 }
+	stdout.Reset()
+	if code := Run(context.Background(), p, []string{"optimum", "--json"}, &stdout, &stderr); code != ExitOK ||
+		stdout.String() != `{"x":{"x":1,"p":[2,3]},"value":-0.5}`+"\n" {
+		t.Errorf("--json: exit %d, %q", code, stdout.String())
+	}
+	p.Optimum = func() ([]float64, float64) { return make([]float64, 3), math.NaN() }
+	stderr.Reset()
+	if code := Run(context.Background(), p, []string{"optimum"}, &stdout, &stderr); code != ExitFailure ||
+		!strings.Contains(stderr.String(), "no candidate satisfies the known constraints") {
+		t.Errorf("no feasible candidate: exit %d, %q", code, stderr.String())
+	}
+}

@@ -24,6 +24,10 @@ func main() {
 		Lower:    grid.Lower[:],
 		Upper:    grid.Upper[:],
 		Run:      run,
+		Optimum: func() ([]float64, float64) {
+			x, f := grid.BestCandidate()
+			return x[:], f
+		},
 	})
 }
 

@@ -419,6 +419,22 @@ func candidateUnit(i int) [Dim]float64 {
 	return u
 }
 
+// BestCandidate returns the candidate with the best noise-free objective value
+// among those that satisfy the known constraints, and that value: the optimum of
+// the finite decision set. The value is NaN when no candidate is feasible.
+func BestCandidate() (best Point, value float64) {
+	value = math.NaN()
+	for _, x := range candidatePoints {
+		if !feasible(x) {
+			continue
+		}
+		if v := noiseFree(x); math.IsNaN(value) || v < value {
+			best, value = x, v
+		}
+	}
+	return
+}
+
 // designFromCandidates replaces each design point by the nearest candidate, in unit
 // coordinates, that is not in the design yet and satisfies the known constraints; the design ends early
 // when no candidate is left.

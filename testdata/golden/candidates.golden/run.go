@@ -84,21 +84,16 @@ const (
 	randomSearchStream = 0x72616e646f6d2d73
 )
 
-// randomPoint draws a point uniformly on the search scale of every component
-// (log-uniformly on a log scale; integers rounded) from rng.
-// It redraws until the point satisfies the known constraints, at most 10000
-// times.
+// randomPoint draws a candidate uniformly from rng, redrawing until it satisfies
+// the known constraints, at most 10000 times.
 func randomPoint(rng *rand.Rand) (Point, error) {
-	var u [Dim]float64
 	for range 10000 {
-		for i := range u {
-			u[i] = rng.Float64()
-		}
-		if x := fromUnit(&u); feasible(x) {
+		x := candidatePoints[rng.IntN(numCandidates)]
+		if feasible(x) {
 			return x, nil
 		}
 	}
-	return Point{}, errors.New("grid: none of 10000 random points satisfies the known constraints")
+	return Point{}, errors.New("grid: none of 10000 random candidates satisfies the known constraints")
 }
 
 // Run optimises the objective: it suggests, evaluates and observes points until the

@@ -24,6 +24,10 @@ func main() {
 		Lower:    ball.Lower[:],
 		Upper:    ball.Upper[:],
 		Run:      run,
+		Optimum: func() ([]float64, float64) {
+			x, f := ball.BestCandidate()
+			return x[:], f
+		},
 	})
 }
 

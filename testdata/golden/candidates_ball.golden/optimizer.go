@@ -352,7 +352,7 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 	return score
 }
 
-// numCandidates is the size of the finite decision set, read from "".
+// numCandidates is the size of the finite decision set, made by uniform_ball(n = 40, radius = 1).
 const numCandidates = 40
 
 // candidatePoints are the only points Suggest chooses among, in the file's order.
@@ -379,6 +379,19 @@ func (o *Optimizer) freeCandidates() int {
 func candidateUnit(i int) [Dim]float64 {
 	u, _ := toUnit(candidatePoints[i])
 	return u
+}
+
+// BestCandidate returns the candidate with the best noise-free objective value
+// among those that satisfy the known constraints, and that value: the optimum of
+// the finite decision set. The value is NaN when no candidate is feasible.
+func BestCandidate() (best Point, value float64) {
+	value = math.NaN()
+	for _, x := range candidatePoints {
+		if v := noiseFree(x); math.IsNaN(value) || v > value {
+			best, value = x, v
+		}
+	}
+	return
 }
 
 // designFromCandidates replaces each design point by the nearest candidate, in unit

@@ -24,6 +24,10 @@ func main() {
 		Lower:    few.Lower[:],
 		Upper:    few.Upper[:],
 		Run:      run,
+		Optimum: func() ([]float64, float64) {
+			x, f := few.BestCandidate()
+			return x[:], f
+		},
 	})
 }
 

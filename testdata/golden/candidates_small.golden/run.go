@@ -83,14 +83,10 @@ const (
 	randomSearchStream = 0x72616e646f6d2d73
 )
 
-// randomPoint draws a point uniformly on the search scale of every component
-// (log-uniformly on a log scale; integers rounded) from rng.
+// randomPoint draws a candidate uniformly from rng.
 func randomPoint(rng *rand.Rand) (Point, error) {
-	var u [Dim]float64
-	for i := range u {
-		u[i] = rng.Float64()
-	}
-	return fromUnit(&u), nil
+	x := candidatePoints[rng.IntN(numCandidates)]
+	return x, nil
 }
 
 // Run optimises the objective: it suggests, evaluates and observes points until the

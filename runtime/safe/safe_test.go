@@ -3,7 +3,10 @@ package safe
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // randomIntervals are intervals after a few random updates.
@@ -208,7 +211,9 @@ func TestAllocations(t *testing.T) {
 	mean, sd, out := make([]float64, n), make([]float64, n), make([]bool, n)
 	s := NewSet(n, []int{0})
 	dist := func(i, j int) float64 { return math.Abs(float64(i - j)) }
+	posteriors := []Posterior{{Mean: mean, Cov: make([]float64, n*n), NoiseVar: 0.01}}
 	allocs := testing.AllocsPerRun(20, func() {
+		ExpandersGP(g, posteriors, h, 2, s, out)
 		f.Update(mean, sd, 2)
 		s.Update(g, h)
 		Maximizers(f, s, out)
@@ -252,4 +257,114 @@ func BenchmarkRound(b *testing.B) {
 		}
 		Widest(m, []*Intervals{f, g[0]})
 	}
+}
+
+// TestExpandersGPAgainstFantasies: the closed-form rule agrees, set for set,
+// with conditioning a GP on the observations and the fantasy by brute-force
+// linear algebra.
+func TestExpandersGPAgainstFantasies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	se := func(a, b float64) float64 { d := (a - b) / 0.3; return math.Exp(-d * d / 2) }
+	const noiseVar, beta = 0.01, 4.0
+	// posterior conditions the GP on observations (xs, ys) and returns the
+	// mean and variance at x.
+	posterior := func(xs, ys []float64, x float64) (float64, float64) {
+		m := len(xs)
+		k := mat.NewSymDense(m, nil)
+		kx := mat.NewVecDense(m, nil)
+		for a := range m {
+			for b := range m {
+				k.SetSym(a, b, se(xs[a], xs[b]))
+			}
+			k.SetSym(a, a, 1+noiseVar)
+			kx.SetVec(a, se(x, xs[a]))
+		}
+		var chol mat.Cholesky
+		if !chol.Factorize(k) {
+			t.Fatal("singular Gram matrix")
+		}
+		var alpha, v mat.VecDense
+		if err := chol.SolveVecTo(&alpha, mat.NewVecDense(m, ys)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chol.SolveVecTo(&v, kx); err != nil {
+			t.Fatal(err)
+		}
+		return mat.Dot(kx, &alpha), 1 - mat.Dot(kx, &v)
+	}
+	var expanders, others int // safe candidates of each kind seen
+	for trial := range 50 {
+		n, m := 6+rng.IntN(6), 2+rng.IntN(4)
+		cand, obsX, obsY := make([]float64, n), make([]float64, m), make([]float64, m)
+		for i := range cand {
+			cand[i] = rng.Float64()
+		}
+		for o := range obsX {
+			obsX[o], obsY[o] = rng.Float64(), rng.NormFloat64()
+		}
+		mean, cov := make([]float64, n), make([]float64, n*n)
+		for i := range n {
+			mean[i], cov[i*n+i] = posterior(obsX, obsY, cand[i])
+		}
+		for i := range n {
+			for j := range n {
+				if i != j {
+					cov[i*n+j] = crossCovariance(obsX, cand[i], cand[j], se, noiseVar)
+				}
+			}
+		}
+		g := NewIntervals(n)
+		sd := make([]float64, n)
+		for i := range n {
+			sd[i] = math.Sqrt(cov[i*n+i])
+		}
+		g.Update(mean, sd, beta)
+		h := []float64{0}
+		safe := NewSet(n, []int{0})
+		safe.Update([]*Intervals{g}, h)
+		got := make([]bool, n)
+		ExpandersGP([]*Intervals{g}, []Posterior{{Mean: mean, Cov: cov, NoiseVar: noiseVar}}, h, beta, safe, got)
+		for i := range n {
+			want := false
+			for j := 0; safe.In[i] && j < n && !want; j++ {
+				if !safe.In[j] {
+					mu, s2 := posterior(append(slices.Clone(obsX), cand[i]), append(slices.Clone(obsY), g.Hi[i]), cand[j])
+					want = mu-math.Sqrt(beta*max(s2, 0)) >= h[0]
+				}
+			}
+			if got[i] != want {
+				t.Fatalf("trial %d: candidate %d expander %v, the fantasy says %v", trial, i, got[i], want)
+			}
+			switch {
+			case got[i]:
+				expanders++
+			case safe.In[i]:
+				others++
+			}
+		}
+	}
+	if expanders == 0 || others == 0 {
+		t.Errorf("%d expanders and %d other safe candidates: the trials do not exercise both", expanders, others)
+	}
+}
+
+// crossCovariance is the posterior covariance of candidates a and b given
+// observations at xs: k(a, b) − k(a, X)(K + σ²I)⁻¹k(X, b).
+func crossCovariance(xs []float64, a, b float64, k func(x, y float64) float64, noiseVar float64) float64 {
+	m := len(xs)
+	gram := mat.NewSymDense(m, nil)
+	ka, kb := mat.NewVecDense(m, nil), mat.NewVecDense(m, nil)
+	for i := range m {
+		for j := range m {
+			gram.SetSym(i, j, k(xs[i], xs[j]))
+		}
+		gram.SetSym(i, i, 1+noiseVar)
+		ka.SetVec(i, k(a, xs[i]))
+		kb.SetVec(i, k(b, xs[i]))
+	}
+	var chol mat.Cholesky
+	chol.Factorize(gram)
+	var v mat.VecDense
+	_ = chol.SolveVecTo(&v, kb)
+	return k(a, b) - mat.Dot(ka, &v)
 }

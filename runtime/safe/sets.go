@@ -157,3 +157,55 @@ func (p *Plateau) Done(size int) bool {
 	}
 	return p.since >= p.Window || p.rounds >= p.Cap
 }
+
+// Posterior is one constraint's Gaussian-process posterior over the
+// candidates: means, the covariance matrix (n×n, row-major, in the units of
+// the constraint squared) and the observation-noise variance, from which a
+// fantasy observation's effect follows in closed form.
+type Posterior struct {
+	Mean, Cov []float64
+	NoiseVar  float64
+}
+
+// ExpandersGP marks in out the safe candidates x that are expanders by the
+// GP-optimistic rule of Sui et al.: observing every constraint at its upper
+// bound at x (a fantasy) would certify some unsafe candidate x′, its new lower
+// bound μ′(x′) − √β σ′(x′) ≥ h for every constraint, where observing y at x
+// moves the posterior at x′ to μ′ = μ + c(y − μ(x))/s and σ′² = σ² − c²/s
+// with c = Cov(x′, x) and s = Var(x) + noise. It returns how many there are.
+func ExpandersGP(constraints []*Intervals, posteriors []Posterior, h []float64, beta float64, safe *Set, out []bool) int {
+	n := len(safe.In)
+	root := math.Sqrt(beta)
+	count := 0
+	for i, in := range safe.In {
+		out[i] = false
+		if !in {
+			continue
+		}
+		for j, other := range safe.In {
+			if other {
+				continue
+			}
+			certified := true
+			for k, p := range posteriors {
+				s := p.Cov[i*n+i] + p.NoiseVar
+				c := p.Cov[j*n+i]
+				mean, variance := p.Mean[j], p.Cov[j*n+j]
+				if s > 0 {
+					mean += c * (constraints[k].Hi[i] - p.Mean[i]) / s
+					variance -= c * c / s
+				}
+				if !(mean-root*math.Sqrt(max(variance, 0)) >= h[k]) {
+					certified = false
+					break
+				}
+			}
+			if certified {
+				out[i] = true
+				count++
+				break
+			}
+		}
+	}
+	return count
+}

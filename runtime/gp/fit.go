@@ -30,7 +30,7 @@ func (g *GP) SetNoise(i int, noiseVar float64) {
 }
 
 // Refactor re-standardises the observations (scale = their standard
-// deviation now) and refactors A from the stored kernel values and noise,
+// deviation now; not under WithFixedPrior) and refactors A from the stored kernel values and noise,
 // with the jitter of every row reset, in O(n³). On error (the kernel values
 // are not positive definite even with the largest jitter, or not finite)
 // the GP must be given consistent values and refactored before it is used.
@@ -44,7 +44,9 @@ func (g *GP) Refactor() error {
 		}
 	}
 	g.standardisedAt = g.n
-	g.scale = deviation(g.y[:g.n])
+	if !g.fixedPrior {
+		g.scale = deviation(g.y[:g.n])
+	}
 	clear(g.jitter[:g.n])
 	if err := g.refactor(); err != nil {
 		return err

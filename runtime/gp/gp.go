@@ -97,6 +97,8 @@ type GP struct {
 	standardisedAt int
 	// jitterSteps is the last step of the jitter ladder (see jitterStart).
 	jitterSteps int
+	// fixedPrior keeps shift = 0 and scale = 1 (WithFixedPrior).
+	fixedPrior bool
 }
 
 // New returns an empty GP with room for capacity observations; it is the
@@ -133,6 +135,18 @@ func (g *GP) WithJitterLimit(limit float64) *GP {
 		panic(fmt.Sprintf("gp: jitter limit %v outside [1e-4, 1]", limit))
 	}
 	g.jitterSteps = int(math.Ceil(math.Log10(limit/jitterStart) - 1e-9))
+	return g
+}
+
+// WithFixedPrior makes g a GP with the prior the caller's kernel states, in
+// y's units, and mean 0: it never standardises (shift stays 0 and scale 1)
+// and returns g. Safe exploration needs it: standardising by the data moves
+// the prior with every observation, and the confidence bounds with it, so
+// that a point certified safe under one standardisation could be certified
+// under a prior the guarantee does not cover (runtime/safe's Monte-Carlo
+// test certified unsafe points in most realisations that way).
+func (g *GP) WithFixedPrior() *GP {
+	g.fixedPrior = true
 	return g
 }
 
@@ -203,7 +217,7 @@ func (g *GP) Add(kvec []float64, kself, y, noiseVar float64) error {
 		return err
 	}
 	g.n++
-	if g.n >= 2*g.standardisedAt {
+	if !g.fixedPrior && g.n >= 2*g.standardisedAt {
 		g.restandardise()
 	}
 	g.updateAlpha()
@@ -315,11 +329,13 @@ func (g *GP) refactor() error {
 // updateAlpha refreshes shift and α = A⁻¹z with two triangular solves.
 func (g *GP) updateAlpha() {
 	n := g.n
-	sum := 0.0
-	for _, y := range g.y[:n] {
-		sum += y
+	if !g.fixedPrior {
+		sum := 0.0
+		for _, y := range g.y[:n] {
+			sum += y
+		}
+		g.shift = sum / float64(n)
 	}
-	g.shift = sum / float64(n)
 	a := g.alpha[:n]
 	for i := range a {
 		a[i] = g.standardised(i)

@@ -95,6 +95,23 @@ func newReference(t *testing.T, p *problem, n int, jitter []float64) *reference 
 		r.shift += y
 	}
 	r.shift /= float64(n)
+	r.factor(t, jitter)
+	return r
+}
+
+// newFixedPriorReference is the dense zero-mean GP on y's own scale that
+// WithFixedPrior makes.
+func newFixedPriorReference(t *testing.T, p *problem, n int) *reference {
+	t.Helper()
+	r := &reference{p: p, n: n, scale: 1}
+	r.factor(t, nil)
+	return r
+}
+
+// factor solves for α with the dense Cholesky factor of A.
+func (r *reference) factor(t *testing.T, jitter []float64) {
+	t.Helper()
+	p, n := r.p, r.n
 	a := mat.NewSymDense(n, nil)
 	z := mat.NewVecDense(n, nil)
 	for i := range n {
@@ -115,7 +132,6 @@ func newReference(t *testing.T, p *problem, n int, jitter []float64) *reference 
 	if err := r.chol.SolveVecTo(r.alpha, z); !conditionWarning(err) {
 		t.Fatal(err)
 	}
-	return r
 }
 
 // conditionWarning reports whether err is nil or only mat's warning that
@@ -210,6 +226,45 @@ func TestMatchesDenseReference(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFixedPrior checks that a GP WithFixedPrior never standardises: its
+// posterior is the dense zero-mean one on y's scale after every Add and a
+// Refactor, and far from the data it returns to the prior (mean 0).
+func TestFixedPrior(t *testing.T) {
+	const n, rel = 20, 1e-9
+	p := newProblem(3, n, 2, 0.3, true)
+	test := newProblem(4, 5, 2, 0.3, false)
+	g := New(n).WithFixedPrior()
+	kvec := make([]float64, n)
+	check := func(m int) {
+		t.Helper()
+		ref := newFixedPriorReference(t, p, m)
+		for _, x := range test.x {
+			gotMean, gotVar := g.Predict(p.kernelVector(x, m, kvec), p.kernel(x, x))
+			wantMean, wantVar := ref.predict(x)
+			if !closeTo(gotMean, wantMean, rel) || !closeTo(gotVar, wantVar, rel) {
+				t.Fatalf("n = %d at %v: (%v, %v), want (%v, %v)", m, x, gotMean, gotVar, wantMean, wantVar)
+			}
+		}
+	}
+	for m := 1; m <= n; m++ {
+		if err := p.add(g, m-1, kvec); err != nil {
+			t.Fatalf("Add %d: %v", m, err)
+		}
+		if g.Shift() != 0 || g.Scale() != 1 {
+			t.Fatalf("n = %d: standardised to (%v, %v)", m, g.Shift(), g.Scale())
+		}
+		check(m)
+	}
+	if err := g.Refactor(); err != nil {
+		t.Fatal(err)
+	}
+	check(n)
+	far := []float64{50, 50}
+	if mean, variance := g.Predict(p.kernelVector(far, n, kvec), p.kernel(far, far)); math.Abs(mean) > 1e-12 || !closeTo(variance, 1, 1e-9) {
+		t.Fatalf("far from the data: (%v, %v), want the prior (0, 1)", mean, variance)
 	}
 }
 

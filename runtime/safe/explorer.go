@@ -1,0 +1,535 @@
+package safe
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Method is the rule that chooses among the certified safe points.
+type Method int
+
+const (
+	// SGPUCB is Amani et al.'s SGP-UCB: a first phase on the seed points,
+	// then the maximiser of the objective's upper bound over the safe set.
+	SGPUCB Method = iota
+	// SafeOpt (Sui et al. 2015) plays the widest interval among the
+	// possible maximisers and the expanders of the safe set.
+	SafeOpt
+	// StageOpt (Sui et al. 2018) first expands the safe set (the widest
+	// constraint interval among the expanders) until it stops growing, then
+	// plays the objective's upper bound over it.
+	StageOpt
+)
+
+// FirstPhase is how SGP-UCB's first phase chooses among the seed points.
+type FirstPhase int
+
+const (
+	// RandomSeeds plays the seeds uniformly at random (the paper's §4).
+	RandomSeeds FirstPhase = iota
+	// UncertainSeeds plays the seed where the constraints are least certain
+	// (the paper's App. G).
+	UncertainSeeds
+	// NoFirstPhase plays each seed once and starts the second phase: the
+	// paper's "naive" SGP-UCB.
+	NoFirstPhase
+)
+
+// Config describes a safe exploration of a finite set of points.
+type Config struct {
+	Dim int
+	// Points is the decision set in unit coordinates, row-major, Dim values
+	// per point; Seeds are the indices of the known-safe ones.
+	Points      []float64
+	Seeds       []int
+	Constraints []Constraint
+	// Capacity is the most observations the explorer holds.
+	Capacity   int
+	Method     Method
+	FirstPhase FirstPhase
+	// Window and Cap end a first phase (Plateau).
+	Window, Cap int
+	// Delta is Theorem 1's failure probability; Beta, when positive,
+	// replaces its β_t by a constant (the guarantee is then void).
+	Delta, Beta float64
+	// Lipschitz, one per constraint, makes SafeOpt's and StageOpt's
+	// expanders Lipschitz ones (distances in unit coordinates, constants in
+	// the units of the constraint); nil uses the GP-optimistic rule.
+	Lipschitz []float64
+	// Seed seeds the first phase's random choices.
+	Seed uint64
+}
+
+// Choice is a point the explorer chooses, with its safety certificate.
+type Choice struct {
+	Index int  // into the decision set
+	Phase int  // 1 while exploring from the seeds (or expanding), 2 after
+	Seed  bool // a seed point: safe by the user's declaration
+	// Beta is the β in force: intervals are μ ± √β σ.
+	Beta float64
+	// Bounds are the certified bounds of every constraint at the point, in
+	// its units: a lower bound of a ≥ constraint, an upper bound of a ≤
+	// one. A point that is not a seed clears every limit.
+	Bounds []float64
+	// SafeSize is the number of certified safe points.
+	SafeSize int
+}
+
+// ErrNoSafePoint reports that no safe point is left to play: the method
+// found none worth evaluating (SafeOpt when its sets are empty).
+var ErrNoSafePoint = errors.New("safe: no safe point to evaluate")
+
+// Explorer chooses points of a finite decision set that are certified safe
+// for every unknown constraint. Each round calls Prepare, then, when it asks
+// for them, gives the objective's posterior at the safe points to Choose;
+// Observe records the constraints' measured values. Prepare, Choose and
+// Observe allocate nothing; a first phase's refits allocate in the fitter
+// only when they learn. It is not safe for concurrent use.
+type Explorer struct {
+	cfg     Config
+	n       int // decision points
+	models  []*model
+	cons    []*Intervals // of z: the limit is 0
+	zero    []float64
+	f       *Intervals   // the objective's, for SafeOpt and StageOpt
+	all     []*Intervals // cons, then f
+	set     *Set
+	plateau Plateau
+	rng     *rand.Rand
+
+	units  []float64 // observed points, unit coordinates
+	atSeed []bool    // whether observation i is at a seed point
+	obs    int
+
+	frozen   bool // the hyperparameters and s are fixed: phase 2, or StageOpt's stage 1
+	phase    int
+	prepared int // obs at the last Prepare; -1 before any
+	pending  []int
+	beta     float64
+
+	mean, sd []float64 // one constraint's posterior at the points
+	kstar    []float64 // a block of kernel vectors
+	kself    []float64
+	marks    []bool
+	score    []float64
+	bounds   []float64
+	post     []Posterior // GP-optimistic expanders' posteriors
+	v        []float64   // L⁻¹k of every point, for the covariances
+}
+
+// predictBlock is the number of points predicted at once.
+const predictBlock = 48
+
+// NewExplorer checks cfg and allocates an explorer's memory.
+func NewExplorer(cfg Config) (*Explorer, error) {
+	if cfg.Dim < 1 || len(cfg.Points)%cfg.Dim != 0 || len(cfg.Points) == 0 {
+		return nil, fmt.Errorf("safe: %d point values for dimension %d", len(cfg.Points), cfg.Dim)
+	}
+	n := len(cfg.Points) / cfg.Dim
+	switch {
+	case len(cfg.Seeds) == 0:
+		return nil, errors.New("safe: no seed point: safe exploration starts from known-safe points")
+	case len(cfg.Constraints) == 0:
+		return nil, errors.New("safe: no constraint")
+	case cfg.Capacity < 1:
+		return nil, fmt.Errorf("safe: capacity %d", cfg.Capacity)
+	case cfg.Lipschitz != nil && len(cfg.Lipschitz) != len(cfg.Constraints):
+		return nil, fmt.Errorf("safe: %d Lipschitz constants for %d constraints", len(cfg.Lipschitz), len(cfg.Constraints))
+	case !(cfg.Delta > 0 && cfg.Delta < 1) || cfg.Beta < 0:
+		return nil, fmt.Errorf("safe: δ = %v, β = %v", cfg.Delta, cfg.Beta)
+	}
+	for _, s := range cfg.Seeds {
+		if s < 0 || s >= n {
+			return nil, fmt.Errorf("safe: seed index %d outside the %d points", s, n)
+		}
+	}
+	e := &Explorer{cfg: cfg, n: n, zero: make([]float64, len(cfg.Constraints)),
+		set: NewSet(n, cfg.Seeds), plateau: Plateau{Window: max(cfg.Window, 1), Cap: max(cfg.Cap, 1)},
+		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x5afe)),
+		units: make([]float64, cfg.Capacity*cfg.Dim), atSeed: make([]bool, 0, cfg.Capacity),
+		prepared: -1, pending: make([]int, 0, len(cfg.Seeds)),
+		mean: make([]float64, n), sd: make([]float64, n),
+		kstar: make([]float64, predictBlock*cfg.Capacity), kself: make([]float64, predictBlock),
+		marks: make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
+		f: NewIntervals(n), phase: 1}
+	for _, c := range cfg.Constraints {
+		m, err := newModel(c, cfg.Capacity, e.unit)
+		if err != nil {
+			return nil, fmt.Errorf("safe: %w", err)
+		}
+		e.models = append(e.models, m)
+		e.cons = append(e.cons, NewIntervals(n))
+	}
+	e.all = append(append(make([]*Intervals, 0, len(e.cons)+1), e.cons...), e.f)
+	if cfg.Method != SGPUCB && cfg.Lipschitz == nil {
+		e.post = make([]Posterior, len(cfg.Constraints))
+		for k := range e.post {
+			e.post[k] = Posterior{Mean: make([]float64, n), Cov: make([]float64, n*n)}
+		}
+		e.v = make([]float64, n*cfg.Capacity)
+	}
+	return e, nil
+}
+
+// unit is observation i in unit coordinates.
+func (e *Explorer) unit(i int) []float64 { return e.units[i*e.cfg.Dim : (i+1)*e.cfg.Dim] }
+
+// point is decision point i in unit coordinates.
+func (e *Explorer) point(i int) []float64 {
+	return e.cfg.Points[i*e.cfg.Dim : (i+1)*e.cfg.Dim]
+}
+
+// Len is the number of observations.
+func (e *Explorer) Len() int { return e.obs }
+
+// Safe marks the certified safe points (seeds included), as of the last
+// Prepare.
+func (e *Explorer) Safe() []bool { return e.set.In }
+
+// Observe records the constraints' measured values g (one per constraint,
+// in their units) at u, a point in unit coordinates.
+func (e *Explorer) Observe(u []float64, g []float64) error {
+	if len(g) != len(e.models) || len(u) != e.cfg.Dim {
+		return fmt.Errorf("safe: %d constraint values at a point of %d components", len(g), len(u))
+	}
+	if e.obs == e.cfg.Capacity {
+		return fmt.Errorf("safe: capacity %d exhausted", e.cfg.Capacity)
+	}
+	for k, v := range g {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("constraint %s: the measured value %v is not a finite number", e.models[k].Name, v)
+		}
+	}
+	i := e.obs
+	copy(e.unit(i), u)
+	seed := false
+	for _, s := range e.cfg.Seeds {
+		if equal(e.point(s), u) {
+			seed = true
+			break
+		}
+	}
+	e.atSeed = append(e.atSeed, seed)
+	for k, m := range e.models {
+		m.values = append(m.values, g[k])
+		if e.frozen {
+			if err := m.add(i); err != nil {
+				m.values = m.values[:i]
+				for _, done := range e.models[:k] {
+					done.values = done.values[:i]
+					done.gp.Truncate(i)
+				}
+				e.atSeed = e.atSeed[:i]
+				return err
+			}
+		}
+	}
+	e.obs++
+	return nil
+}
+
+func equal(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Prepare brings the models, the confidence intervals and the safe set up
+// to date with the observations, and reports whether Choose needs the
+// objective's posterior (at the points Safe marks).
+func (e *Explorer) Prepare() (needObjective bool, err error) {
+	if e.prepared != e.obs {
+		if err := e.advance(); err != nil {
+			return false, err
+		}
+		e.prepared = e.obs
+	}
+	return e.phase == 2 || e.cfg.Method == SafeOpt, nil
+}
+
+// advance runs one round's updates.
+func (e *Explorer) advance() error {
+	t := e.obs + 1
+	e.beta = e.cfg.Beta
+	if e.beta == 0 {
+		e.beta = Beta(e.n, t, e.cfg.Delta)
+	}
+	if !e.frozen {
+		if e.obs == 0 {
+			return nil
+		}
+		if !e.firstPhaseOver() {
+			// The hyperparameters and s may change: judge the plateau on
+			// fresh intervals, which no guarantee depends on yet (only
+			// seeds are played).
+			if err := e.refit(false); err != nil {
+				return err
+			}
+			e.restart()
+			e.updateConstraints()
+			if e.cfg.FirstPhase == NoFirstPhase || e.cfg.Method != SGPUCB || !e.plateau.Done(e.set.Len()) {
+				return nil
+			}
+		}
+		if err := e.refit(true); err != nil {
+			return err
+		}
+		e.frozen = true
+		e.restart()
+		if e.cfg.Method != StageOpt {
+			e.phase = 2
+		}
+		e.plateau = Plateau{Window: e.plateau.Window, Cap: e.plateau.Cap}
+	}
+	e.updateConstraints()
+	if e.cfg.Method == StageOpt && e.phase == 1 && e.plateau.Done(e.set.Len()) {
+		e.phase = 2
+	}
+	return nil
+}
+
+// firstPhaseOver reports whether the seeds-only part of the run is over:
+// for the methods without a first phase, once every seed was observed.
+func (e *Explorer) firstPhaseOver() bool {
+	if e.cfg.Method == SGPUCB && e.cfg.FirstPhase != NoFirstPhase {
+		return false
+	}
+	return e.unobservedSeeds() == 0
+}
+
+// unobservedSeeds fills pending with the seeds not observed yet, in order.
+func (e *Explorer) unobservedSeeds() int {
+	e.pending = e.pending[:0]
+	for _, s := range e.cfg.Seeds {
+		seen := false
+		for i := range e.obs {
+			if equal(e.unit(i), e.point(s)) {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			e.pending = append(e.pending, s)
+		}
+	}
+	return len(e.pending)
+}
+
+func (e *Explorer) refit(force bool) error {
+	for _, m := range e.models {
+		if err := m.refit(e.atSeed, force); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restart forgets the intervals and the certified points.
+func (e *Explorer) restart() {
+	for _, c := range e.cons {
+		for i := range c.Lo {
+			c.Lo[i], c.Hi[i] = math.Inf(-1), math.Inf(1)
+		}
+	}
+	for i := range e.f.Lo {
+		e.f.Lo[i], e.f.Hi[i] = math.Inf(-1), math.Inf(1)
+	}
+	e.set = NewSet(e.n, e.cfg.Seeds)
+}
+
+// updateConstraints intersects every constraint's intervals with its
+// posterior and adds the newly certified points to the safe set.
+func (e *Explorer) updateConstraints() {
+	for k, m := range e.models {
+		e.predict(k, m)
+		e.cons[k].Update(e.mean, e.sd, e.beta)
+	}
+	e.set.Update(e.cons, e.zero)
+}
+
+// predict writes constraint k's posterior mean and sd at every point to
+// e.mean and e.sd, and to e.post[k] (with the covariances) when the
+// GP-optimistic expanders need it.
+func (e *Explorer) predict(k int, m *model) {
+	n := m.gp.Len()
+	for start := 0; start < e.n; start += predictBlock {
+		count := min(predictBlock, e.n-start)
+		for j := range count {
+			p := e.point(start + j)
+			row := e.kstar[j*n : (j+1)*n]
+			for i := range n {
+				row[i] = m.Kernel.Eval(p, e.unit(i))
+			}
+			e.kself[j] = m.Kernel.Eval(p, p)
+		}
+		m.gp.PredictBatch(e.kstar[:count*n], count, e.kself[:count], e.mean[start:start+count], e.sd[start:start+count])
+		if e.post != nil {
+			copy(e.v[start*n:(start+count)*n], e.kstar[:count*n])
+		}
+	}
+	for i, v := range e.sd {
+		e.sd[i] = math.Sqrt(v)
+	}
+	if e.post == nil {
+		return
+	}
+	p := &e.post[k]
+	copy(p.Mean, e.mean)
+	p.NoiseVar = m.noiseZ()
+	for i := range e.n {
+		vi := e.v[i*n : (i+1)*n]
+		for j := range i + 1 {
+			c := m.Kernel.Eval(e.point(i), e.point(j)) - dot(vi, e.v[j*n:(j+1)*n])
+			p.Cov[i*e.n+j], p.Cov[j*e.n+i] = c, c
+		}
+	}
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// Choose returns the next point given the objective's posterior mean and
+// sd at every point Safe marks (larger is better), when Prepare asked for
+// them; the other entries are not read.
+func (e *Explorer) Choose(objMean, objSD []float64) (Choice, error) {
+	if e.prepared != e.obs {
+		return Choice{}, errors.New("safe: Choose without Prepare")
+	}
+	i, err := e.choose(objMean, objSD)
+	if err != nil {
+		return Choice{}, err
+	}
+	if !e.set.In[i] {
+		return Choice{}, fmt.Errorf("safe: internal error: point %d is not certified safe", i)
+	}
+	c := Choice{Index: i, Phase: e.phase, Beta: e.beta, Bounds: e.bounds, SafeSize: e.set.Len()}
+	for _, s := range e.cfg.Seeds {
+		c.Seed = c.Seed || s == i
+	}
+	for k, m := range e.models {
+		e.bounds[k] = math.NaN()
+		if e.frozen {
+			e.bounds[k] = m.bound(e.cons[k].Lo[i])
+		}
+	}
+	return c, nil
+}
+
+func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
+	if !e.frozen {
+		if e.cfg.Method != SGPUCB || e.cfg.FirstPhase == NoFirstPhase || e.obs == 0 && e.cfg.FirstPhase == UncertainSeeds {
+			if e.unobservedSeeds() > 0 {
+				return e.pending[0], nil
+			}
+		}
+		if e.cfg.FirstPhase == RandomSeeds {
+			return e.cfg.Seeds[e.rng.IntN(len(e.cfg.Seeds))], nil
+		}
+		return e.uncertainSeed(), nil
+	}
+	root := math.Sqrt(e.beta)
+	switch {
+	case e.cfg.Method == SafeOpt:
+		e.updateObjective(objMean, objSD)
+		Maximizers(e.f, e.set, e.marks)
+		e.addExpanders()
+		if i := Widest(e.marks, e.all); i >= 0 {
+			return i, nil
+		}
+		return 0, ErrNoSafePoint
+	case e.phase == 1: // StageOpt's expansion
+		e.addExpandersOnly()
+		if i := Widest(e.marks, e.cons); i >= 0 {
+			return i, nil
+		}
+		e.phase = 2
+	}
+	for i, in := range e.set.In {
+		if in {
+			e.score[i] = objMean[i] + root*objSD[i]
+		}
+	}
+	return Argmax(e.score, e.set), nil
+}
+
+// uncertainSeed is the seed with the widest constraint interval, the first
+// on ties.
+func (e *Explorer) uncertainSeed() int {
+	clear(e.marks)
+	for _, s := range e.cfg.Seeds {
+		e.marks[s] = true
+	}
+	if i := Widest(e.marks, e.cons); i >= 0 {
+		return i
+	}
+	return e.cfg.Seeds[0]
+}
+
+// updateObjective intersects the objective's intervals at the safe points.
+func (e *Explorer) updateObjective(mean, sd []float64) {
+	root := math.Sqrt(e.beta)
+	for i, in := range e.set.In {
+		if !in {
+			continue
+		}
+		lo, hi := mean[i]-root*sd[i], mean[i]+root*sd[i]
+		if lo > e.f.Hi[i] || hi < e.f.Lo[i] {
+			e.f.Conflicts++
+			continue
+		}
+		e.f.Lo[i], e.f.Hi[i] = max(e.f.Lo[i], lo), min(e.f.Hi[i], hi)
+	}
+}
+
+// addExpanders adds the expanders to the marks.
+func (e *Explorer) addExpanders() {
+	marked := e.score // scratch: the maximisers' marks while expanders are found
+	for i, m := range e.marks {
+		marked[i] = 0
+		if m {
+			marked[i] = 1
+		}
+	}
+	e.addExpandersOnly()
+	for i := range e.marks {
+		e.marks[i] = e.marks[i] || marked[i] == 1
+	}
+}
+
+// addExpandersOnly sets the marks to the expanders.
+func (e *Explorer) addExpandersOnly() {
+	if e.cfg.Lipschitz != nil {
+		Expanders(e.cons, e.zero, e.lipschitzZ(), e.distance, e.set, e.marks)
+		return
+	}
+	ExpandersGP(e.cons, e.post, e.zero, e.beta, e.set, e.marks)
+}
+
+// lipschitzZ converts the Lipschitz constants to z units.
+func (e *Explorer) lipschitzZ() []float64 {
+	l := e.bounds // scratch until Choose writes the bounds
+	for k, m := range e.models {
+		l[k] = e.cfg.Lipschitz[k] / m.scale
+	}
+	return l
+}
+
+func (e *Explorer) distance(i, j int) float64 {
+	s := 0.0
+	a, b := e.point(i), e.point(j)
+	for c := range a {
+		d := a[c] - b[c]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}

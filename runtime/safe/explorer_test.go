@@ -1,0 +1,212 @@
+package safe
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/bocdev/boc/runtime/kernel"
+)
+
+// TestMethods runs every method and first phase on drawn worlds and checks
+// the invariants run checks, that no unsafe point is played or certified
+// (β_t at δ = 0.01 on 40 points), and the phases: a first phase of seeds
+// only, then the second phase for good.
+func TestMethods(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		method Method
+		first  FirstPhase
+		lip    bool
+	}{
+		{"sgp-ucb random", SGPUCB, RandomSeeds, false},
+		{"sgp-ucb uncertainty", SGPUCB, UncertainSeeds, false},
+		{"sgp-ucb naive", SGPUCB, NoFirstPhase, false},
+		{"safeopt", SafeOpt, 0, false},
+		{"safeopt lipschitz", SafeOpt, 0, true},
+		{"stageopt", StageOpt, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			for r := range 5 {
+				w := newWorld(rng, 40)
+				seeds := safest(w.g, 3)
+				cfg := w.config(seeds, 0.1, 0.01)
+				cfg.Method, cfg.FirstPhase, cfg.Window, cfg.Cap, cfg.Seed = tc.method, tc.first, 5, 15, uint64(r)
+				if tc.lip {
+					cfg.Lipschitz = []float64{4}
+				}
+				rec := w.run(t, cfg, 0.1, 40, rng)
+				if rec.unsafe {
+					t.Errorf("realisation %d: an unsafe point was played or certified", r)
+				}
+				seen2 := false
+				for i, ph := range rec.phases {
+					seed := false
+					for _, s := range seeds {
+						seed = seed || s == rec.played[i]
+					}
+					switch {
+					case ph == 2:
+						seen2 = true
+					case seen2:
+						t.Fatalf("realisation %d: phase 1 again at round %d", r, i+1)
+					case tc.method != StageOpt && !seed:
+						t.Fatalf("realisation %d: round %d of phase 1 played %d, not a seed", r, i+1, rec.played[i])
+					}
+				}
+				if tc.first == NoFirstPhase && rec.phases[len(seeds)] != 2 {
+					t.Errorf("naive SGP-UCB is in phase %d after the seeds", rec.phases[len(seeds)])
+				}
+				if !seen2 && tc.method != SafeOpt {
+					t.Errorf("realisation %d: no second phase in 40 rounds (cap 15)", r)
+				}
+			}
+		})
+	}
+}
+
+// TestLearnedHyperparameters learns the lengthscale, the variance (with
+// Standardise) and the noise from the first phase and checks that they
+// stay frozen in the second.
+func TestLearnedHyperparameters(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	w := newWorld(rng, 40)
+	cfg := w.config(safest(w.g, 4), 0.1, 0.01)
+	c := &cfg.Constraints[0]
+	c.Learned, c.Lower, c.Upper = []bool{true, true}, []float64{0.05, 0.05}, []float64{20, 2}
+	c.NoiseVariance, c.NoiseLower, c.NoiseUpper = -1, 1e-4, 1
+	c.Standardise = true
+	cfg.Window, cfg.Cap = 5, 12
+	e, err := NewExplorer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := make([]float64, 2)
+	var frozen []float64
+	for round := range 30 {
+		if _, err := e.Prepare(); err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.Choose(w.f, make([]float64, 40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Observe(e.point(c.Index), []float64{w.g[c.Index] + 0.1*rng.NormFloat64()}); err != nil {
+			t.Fatal(err)
+		}
+		e.models[0].Kernel.Params(theta)
+		switch {
+		case c.Phase == 2 && frozen == nil:
+			frozen = append([]float64{e.models[0].scale, e.models[0].noise}, theta...)
+		case c.Phase == 2:
+			now := append([]float64{e.models[0].scale, e.models[0].noise}, theta...)
+			for i := range now {
+				if now[i] != frozen[i] {
+					t.Fatalf("round %d: a frozen value moved: %v, was %v", round+1, now, frozen)
+				}
+			}
+		}
+	}
+	if frozen == nil {
+		t.Fatal("no second phase")
+	}
+	if s := e.models[0].scale; s == 1 || !(s > 0) {
+		t.Errorf("s = %v, want the seeds' RMS distance to the limit", s)
+	}
+}
+
+// TestBadInput checks the errors of NewExplorer and Observe.
+func TestBadInput(t *testing.T) {
+	k := kernel.NewStationary(kernel.SE, 1, []float64{0.3})
+	base := Config{Dim: 1, Points: []float64{0, 0.5, 1}, Seeds: []int{0}, Capacity: 5, Delta: 0.01,
+		Constraints: []Constraint{{Name: "heat", Kernel: k, AtLeast: true}}}
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"no seed", func(c *Config) { c.Seeds = nil }, "no seed point"},
+		{"seed outside", func(c *Config) { c.Seeds = []int{3} }, "seed index 3"},
+		{"no constraint", func(c *Config) { c.Constraints = nil }, "no constraint"},
+		{"delta", func(c *Config) { c.Delta = 1 }, "δ = 1"},
+	} {
+		cfg := base
+		tc.edit(&cfg)
+		if _, err := NewExplorer(cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	e, err := NewExplorer(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Observe([]float64{0}, []float64{math.NaN()}); err == nil || !strings.Contains(err.Error(), "constraint heat") {
+		t.Errorf("NaN value: %v, want an error naming the constraint", err)
+	}
+	if e.Len() != 0 {
+		t.Errorf("a rejected observation was kept")
+	}
+}
+
+// TestAllocations checks that a second-phase round allocates nothing.
+func TestExplorerAllocations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := newWorld(rng, 40)
+	cfg := w.config(safest(w.g, 2), 0.1, 0.01)
+	cfg.Capacity, cfg.Window, cfg.Cap = 400, 2, 4
+	e, err := NewExplorer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := make([]float64, 40)
+	round := func() {
+		if _, err := e.Prepare(); err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.Choose(w.f, sd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Observe(e.point(c.Index), []float64{w.g[c.Index]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 10 {
+		round()
+	}
+	if allocs := testing.AllocsPerRun(20, round); allocs != 0 {
+		t.Errorf("a round allocates %v times", allocs)
+	}
+}
+
+// BenchmarkPaperRun is a whole T = 500 run of SGP-UCB's explorer in the
+// paper's setting (§5): 100 points, one constraint, 10 seeds; the
+// objective's posterior is left out (the emitted optimiser's model).
+func BenchmarkPaperRun(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := newWorld(rng, 100)
+	cfg := w.config(safest(w.g, 10), 0.1, 0.01)
+	cfg.Capacity, cfg.Window, cfg.Cap = 500, 20, 100
+	sd := make([]float64, 100)
+	b.ReportAllocs()
+	for range b.N {
+		e, err := NewExplorer(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 500 {
+			if _, err := e.Prepare(); err != nil {
+				b.Fatal(err)
+			}
+			c, err := e.Choose(w.f, sd)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := e.Observe(e.point(c.Index), []float64{w.g[c.Index] + 0.1*rng.NormFloat64()}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,220 @@
+package safe
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bocdev/boc/runtime/fit"
+	"github.com/bocdev/boc/runtime/gp"
+	"github.com/bocdev/boc/runtime/kernel"
+)
+
+// Constraint describes one unknown safety constraint: a measured value g
+// that must stay at or above Threshold (AtLeast) or at or below it.
+//
+// Its model is a zero-mean Gaussian process on z = ±(g − Threshold)/s, the
+// signed distance to the limit in units of s (positive is safe): the prior
+// puts every unexplored point at the limit, and nothing is standardised by
+// the data (gp.WithFixedPrior), so that the confidence bounds mean what
+// Theorem 1 says. s is 1 (the kernel states the prior in the units of g)
+// unless Standardise, when it is the root mean square of g − Threshold over
+// the observations at seed points. s and the learned hyperparameters come
+// from the first phase only, while every evaluation is a known-safe seed
+// point; they are frozen when exploration leaves the seeds, so that later
+// data can only narrow the intervals.
+type Constraint struct {
+	Name string
+	// Kernel is the covariance of z over unit coordinates. Its log
+	// hyperparameters θ are the starting values of those learned.
+	Kernel kernel.Kernel
+	// Learned marks the components of θ fitted to the first phase's data,
+	// within [Lower, Upper] (natural units); all three have NumParams()
+	// entries, or are nil when nothing is learned.
+	Learned      []bool
+	Lower, Upper []float64
+	// NoiseVariance is the observation noise's variance in the units of g²,
+	// or negative to learn it (in z units, within [NoiseLower, NoiseUpper]).
+	NoiseVariance          float64
+	NoiseLower, NoiseUpper float64
+	Threshold              float64
+	AtLeast                bool
+	// Standardise divides g − Threshold by s, for a kernel whose variance
+	// is learned, so that its bounds are relative to the data's scale.
+	Standardise bool
+}
+
+// model is the state of one constraint's Gaussian process.
+type model struct {
+	Constraint
+	gp      *gp.GP
+	fitter  *fit.Fitter // nil when nothing is learned
+	theta   []float64   // the kernel's log hyperparameters
+	learned []int       // indices into theta of the learned ones
+	fitVals []float64   // the learned values (natural units), then the noise variance when learned
+	fitLo   []float64
+	fitHi   []float64
+	grad    []float64 // NumParams() scratch
+	scale   float64   // s
+	noise   float64   // the noise variance of z
+	values  []float64 // g at every observation, in order
+	kvec    []float64 // scratch: a kernel vector
+	rows    []int     // the observations a fit learns from
+	z       []float64 // their z
+	fixed   []float64 // their declared noise (z units)
+	fitted  int       // seed observations at the last fit
+	units   func(i int) []float64
+}
+
+func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, error) {
+	if c.Kernel == nil {
+		return nil, fmt.Errorf("constraint %s has no kernel", c.Name)
+	}
+	p := c.Kernel.NumParams()
+	m := &model{Constraint: c, gp: gp.New(capacity).WithFixedPrior(), theta: make([]float64, p),
+		grad: make([]float64, p), scale: 1, values: make([]float64, 0, capacity),
+		kvec: make([]float64, capacity), rows: make([]int, 0, capacity),
+		z: make([]float64, capacity), fixed: make([]float64, capacity), units: units}
+	c.Kernel.Params(m.theta)
+	for j, l := range c.Learned {
+		if !l {
+			continue
+		}
+		if !(c.Lower[j] > 0 && c.Lower[j] <= c.Upper[j]) {
+			return nil, fmt.Errorf("constraint %s: bounds [%v, %v] of hyperparameter %d", c.Name, c.Lower[j], c.Upper[j], j)
+		}
+		m.learned = append(m.learned, j)
+		m.fitVals = append(m.fitVals, min(max(math.Exp(m.theta[j]), c.Lower[j]), c.Upper[j]))
+		m.fitLo, m.fitHi = append(m.fitLo, c.Lower[j]), append(m.fitHi, c.Upper[j])
+	}
+	learnNoise := c.NoiseVariance < 0
+	if learnNoise {
+		if !(c.NoiseLower > 0 && c.NoiseLower <= c.NoiseUpper) {
+			return nil, fmt.Errorf("constraint %s: noise bounds [%v, %v]", c.Name, c.NoiseLower, c.NoiseUpper)
+		}
+		m.noise = math.Sqrt(c.NoiseLower * c.NoiseUpper)
+		m.fitVals = append(m.fitVals, m.noise)
+		m.fitLo, m.fitHi = append(m.fitLo, c.NoiseLower), append(m.fitHi, c.NoiseUpper)
+	}
+	if len(m.fitVals) > 0 {
+		m.fitter = fit.New(capacity, len(m.learned), learnNoise, m.fill)
+	}
+	return m, nil
+}
+
+// zOf is observation i's signed distance to the limit in units of s.
+func (m *model) zOf(g float64) float64 {
+	d := (g - m.Threshold) / m.scale
+	if !m.AtLeast {
+		d = -d
+	}
+	return d
+}
+
+// bound converts a lower bound of z to the certified bound of g: a lower
+// bound for ≥, an upper bound for ≤.
+func (m *model) bound(zLo float64) float64 {
+	if m.AtLeast {
+		return m.Threshold + m.scale*zLo
+	}
+	return m.Threshold - m.scale*zLo
+}
+
+// noiseZ is the noise variance of one observation of z.
+func (m *model) noiseZ() float64 {
+	if m.NoiseVariance >= 0 {
+		return m.NoiseVariance / (m.scale * m.scale)
+	}
+	return m.noise
+}
+
+// fill is the fitter's kernel matrices for the learned values vals, over
+// the observations in rows.
+func (m *model) fill(vals []float64, n int, k, dk []float64) {
+	m.setLearned(vals)
+	for i := range n {
+		for l := range n {
+			clear(m.grad)
+			k[i*n+l] = m.Kernel.AddGradParams(m.units(m.rows[i]), m.units(m.rows[l]), 1, m.grad)
+			for j, p := range m.learned {
+				dk[(j*n+i)*n+l] = m.grad[p]
+			}
+		}
+	}
+}
+
+// setLearned puts the learned values (natural units) into the kernel.
+func (m *model) setLearned(vals []float64) {
+	for j, p := range m.learned {
+		m.theta[p] = math.Log(vals[j])
+	}
+	m.Kernel.SetParams(m.theta)
+}
+
+// refit sets s from the observations at seed points (atSeed[i] for
+// observation i), fits the learned hyperparameters to them when the fit
+// schedule says so (always when force), and rebuilds the posterior from
+// every observation. Without a seed observation it keeps the prior, unless
+// force: the values a frozen model keeps must come from data.
+func (m *model) refit(atSeed []bool, force bool) error {
+	m.rows = m.rows[:0]
+	ss := 0.0
+	for i, in := range atSeed {
+		if in {
+			d := m.values[i] - m.Threshold
+			ss += d * d
+			m.rows = append(m.rows, i)
+		}
+	}
+	count := len(m.rows)
+	switch {
+	case count == 0 && force:
+		return fmt.Errorf("constraint %s: no observation at a seed point to learn from", m.Name)
+	case count == 0:
+		return m.rebuild()
+	}
+	if rms := math.Sqrt(ss / float64(count)); m.Standardise && rms > 0 {
+		m.scale = rms
+	}
+	if m.fitter != nil && (force || fit.Due(count, 1, m.fitted)) {
+		m.fitted = count
+		noise := 0.0 // the learned noise is the fitter's
+		if m.NoiseVariance >= 0 {
+			noise = m.NoiseVariance / (m.scale * m.scale)
+		}
+		for i, r := range m.rows {
+			m.z[i], m.fixed[i] = m.zOf(m.values[r]), noise
+		}
+		if _, err := m.fitter.Fit(m.z[:count], m.fixed[:count], m.fitVals, m.fitLo, m.fitHi); err != nil {
+			return fmt.Errorf("constraint %s: learning the hyperparameters: %w", m.Name, err)
+		}
+		m.setLearned(m.fitVals)
+		if m.NoiseVariance < 0 {
+			m.noise = m.fitVals[len(m.fitVals)-1]
+		}
+	}
+	return m.rebuild()
+}
+
+// rebuild refactors the posterior from every observation, with the current
+// s and hyperparameters.
+func (m *model) rebuild() error {
+	m.gp.Reset()
+	for i := range m.values {
+		if err := m.add(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add puts observation i, the next one, into the posterior.
+func (m *model) add(i int) error {
+	u := m.units(i)
+	for j := range i {
+		m.kvec[j] = m.Kernel.Eval(u, m.units(j))
+	}
+	if err := m.gp.Add(m.kvec[:i], m.Kernel.Eval(u, u), m.zOf(m.values[i]), m.noiseZ()); err != nil {
+		return fmt.Errorf("constraint %s: %w", m.Name, err)
+	}
+	return nil
+}

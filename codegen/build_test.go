@@ -153,8 +153,11 @@ func allocTest(name string, out *Output) []byte {
 	pkg := libraryPackage(out)
 	refit := refitAllocTest(name, out)
 	observe := "o.Observe(x, synthetic(x))"
-	if reportsNoise(out) {
+	switch {
+	case reportsNoise(out):
 		observe = "o.ObserveWithSD(x, synthetic(x), 0.01)"
+	case strings.Contains(string(out.Library[0].Content), "\ntype Constraints "):
+		observe = "o.Observe(x, synthetic(x), ConstraintLimits)" // every value at its limit
 	}
 	test := fmt.Sprintf(`package %s
 
@@ -563,6 +566,7 @@ import (
 func main() {
 	shift := flag.Float64("shift", 0, "added to every component")
 	sd := flag.Float64("sd", -1, "the noise sd to report, if >= 0")
+	report := flag.String("report", "", "a constraint to report as well: the sum of the components")
 	flag.Parse()
 	var in struct {
 		X struct {
@@ -577,6 +581,10 @@ func main() {
 	y := 0.0
 	for _, v := range append([]float64{in.X.X}, in.X.V...) {
 		y += (v + *shift) * (v + *shift)
+	}
+	if *report != "" {
+		fmt.Printf("{\"y\": %v, %q: %v}\n", y, *report, in.X.X+in.X.V[0]+in.X.V[1])
+		return
 	}
 	if *sd < 0 {
 		fmt.Printf("{\"y\": %v}\n", y)

@@ -25,24 +25,7 @@ func (g *generator) candidatesDecls(f *jen.File) {
 	if !g.o.Finite() {
 		return
 	}
-	c := g.p.Candidates
-	points := make([]jen.Code, len(c.Points))
-	for i, pt := range c.Points {
-		vals := make([]jen.Code, len(pt))
-		for j, v := range pt {
-			vals[j] = number(v).code
-		}
-		points[i] = jen.Values(vals...)
-	}
-	source := fmt.Sprintf("read from %q", c.File)
-	if c.Call != nil {
-		source = "made by " + callString(c.Call)
-	}
-	f.Comment(fmt.Sprintf("numCandidates is the size of the finite decision set, %s.", source))
-	f.Const().Id("numCandidates").Op("=").Lit(len(c.Points))
-	f.Comment("candidatePoints are the only points Suggest chooses among, in the file's order.")
-	f.Var().Id("candidatePoints").Op("=").Index(jen.Id("numCandidates")).Id("Point").Values(points...)
-
+	g.candidateTableDecl(f)
 	f.Comment("freeCandidates packs the candidates not evaluated yet, in unit coordinates, into")
 	f.Comment("candidateUnits, with their indices in candidateIndex, and returns their number.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("freeCandidates").Params().Int().Block(
@@ -66,6 +49,27 @@ func (g *generator) candidatesDecls(f *jen.File) {
 	if g.initEmit != nil {
 		g.designFromCandidatesDecl(f)
 	}
+}
+
+// candidateTableDecl declares the candidates: their number and points.
+func (g *generator) candidateTableDecl(f *jen.File) {
+	c := g.p.Candidates
+	points := make([]jen.Code, len(c.Points))
+	for i, pt := range c.Points {
+		vals := make([]jen.Code, len(pt))
+		for j, v := range pt {
+			vals[j] = number(v).code
+		}
+		points[i] = jen.Values(vals...)
+	}
+	source := fmt.Sprintf("read from %q", c.File)
+	if c.Call != nil {
+		source = "made by " + callString(c.Call)
+	}
+	f.Comment(fmt.Sprintf("numCandidates is the size of the finite decision set, %s.", source))
+	f.Const().Id("numCandidates").Op("=").Lit(len(c.Points))
+	f.Comment("candidatePoints are the only points Suggest chooses among, in the file's order.")
+	f.Var().Id("candidatePoints").Op("=").Index(jen.Id("numCandidates")).Id("Point").Values(points...)
 }
 
 // designFromCandidatesDecl emits the method that moves the generated design

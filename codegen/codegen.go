@@ -99,6 +99,9 @@ type generator struct {
 	// noiseSample draws the declared noise from the *rand.Rand "rng"; Run
 	// adds it to the values of an expression objective. Nil otherwise.
 	noiseSample jen.Code
+	// constraintNoise is set when Run adds noise to simulated constraints
+	// (constraintNoiseDecl).
+	constraintNoise bool
 }
 
 // observeMethod is the name of the optimiser's method that records an
@@ -138,14 +141,26 @@ func (g *generator) plan() {
 	g.planCandidates()
 	g.planObjective()
 	for _, c := range p.Constraints {
-		if !c.Known {
-			g.internal(c.Span, "unknown safety constraint %s reached code generation", c.Name)
-			continue
+		if c.Known {
+			g.known = append(g.known, c)
+		} else if g.o.Safety == nil {
+			g.internal(c.Span, "unknown safety constraint %s reached code generation without a safe acquisition", c.Name)
 		}
-		g.known = append(g.known, c)
 	}
 	g.planObservationNoise()
 	g.planModel()
+	if g.o.Safety == nil { // the explorer replaces the acquisition, its search and the design
+		g.planSearch()
+	}
+	if p.Budget < 1 {
+		g.internal(dsl.Span{}, "budget %d is not positive", p.Budget)
+	}
+}
+
+// planSearch resolves the acquisition's, the search's and the initial
+// design's hooks.
+func (g *generator) planSearch() {
+	p := g.p
 	if h, ok := callHook[registry.AcquisitionHooks](g, p.Acquisition); ok {
 		g.planAcquisition(h.Code)
 	}
@@ -159,9 +174,6 @@ func (g *generator) plan() {
 		if h, ok := callHook[registry.InitEmit](g, p.Init.Call); ok {
 			g.initEmit = h
 		}
-	}
-	if p.Budget < 1 {
-		g.internal(dsl.Span{}, "budget %d is not positive", p.Budget)
 	}
 }
 

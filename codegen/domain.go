@@ -121,8 +121,14 @@ func (g *generator) domainDecls(f *jen.File) {
 	f.Const().Id("Seed").Uint64().Op("=").Op(strconv.FormatUint(p.Seed, 10))
 	f.Comment("Maximize reports whether the objective is maximised (false: minimised).")
 	f.Const().Id("Maximize").Op("=").Lit(p.Objective.Maximize)
-	f.Comment(fmt.Sprintf("InitialDesign is the number of points of the initial design, %s.", g.initDescription()))
-	f.Const().Id("InitialDesign").Op("=").Lit(g.p.Init.Size())
+	if s := g.o.Safety; s != nil {
+		f.Comment("InitialDesign is the number of seed points, known to be safe: a safe")
+		f.Comment("acquisition starts from them.")
+		f.Const().Id("InitialDesign").Op("=").Lit(len(s.Seeds))
+	} else {
+		f.Comment(fmt.Sprintf("InitialDesign is the number of points of the initial design, %s.", g.initDescription()))
+		f.Const().Id("InitialDesign").Op("=").Lit(g.p.Init.Size())
+	}
 
 	f.Comment("Point is a point of the domain in user units. Its components, in")
 	f.Comment("declaration order (vector dimensions flattened): " + strings.Join(names, ", ") + ".")

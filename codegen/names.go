@@ -18,6 +18,7 @@ var reservedNames = []string{
 	"kernelGradA", "kernelGradHyper", "hyperparameters", "numHyper", "numFit", "fitStart", "fitLower", "fitUpper",
 	// imported packages
 	"acq", "bench", "context", "design", "errors", "fit", "fmt", "gp", "math", "program", "search", "strconv", "strings",
+	"safe", kernelAlias, "slices",
 	// predeclared identifiers the emitted code uses
 	"min", "max", "len", "copy", "nil", "true", "false", "float64", "int", "uint64", "bool", "string", "error",
 }

@@ -150,6 +150,8 @@ const (
 	noiseStream        = 0x6e6f6973652d6f62 // "noise-ob"
 	randomSearchStream = 0x72616e646f6d2d73 // "random-s"
 	executionStream    = 0x657865632d6e6f69 // "exec-noi"
+	// constraintNoiseStream draws the simulated constraints' noise.
+	constraintNoiseStream = 0x636f6e7374722d6e // "constr-n"
 )
 
 // randomTries is how many uniform draws a random search makes for one point
@@ -184,6 +186,9 @@ func (g *generator) runHelperDecls(f *jen.File) {
 	}
 	if g.o.SimulatesInputNoise() {
 		streams = append(streams, jen.Id("executionStream").Op("=").Op(fmt.Sprintf("%#x", executionStream)))
+	}
+	if g.constraintNoise {
+		streams = append(streams, jen.Id("constraintNoiseStream").Op("=").Op(fmt.Sprintf("%#x", constraintNoiseStream)))
 	}
 	f.Const().Defs(streams...)
 	g.robustDecls(f)
@@ -277,6 +282,15 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.o.ReportedNoise() {
 		progressFields = append(progressFields, jen.Id("SD").Float64().Comment("the noise sd reported with it"))
 	}
+	if g.o.Safety != nil {
+		progressFields = append(progressFields,
+			jen.Id("Constraints").Id("Constraints").Comment("the unknown constraints measured at X"),
+			jen.Id("TrueConstraints").Id("Constraints").Comment("their values without noise where simulated, NaN otherwise"),
+			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
+			jen.Id("Violations").Int().Comment("evaluations so far whose measured constraints broke a limit"),
+			jen.Id("UnsafeEvaluations").Int().Comment("evaluations so far whose true simulated constraints broke a limit"),
+		)
+	}
 	f.Comment("Progress describes one evaluation of a run and the state after it.")
 	f.Type().Id("Progress").Struct(append(progressFields,
 		jen.Id("Value").Float64().Comment(valueDoc),
@@ -287,8 +301,19 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("RecommendationMean").Float64().Comment("that mean"),
 		jen.Id("RecommendationValue").Float64().Comment(strings.Replace(valueDoc, "its", "and", 1)),
 	)...)
+	var safetyResult []jen.Code
+	if g.o.Safety != nil {
+		safetyResult = []jen.Code{
+			jen.Comment("Violations counts the evaluations whose measured constraints broke a limit,"),
+			jen.Comment("UnsafeEvaluations those whose true simulated constraints did."),
+			jen.Id("Violations").Int(),
+			jen.Id("UnsafeEvaluations").Int(),
+			jen.Comment("SafeSize is the number of points certified safe at the last suggestion."),
+			jen.Id("SafeSize").Int(),
+		}
+	}
 	f.Comment("Result is the outcome of a run.")
-	f.Type().Id("Result").Struct(
+	f.Type().Id("Result").Struct(append([]jen.Code{
 		jen.Id("Evaluations").Int(),
 		jen.Comment("Recommendation is the evaluated point with the best posterior mean,"),
 		jen.Comment("RecommendationMean that mean."),
@@ -304,7 +329,7 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Comment("Stopped says why the run ended: StoppedBudget, StoppedCondition or"),
 		jen.Comment("StoppedExhausted."),
 		jen.Id("Stopped").String(),
-	)
+	}, safetyResult...)...)
 	f.Comment("Why a run stopped.")
 	f.Const().Defs(
 		jen.Id("StoppedBudget").Op("=").Lit("budget"),
@@ -313,7 +338,11 @@ func (g *generator) runDecls(f *jen.File) {
 	)
 	g.runHelperDecls(f)
 
-	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), err) }
+	resultArgs := []jen.Code{jen.Id("stopped")}
+	if g.o.Safety != nil {
+		resultArgs = append(resultArgs, jen.Id("unsafe"))
+	}
+	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), err) }
 	suggest := []jen.Code{
 		jen.List(jen.Id("p"), jen.Id("err")).Op(":=").Id("o").Dot("Suggest").Call(),
 		jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Id("ErrExhausted"))).Block(
@@ -364,14 +393,25 @@ func (g *generator) runDecls(f *jen.File) {
 		loop = append(loop, g.landing()...)
 		at = jen.Id("landed")
 	}
+	evaluate := jen.Id("Objective")
+	if g.o.Safety != nil {
+		results = append(results[:1:1], jen.Id("measured"), jen.Id("err"))
+		observed = append(observed, jen.Id("measured"))
+		progress = append(progress, kv{"Constraints", jen.Id("measured")}, kv{"TrueConstraints", jen.Id("truth")},
+			kv{"Certificate", method("Certificate")}, kv{"Violations", jen.Id("violations")}, kv{"UnsafeEvaluations", jen.Id("unsafe")})
+		evaluate = jen.Id("Measure")
+	}
 	loop = append(loop,
-		jen.List(results...).Op(":=").Id("Objective").Call(jen.Id("ctx"), at),
+		jen.List(results...).Op(":=").Add(evaluate).Call(jen.Id("ctx"), at),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
 			fail(g.errorf("evaluation %d at %v: %w", jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("x"), jen.Id("err"))),
 		),
 	)
 	if g.noiseSample != nil {
 		loop = append(loop, jen.Id("y").Op(":=").Id("value").Op("+").Id("observationNoise").Call(jen.Id("noiseRand")))
+	}
+	if g.o.Safety != nil {
+		loop = append(loop, g.safeRunStep()...)
 	}
 	loop = append(loop,
 		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
@@ -409,8 +449,16 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Var().Id("random").Op("*").Qual("math/rand/v2", "Rand"),
 		jen.If(jen.Id("opt").Dot("RandomSearch")).Block(jen.Id("random").Op("=").Add(pcg("randomSearchStream"))),
 		jen.Id("stopped").Op(":=").Id("StoppedBudget"),
+	)
+	if g.o.Safety != nil {
+		body = append(body, jen.List(jen.Id("violations"), jen.Id("unsafe")).Op(":=").List(jen.Lit(0), jen.Lit(0)))
+		if g.constraintNoise {
+			body = append(body, jen.Id("constraintRand").Op(":=").Add(pcg("constraintNoiseStream")))
+		}
+	}
+	body = append(body,
 		jen.For(jen.Id("o").Dot("Evaluations").Call().Op("<").Id("budget")).Block(loop...),
-		jen.Return(jen.Id("o").Dot("result").Call(jen.Id("stopped")), jen.Nil()),
+		jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), jen.Nil()),
 	)
 	f.Comment("Run optimises the objective: it suggests, evaluates and observes points until the")
 	f.Comment("budget is spent" + stopDoc + ", and returns the recommendation. When it fails")
@@ -427,9 +475,21 @@ func (g *generator) runDecls(f *jen.File) {
 	}
 	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(body...)
 
+	resultParams := []jen.Code{jen.Id("stopped").String()}
+	resultFields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
+	if g.o.Safety != nil {
+		resultParams = []jen.Code{jen.Id("stopped").String(), jen.Id("unsafe").Int()}
+		resultFields = append(resultFields, kv{"UnsafeEvaluations", jen.Id("unsafe")}, kv{"SafeSize", field("certificate").Dot("SafeSize")})
+	}
+	var countViolations []jen.Code
+	if g.o.Safety != nil {
+		countViolations = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(field("violated")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
+			jen.If(jen.Id("v")).Block(jen.Id("r").Dot("Violations").Op("++")),
+		)}
+	}
 	f.Comment("result summarises the run so far.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("result").Params(jen.Id("stopped").String()).Id("Result").Block(
-		jen.Id("r").Op(":=").Id("Result").Add(keyed(false, kv{"Evaluations", method("Evaluations")}, kv{"Stopped", jen.Id("stopped")})),
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("result").Params(resultParams...).Id("Result").Block(append([]jen.Code{
+		jen.Id("r").Op(":=").Id("Result").Add(keyed(false, resultFields...))}, append(countViolations,
 		jen.List(jen.Id("r").Dot("Recommendation"), jen.Id("r").Dot("RecommendationMean"), jen.Id("_")).Op("=").Add(method("Best")),
 		jen.List(jen.Id("r").Dot("BestX"), jen.Id("r").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
 		jen.List(jen.Id("r").Dot("RecommendationValue"), jen.Id("r").Dot("BestValue")).Op("=").List(jen.Qual("math", "NaN").Call(), jen.Qual("math", "NaN").Call()),
@@ -438,7 +498,7 @@ func (g *generator) runDecls(f *jen.File) {
 				jen.Id("noiseFree").Call(jen.Id("r").Dot("Recommendation")), jen.Id("noiseFree").Call(jen.Id("r").Dot("BestX"))),
 		),
 		jen.Return(jen.Id("r")),
-	)
+	)...)...)
 
 	if g.p.Stop != nil {
 		g.stopDecl(f)

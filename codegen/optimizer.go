@@ -52,6 +52,10 @@ func (g *generator) fromModel(v jen.Code) jen.Code {
 func (g *generator) optimizerDecls(f *jen.File) {
 	g.kernelDecls(f)
 	g.learnDecls(f)
+	if g.o.Safety != nil {
+		g.safeDecls(f)
+		return
+	}
 	g.acquisitionDecl(f)
 	g.noiseDecl(f)
 	if g.o.Draws != nil {
@@ -392,6 +396,20 @@ func (g *generator) predictDecls(f *jen.File) {
 // valueDecls emits predict, acquisitionAt and sdAt: the posterior and the
 // search's objectives without gradients.
 func (g *generator) valueDecls(f *jen.File) {
+	g.predictDecl(f)
+	g.acquisitionAtDecls(f)
+	if !g.o.Explores() {
+		return
+	}
+	f.Comment("sdAt is the posterior standard deviation at unit coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
+		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
+		jen.Return(jen.Id("sd")),
+	)
+}
+
+// predictDecl emits predict, the posterior without gradients.
+func (g *generator) predictDecl(f *jen.File) {
 	w, rep := ownWork()
 	p := jen.Op("&").Id("p")
 	body := g.unitPoint()
@@ -409,16 +427,6 @@ func (g *generator) valueDecls(f *jen.File) {
 	f.Comment("convention, at unit coordinates u.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("predict").Params(jen.Id("u").Index().Float64()).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(body...)
-
-	g.acquisitionAtDecls(f)
-	if !g.o.Explores() {
-		return
-	}
-	f.Comment("sdAt is the posterior standard deviation at unit coordinates u.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("sdAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
-		jen.List(jen.Id("_"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
-		jen.Return(jen.Id("sd")),
-	)
 }
 
 func (g *generator) observeDecl(f *jen.File) {
@@ -437,6 +445,14 @@ func (g *generator) observeDecl(f *jen.File) {
 		),
 	}
 	params := []jen.Code{jen.Id("x").Id("Point"), jen.Id("y").Float64()}
+	if g.o.Safety != nil {
+		params = append(params, jen.Id("measured").Id("Constraints"))
+		body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("measured")).Block(
+			jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("v")).Op("||").Qual("math", "IsInf").Call(jen.Id("v"), jen.Lit(0))).Block(
+				jen.Return(g.errorf("constraint %s: the value %v measured at %v is not a finite number", jen.Id("ConstraintNames").Index(jen.Id("k")), jen.Id("v"), jen.Id("x"))),
+			),
+		))
+	}
 	if g.o.ReportedNoise() {
 		params = []jen.Code{jen.Id("x").Id("Point"), jen.List(jen.Id("y"), jen.Id("sd")).Float64()}
 		body = append(body, jen.If(jen.Op("!").Parens(jen.Id("sd").Op(">=").Lit(0)).Op("||").Qual("math", "IsInf").Call(jen.Id("sd"), jen.Lit(1))).Block(
@@ -471,6 +487,18 @@ func (g *generator) observeDecl(f *jen.File) {
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		),
 	)
+	if g.o.Safety != nil {
+		body = append(body,
+			jen.If(jen.Id("err").Op(":=").Add(field("explorer").Dot("Observe").Call(whole(jen.Id("u")), whole(jen.Id("measured")))), jen.Id("err").Op("!=").Nil()).Block(
+				field("model").Dot("Truncate").Call(jen.Id("n")),
+				jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
+			),
+			field("measured").Index(jen.Id("n")).Op("=").Id("measured"),
+			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("measured")).Block(
+				field("violated").Index(jen.Id("n")).Op("=").Add(field("violated").Index(jen.Id("n"))).Op("||").Id("Violated").Call(jen.Id("k"), jen.Id("v")),
+			),
+		)
+	}
 	if g.o.Inflates() {
 		body = append(body, jen.If(jen.Id("err").Op(":=").Add(field("reinflate").Call()), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
@@ -493,6 +521,13 @@ func (g *generator) observeDecl(f *jen.File) {
 		f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
 		f.Comment("observations. x need not be a suggested point. There is no Observe: a value")
 		f.Comment("without its sd cannot be modelled.")
+	} else if g.o.Safety != nil {
+		f.Comment("Observe records the objective's value y at x, in the objective's units and sign,")
+		f.Comment("and the unknown constraints' values measured there. It rejects values that are")
+		f.Comment("not finite, points outside the domain and integer components that are not whole")
+		f.Comment("numbers, and returns ErrFull after Budget observations. x need not be a")
+		f.Comment("suggested point, but only observations at seed points teach the constraints'")
+		f.Comment("models their hyperparameters.")
 	} else {
 		f.Comment("Observe records the objective's value y at x, in the objective's units and sign.")
 		f.Comment("It rejects values that are not finite, points outside the domain and integer")
@@ -532,17 +567,21 @@ func (g *generator) accessorDecls(f *jen.File) {
 	empty := func() jen.Code {
 		return jen.If(field("model").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("Point").Values(), jen.Lit(0), jen.False()))
 	}
-	f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
-	f.Comment("mean, in the model's convention, and that mean. There must be an observation.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbent").Params().Params(jen.Id("index").Int(), jen.Id("mean").Float64()).Block(
-		jen.Id("mean").Op("=").Add(field("model").Dot("TrainMean").Call(jen.Lit(0))),
-		jen.For(jen.Id("i").Op(":=").Lit(1), jen.Id("i").Op("<").Add(field("model").Dot("Len").Call()), jen.Id("i").Op("++")).Block(
-			jen.If(jen.Id("m").Op(":=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))), jen.Id("m").Op(">").Id("mean")).Block(
-				jen.List(jen.Id("index"), jen.Id("mean")).Op("=").List(jen.Id("i"), jen.Id("m")),
+	if g.o.Safety != nil {
+		g.safeIncumbentDecl(f)
+	} else {
+		f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
+		f.Comment("mean, in the model's convention, and that mean. There must be an observation.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbent").Params().Params(jen.Id("index").Int(), jen.Id("mean").Float64()).Block(
+			jen.Id("mean").Op("=").Add(field("model").Dot("TrainMean").Call(jen.Lit(0))),
+			jen.For(jen.Id("i").Op(":=").Lit(1), jen.Id("i").Op("<").Add(field("model").Dot("Len").Call()), jen.Id("i").Op("++")).Block(
+				jen.If(jen.Id("m").Op(":=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))), jen.Id("m").Op(">").Id("mean")).Block(
+					jen.List(jen.Id("index"), jen.Id("mean")).Op("=").List(jen.Id("i"), jen.Id("m")),
+				),
 			),
-		),
-		jen.Return(jen.Id("index"), jen.Id("mean")),
-	)
+			jen.Return(jen.Id("index"), jen.Id("mean")),
+		)
+	}
 	f.Comment("Best returns the recommendation: the evaluated point with the best posterior")
 	f.Comment("mean, and that mean in the objective's units and sign. ok is false before the")
 	f.Comment("first observation.")
@@ -561,6 +600,9 @@ func (g *generator) accessorDecls(f *jen.File) {
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Evaluations").Params().Int().Block(
 		jen.Return(field("model").Dot("Len").Call()),
 	)
+	if g.o.Safety != nil {
+		return // the explorer has no acquisition to report
+	}
 	f.Comment("Acquisition returns the maximum of the acquisition found for the last suggestion;")
 	f.Comment("ok is false when that suggestion came from the initial design.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Acquisition").Params().Params(jen.Id("value").Float64(), jen.Id("ok").Bool()).Block(

@@ -14,6 +14,11 @@ import (
 const everyHead = "problem every\ndomain {\n    x in [0, 1]\n    p[4] in [0, 1]\n    q[6] in [0, 1]\n}\n" +
 	"objective minimize OBJECTIVE\nbudget 8\ninit sobol(3)\n"
 
+// safeProblem is the problem safe acquisitions are tried in: one unknown
+// constraint with a seed on the candidates.
+const safeProblem = "problem every\ndomain {\n    x in [0, 1]\n}\nobjective minimize (x - 0.3)^2\nbudget 8\n" +
+	"candidates grid(n = 11)\nconstraint heat: simulated x <= 0.8 { seed [[0.5]] }\n"
+
 // defaultObjective is the objective of problems that try other kinds of plugin.
 const defaultObjective = "(x - 0.3)^2 + sum(p) + sum(q)"
 
@@ -33,6 +38,9 @@ func usages(p *registry.Plugin) []string {
 	case registry.Kernel:
 		return []string{head + "model gp(kernel = " + call + ")\n"}
 	case registry.Acquisition:
+		if p.Safe {
+			return []string{safeProblem + "acquisition " + call + "\n"}
+		}
 		return []string{head + noise + "acquisition " + call + "\n"}
 	case registry.Search:
 		return []string{head + "search " + call + "\n"}

@@ -184,6 +184,8 @@ func (c *converter) side(s *side) ast.Binding {
 		return c.execBinding(s.Exec)
 	case s.Reported:
 		return &ast.ExternalBinding{Pos: c.span(s), Keyword: "reported"}
+	case s.Simulated != nil:
+		return &ast.SimulatedBinding{Pos: c.span(s), X: climb(c, precAdd, s.Simulated.X, s.Simulated.Rest)}
 	}
 	return &ast.ExprBinding{X: climb(c, precAdd, s.Expr.X, s.Expr.Rest)}
 }

@@ -109,7 +109,7 @@ var productionDescriptions = map[string]string{
 	"ParenExpr": describeExpression, "Arg": describeExpression,
 	"BinaryOperand": "an operator", "ArithOperand": "an operator",
 	"Binding":     "an expression, `go`, `exec` or `external`",
-	"Side":        "an expression, `go`, `exec` or `reported`",
+	"Side":        "an expression, `go`, `exec`, `reported` or `simulated`",
 	"Ident":       "a name",
 	"ArgName":     "an argument name",
 	"StringLit":   "a string",

@@ -212,10 +212,11 @@ type constraintStmt struct {
 // comparisons, so that the comparison belongs to the constraint.
 type side struct {
 	matched
-	Go       *goBinding   `parser:"  @@"`
-	Exec     *execBinding `parser:"| @@"`
-	Reported bool         `parser:"| @'reported'"`
-	Expr     *arith       `parser:"| @@"`
+	Go        *goBinding   `parser:"  @@"`
+	Exec      *execBinding `parser:"| @@"`
+	Reported  bool         `parser:"| @'reported'"`
+	Simulated *arith       `parser:"| 'simulated' @@"`
+	Expr      *arith       `parser:"| @@"`
 }
 
 // option is a constraint option: `seed EXPR`, `kernel CALL` or `noise ~ DIST`;

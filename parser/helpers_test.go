@@ -61,6 +61,8 @@ func sexpr(n ast.Node) string {
 		return group("exec", nodes(n.Args)...)
 	case *ast.ExternalBinding:
 		return n.Keyword
+	case *ast.SimulatedBinding:
+		return group("simulated", n.X)
 	case *ast.ProblemStmt:
 		return group("problem", n.Name)
 	case *ast.LetStmt:

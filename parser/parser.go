@@ -21,7 +21,8 @@
 //     `stop when acquisition < 0.001`); any keyword may name an argument
 //     (`learn(init = 0.3)`);
 //   - `reported` is not reserved, but a constraint side that starts with it is
-//     the reported binding (and so is `observation noise reported`);
+//     the reported binding (and so is `observation noise reported`); the same
+//     holds for `simulated`, which starts a simulated binding;
 //   - a constraint side is an arithmetic expression: comparisons, and, or,
 //     not and if-then-else need parentheses there.
 package parser

@@ -51,6 +51,7 @@ func TestStatementForms(t *testing.T) {
 			`(constraint battery (go "m/f" Battery) >= 0.2 (seed [[0.1 0.1] [0.2 0.15]]) (kernel (call matern52 lengthscale=(learn))) (noise (call normal 0 0.05)))`},
 		{"exec and reported sides", `constraint heat: 40 >= exec "./thermo" "-c"`, `(constraint heat 40 >= (exec "./thermo" "-c"))`},
 		{"reported side", "constraint safe: reported >= 0", "(constraint safe reported >= 0)"},
+		{"simulated side", "constraint heat: simulated 60 + 30 * x <= 80", "(constraint heat (simulated (+ 60 (* 30 x))) <= 80)"},
 		{"model", "model mmd(kernel = rqmix(lengthscale = learn), samples = 100)", "(model (call mmd kernel=(call rqmix lengthscale=(learn)) samples=100))"},
 		{"bare acquisition", "acquisition ei", "(acquisition ei)"},
 		{"empty argument list", "acquisition ei()", "(acquisition (call ei))"},

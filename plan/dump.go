@@ -50,7 +50,55 @@ func Fprint(w io.Writer, o *Optimizer) {
 	} else {
 		fmt.Fprintln(w, "input noise not drawn")
 	}
+	if s := o.Safety; s != nil {
+		fprintSafety(w, s)
+	}
 	fmt.Fprintf(w, "memory about %s\n", bytes(o.Memory))
+}
+
+// fprintSafety writes a safe acquisition's plan.
+func fprintSafety(w io.Writer, s *Safety) {
+	sp := s.Spec
+	beta := "Theorem 1's β_t"
+	if sp.Beta > 0 {
+		beta = fmt.Sprintf("β = %g (fixed)", sp.Beta)
+	}
+	expanders := "GP-optimistic expanders"
+	if sp.Lipschitz > 0 {
+		expanders = fmt.Sprintf("Lipschitz expanders (L = %g)", sp.Lipschitz)
+	}
+	fmt.Fprintf(w, "safety %s, first phase %s (window %d, cap %d), δ = %g, %s, %s\n", sp.Method, sp.FirstPhase, sp.Window, sp.Cap, sp.Delta, beta, expanders)
+	if s.Grid != nil {
+		dims := make([]string, len(s.Grid))
+		for i, m := range s.Grid {
+			dims[i] = fmt.Sprint(m)
+		}
+		fmt.Fprintf(w, "  decision set: a grid of %s points and %d seeds (%d points)\n", strings.Join(dims, "×"), len(s.Seeds), s.Points)
+	} else {
+		fmt.Fprintf(w, "  decision set: %d candidates, %d of them seeds\n", s.Points, len(s.Seeds))
+	}
+	for _, c := range s.Constraints {
+		cmp := "<="
+		if c.Constraint.AtLeast {
+			cmp = ">="
+		}
+		var learned []string
+		for i, l := range c.Learned {
+			if l {
+				learned = append(learned, fmt.Sprintf("θ%d in [%g, %g]", i, c.Lower[i], c.Upper[i]))
+			}
+		}
+		if len(learned) == 0 {
+			learned = []string{"nothing"}
+		}
+		noise := fmt.Sprintf("noise variance %g", c.NoiseVariance)
+		if c.NoiseVariance < 0 {
+			noise = fmt.Sprintf("noise variance learned in [%g, %g]", c.NoiseLower, c.NoiseUpper)
+		}
+		fmt.Fprintf(w, "  constraint %s %s %g: %s variance %g lengthscale %s alpha %g%s, learns %s from the first phase, standardised %v, %s\n",
+			c.Constraint.Name, cmp, c.Constraint.Threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel),
+			strings.Join(learned, ", "), c.Standardise, noise)
+	}
 }
 
 // modelLine describes the model: its kernel, and how it sees input noise.
@@ -104,7 +152,7 @@ func features(o *Optimizer) []string {
 		{"learning", o.Learning()}, {"gradient-search", o.GradientSearch()}, {"difference-search", o.DifferenceSearch()},
 		{"simulates-input-noise", o.SimulatesInputNoise()}, {"moments", o.EmitsMoments()}, {"localises", o.Localises()},
 		{"gaussian-input-noise", len(o.Program.InputNoise) > 0 && o.GaussianNoise}, {"reported-noise", o.ReportedNoise()},
-		{"new-can-fail", o.NewCanFail()},
+		{"new-can-fail", o.NewCanFail()}, {"safe", o.Safety != nil},
 	} {
 		if f.on {
 			out = append(out, f.name)

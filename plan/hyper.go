@@ -110,11 +110,29 @@ func (b *builder) kernelArg(p *registry.Plugin, c *ir.Call, a *ir.Arg, v ir.Valu
 
 // learned gives a learned parameter its slot.
 func (b *builder) learned(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn) {
+	if s, ok := b.slot(p, c, a, l); ok {
+		s.Index = b.o.Hyper.Size
+		b.o.Hyper.Slots = append(b.o.Hyper.Slots, s)
+		b.o.Hyper.Size += s.Size
+	}
+}
+
+// slotOf is argument a's slot when it is learned.
+func (b *builder) slotOf(p *registry.Plugin, c *ir.Call, a *ir.Arg) (Slot, bool) {
+	if l, ok := a.Value.(*ir.Learn); ok {
+		return b.slot(p, c, a, l)
+	}
+	return Slot{}, false
+}
+
+// slot is the slot of learned argument a of call c, without its index; ok
+// is false (and the error reported) when its bounds are unusable.
+func (b *builder) slot(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn) (Slot, bool) {
 	prm := p.Param(a.Name)
 	if prm == nil {
-		return
+		return Slot{}, false
 	}
-	s := Slot{Call: c, Param: a.Name, Index: b.o.Hyper.Size, Size: 1}
+	s := Slot{Call: c, Param: a.Name, Size: 1}
 	if prm.Type == registry.RealOrVecParam {
 		s.Size = b.o.Program.D
 	}
@@ -129,7 +147,7 @@ func (b *builder) learned(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn
 	if !(s.Lo > 0 && s.Lo < s.Hi) || math.IsInf(s.Hi, 0) {
 		b.report(dsl.Errorf(a.Span, "%s's %s needs positive, finite learn bounds", p.Name, a.Name).
 			WithHint("give them: %s = learn(bounds = [0.01, 10])", a.Name))
-		return
+		return Slot{}, false
 	}
 	s.Init = make([]float64, s.Size)
 	for i := range s.Init {
@@ -143,8 +161,7 @@ func (b *builder) learned(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn
 		}
 		s.Init[i] = min(max(s.Init[i], s.Lo), s.Hi)
 	}
-	b.o.Hyper.Slots = append(b.o.Hyper.Slots, s)
-	b.o.Hyper.Size += s.Size
+	return s, true
 }
 
 // fixedExample is a value to suggest instead of `learn`: the parameter's

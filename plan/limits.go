@@ -58,7 +58,33 @@ func (b *builder) memory() float64 {
 		}
 		perPoint += 2 * rep
 	}
-	return 8 * (n*n*square + n*perPoint)
+	return 8*(n*n*square+n*perPoint) + b.safetyMemory()
+}
+
+// safetyMemory estimates the arrays of a safe acquisition's explorer: per
+// constraint its Gaussian process (two triangles) and fitter (three
+// budget² matrices and one per learned value), L⁻¹k at every point and, for
+// GP-optimistic expanders, the posterior covariance over the points.
+func (b *builder) safetyMemory() float64 {
+	s := b.o.Safety
+	if s == nil {
+		return 0
+	}
+	n, m := float64(b.o.Program.Budget), float64(s.Points)
+	total := m * float64(b.o.Program.D) // the points
+	for _, c := range s.Constraints {
+		square := 4.0
+		for _, l := range c.Learned {
+			if l {
+				square++
+			}
+		}
+		total += n*n*square + n*(m+4)
+		if s.Spec.Lipschitz == 0 && s.Spec.Method != "SGPUCB" {
+			total += m * m
+		}
+	}
+	return 8 * total
 }
 
 // bytes renders a size in binary units: 12 GiB, 3.5 MiB.

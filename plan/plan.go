@@ -45,6 +45,8 @@ type Optimizer struct {
 	// NoiseVariance is the variance of the declared observation noise; 0
 	// when it is not declared.
 	NoiseVariance float64
+	// Safety is the plan of a safe acquisition, nil for the others.
+	Safety *Safety
 }
 
 // Build plans the optimiser of p, a program the checker accepted, and
@@ -57,6 +59,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.hyper()
 	b.noise()
 	b.draws()
+	b.safety()
 	b.limits()
 	b.diags.Sort()
 	if b.diags.HasErrors() {

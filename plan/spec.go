@@ -120,8 +120,12 @@ func (o *Optimizer) Localises() bool { return o.InputModel() && !o.ReportedNoise
 // kernel's analytic gradient.
 func (o *Optimizer) DifferenceSearch() bool { return o.InputModel() || o.Unscented() }
 
-// GradientSearch reports whether the search maximises with gradients.
+// GradientSearch reports whether the search maximises with gradients: never
+// with a safe acquisition, which has no search.
 func (o *Optimizer) GradientSearch() bool {
+	if o.Acquisition.Safe != nil {
+		return false
+	}
 	p, ok := registry.ByID(o.Program.Search.Plugin)
 	return ok && p.UsesGradient
 }
@@ -150,7 +154,9 @@ func (o *Optimizer) Explores() bool { return !o.Finite() && !o.Replicates() }
 
 // NewCanFail reports whether New can fail (making the initial design or the
 // input noise's draws), so that the optimiser keeps the error for Suggest.
-func (o *Optimizer) NewCanFail() bool { return o.Program.Init.Call != nil || o.InputModel() }
+func (o *Optimizer) NewCanFail() bool {
+	return o.Program.Init.Call != nil || o.InputModel() || o.Safety != nil
+}
 
 // DeclaredNoise reports whether the observation noise is a declared
 // distribution (NoiseVariance is its variance).
@@ -174,21 +180,25 @@ func (o *Optimizer) Runtime() []string {
 		}
 	}
 	p := o.Program
-	for _, c := range []*ir.Call{p.Model, p.Acquisition, p.Search, p.Init.Call} {
+	calls := []*ir.Call{p.Model, p.Acquisition}
+	if o.Safety == nil { // a safe acquisition has no search and no initial design
+		calls = append(calls, p.Search, p.Init.Call)
+	}
+	for _, c := range calls {
 		add(c)
 	}
-	calls := func(e ir.Expr) {
+	callsIn := func(e ir.Expr) {
 		ir.Inspect(e, func(x ir.Expr) {
 			if c, ok := x.(*ir.CallExpr); ok {
 				add(&ir.Call{Plugin: c.Plugin})
 			}
 		})
 	}
-	calls(p.Objective.Binding.Expr)
+	callsIn(p.Objective.Binding.Expr)
 	for _, c := range p.Constraints {
-		calls(c.G)
+		callsIn(c.G)
 	}
-	calls(p.Stop)
+	callsIn(p.Stop)
 	if o.Learning() {
 		set[runtime+"fit"] = true
 	}
@@ -200,6 +210,15 @@ func (o *Optimizer) Runtime() []string {
 	}
 	if p.Objective.Binding.Kind == ir.ExecBinding {
 		set[runtime+"program"] = true
+	}
+	if o.Safety != nil {
+		set[runtime+"kernel"] = true
+		for _, c := range o.Safety.Constraints {
+			callsIn(c.Constraint.Measured.Expr)
+			if c.Constraint.Measured.Kind == ir.ExecBinding {
+				set[runtime+"program"] = true
+			}
+		}
 	}
 	out := make([]string, 0, len(set))
 	for path := range set {

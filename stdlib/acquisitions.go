@@ -20,14 +20,6 @@ var (
 		Doc: "required improvement ξ, in the objective's units"}
 )
 
-// safe_ucb is specified but not built yet: the checker refuses it.
-func init() {
-	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "safe_ucb",
-		Doc: "SGP-UCB: UCB restricted to the estimated safe set, after a safe exploration phase",
-		Params: []registry.Param{betaParam,
-			{Name: "delta", Type: registry.RealParam, Default: registry.Real(0.01), Range: unit, Doc: "failure probability δ"}}})
-}
-
 // withDoc returns p documented for one plugin's use of it.
 func withDoc(p registry.Param, doc string) registry.Param {
 	p.Doc = doc

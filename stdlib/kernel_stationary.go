@@ -33,7 +33,7 @@ var (
 // name, with lengthscale, variance and the profile's extra parameters.
 func stationaryKernel(name, doc string, emit registry.KernelDiffEmit, extra ...registry.Param) *registry.Plugin {
 	return &registry.Plugin{Kind: registry.Kernel, Name: name, Doc: doc,
-		Params: append([]registry.Param{lengthscale, variance}, extra...), Emit: emit}
+		Params: append([]registry.Param{lengthscale, variance}, extra...), Emit: emit, Family: name}
 }
 
 // profile is the code of a stationary kernel's shape f(r²), for s² = 1.

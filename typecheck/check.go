@@ -139,6 +139,7 @@ func (c *checker) run() {
 	c.checkObservationNoise()
 	c.checkConstraints()
 	c.checkPluginStmt("acquisition", &c.prog.Acquisition)
+	c.checkSafety()
 	c.checkModel()
 	c.checkPluginStmt("search", &c.prog.Search)
 	c.checkInit()

@@ -6,6 +6,7 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // checkConstraints checks every constraint; names are unique among them.
@@ -17,14 +18,7 @@ func (c *checker) checkConstraints() {
 			c.incomplete("constraint")
 			continue
 		}
-		before := len(c.diags.Errors())
 		con := c.constraint(s)
-		if con != nil && !con.Known && len(c.diags.Errors()) == before {
-			// Until safe acquisitions are built, the optimiser could not
-			// keep to an unknown constraint: refuse it rather than ignore it.
-			c.errorHint(con.Span, "only known constraints, with expressions over the domain on both sides, can be compiled",
-				"unknown safety constraint %s is not supported in this version of boc", con.Name)
-		}
 		if prev, dup := first[s.Name.Name]; dup {
 			c.errorHint(s.Name.Pos, fmt.Sprintf("the first is at line %d", prev.Start.Line),
 				"constraint %s is declared twice", s.Name.Name)
@@ -132,13 +126,56 @@ func (c *checker) unknownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
 		measured, threshold = s.RHS, s.LHS
 		atLeast = s.Op == "<="
 	}
-	b, bok := c.measuredBinding(measured, "reported", valueOnly)
+	var b ir.Binding
+	var bok bool
+	if sim, ok := measured.(*ast.SimulatedBinding); ok {
+		b, bok = c.simulatedBinding(sim, s.Name.Name)
+	} else {
+		b, bok = c.measuredBinding(measured, "reported", valueOnly)
+	}
 	t, tok := c.threshold(threshold.(*ast.ExprBinding), s.Name.Name)
 	con := &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Measured: b, AtLeast: atLeast, Threshold: t}
 	if !c.constraintOptions(s, con) || !bok || !tok {
 		return nil
 	}
 	return con
+}
+
+// simulatedBinding checks `simulated EXPR`: a number over the domain.
+func (c *checker) simulatedBinding(b *ast.SimulatedBinding, name string) (ir.Binding, bool) {
+	x := c.expr(b.X, exprCtx{domain: true})
+	if isInvalid(x) {
+		return ir.Binding{}, false
+	}
+	if !x.Type().IsNumeric() {
+		c.errorf(x.Span(), "the simulated value of constraint %s must be a number, got %s", name, x.Type())
+		return ir.Binding{}, false
+	}
+	return ir.Binding{Kind: ir.ExprBinding, Span: b.Pos, Expr: toReal(x)}, true
+}
+
+// checkSafety reports an unknown safety constraint that the acquisition
+// does not keep to: only a safe acquisition does.
+func (c *checker) checkSafety() {
+	if c.cfg.StatementsOnly || c.prog.Acquisition == nil {
+		return
+	}
+	p, ok := c.plugins.ByID(c.prog.Acquisition.Plugin)
+	if !ok || p.Safe {
+		return
+	}
+	var safe []string
+	for _, q := range c.plugins.All() {
+		if q.Kind == registry.Acquisition && q.Safe {
+			safe = append(safe, q.Name)
+		}
+	}
+	for _, con := range c.prog.Constraints {
+		if !con.Known {
+			c.errorHint(con.Span, "use a safe acquisition: "+orList(safe),
+				"unknown safety constraint %s needs a safe acquisition; %s would not keep to it", con.Name, p.Name)
+		}
+	}
 }
 
 func (c *checker) threshold(e *ast.ExprBinding, name string) (float64, bool) {

@@ -207,15 +207,25 @@ type ExternalBinding struct {
 	Keyword string
 }
 
-func (b *ExprBinding) Span() dsl.Span     { return b.X.Span() }
-func (b *GoBinding) Span() dsl.Span       { return b.Pos }
-func (b *ExecBinding) Span() dsl.Span     { return b.Pos }
-func (b *ExternalBinding) Span() dsl.Span { return b.Pos }
+// SimulatedBinding is `simulated EXPR` (constraint side): a value the
+// generated program computes from the expression and measures with noise,
+// for studies of unknown constraints whose truth is known.
+type SimulatedBinding struct {
+	Pos dsl.Span
+	X   Expr
+}
 
-func (*ExprBinding) binding()     {}
-func (*GoBinding) binding()       {}
-func (*ExecBinding) binding()     {}
-func (*ExternalBinding) binding() {}
+func (b *ExprBinding) Span() dsl.Span      { return b.X.Span() }
+func (b *SimulatedBinding) Span() dsl.Span { return b.Pos }
+func (b *GoBinding) Span() dsl.Span        { return b.Pos }
+func (b *ExecBinding) Span() dsl.Span      { return b.Pos }
+func (b *ExternalBinding) Span() dsl.Span  { return b.Pos }
+
+func (*ExprBinding) binding()      {}
+func (*SimulatedBinding) binding() {}
+func (*GoBinding) binding()        {}
+func (*ExecBinding) binding()      {}
+func (*ExternalBinding) binding()  {}
 
 // ---- expressions ----
 

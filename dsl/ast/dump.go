@@ -125,6 +125,8 @@ func describe(n Node) (header, trailer string, children []field) {
 		return "ExecBinding", "", list("Args", n.Args)
 	case *ExternalBinding:
 		return "ExternalBinding " + n.Keyword, "", nil
+	case *SimulatedBinding:
+		return "SimulatedBinding", "", []field{{"X", n.X}}
 	case *NumberLit:
 		header = "NumberLit " + n.Text
 		if value := strconv.FormatFloat(n.Value, 'g', -1, 64); value != n.Text {

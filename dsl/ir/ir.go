@@ -5,6 +5,7 @@
 package ir
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/bocdev/boc/dsl"
@@ -161,6 +162,32 @@ type Constraint struct {
 	Seeds     [][]float64 // known-safe points, one value per component
 	Kernel    *Call       // nil: the objective model's kernel
 	Noise     *Call       // nil: the observation noise
+}
+
+// Seeds returns the points known to be safe: the seed points every unknown
+// constraint lists, in the first one's order, without repeats. Nil without
+// unknown constraints.
+func (p *Program) Seeds() [][]float64 {
+	var unknown []*Constraint
+	for _, c := range p.Constraints {
+		if !c.Known {
+			unknown = append(unknown, c)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	var out [][]float64
+	for _, s := range unknown[0].Seeds {
+		everywhere := !slices.ContainsFunc(out, func(q []float64) bool { return slices.Equal(q, s) })
+		for _, c := range unknown[1:] {
+			everywhere = everywhere && slices.ContainsFunc(c.Seeds, func(q []float64) bool { return slices.Equal(q, s) })
+		}
+		if everywhere {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Init is the initial design: a plugin call (sobol(n) ...) or explicit points.

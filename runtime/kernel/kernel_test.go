@@ -293,3 +293,28 @@ func BenchmarkEval(b *testing.B) {
 		})
 	}
 }
+
+// TestNamed checks that Named builds each family by its .bo name and
+// refuses unknown names and bad hyperparameters.
+func TestNamed(t *testing.T) {
+	a, b := []float64{0.1, 0.7}, []float64{0.4, 0.2}
+	for f, name := range familyNames {
+		k, err := Named(name, 2, 0.5, []float64{0.3})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := NewRQ(2, 0.5, []float64{0.3})
+		if Family(f) != RQ {
+			want = NewStationary(Family(f), 2, []float64{0.3})
+		}
+		if got, w := k.Eval(a, b), want.Eval(a, b); got != w || k.Family() != Family(f) {
+			t.Errorf("%s: %v, want %v", name, got, w)
+		}
+	}
+	if _, err := Named("matern42", 1, 1, []float64{1}); err == nil {
+		t.Error("an unknown family was accepted")
+	}
+	if _, err := Named("se", 0, 1, []float64{1}); err == nil {
+		t.Error("a zero variance was accepted")
+	}
+}

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -70,17 +71,44 @@ func NewRQ(variance, alpha float64, lengthscales []float64) *Stationary {
 	return newStationary(RQ, variance, alpha, lengthscales)
 }
 
+// Named returns the stationary kernel of the family called name (Family's
+// String: "se", "matern52", "rq", ...), with shape alpha for "rq" (ignored
+// otherwise); see NewStationary for the other arguments. It is the
+// constructor for code that knows the family by its .bo name.
+func Named(name string, variance, alpha float64, lengthscales []float64) (*Stationary, error) {
+	for f, n := range familyNames {
+		if n == name {
+			if Family(f) != RQ {
+				alpha = 1
+			}
+			if err := checkHyper(variance, alpha, lengthscales); err != nil {
+				return nil, err
+			}
+			return newStationary(Family(f), variance, alpha, lengthscales), nil
+		}
+	}
+	return nil, fmt.Errorf("kernel: no stationary family %q", name)
+}
+
+// checkHyper reports hyperparameters no kernel takes.
+func checkHyper(variance, alpha float64, lengthscales []float64) error {
+	if len(lengthscales) == 0 {
+		return errors.New("kernel: no lengthscale")
+	}
+	for _, v := range append([]float64{variance, alpha}, lengthscales...) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("kernel: hyperparameter %v is not a positive number", v)
+		}
+	}
+	return nil
+}
+
 func newStationary(f Family, variance, alpha float64, lengthscales []float64) *Stationary {
 	if f < SE || f > RQMix {
 		panic(fmt.Sprintf("kernel: unknown family %d", int(f)))
 	}
-	if len(lengthscales) == 0 {
-		panic("kernel: no lengthscale")
-	}
-	for _, v := range append([]float64{variance, alpha}, lengthscales...) {
-		if !(v > 0) || math.IsInf(v, 0) {
-			panic(fmt.Sprintf("kernel: %v: hyperparameter %v is not a positive number", f, v))
-		}
+	if err := checkHyper(variance, alpha, lengthscales); err != nil {
+		panic(fmt.Sprintf("%v: %v", f, err))
 	}
 	k := &Stationary{
 		family:       f,

@@ -24,6 +24,13 @@ import (
 //	                      expression objective (Problem.Robust), omitted otherwise
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
 //	stopped               why the run ended: "budget", "stop when" or "exhausted"
+//	violations            with unknown safety constraints: the evaluations whose
+//	                      measured constraints broke a limit
+//	unsafe_evaluations    with simulated constraints: the evaluations whose true
+//	                      values broke a limit
+//	safe_set              with unknown safety constraints: the number of points
+//	                      certified safe at the last suggestion (0 in a random
+//	                      search), and seed_points the number of seeds
 //	trace                 with --trace, one object per evaluation, in order:
 //	                      {"evaluation", "x", "y", "sd", "value", "robust",
 //	                       "recommendation", "recommendation_value",
@@ -32,7 +39,13 @@ import (
 //	                      reported with y, only when the problem's observation
 //	                      noise is reported; "robust", the robust value of x
 //	                      and "recommendation_robust" that of the
-//	                      recommendation, as recommendation_robust above
+//	                      recommendation, as recommendation_robust above;
+//	                      with unknown safety constraints also "constraints"
+//	                      (name → measured value), "true_constraints" (the
+//	                      simulated ones' values without noise) and
+//	                      "certificate" ({"phase", "seed", "beta", "bounds": name
+//	                      → certified bound, null in the first phase, "safe_set":
+//	                      its size}; absent in a random search)
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression
@@ -50,6 +63,10 @@ type result struct {
 	RecommendationRobust *number   `json:"recommendation_robust,omitempty"`
 	BestObserved         *observed `json:"best_observed"`
 	Stopped              string    `json:"stopped"`
+	Violations           *int      `json:"violations,omitempty"`
+	UnsafeEvaluations    *int      `json:"unsafe_evaluations,omitempty"`
+	SafeSet              *int      `json:"safe_set,omitempty"`
+	SeedPoints           *int      `json:"seed_points,omitempty"`
 	Trace                []step    `json:"trace,omitempty"`
 }
 
@@ -71,6 +88,7 @@ type step struct {
 	RecommendationValue  number  `json:"recommendation_value"`
 	RecommendationRobust *number `json:"recommendation_robust,omitempty"`
 	BestObservedValue    number  `json:"best_observed_value"`
+	safetyStep
 }
 
 func traceStep(p Problem, pr Progress) step {
@@ -83,6 +101,7 @@ func traceStep(p Problem, pr Progress) step {
 	}
 	s.Robust = robustNumber(p, pr.Robust)
 	s.RecommendationRobust = robustNumber(p, pr.RecommendationRobust)
+	s.safetyStep = newSafetyStep(p, pr.Safety)
 	return s
 }
 
@@ -100,6 +119,12 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 		out.BestObserved = &observed{X: point{dims: p.Dims, x: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
 	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
+	if len(p.Constraints) > 0 {
+		out.Violations, out.SafeSet, out.SeedPoints = &r.Violations, &r.SafeSize, &r.SeedPoints
+		if p.simulates() {
+			out.UnsafeEvaluations = &r.UnsafeEvaluations
+		}
+	}
 	return out
 }
 

@@ -73,6 +73,8 @@ type Problem struct {
 	// noise-free value (NaN when no candidate is feasible). Nil unless the
 	// problem has candidates and an expression objective.
 	Optimum func() (x []float64, value float64)
+	// Constraints are the unknown safety constraints, in declaration order.
+	Constraints []Constraint
 }
 
 // robustWith returns the problem's robust value with the input noise scaled
@@ -125,6 +127,9 @@ type Progress struct {
 	// Robust is Problem.Robust at X, NaN when Robust is nil; the command line
 	// fills it in for the trace, Run leaves it alone.
 	Robust float64
+	// Safety reports the unknown safety constraints, when the problem has
+	// any.
+	Safety Safety
 }
 
 // Result is the outcome of a run.
@@ -140,6 +145,11 @@ type Result struct {
 	BestY                float64
 	BestValue            float64 // the value there without observation noise, NaN if unknown
 	Stopped              string  // why the run ended, e.g. "budget"
+	// Violations and UnsafeEvaluations are the final counts of Safety's;
+	// SafeSize is the number of points certified safe at the last
+	// suggestion, SeedPoints the number of seeds it started from.
+	Violations, UnsafeEvaluations int
+	SafeSize, SeedPoints          int
 }
 
 // Exit codes of a program.
@@ -355,8 +365,8 @@ func writeProgress(w io.Writer, p Problem, pr Progress) {
 	if !math.IsNaN(pr.Value) && pr.Value != pr.Y {
 		noiseFree = " (noise-free " + formatValue(pr.Value) + ")"
 	}
-	fmt.Fprintf(w, "[%*d/%d] %s  y=%s%s  best=%s\n", width, pr.Evaluation, pr.Budget,
-		formatPoint(p.Dims, pr.X), formatValue(pr.Y), noiseFree, formatValue(pr.BestY))
+	fmt.Fprintf(w, "[%*d/%d] %s  y=%s%s  best=%s%s\n", width, pr.Evaluation, pr.Budget,
+		formatPoint(p.Dims, pr.X), formatValue(pr.Y), noiseFree, formatValue(pr.BestY), safetyProgress(p, pr.Safety))
 }
 
 func writeSummary(w io.Writer, p Problem, r Result) {
@@ -377,6 +387,7 @@ func writeSummary(w io.Writer, p Problem, r Result) {
 	}
 	fmt.Fprintf(w, "recommendation: %s  (posterior mean %s%s)\n", formatPoint(p.Dims, r.Recommendation), formatValue(r.RecommendationMean), value)
 	fmt.Fprintf(w, "best observed:  %s  y=%s\n", formatPoint(p.Dims, r.BestX), formatValue(r.BestY))
+	fmt.Fprint(w, safetySummary(p, r))
 }
 
 // checkNoiseScale returns why --input-noise-scale cannot be scale, or "".

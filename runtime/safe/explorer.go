@@ -339,7 +339,7 @@ func (e *Explorer) restart() {
 	for i := range e.f.Lo {
 		e.f.Lo[i], e.f.Hi[i] = math.Inf(-1), math.Inf(1)
 	}
-	e.set = NewSet(e.n, e.cfg.Seeds)
+	e.set.Reset(e.cfg.Seeds)
 }
 
 // updateConstraints intersects every constraint's intervals with its

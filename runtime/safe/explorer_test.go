@@ -150,12 +150,15 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestAllocations checks that a second-phase round allocates nothing.
+// TestExplorerAllocations checks that a round allocates nothing, in the
+// first phase (which refits) and in the second.
 func TestExplorerAllocations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := newWorld(rng, 40)
 	cfg := w.config(safest(w.g, 2), 0.1, 0.01)
-	cfg.Capacity, cfg.Window, cfg.Cap = 400, 2, 4
+	c := &cfg.Constraints[0]
+	c.Learned, c.Lower, c.Upper, c.Standardise = []bool{true, true}, []float64{0.05, 0.05}, []float64{20, 2}, true
+	cfg.Capacity, cfg.Window, cfg.Cap = 400, 8, 16
 	e, err := NewExplorer(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -173,11 +176,17 @@ func TestExplorerAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for range 3 {
+		round()
+	}
+	if allocs := testing.AllocsPerRun(5, round); allocs != 0 || e.frozen {
+		t.Errorf("a first-phase round allocates %v times (frozen %v)", allocs, e.frozen)
+	}
 	for range 10 {
 		round()
 	}
-	if allocs := testing.AllocsPerRun(20, round); allocs != 0 {
-		t.Errorf("a round allocates %v times", allocs)
+	if allocs := testing.AllocsPerRun(20, round); allocs != 0 || !e.frozen {
+		t.Errorf("a second-phase round allocates %v times (frozen %v)", allocs, e.frozen)
 	}
 }
 

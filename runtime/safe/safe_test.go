@@ -368,3 +368,17 @@ func crossCovariance(xs []float64, a, b float64, k func(x, y float64) float64, n
 	_ = chol.SolveVecTo(&v, kb)
 	return k(a, b) - mat.Dot(ka, &v)
 }
+
+// TestGrid checks the grid's size, order and ends.
+func TestGrid(t *testing.T) {
+	g := Grid([]int{3, 2})
+	want := []float64{0, 0, 0, 1, 0.5, 0, 0.5, 1, 1, 0, 1, 1}
+	if len(g) != len(want) {
+		t.Fatalf("%d values, want %d", len(g), len(want))
+	}
+	for i := range want {
+		if g[i] != want[i] {
+			t.Fatalf("Grid([3 2]) = %v, want %v", g, want)
+		}
+	}
+}

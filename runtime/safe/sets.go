@@ -13,13 +13,20 @@ type Set struct {
 // NewSet returns the safe set of n candidates holding the seeds.
 func NewSet(n int, seeds []int) *Set {
 	s := &Set{In: make([]bool, n)}
+	s.Reset(seeds)
+	return s
+}
+
+// Reset empties the set but for the seeds, in place.
+func (s *Set) Reset(seeds []int) {
+	clear(s.In)
+	s.count = 0
 	for _, i := range seeds {
 		if !s.In[i] {
 			s.In[i] = true
 			s.count++
 		}
 	}
-	return s
 }
 
 // Len is the number of safe candidates.

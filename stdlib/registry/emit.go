@@ -405,6 +405,21 @@ type AcquisitionSpec struct {
 	// in Score's units (for a logarithmic score, the logarithm of the mean).
 	// The model must be over points, and input noise declared.
 	Unscented *Unscented
+	// Safe, if set, makes the acquisition a safe one: the optimiser chooses
+	// among the points certified safe for every unknown constraint with
+	// runtime/safe's Explorer, and the hooks' Code is not used.
+	Safe *SafeSpec
+}
+
+// SafeSpec configures runtime/safe's Explorer (its Config has the meanings).
+type SafeSpec struct {
+	// Method and FirstPhase name runtime/safe's constants ("SGPUCB",
+	// "RandomSeeds").
+	Method, FirstPhase string
+	Window, Cap        int
+	// Beta is 0 for Theorem 1's β_t; Lipschitz 0 for GP-optimistic
+	// expanders.
+	Delta, Beta, Lipschitz float64
 }
 
 // Unscented holds the settings of an unscented transform.

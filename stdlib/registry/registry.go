@@ -79,6 +79,13 @@ type Plugin struct {
 	// UsesGradient is set on searches that maximise the acquisition with its
 	// gradient (L-BFGS-B); acquisitions that need one check for it.
 	UsesGradient bool
+	// Safe is set on acquisitions that keep to unknown safety constraints
+	// (their hooks' spec has Safe set); an unknown constraint needs one.
+	Safe bool
+	// Family, on a kernel, names the runtime/kernel family that evaluates
+	// it without specialised code (kernel.Named), for models that do so:
+	// the safety constraints' Gaussian processes. "" when there is none.
+	Family string
 
 	// Runtime lists the runtime packages (import paths) the plugin's emitted
 	// code calls, so that the plan can say what a program links.

@@ -1,0 +1,519 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+// A safe acquisition (plan.Safety) replaces the acquisition and its search:
+// runtime/safe's Explorer chooses among a finite decision set (the
+// candidates, or a grid of the domain) the points certified safe for every
+// unknown constraint, from the objective's posterior there. The optimiser
+// keeps its objective model, records every constraint's measured values
+// with each observation, and Run measures them with Measure.
+
+// Import paths of the safe exploration and its generic kernels.
+const (
+	runtimeSafe   = "github.com/bocdev/boc/runtime/safe"
+	runtimeKernel = "github.com/bocdev/boc/runtime/kernel"
+)
+
+// safeDecls declares the optimiser of a safe acquisition, after its kernel
+// and refit declarations.
+func (g *generator) safeDecls(f *jen.File) {
+	g.noiseDecl(f)
+	g.errorDecls(f)
+	g.constraintDecls(f)
+	g.safeStructDecl(f)
+	g.safeNewDecls(f)
+	g.safeSuggestDecl(f)
+	g.predictDecl(f)
+	if g.o.Finite() {
+		g.candidateTableDecl(f)
+		g.bestCandidateDecl(f)
+	}
+	g.observeDecl(f)
+	g.refitDecls(f)
+	g.accessorDecls(f)
+}
+
+// unknown is the unknown constraints, in source order.
+func (g *generator) unknown() []*plan.SafeConstraint {
+	out := make([]*plan.SafeConstraint, len(g.o.Safety.Constraints))
+	for i := range g.o.Safety.Constraints {
+		out[i] = &g.o.Safety.Constraints[i]
+	}
+	return out
+}
+
+// constraintDecls declares the Constraints type, the constraints' names and
+// limits, and the certificate type.
+func (g *generator) constraintDecls(f *jen.File) {
+	var names, limits, atLeast []jen.Code
+	var listing []string
+	for _, c := range g.unknown() {
+		k := c.Constraint
+		cmp := "<="
+		if k.AtLeast {
+			cmp = ">="
+		}
+		names = append(names, jen.Lit(k.Name))
+		limits = append(limits, number(k.Threshold).code)
+		atLeast = append(atLeast, jen.Lit(k.AtLeast))
+		listing = append(listing, fmt.Sprintf("%s %s %s", k.Name, cmp, dsl.RealValue(k.Threshold)))
+	}
+	f.Comment("NumConstraints is the number of unknown safety constraints.")
+	f.Const().Id("NumConstraints").Op("=").Lit(len(names))
+	f.Comment("Constraints holds one value per unknown safety constraint, in declaration")
+	f.Comment("order: " + strings.Join(listing, ", ") + ".")
+	f.Type().Id("Constraints").Index(jen.Id("NumConstraints")).Float64()
+	f.Comment("ConstraintNames, ConstraintLimits and ConstraintAtLeast describe the constraints:")
+	f.Comment("value >= limit when AtLeast, value <= limit otherwise.")
+	f.Var().Defs(
+		jen.Id("ConstraintNames").Op("=").Index(jen.Id("NumConstraints")).String().Values(names...),
+		jen.Id("ConstraintLimits").Op("=").Id("Constraints").Values(limits...),
+		jen.Id("ConstraintAtLeast").Op("=").Index(jen.Id("NumConstraints")).Bool().Values(atLeast...),
+	)
+	f.Comment("Violated reports whether value v breaks constraint k's limit; NaN does.")
+	f.Func().Id("Violated").Params(jen.Id("k").Int(), jen.Id("v").Float64()).Bool().Block(
+		jen.If(jen.Id("ConstraintAtLeast").Index(jen.Id("k"))).Block(jen.Return(jen.Op("!").Parens(jen.Id("v").Op(">=").Id("ConstraintLimits").Index(jen.Id("k"))))),
+		jen.Return(jen.Op("!").Parens(jen.Id("v").Op("<=").Id("ConstraintLimits").Index(jen.Id("k")))),
+	)
+	f.Comment("Certificate is why a suggestion is safe: a seed point, safe as declared, or")
+	f.Comment("a point whose confidence interval of every constraint (μ ± √β σ, intersected")
+	f.Comment("over the rounds) lies on the safe side of its limit.")
+	f.Type().Id("Certificate").Struct(
+		jen.Id("Phase").Int().Comment("1 while exploring from the seeds (or expanding), 2 after"),
+		jen.Id("Seed").Bool().Comment("a seed point"),
+		jen.Id("Beta").Float64().Comment("the β in force"),
+		jen.Comment("Bounds are the certified bounds at the point: a lower bound of a >= constraint,"),
+		jen.Comment("an upper bound of a <= one; NaN while the first phase learns the constraints."),
+		jen.Id("Bounds").Id("Constraints"),
+		jen.Id("SafeSize").Int().Comment("the number of certified safe points"),
+	)
+}
+
+func (g *generator) safeStructDecl(f *jen.File) {
+	fields := []jen.Code{
+		jen.Id("model").Add(g.model.Type).Comment(callString(g.p.Model) + "; larger is better"),
+		jen.Id("seed").Uint64(),
+		jen.Line(),
+		jen.Id("explorer").Op("*").Qual(runtimeSafe, "Explorer").Comment(callString(g.p.Acquisition)),
+		jen.Id("decision").Index().Id("Point").Comment("the decision set"),
+		jen.Id("decisionUnits").Index().Float64().Comment("its points in unit coordinates, row-major"),
+		jen.Id("objMean").Index().Float64().Comment("the objective's posterior at the safe points, model convention"),
+		jen.Id("objSD").Index().Float64(),
+		jen.Id("certificate").Id("Certificate").Comment("of the last suggestion"),
+		jen.Id("designSize").Int().Comment("the seed points in the decision set: InitialDesign"),
+		jen.Line(),
+		jen.Id("points").Index(jen.Id("Budget")).Id("Point").Comment("the evaluated points"),
+		jen.Id("units").Index(jen.Id("Budget")).Add(unitArray()).Comment("the evaluated points in unit coordinates"),
+		jen.Id("measured").Index(jen.Id("Budget")).Id("Constraints").Comment("the constraints measured there"),
+		jen.Id("violated").Index(jen.Id("Budget")).Bool().Comment("whether a measured value broke its limit"),
+		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("kernel vector workspace"),
+		jen.Id("bestIndex").Int().Comment("index of the best observed value"),
+	}
+	fields = append(fields, g.learnFields()...)
+	fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
+	f.Comment(fmt.Sprintf("Optimizer is the safe Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
+	f.Comment("objective and runtime/safe's Explorer, which models each unknown constraint with")
+	f.Comment("its own Gaussian process and suggests only points certified safe for all of")
+	f.Comment("them. Its buffers are sized for Budget observations when it is made. It is not")
+	f.Comment("safe for concurrent use.")
+	f.Type().Id("Optimizer").Struct(fields...)
+}
+
+func (g *generator) safeNewDecls(f *jen.File) {
+	body := []jen.Code{
+		jen.Id("o").Op(":=").Op("&").Id("Optimizer").Add(keyed(true,
+			kv{"model", g.model.New},
+			kv{"seed", jen.Id("seed")},
+		)),
+	}
+	body = append(body, g.learnInit()...)
+	body = append(body,
+		jen.If(jen.Id("err").Op(":=").Add(method("makeExplorer")), jen.Id("err").Op("!=").Nil()).Block(
+			field("err").Op("=").Add(g.errorf("safe exploration: %w", jen.Id("err"))),
+		),
+		jen.Return(o()),
+	)
+	f.Comment("New returns an optimiser whose first phase is seeded with seed (the problem's")
+	f.Comment("seed is Seed).")
+	f.Func().Id("New").Params(jen.Id("seed").Uint64()).Op("*").Id("Optimizer").Block(body...)
+
+	s := g.o.Safety
+	seeds := make([]jen.Code, len(s.Seeds))
+	for i, pt := range s.Seeds {
+		vals := make([]jen.Code, len(pt))
+		for j, v := range pt {
+			vals[j] = number(v).code
+		}
+		seeds[i] = jen.Values(vals...)
+	}
+	f.Comment("seedPoints are the points every unknown constraint declares safe.")
+	f.Var().Id("seedPoints").Op("=").Index().Id("Point").Values(seeds...)
+
+	add := []jen.Code{
+		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+		field("decision").Op("=").Append(field("decision"), jen.Id("x")),
+		field("decisionUnits").Op("=").Append(field("decisionUnits"), jen.Id("u").Index(jen.Empty().Op(":")).Op("...")),
+	}
+	var fill []jen.Code
+	known := jen.Null()
+	if len(g.known) > 0 {
+		known = jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(jen.Continue())
+	}
+	if g.o.Finite() {
+		fill = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("candidatePoints")).Block(append([]jen.Code{known}, add...)...)}
+	} else {
+		counts := make([]jen.Code, len(s.Grid))
+		for i, m := range s.Grid {
+			counts[i] = jen.Lit(m)
+		}
+		fill = []jen.Code{
+			jen.Id("grid").Op(":=").Qual(runtimeSafe, "Grid").Call(jen.Index().Int().Values(counts...)),
+			jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("grid")), jen.Id("i").Op("+=").Id("Dim")).Block(append([]jen.Code{
+				jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("grid").Index(jen.Id("i").Op(":").Id("i").Op("+").Id("Dim")))),
+				known,
+			}, add...)...),
+		}
+	}
+	seedLoop := []jen.Code{
+		jen.Id("at").Op(":=").Qual("slices", "Index").Call(field("decision"), jen.Id("x")),
+	}
+	if len(g.known) > 0 {
+		seedLoop = append(seedLoop, jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("seed point %v breaks a known constraint"), jen.Id("x"))),
+		))
+	}
+	if g.o.Finite() {
+		seedLoop = append(seedLoop, jen.If(jen.Id("at").Op("<").Lit(0)).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("seed point %v is not a candidate"), jen.Id("x"))),
+		))
+	} else {
+		seedLoop = append(seedLoop, jen.If(jen.Id("at").Op("<").Lit(0)).Block(append([]jen.Code{
+			jen.Id("at").Op("=").Len(field("decision")),
+		}, add...)...))
+	}
+	seedLoop = append(seedLoop, jen.Id("seeds").Op("=").Append(jen.Id("seeds"), jen.Id("at")))
+
+	var kernels, constraints []jen.Code
+	for k, c := range g.unknown() {
+		kname := fmt.Sprintf("k%d", k)
+		ls := make([]jen.Code, len(c.Lengthscales))
+		for i, v := range c.Lengthscales {
+			ls[i] = number(v).code
+		}
+		kernels = append(kernels,
+			jen.List(jen.Id(kname), jen.Id("err")).Op(":=").Qual(runtimeKernel, "Named").Call(jen.Lit(c.Family), number(c.Variance).code, number(c.Alpha).code, jen.Index().Float64().Values(ls...)),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("constraint "+c.Constraint.Name+": %w"), jen.Id("err")))),
+		)
+		fields := []kv{{"Name", jen.Lit(c.Constraint.Name)}, {"Kernel", jen.Id(kname)}}
+		if anyTrue(c.Learned) {
+			learned := make([]jen.Code, len(c.Learned))
+			lo, hi := make([]jen.Code, len(c.Learned)), make([]jen.Code, len(c.Learned))
+			for i, l := range c.Learned {
+				learned[i], lo[i], hi[i] = jen.Lit(l), number(c.Lower[i]).code, number(c.Upper[i]).code
+			}
+			fields = append(fields, kv{"Learned", jen.Index().Bool().Values(learned...)},
+				kv{"Lower", jen.Index().Float64().Values(lo...)}, kv{"Upper", jen.Index().Float64().Values(hi...)})
+		}
+		fields = append(fields, kv{"NoiseVariance", number(c.NoiseVariance).code})
+		if c.NoiseVariance < 0 {
+			fields = append(fields, kv{"NoiseLower", number(c.NoiseLower).code}, kv{"NoiseUpper", number(c.NoiseUpper).code})
+		}
+		fields = append(fields, kv{"Threshold", number(c.Constraint.Threshold).code}, kv{"AtLeast", jen.Lit(c.Constraint.AtLeast)})
+		if c.Standardise {
+			fields = append(fields, kv{"Standardise", jen.True()})
+		}
+		constraints = append(constraints, keyed(true, fields...))
+	}
+	sp := s.Spec
+	cfg := []kv{
+		{"Dim", jen.Id("Dim")},
+		{"Points", field("decisionUnits")},
+		{"Seeds", jen.Id("seeds")},
+		{"Constraints", jen.Index().Qual(runtimeSafe, "Constraint").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, constraints...)},
+		{"Capacity", jen.Id("Budget")},
+		{"Method", jen.Qual(runtimeSafe, sp.Method)},
+		{"FirstPhase", jen.Qual(runtimeSafe, sp.FirstPhase)},
+		{"Window", jen.Lit(sp.Window)},
+		{"Cap", jen.Lit(sp.Cap)},
+		{"Delta", number(sp.Delta).code},
+		{"Beta", number(sp.Beta).code},
+	}
+	if sp.Lipschitz > 0 {
+		ls := make([]jen.Code, len(constraints))
+		for i := range ls {
+			ls[i] = number(sp.Lipschitz).code
+		}
+		cfg = append(cfg, kv{"Lipschitz", jen.Index().Float64().Values(ls...)})
+	}
+	cfg = append(cfg, kv{"Seed", field("seed")})
+	body = append(fill, jen.Var().Id("seeds").Index().Int(),
+		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("seedPoints")).Block(seedLoop...))
+	body = append(body, kernels...)
+	body = append(body,
+		jen.List(field("explorer"), jen.Id("err")).Op("=").Qual(runtimeSafe, "NewExplorer").Call(jen.Qual(runtimeSafe, "Config").Add(keyed(true, cfg...))),
+		jen.Id("m").Op(":=").Len(field("decision")),
+		jen.List(field("objMean"), field("objSD"), field("designSize")).Op("=").List(
+			jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Len(jen.Id("seeds"))),
+		jen.Return(jen.Id("err")),
+	)
+	source := "the candidates"
+	if !g.o.Finite() {
+		grid := make([]string, len(s.Grid))
+		for i, m := range s.Grid {
+			grid[i] = fmt.Sprint(m)
+		}
+		source = "a grid of " + strings.Join(grid, "×") + " points of the domain, and the seeds"
+	}
+	if len(g.known) > 0 {
+		source += " that satisfy the known constraints"
+	}
+	f.Comment("makeExplorer makes the decision set, " + source + ",")
+	f.Comment("and the explorer with every unknown constraint's Gaussian process.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+}
+
+func anyTrue(xs []bool) bool {
+	for _, x := range xs {
+		if x {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *generator) safeSuggestDecl(f *jen.File) {
+	body := []jen.Code{
+		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))),
+		jen.If(field("model").Dot("Len").Call().Op(">=").Id("Budget")).Block(jen.Return(jen.Id("Point").Values(), jen.Id("ErrFull"))),
+		jen.List(jen.Id("need"), jen.Id("err")).Op(":=").Add(field("explorer").Dot("Prepare").Call()),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("safe exploration: %w", jen.Id("err")))),
+		jen.If(jen.Id("need")).Block(
+			jen.For(jen.List(jen.Id("i"), jen.Id("in")).Op(":=").Range().Add(field("explorer").Dot("Safe").Call())).Block(
+				jen.If(jen.Id("in")).Block(
+					jen.List(field("objMean").Index(jen.Id("i")), field("objSD").Index(jen.Id("i"))).Op("=").Add(
+						field("predict").Call(field("decisionUnits").Index(jen.Id("i").Op("*").Id("Dim").Op(":").Parens(jen.Id("i").Op("+").Lit(1)).Op("*").Id("Dim")))),
+				),
+			),
+		),
+		jen.List(jen.Id("c"), jen.Id("err")).Op(":=").Add(field("explorer").Dot("Choose").Call(field("objMean"), field("objSD"))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("safe exploration: %w", jen.Id("err")))),
+		field("certificate").Op("=").Id("Certificate").Add(keyed(false,
+			kv{"Phase", jen.Id("c").Dot("Phase")}, kv{"Seed", jen.Id("c").Dot("Seed")}, kv{"Beta", jen.Id("c").Dot("Beta")}, kv{"SafeSize", jen.Id("c").Dot("SafeSize")})),
+		jen.Copy(whole(field("certificate").Dot("Bounds")), jen.Id("c").Dot("Bounds")),
+		jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil()),
+	}
+	f.Comment("Suggest returns the next point to evaluate, one the explorer certifies safe:")
+	for _, line := range strings.Split("a seed point while the first phase lasts, then "+safeMethodDoc[g.o.Safety.Spec.Method], "\n") {
+		f.Comment(line)
+	}
+	f.Comment("Certificate says why it is safe. Without an Observe in between it returns the")
+	f.Comment("same point again, except in a first phase that plays random seeds.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
+
+	f.Comment("Certificate returns the certificate of the last suggestion.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Certificate").Params().Id("Certificate").Block(jen.Return(field("certificate")))
+}
+
+// safeMethodDoc says what each method plays after its first phase.
+var safeMethodDoc = map[string]string{
+	"SGPUCB":   "the safe point with the\nlargest upper confidence bound of the objective (SGP-UCB).",
+	"SafeOpt":  "the safe point with the\nwidest confidence interval among those that may be the safe maximum or\nexpand the safe set (SafeOpt).",
+	"StageOpt": "the widest expander of\nthe safe set until the set stops growing, and then the safe point with the\nlargest upper confidence bound of the objective (StageOpt).",
+}
+
+// measureDecl emits Measure: the objective and every unknown constraint at
+// one point.
+func (g *generator) measureDecl(f *jen.File) {
+	b := g.p.Objective.Binding
+	var reportedNames []jen.Code
+	var reportedAt []int
+	for k, c := range g.unknown() {
+		if c.Constraint.Measured.Kind == ir.ExternalBinding {
+			reportedNames = append(reportedNames, jen.Lit(c.Constraint.Name))
+			reportedAt = append(reportedAt, k)
+		}
+	}
+	var body []jen.Code
+	if len(reportedAt) > 0 && b.Kind == ir.ExecBinding {
+		f.Comment("reportedNames are the constraints the objective's command reports, in order.")
+		f.Var().Id("reportedNames").Op("=").Index(jen.Lit(len(reportedAt))).String().Values(reportedNames...)
+		body = append(body,
+			jen.Var().Id("reported").Index(jen.Lit(len(reportedAt))).Float64(),
+			jen.List(jen.Id("y"), jen.Id("_"), jen.Id("err")).Op("=").Qual(programPath, "ExecMeasuring").Call(jen.Id("ctx"), jen.Id("command"), jen.Id("layout"),
+				whole(jen.Id("x")), jen.False(), whole(jen.Id("reportedNames")), whole(jen.Id("reported"))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
+		)
+		for i, k := range reportedAt {
+			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Id("reported").Index(jen.Lit(i)))
+		}
+	} else {
+		body = append(body,
+			jen.List(jen.Id("y"), jen.Id("err")).Op("=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
+		)
+	}
+	needLayout := b.Kind != ir.ExecBinding
+	layoutDeclared := false
+	for k, c := range g.unknown() {
+		m := c.Constraint.Measured
+		target := jen.Id("g").Index(jen.Lit(k))
+		wrap := func(err jen.Code) jen.Code {
+			return jen.Qual("fmt", "Errorf").Call(jen.Lit("constraint "+c.Constraint.Name+": %w"), err)
+		}
+		switch m.Kind {
+		case ir.ExprBinding:
+			body = append(body, jen.Add(target).Op("=").Id("simulated").Call(jen.Id("x")).Index(jen.Lit(k)))
+		case ir.GoBinding:
+			var args []jen.Code
+			if m.GoContext {
+				args = append(args, jen.Id("ctx"))
+			}
+			args = append(args, jen.Index(jen.Id("Dim")).Float64().Call(jen.Id("x")))
+			f.ImportAlias(m.GoPackage, importAlias(m.GoPackage))
+			call := jen.Qual(m.GoPackage, m.GoFunc).Call(args...)
+			if m.GoError {
+				body = append(body, jen.If(jen.List(target, jen.Id("err")).Op("=").Add(call), jen.Id("err").Op("!=").Nil()).Block(
+					jen.Return(jen.Id("y"), jen.Id("g"), wrap(jen.Id("err")))))
+			} else {
+				body = append(body, jen.Add(target).Op("=").Add(call))
+			}
+		case ir.ExecBinding:
+			if needLayout && !layoutDeclared {
+				f.Comment("layout names the dimensions of a Point for the commands' input.")
+				f.Var().Id("layout").Op("=").Add(g.layout())
+				layoutDeclared = true
+			}
+			args := make([]jen.Code, len(m.Exec))
+			for i, a := range m.Exec {
+				args[i] = jen.Lit(a)
+			}
+			body = append(body, jen.If(jen.List(target, jen.Id("err")).Op("=").Qual(programPath, "Exec").Call(jen.Id("ctx"),
+				jen.Index().String().Values(args...), jen.Id("layout"), whole(jen.Id("x"))), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Id("y"), jen.Id("g"), wrap(jen.Id("err")))))
+		}
+	}
+	body = append(body, jen.Return())
+	f.Comment("Measure evaluates the objective at x and measures every unknown constraint")
+	f.Comment("there: those the objective's command reports from its answer, those with a")
+	f.Comment("binding of their own after the objective, each at x. A simulated constraint's")
+	f.Comment("value is its expression's, without noise: Run adds the noise.")
+	f.Func().Id("Measure").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Id("Point")).
+		Params(jen.Id("y").Float64(), jen.Id("g").Id("Constraints"), jen.Id("err").Error()).Block(body...)
+	g.simulatedDecl(f)
+}
+
+// simulatedDecl emits simulated: the simulated constraints' noise-free
+// values, NaN for the others.
+func (g *generator) simulatedDecl(f *jen.File) {
+	body := []jen.Code{jen.Var().Id("g").Id("Constraints")}
+	names := newNamer("x", "g")
+	simulatedAny := false
+	for k, c := range g.unknown() {
+		m := c.Constraint.Measured
+		if m.Kind != ir.ExprBinding {
+			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Qual("math", "NaN").Call())
+			continue
+		}
+		simulatedAny = true
+		e := &exprEmitter{g: g, names: names, point: "x"}
+		v, ok := e.expr(m.Expr)
+		if !ok {
+			return
+		}
+		body = append(body, jen.Comment(c.Constraint.Name))
+		body = append(body, e.stmts...)
+		body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Add(v.elems[0].code))
+	}
+	body = append(body, jen.Return(jen.Id("g")))
+	if !simulatedAny {
+		f.Comment("simulated returns NaN for every constraint: none is simulated, so their true")
+		f.Comment("values are unknown.")
+		f.Func().Id("simulated").Params(jen.Id("Point")).Id("Constraints").Block(
+			jen.Var().Id("g").Id("Constraints"),
+			jen.For(jen.Id("k").Op(":=").Range().Id("g")).Block(jen.Id("g").Index(jen.Id("k")).Op("=").Qual("math", "NaN").Call()),
+			jen.Return(jen.Id("g")),
+		)
+		return
+	}
+	f.Comment("simulated returns the simulated constraints' values at x without noise, and NaN")
+	f.Comment("for the measured ones, whose true values are unknown.")
+	f.Func().Id("simulated").Params(jen.Id("x").Id("Point")).Id("Constraints").Block(body...)
+}
+
+// constraintNoiseDecl emits constraintNoise, which draws the measurement
+// noise of the simulated constraints, when one has noise.
+func (g *generator) constraintNoiseDecl(f *jen.File) bool {
+	var body []jen.Code
+	for k, c := range g.unknown() {
+		if c.Noise == nil {
+			continue
+		}
+		h, ok := callHook[registry.DistributionEmit](g, c.Noise)
+		if !ok || h.Sample == nil {
+			g.internal(c.Noise.Span, "distribution %s cannot simulate the noise of constraint %s", c.Noise.Plugin, c.Constraint.Name)
+			continue
+		}
+		body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("+=").Add(h.Sample(&registry.Args{Call: c.Noise}, jen.Id("rng"))))
+	}
+	if len(body) == 0 {
+		return false
+	}
+	f.Comment("constraintNoise adds the simulated constraints' measurement noise to g.")
+	f.Func().Id("constraintNoise").Params(jen.Id("g").Op("*").Id("Constraints"), jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Block(body...)
+	return true
+}
+
+// safeIncumbentDecl emits incumbent for a safe acquisition: the evaluated
+// point with the largest posterior mean among those whose measured
+// constraints kept their limits (among all, if none did).
+func (g *generator) safeIncumbentDecl(f *jen.File) {
+	f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
+	f.Comment("mean, in the model's convention, and that mean, among the points whose measured")
+	f.Comment("constraints kept their limits, or among all if none did. There must be an")
+	f.Comment("observation.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbent").Params().Params(jen.Id("index").Int(), jen.Id("mean").Float64()).Block(
+		jen.Id("index").Op("=").Lit(-1),
+		jen.For(jen.Id("pass").Op(":=").Lit(0), jen.Id("pass").Op("<").Lit(2).Op("&&").Id("index").Op("<").Lit(0), jen.Id("pass").Op("++")).Block(
+			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
+				jen.If(jen.Id("pass").Op("==").Lit(0).Op("&&").Add(field("violated").Index(jen.Id("i")))).Block(jen.Continue()),
+				jen.If(jen.Id("m").Op(":=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))), jen.Id("index").Op("<").Lit(0).Op("||").Id("m").Op(">").Id("mean")).Block(
+					jen.List(jen.Id("index"), jen.Id("mean")).Op("=").List(jen.Id("i"), jen.Id("m")),
+				),
+			),
+		),
+		jen.Return(jen.Id("index"), jen.Id("mean")),
+	)
+}
+
+// safeRunStep is Run's step after Measure: the simulated constraints' noise
+// and truth, and the counts of violations.
+func (g *generator) safeRunStep() []jen.Code {
+	stmts := []jen.Code{jen.Id("truth").Op(":=").Id("simulated").Call(jen.Id("x"))}
+	if g.constraintNoise {
+		stmts = append(stmts, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), jen.Id("constraintRand")))
+	}
+	count := func(values, counter string, known jen.Code) jen.Code {
+		cond := jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))
+		if known != nil {
+			cond = jen.Add(known).Op("&&").Add(cond)
+		}
+		return jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id(values)).Block(
+			jen.If(cond).Block(jen.Id(counter).Op("++"), jen.Break()),
+		)
+	}
+	return append(stmts,
+		count("measured", "violations", nil),
+		count("truth", "unsafe", jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v"))),
+	)
+}

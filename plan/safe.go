@@ -1,0 +1,184 @@
+package plan
+
+import (
+	"math"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// Safety is the plan of a safe acquisition: the finite set of points it
+// chooses among and the Gaussian process of every unknown constraint, which
+// runtime/safe's Explorer evaluates with its generic kernels.
+type Safety struct {
+	Spec registry.SafeSpec
+	// Grid holds, for a continuous domain, the number of grid values of
+	// each component (unit coordinates k/(m−1)); nil when the candidates
+	// are the decision set.
+	Grid []int
+	// Points is the size of the decision set before the known constraints
+	// filter it: the candidates, or the grid plus the seeds.
+	Points int
+	// Seeds are the points known to be safe (ir.Program.Seeds).
+	Seeds       [][]float64
+	Constraints []SafeConstraint
+}
+
+// SafeConstraint is the Gaussian process of one unknown constraint.
+type SafeConstraint struct {
+	Constraint *ir.Constraint
+	Kernel     *ir.Call // the constraint's kernel, or the model's it defaults to
+	// Family names runtime/kernel's family; Variance, Alpha and
+	// Lengthscales are the starting hyperparameters, and Learned, Lower and
+	// Upper follow runtime/kernel's θ = (log s², log ℓ_1.., log α).
+	Family          string
+	Variance, Alpha float64
+	Lengthscales    []float64
+	Learned         []bool
+	Lower, Upper    []float64
+	// Standardise is set when the variance is learned (safe.Constraint).
+	Standardise bool
+	// NoiseVariance is the declared noise's variance (units of the
+	// constraint squared), or −1 when it is learned within [NoiseLower,
+	// NoiseUpper] (units of the standardised distance to the limit).
+	NoiseVariance          float64
+	NoiseLower, NoiseUpper float64
+	// Noise is the distribution a simulated constraint's measurements are
+	// drawn with: its own noise option, else the observation noise; nil when
+	// neither is declared (measured without noise) or it is not simulated.
+	Noise *ir.Call
+}
+
+// safeGridPoints is the most points a grid over a continuous domain has:
+// 4096 in 1-D, 64² in 2-D, 16³ in 3-D.
+const safeGridPoints = 4096
+
+// maxCovariancePoints is the largest decision set the GP-optimistic
+// expanders of SafeOpt and StageOpt handle: they hold the constraints'
+// posterior covariance over it.
+const maxCovariancePoints = 1000
+
+// safety plans a safe acquisition.
+func (b *builder) safety() {
+	spec := b.o.Acquisition.Safe
+	if spec == nil {
+		return
+	}
+	p := b.o.Program
+	s := &Safety{Spec: *spec, Seeds: p.Seeds()}
+	if p.Candidates != nil {
+		s.Points = len(p.Candidates.Points)
+	} else {
+		per := int(math.Floor(math.Pow(safeGridPoints, 1/float64(p.D)) + 1e-9))
+		s.Points = 1
+		for _, d := range p.Dims {
+			for range d.Size {
+				m := per
+				if d.Integer && !d.Log && int(d.Hi-d.Lo)+1 < m {
+					m = int(d.Hi-d.Lo) + 1
+				}
+				s.Grid = append(s.Grid, max(m, 2))
+				s.Points *= max(m, 2)
+			}
+		}
+		s.Points += len(s.Seeds)
+	}
+	if spec.Method != "SGPUCB" && spec.Lipschitz == 0 && s.Points > maxCovariancePoints {
+		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s finds expanders with the constraints' posterior covariance over its %d points, which needs %d or fewer",
+			name(p.Acquisition), s.Points, maxCovariancePoints).
+			WithHint("give a Lipschitz constant (lipschitz = L) or fewer candidates"))
+	}
+	for _, c := range p.Constraints {
+		if !c.Known {
+			s.Constraints = append(s.Constraints, b.safeConstraint(c))
+		}
+	}
+	b.o.Safety = s
+}
+
+// safeConstraint plans one constraint's Gaussian process.
+func (b *builder) safeConstraint(c *ir.Constraint) SafeConstraint {
+	p := b.o.Program
+	k := c.Kernel
+	if k == nil {
+		k, _ = p.Model.Arg("kernel").Value.(*ir.Call)
+	}
+	plugin, _ := registry.ByID(k.Plugin)
+	sc := SafeConstraint{Constraint: c, Kernel: k, Family: plugin.Family, Variance: 1, Alpha: 1, NoiseVariance: -1,
+		NoiseLower: noiseLearnLo, NoiseUpper: noiseLearnHi}
+	// θ = (log s², log ℓ_1.., log α): the variance first, α last.
+	learnedVariance := false
+	var lsLearned, alphaLearned bool
+	var lsLo, lsHi, alphaLo, alphaHi float64
+	for _, a := range k.Args {
+		slot, learned := b.slotOf(plugin, k, a)
+		switch a.Name {
+		case "variance":
+			if learned {
+				sc.Variance, learnedVariance = slot.Init[0], true
+				sc.Lower, sc.Upper = append(sc.Lower, slot.Lo), append(sc.Upper, slot.Hi)
+			} else {
+				sc.Variance = constNumber(a)
+				sc.Lower, sc.Upper = append(sc.Lower, 0), append(sc.Upper, 0)
+			}
+			sc.Learned = append(sc.Learned, learned)
+		case "lengthscale":
+			if learned {
+				sc.Lengthscales, lsLearned, lsLo, lsHi = slot.Init, true, slot.Lo, slot.Hi
+			} else {
+				sc.Lengthscales = constNumbers(a)
+			}
+		case "alpha":
+			if learned {
+				sc.Alpha, alphaLearned, alphaLo, alphaHi = slot.Init[0], true, slot.Lo, slot.Hi
+			} else {
+				sc.Alpha = constNumber(a)
+			}
+		}
+	}
+	for range sc.Lengthscales {
+		sc.Learned, sc.Lower, sc.Upper = append(sc.Learned, lsLearned), append(sc.Lower, lsLo), append(sc.Upper, lsHi)
+	}
+	if plugin.Param("alpha") != nil {
+		sc.Learned, sc.Lower, sc.Upper = append(sc.Learned, alphaLearned), append(sc.Lower, alphaLo), append(sc.Upper, alphaHi)
+	}
+	sc.Standardise = learnedVariance
+	noise := c.Noise
+	if noise == nil && p.ObsNoise.Kind == ir.ObsNoiseDist {
+		noise = p.ObsNoise.Dist
+	}
+	switch {
+	case noise != nil:
+		if h, _ := registry.DistributionHooks(noise); h.Variance != nil {
+			sc.NoiseVariance = h.Variance(&registry.Args{Call: noise})
+		}
+	case p.ObsNoise.Kind == ir.ObsNoiseNone && c.Measured.Kind == ir.ExprBinding:
+		sc.NoiseVariance = 0 // a simulated value without noise
+	case p.ObsNoise.Kind == ir.ObsNoiseLearn && p.ObsNoise.Learn != nil && p.ObsNoise.Learn.HasBounds:
+		sc.NoiseLower, sc.NoiseUpper = p.ObsNoise.Learn.Lo, p.ObsNoise.Learn.Hi
+	}
+	if c.Measured.Kind == ir.ExprBinding {
+		sc.Noise = noise
+	}
+	return sc
+}
+
+// constNumber is a constant argument's number.
+func constNumber(a *ir.Arg) float64 {
+	if k, ok := a.Value.(*ir.ConstExpr); ok {
+		return k.Value.Float()
+	}
+	return math.NaN()
+}
+
+// constNumbers is a constant real or vector argument's numbers.
+func constNumbers(a *ir.Arg) []float64 {
+	if k, ok := a.Value.(*ir.ConstExpr); ok {
+		if len(k.Value.Numbers) > 0 {
+			return k.Value.Numbers
+		}
+		return []float64{k.Value.Float()}
+	}
+	return []float64{math.NaN()}
+}

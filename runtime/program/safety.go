@@ -1,0 +1,147 @@
+package program
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Constraint describes one unknown safety constraint of a problem: its
+// measured value must stay >= Limit (AtLeast) or <= Limit. Simulated
+// constraints are computed by the program from an expression (and measured
+// with simulated noise), so their true values are known.
+type Constraint struct {
+	Name      string
+	Limit     float64
+	AtLeast   bool
+	Simulated bool
+}
+
+// Safety is what one evaluation of a problem with unknown safety
+// constraints reports: the values measured, the true values where
+// simulated (NaN otherwise), the certificate of the suggestion (Phase 0 in
+// a random search, which has none) and the counts so far.
+type Safety struct {
+	Constraints     []float64
+	TrueConstraints []float64
+	Phase           int
+	SeedPoint       bool
+	Beta            float64
+	Bounds          []float64
+	SafeSize        int
+	// Violations counts the evaluations so far whose measured constraints
+	// broke a limit, UnsafeEvaluations those whose simulated ones truly did.
+	Violations, UnsafeEvaluations int
+}
+
+// simulates reports whether any constraint of p is simulated.
+func (p Problem) simulates() bool {
+	return slices.ContainsFunc(p.Constraints, func(c Constraint) bool { return c.Simulated })
+}
+
+// named is a JSON object from the constraints' names to values, in
+// declaration order; with onlySimulated, the simulated constraints' only.
+type named struct {
+	constraints   []Constraint
+	values        []float64
+	onlySimulated bool
+}
+
+func (n named) MarshalJSON() ([]byte, error) {
+	if len(n.values) != len(n.constraints) {
+		return nil, fmt.Errorf("%d constraint values for %d constraints", len(n.values), len(n.constraints))
+	}
+	b := []byte{'{'}
+	first := true
+	for i, c := range n.constraints {
+		if n.onlySimulated && !c.Simulated {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = strconv.AppendQuote(b, c.Name)
+		b = append(b, ':')
+		b = appendNumber(b, n.values[i])
+	}
+	return append(b, '}'), nil
+}
+
+// certificate is the JSON form of a suggestion's certificate.
+type certificate struct {
+	Phase    int    `json:"phase"`
+	Seed     bool   `json:"seed"`
+	Beta     number `json:"beta"`
+	Bounds   named  `json:"bounds"`
+	SafeSize int    `json:"safe_set"`
+}
+
+// safetyStep is a trace step's safety fields.
+type safetyStep struct {
+	Constraints     *named       `json:"constraints,omitempty"`
+	TrueConstraints *named       `json:"true_constraints,omitempty"`
+	Certificate     *certificate `json:"certificate,omitempty"`
+}
+
+func newSafetyStep(p Problem, s Safety) safetyStep {
+	if len(p.Constraints) == 0 {
+		return safetyStep{}
+	}
+	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}}
+	if p.simulates() {
+		out.TrueConstraints = &named{constraints: p.Constraints, values: slices.Clone(s.TrueConstraints), onlySimulated: true}
+	}
+	if s.Phase > 0 {
+		out.Certificate = &certificate{Phase: s.Phase, Seed: s.SeedPoint, Beta: number(s.Beta), SafeSize: s.SafeSize,
+			Bounds: named{constraints: p.Constraints, values: slices.Clone(s.Bounds)}}
+	}
+	return out
+}
+
+// safetyProgress is the end of a progress line: the measured constraints,
+// the phase and the safe set's size.
+func safetyProgress(p Problem, s Safety) string {
+	if len(p.Constraints) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, c := range p.Constraints {
+		mark := ""
+		if violated(c, s.Constraints[i]) {
+			mark = "!"
+		}
+		fmt.Fprintf(&b, "  %s=%s%s", c.Name, formatValue(s.Constraints[i]), mark)
+	}
+	if s.Phase > 0 {
+		fmt.Fprintf(&b, "  phase %d, safe set %d", s.Phase, s.SafeSize)
+	}
+	return b.String()
+}
+
+// violated reports whether v breaks c's limit; NaN does.
+func violated(c Constraint, v float64) bool {
+	if c.AtLeast {
+		return !(v >= c.Limit)
+	}
+	return !(v <= c.Limit)
+}
+
+// safetySummary is the summary's line about the constraints.
+func safetySummary(p Problem, r Result) string {
+	if len(p.Constraints) == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("safety: %d of %d evaluations broke a measured limit", r.Violations, r.Evaluations)
+	if p.simulates() {
+		line += fmt.Sprintf(", %d a true one", r.UnsafeEvaluations)
+	}
+	line += fmt.Sprintf("; %d points certified safe\n", r.SafeSize)
+	if r.SafeSize > 0 && r.SafeSize <= r.SeedPoints {
+		line += fmt.Sprintf("safety: the certified safe set never grew beyond the %d seed points, so nothing is known to be\n"+
+			"  better than them; more evaluations, a constraint kernel with a longer lengthscale or a smaller\n"+
+			"  prior variance, or more seed points would let it grow\n", r.SeedPoints)
+	}
+	return line
+}

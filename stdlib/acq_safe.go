@@ -1,0 +1,222 @@
+package stdlib
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// Safe acquisitions keep every evaluation inside the set of points certified
+// safe for every unknown safety constraint (MATH.md §6). They choose among
+// a finite set of points (the candidates, or a grid of a continuous domain)
+// with runtime/safe's Explorer, so their hooks describe it and emit no
+// score. Their β follows the papers' convention: intervals are μ ± √β σ.
+
+// SGP-UCB's first phases, the values of safe_ucb's phase1.
+const (
+	phase1Random      = "random"
+	phase1Uncertainty = "uncertainty"
+	phase1None        = "none"
+)
+
+var phase1Choices = []string{phase1Random, phase1Uncertainty, phase1None}
+
+// maxSafeGridDims is the largest continuous domain a safe acquisition
+// searches on a grid (safeGridPoints points at most).
+const maxSafeGridDims = 3
+
+var (
+	safeDelta = registry.Param{Name: "delta", Type: registry.RealParam, Default: registry.Real(0.01), Range: unit,
+		Doc: "failure probability δ of Theorem 1's β_t = 2 log(2|D| t² π² / (6δ))"}
+	safeBeta = registry.Param{Name: "beta", Type: registry.RealParam, Default: registry.Real(0), Range: nonNegative,
+		Doc: "0 follows Theorem 1's β_t; a positive β fixes it (intervals μ ± √β σ: β multiplies the variance) and voids the guarantee"}
+	safeWindow = registry.Param{Name: "window", Type: registry.IntParam, Default: registry.Int(20), Range: atLeastOne,
+		Doc: "the first phase ends once the safe set has not grown for this many rounds"}
+	safeCap = registry.Param{Name: "cap", Type: registry.IntParam, Default: registry.Int(100), Range: atLeastOne,
+		Doc: "the first phase ends after this many rounds at most"}
+	safeLipschitz = registry.Param{Name: "lipschitz", Type: registry.RealParam, Default: registry.Real(0), Range: nonNegative,
+		Doc: "0 finds expanders by the GP-optimistic rule of Sui et al.; a positive L by the Lipschitz rule u(x) − L·d(x, x′) ≥ h (units of each constraint per unit of the unit-cube distance)"}
+)
+
+func init() {
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "safe_ucb", Safe: true,
+		Doc: "SGP-UCB (Amani et al.): explore the seed points until the safe set stops growing, then UCB over the certified safe set",
+		Params: []registry.Param{safeDelta, safeBeta,
+			{Name: "phase1", Type: registry.StringParam, Default: registry.String(phase1Random),
+				Doc: `how the first phase plays the seeds: "random" (§4), "uncertainty" (the least certain seed, App. G) or "none" (naive SGP-UCB: each seed once)`},
+			safeWindow, safeCap},
+		Runtime: []string{runtimeSafe}, Check: checkSafe,
+		Emit: registry.AcquisitionHooks{Spec: func(a *registry.Args) registry.AcquisitionSpec {
+			first := map[string]string{phase1Random: "RandomSeeds", phase1Uncertainty: "UncertainSeeds", phase1None: "NoFirstPhase"}
+			return registry.AcquisitionSpec{Safe: &registry.SafeSpec{Method: "SGPUCB", FirstPhase: first[a.Choice("phase1", phase1Choices...)],
+				Window: a.Int("window"), Cap: a.Int("cap"), Delta: a.Real("delta"), Beta: a.Real("beta")}}
+		}}})
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "safeopt", Safe: true,
+		Doc:     "SafeOpt (Sui et al. 2015): the widest interval among the safe set's possible maximisers and expanders",
+		Params:  []registry.Param{safeDelta, safeBeta, safeLipschitz},
+		Runtime: []string{runtimeSafe}, Check: checkSafe,
+		Emit: registry.AcquisitionHooks{Spec: func(a *registry.Args) registry.AcquisitionSpec {
+			return registry.AcquisitionSpec{Safe: &registry.SafeSpec{Method: "SafeOpt", FirstPhase: "NoFirstPhase",
+				Window: 1, Cap: 1, Delta: a.Real("delta"), Beta: a.Real("beta"), Lipschitz: a.Real("lipschitz")}}
+		}}})
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "stageopt", Safe: true,
+		Doc:     "StageOpt (Sui et al. 2018): expand the safe set until it stops growing, then UCB over it",
+		Params:  []registry.Param{safeDelta, safeBeta, safeLipschitz, safeWindow, safeCap},
+		Runtime: []string{runtimeSafe}, Check: checkSafe,
+		Emit: registry.AcquisitionHooks{Spec: func(a *registry.Args) registry.AcquisitionSpec {
+			return registry.AcquisitionSpec{Safe: &registry.SafeSpec{Method: "StageOpt", FirstPhase: "NoFirstPhase",
+				Window: a.Int("window"), Cap: a.Int("cap"), Delta: a.Real("delta"), Beta: a.Real("beta"), Lipschitz: a.Real("lipschitz")}}
+		}}})
+}
+
+// runtimeSafe is the import path of the safe-exploration runtime.
+const runtimeSafe = "github.com/bocdev/boc/runtime/safe"
+
+// checkSafe is the Check hook of the safe acquisitions: their own
+// arguments, and what they need of the rest of the program.
+func checkSafe(ctx *registry.CheckContext) {
+	name := pluginName(ctx.Call)
+	if a, v := constArg(ctx.Call, "phase1"); v != nil && v.Type.Kind == dsl.String && !slices.Contains(phase1Choices, v.Text) {
+		d := dsl.Errorf(a.Span, "unknown first phase %s: want %q, %q or %q", v, phase1Random, phase1Uncertainty, phase1None)
+		if hint := dsl.DidYouMean(v.Text, phase1Choices); hint != "" {
+			d = d.WithHint("%s", hint)
+		}
+		ctx.Report(d)
+	}
+	if a, v := constArg(ctx.Call, "beta"); v != nil && !a.Default && v.Float() > 0 {
+		ctx.Report(dsl.Warningf(a.Span, "a fixed beta voids Theorem 1's guarantee that every evaluation is safe with probability 1 − δ").
+			WithHint("leave beta out to follow Theorem 1's β_t"))
+	}
+	if _, w := constArg(ctx.Call, "window"); w != nil {
+		if a, c := constArg(ctx.Call, "cap"); c != nil && w.Float() > c.Float() {
+			ctx.Report(dsl.Errorf(a.Span, "cap %s is below window %s: the first phase would always end at the cap", c, w))
+		}
+	}
+	if !ctx.Complete {
+		return
+	}
+	p := ctx.Program
+	var unknown []*ir.Constraint
+	for _, c := range p.Constraints {
+		if !c.Known {
+			unknown = append(unknown, c)
+		}
+	}
+	if len(unknown) == 0 {
+		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s keeps to unknown safety constraints, but none is declared", name).
+			WithHint("declare one, e.g. constraint temperature: reported <= 80 { seed [[...]] }, or use ucb"))
+		return
+	}
+	for _, c := range unknown {
+		if len(c.Seeds) == 0 {
+			ctx.Report(dsl.Errorf(c.Span, "constraint %s has no seed points, and acquisition %s starts from known-safe points", c.Name, name).
+				WithHint("add the points known to be safe: constraint %s: ... { seed [[...]] }", c.Name))
+			return
+		}
+	}
+	if len(p.Seeds()) == 0 {
+		ctx.Report(dsl.Errorf(unknown[len(unknown)-1].Span, "no seed point is known safe for every constraint").
+			WithHint("a seed is a point every constraint lists in its seed option"))
+	}
+	if p.Init.Span.Start.IsValid() {
+		ctx.Report(dsl.Errorf(p.Init.Span, "acquisition %s evaluates the seed points first: an initial design could leave the safe set", name).
+			WithHint("remove the init statement"))
+	}
+	if p.Search.Span.Start.IsValid() {
+		ctx.Report(dsl.Warningf(p.Search.Span, "acquisition %s chooses among a finite set of points: the search is not used", name))
+	}
+	switch {
+	case p.Stop != nil:
+		ctx.Report(dsl.Errorf(p.Stop.Span(), "a stop condition with a safe acquisition is not supported in this version of boc").
+			WithHint("remove the stop statement"))
+	case len(p.InputNoise) > 0:
+		ctx.Report(dsl.Errorf(ctx.Call.Span, "safety under input noise is not supported in this version of boc").
+			WithHint("remove the input noise, or use an acquisition without safety constraints"))
+	case p.ObsNoise.Kind == ir.ObsNoiseReported:
+		ctx.Report(dsl.Errorf(p.ObsNoise.Span, "reported observation noise with a safe acquisition is not supported in this version of boc").
+			WithHint("declare the noise (observation noise ~ normal(0, sd)) or learn it"))
+	case p.Candidates == nil && ctx.Dim > maxSafeGridDims:
+		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s searches a continuous domain on a grid, which needs %d components or fewer; this one has %d", name, maxSafeGridDims, ctx.Dim).
+			WithHint("give the points to choose among: candidates file \"points.csv\" or candidates sobol(n = 1000)"))
+	}
+	for _, c := range unknown {
+		checkConstraintKernel(ctx, c)
+		checkReported(ctx, c)
+	}
+	if p.Candidates != nil {
+		for _, c := range unknown {
+			for i, s := range c.Seeds {
+				if !containsPoint(p.Candidates.Points, s) {
+					ctx.Report(dsl.Errorf(c.Span, "seed point %d of constraint %s, %s, is not one of the candidates", i, c.Name, formatPoint(s)).
+						WithHint("a safe acquisition chooses among the candidates: seeds must be candidates"))
+					break
+				}
+			}
+		}
+	}
+}
+
+// checkReported reports a constraint the objective's evaluation should
+// report but cannot: only a command's answer (or an external objective's
+// tell) carries constraint values.
+func checkReported(ctx *registry.CheckContext, c *ir.Constraint) {
+	if c.Measured.Kind != ir.ExternalBinding {
+		return
+	}
+	switch ctx.Program.Objective.Binding.Kind {
+	case ir.GoBinding:
+		ctx.Report(dsl.Errorf(c.Measured.Span, "constraint %s is reported by the objective, but a go objective cannot report constraint values in this version of boc", c.Name).
+			WithHint("give the constraint its own binding: constraint %s: go \"...\".Func >= ...", c.Name))
+	case ir.ExprBinding:
+		ctx.Report(dsl.Errorf(c.Measured.Span, "constraint %s is reported by the objective, but an expression objective measures only its own value", c.Name).
+			WithHint("compute the constraint from the domain with simulated EXPR, e.g. constraint %s: simulated x + y <= 1", c.Name))
+	}
+}
+
+// checkConstraintKernel reports a constraint kernel, or a model kernel a
+// constraint defaults to, that its Gaussian process cannot evaluate.
+func checkConstraintKernel(ctx *registry.CheckContext, c *ir.Constraint) {
+	k, own := c.Kernel, c.Kernel != nil
+	if !own {
+		if a := ctx.Program.Model.Arg("kernel"); a != nil {
+			k, _ = a.Value.(*ir.Call)
+		}
+		if k == nil {
+			ctx.Report(dsl.Errorf(c.Span, "constraint %s needs a kernel: model %s has none to lend it", c.Name, pluginName(ctx.Program.Model)).
+				WithHint("give one: constraint %s: ... { kernel matern52 }", c.Name))
+			return
+		}
+	}
+	p, ok := registry.ByID(k.Plugin)
+	if ok && p.Family != "" {
+		return
+	}
+	var families []string
+	for _, id := range registry.Names(registry.Kernel) {
+		if q, ok := registry.Lookup(registry.Kernel, id); ok && q.Family != "" {
+			families = append(families, id)
+		}
+	}
+	d := dsl.Errorf(k.Span, "kernel %s cannot model safety constraint %s: its Gaussian process takes one of %s", pluginName(k), c.Name, strings.Join(families, ", "))
+	if !own {
+		d = dsl.Errorf(c.Span, "constraint %s takes the model's kernel %s, which cannot model a safety constraint", c.Name, pluginName(k)).
+			WithHint("give it one of %s: constraint %s: ... { kernel matern52 }", strings.Join(families, ", "), c.Name)
+	}
+	ctx.Report(d)
+}
+
+func containsPoint(points [][]float64, p []float64) bool {
+	return slices.ContainsFunc(points, func(q []float64) bool { return slices.Equal(q, p) })
+}
+
+func formatPoint(p []float64) string {
+	parts := make([]string, len(p))
+	for i, x := range p {
+		parts[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

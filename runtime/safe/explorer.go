@@ -110,13 +110,23 @@ type Explorer struct {
 	beta     float64
 
 	mean, sd []float64 // one constraint's posterior at the points
+	todo     []int     // the points whose intervals a round updates
 	kstar    []float64 // a block of kernel vectors
 	kself    []float64
-	marks    []bool
-	score    []float64
-	bounds   []float64
-	post     []Posterior // GP-optimistic expanders' posteriors
-	v        []float64   // L⁻¹k of every point, for the covariances
+	// blockMean and blockVar receive a block's posterior.
+	blockMean, blockVar []float64
+	scratch             []float64 // a kernel vector's worth
+	marks               []bool
+	score               []float64
+	bounds              []float64
+	post                []Posterior // GP-optimistic expanders' posteriors
+	v                   []float64   // L⁻¹k of every point, for the covariances
+}
+
+// rower is a kernel that fills a whole kernel vector at once
+// (kernel.Stationary).
+type rower interface {
+	Row(a, points, out, scratch []float64)
 }
 
 // predictBlock is the number of points predicted at once.
@@ -151,8 +161,11 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		units: make([]float64, cfg.Capacity*cfg.Dim), atSeed: make([]bool, 0, cfg.Capacity),
 		prepared: -1, pending: make([]int, 0, len(cfg.Seeds)),
 		mean: make([]float64, n), sd: make([]float64, n),
+		todo:  make([]int, 0, n),
 		kstar: make([]float64, predictBlock*cfg.Capacity), kself: make([]float64, predictBlock),
-		marks: make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
+		blockMean: make([]float64, predictBlock), blockVar: make([]float64, predictBlock),
+		scratch: make([]float64, cfg.Capacity),
+		marks:   make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
 		f: NewIntervals(n), phase: 1}
 	for _, c := range cfg.Constraints {
 		m, err := newModel(c, cfg.Capacity, e.unit)
@@ -343,37 +356,54 @@ func (e *Explorer) restart() {
 }
 
 // updateConstraints intersects every constraint's intervals with its
-// posterior and adds the newly certified points to the safe set.
+// posterior and adds the newly certified points to the safe set. Once the
+// models are frozen, SGP-UCB needs no interval of a certified point (it
+// stays certified), so only the others are predicted: the safe set's growth
+// makes rounds cheaper.
 func (e *Explorer) updateConstraints() {
+	e.todo = e.todo[:0]
+	skip := e.frozen && e.cfg.Method == SGPUCB
+	for i, in := range e.set.In {
+		if !skip || !in {
+			e.todo = append(e.todo, i)
+		}
+	}
 	for k, m := range e.models {
 		e.predict(k, m)
-		e.cons[k].Update(e.mean, e.sd, e.beta)
+		root := math.Sqrt(e.beta)
+		for _, i := range e.todo {
+			e.cons[k].update(i, e.mean[i], e.sd[i], root)
+		}
 	}
 	e.set.Update(e.cons, e.zero)
 }
 
-// predict writes constraint k's posterior mean and sd at every point to
-// e.mean and e.sd, and to e.post[k] (with the covariances) when the
-// GP-optimistic expanders need it.
+// predict writes constraint k's posterior mean and sd at the points of
+// e.todo to e.mean and e.sd, and to e.post[k] (with the covariances) when
+// the GP-optimistic expanders need it (e.todo then holds every point).
 func (e *Explorer) predict(k int, m *model) {
 	n := m.gp.Len()
-	for start := 0; start < e.n; start += predictBlock {
-		count := min(predictBlock, e.n-start)
-		for j := range count {
-			p := e.point(start + j)
+	for start := 0; start < len(e.todo); start += predictBlock {
+		count := min(predictBlock, len(e.todo)-start)
+		for j, at := range e.todo[start : start+count] {
+			p := e.point(at)
 			row := e.kstar[j*n : (j+1)*n]
-			for i := range n {
-				row[i] = m.Kernel.Eval(p, e.unit(i))
+			if r, ok := m.Kernel.(rower); ok {
+				r.Row(p, e.units[:n*e.cfg.Dim], row, e.scratch[:n])
+			} else {
+				for i := range n {
+					row[i] = m.Kernel.Eval(p, e.unit(i))
+				}
 			}
 			e.kself[j] = m.Kernel.Eval(p, p)
 		}
-		m.gp.PredictBatch(e.kstar[:count*n], count, e.kself[:count], e.mean[start:start+count], e.sd[start:start+count])
+		m.gp.PredictBatch(e.kstar[:count*n], count, e.kself[:count], e.blockMean[:count], e.blockVar[:count])
+		for j, at := range e.todo[start : start+count] {
+			e.mean[at], e.sd[at] = e.blockMean[j], math.Sqrt(e.blockVar[j])
+		}
 		if e.post != nil {
 			copy(e.v[start*n:(start+count)*n], e.kstar[:count*n])
 		}
-	}
-	for i, v := range e.sd {
-		e.sd[i] = math.Sqrt(v)
 	}
 	if e.post == nil {
 		return

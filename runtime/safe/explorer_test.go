@@ -219,3 +219,50 @@ func BenchmarkPaperRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGridRound is a second-phase round of SGP-UCB with two
+// constraints on a 64×64 grid of the unit square at n = 200 observations
+// (the continuous case; the objective's posterior is the emitted
+// optimiser's and left out): Observe, then Prepare, which updates both
+// constraints' intervals at every point, and Choose.
+func BenchmarkGridRound(b *testing.B) {
+	points := Grid([]int{64, 64})
+	k := func() Constraint {
+		return Constraint{Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.3}), NoiseVariance: 0.01, AtLeast: true, Threshold: 0.5}
+	}
+	c1, c2 := k(), k()
+	c1.Name, c2.Name = "a", "b"
+	cfg := Config{Dim: 2, Points: points, Seeds: []int{0, 1}, Constraints: []Constraint{c1, c2},
+		Capacity: 400, Delta: 0.01, Window: 1, Cap: 1}
+	e, err := NewExplorer(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(points) / 2
+	mean, sd := make([]float64, n), make([]float64, n)
+	rng := rand.New(rand.NewPCG(3, 4))
+	round := func() {
+		if _, err := e.Prepare(); err != nil {
+			b.Fatal(err)
+		}
+		c, err := e.Choose(mean, sd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		i := c.Index
+		if e.frozen {
+			i = rng.IntN(n) // observations anywhere, so that n grows as in a run
+		}
+		if err := e.Observe(e.point(i), []float64{rng.Float64(), rng.Float64()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 200 {
+		round()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N { // n grows by one per round: time it with -benchtime 20x
+		round()
+	}
+}

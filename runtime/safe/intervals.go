@@ -31,13 +31,18 @@ func NewIntervals(n int) *Intervals {
 func (c *Intervals) Update(mean, sd []float64, beta float64) {
 	w := math.Sqrt(beta)
 	for i := range c.Lo {
-		lo, hi := mean[i]-w*sd[i], mean[i]+w*sd[i]
-		if lo > c.Hi[i] || hi < c.Lo[i] {
-			c.Conflicts++
-			continue
-		}
-		c.Lo[i], c.Hi[i] = max(c.Lo[i], lo), min(c.Hi[i], hi)
+		c.update(i, mean[i], sd[i], w)
 	}
+}
+
+// update intersects candidate i's interval with mean ± root·sd.
+func (c *Intervals) update(i int, mean, sd, root float64) {
+	lo, hi := mean-root*sd, mean+root*sd
+	if lo > c.Hi[i] || hi < c.Lo[i] {
+		c.Conflicts++
+		return
+	}
+	c.Lo[i], c.Hi[i] = max(c.Lo[i], lo), min(c.Hi[i], hi)
 }
 
 // Width is the width of candidate i's interval.

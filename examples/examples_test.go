@@ -1,5 +1,6 @@
 // Package examples holds the bundled example problems (the .bo files beside
-// this test) and the Go package robot that examples/robot.bo is bound to.
+// this test) and the Go packages robot and spindle that examples/robot.bo
+// and examples/spindle.bo are bound to.
 package examples
 
 import (
@@ -55,6 +56,7 @@ func TestExamplesRun(t *testing.T) {
 		"constrained.bo": 0.034163 + 0.01, // the minimum in the disk, from a fine grid
 		"mixed.bo":       0.01,            // minimum 0 at lr = 3e-3, layers = 5
 		"robot.bo":       0.05,            // the target is reachable: minimum 0
+		"spindle.bo":     1.158837 + 0.02, // the safe minimum (temperature 78.9 °C), from a fine grid
 	}
 	// The robust examples' recommendations must land near the robust optimum
 	// (the program's robust-optimum command finds it on a fine grid), where the
@@ -79,9 +81,13 @@ func TestExamplesRun(t *testing.T) {
 				BestObserved         struct{ Y float64 } `json:"best_observed"`
 				Recommendation       map[string]any
 				RecommendationRobust float64 `json:"recommendation_robust"`
+				Violations           *int    `json:"violations"`
 			}
 			if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
 				t.Fatalf("output is not one JSON object: %v\n%s", err, stdout.String())
+			}
+			if result.Violations != nil && *result.Violations != 0 {
+				t.Errorf("%d evaluations broke a safety limit", *result.Violations)
 			}
 			if want, ok := robustNear[path]; ok {
 				if x, _ := result.Recommendation["x"].(float64); math.Abs(x-want.x) > want.tol {

@@ -167,13 +167,22 @@ func (g *generator) bestCandidateDecl(f *jen.File) {
 	if len(g.known) > 0 {
 		skip = jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(jen.Continue())
 	}
+	var truth jen.Code = jen.Null()
+	if g.o.Safety != nil && g.judgesTruth() {
+		truth = jen.If(jen.Id("trulyUnsafe").Call(jen.Id("x"))).Block(jen.Continue())
+	}
 	f.Comment("BestCandidate returns the candidate with the best noise-free objective value")
 	f.Comment("among those that satisfy the known constraints, and that value: the optimum of")
 	f.Comment("the finite decision set. The value is NaN when no candidate is feasible.")
+	if g.o.Safety != nil && g.judgesTruth() {
+		f.Comment("Candidates whose simulated constraints are truly broken are not feasible: the")
+		f.Comment("optimum is the safe one, the SGP-UCB paper's benchmark.")
+	}
 	f.Func().Id("BestCandidate").Params().Params(jen.Id("best").Id("Point"), jen.Id("value").Float64()).Block(
 		jen.Id("value").Op("=").Qual("math", "NaN").Call(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("candidatePoints")).Block(
 			skip,
+			truth,
 			jen.If(jen.Id("v").Op(":=").Id("noiseFree").Call(jen.Id("x")), jen.Qual("math", "IsNaN").Call(jen.Id("value")).Op("||").Id("v").Op(better).Id("value")).Block(
 				jen.List(jen.Id("best"), jen.Id("value")).Op("=").List(jen.Id("x"), jen.Id("v")),
 			),

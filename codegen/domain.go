@@ -122,9 +122,13 @@ func (g *generator) domainDecls(f *jen.File) {
 	f.Comment("Maximize reports whether the objective is maximised (false: minimised).")
 	f.Const().Id("Maximize").Op("=").Lit(p.Objective.Maximize)
 	if s := g.o.Safety; s != nil {
+		seeds := len(s.Seeds)
+		if s.DrawSeeds > 0 {
+			seeds = s.DrawSeeds
+		}
 		f.Comment("InitialDesign is the number of seed points, known to be safe: a safe")
-		f.Comment("acquisition starts from them.")
-		f.Const().Id("InitialDesign").Op("=").Lit(len(s.Seeds))
+		f.Comment("acquisition starts from them (a study's baseline, from none).")
+		f.Const().Id("InitialDesign").Op("=").Lit(seeds)
 	} else {
 		f.Comment(fmt.Sprintf("InitialDesign is the number of points of the initial design, %s.", g.initDescription()))
 		f.Const().Id("InitialDesign").Op("=").Lit(g.p.Init.Size())

@@ -504,9 +504,16 @@ func (g *generator) observeDecl(f *jen.File) {
 			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 		))
 	}
+	better := jen.Id("n").Op("==").Lit(0).Op("||").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex")))
+	if g.o.Safety != nil {
+		// A point whose measured constraints held beats one whose did not.
+		held, bestHeld := jen.Op("!").Add(field("violated").Index(jen.Id("n"))), jen.Op("!").Add(field("violated").Index(field("bestIndex")))
+		better = jen.Id("n").Op("==").Lit(0).Op("||").Add(held).Op("&&").Add(field("violated").Index(field("bestIndex"))).Op("||").
+			Parens(jen.Add(held).Op("==").Add(bestHeld).Op("&&").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex"))))
+	}
 	body = append(body,
 		jen.List(field("points").Index(jen.Id("n")), field("units").Index(jen.Id("n"))).Op("=").List(jen.Id("x"), jen.Id("u")),
-		jen.If(jen.Id("n").Op("==").Lit(0).Op("||").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex")))).Block(
+		jen.If(better).Block(
 			field("bestIndex").Op("=").Id("n"),
 		),
 	)
@@ -592,6 +599,10 @@ func (g *generator) accessorDecls(f *jen.File) {
 	)
 	f.Comment("BestObserved returns the evaluated point with the best observed value, and that")
 	f.Comment("value. ok is false before the first observation.")
+	if g.o.Safety != nil {
+		f.Comment("Points whose measured constraints held come first: another is returned only")
+		f.Comment("when none did.")
+	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("BestObserved").Params().Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("ok").Bool()).Block(
 		empty(),
 		jen.Return(field("points").Index(field("bestIndex")), g.fromModel(field("model").Dot("Y").Call(field("bestIndex"))), jen.True()),

@@ -30,6 +30,12 @@ func (g *generator) safeDecls(f *jen.File) {
 	g.noiseDecl(f)
 	g.errorDecls(f)
 	g.constraintDecls(f)
+	if g.p.Objective.Binding.Kind != ir.ExternalBinding || g.judgesTruth() {
+		g.simulatedDecl(f) // Run's truth, and the truly safe points'
+	}
+	if g.judgesTruth() {
+		g.trulyUnsafeDecl(f)
+	}
 	g.safeStructDecl(f)
 	g.safeNewDecls(f)
 	g.safeSuggestDecl(f)
@@ -41,6 +47,18 @@ func (g *generator) safeDecls(f *jen.File) {
 	g.observeDecl(f)
 	g.refitDecls(f)
 	g.accessorDecls(f)
+}
+
+// judgesTruth reports whether the optimiser consults the simulated
+// constraints' true values: to draw seeds or the oracle's set among the
+// truly safe points, or for the safe optimum of a finite decision set.
+func (g *generator) judgesTruth() bool {
+	s := g.o.Safety
+	simulated := false
+	for _, c := range s.Constraints {
+		simulated = simulated || c.Constraint.Measured.Kind == ir.ExprBinding
+	}
+	return simulated && (s.DrawSeeds > 0 || s.TrueSafeSet || g.o.Finite() && g.p.Objective.Binding.Kind == ir.ExprBinding)
 }
 
 // unknown is the unknown constraints, in source order.
@@ -156,8 +174,10 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		}
 		seeds[i] = jen.Values(vals...)
 	}
-	f.Comment("seedPoints are the points every unknown constraint declares safe.")
-	f.Var().Id("seedPoints").Op("=").Index().Id("Point").Values(seeds...)
+	if len(seeds) > 0 {
+		f.Comment("seedPoints are the points every unknown constraint declares safe.")
+		f.Var().Id("seedPoints").Op("=").Index().Id("Point").Values(seeds...)
+	}
 
 	add := []jen.Code{
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
@@ -257,8 +277,13 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		cfg = append(cfg, kv{"Lipschitz", jen.Index().Float64().Values(ls...)})
 	}
 	cfg = append(cfg, kv{"Seed", field("seed")})
-	body = append(fill, jen.Var().Id("seeds").Index().Int(),
-		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("seedPoints")).Block(seedLoop...))
+	body = append(fill, jen.Var().Id("seeds").Index().Int())
+	switch {
+	case s.DrawSeeds > 0 || s.TrueSafeSet:
+		body = append(body, g.trueSeeds()...)
+	case len(s.Seeds) > 0:
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("seedPoints")).Block(seedLoop...))
+	}
 	body = append(body, kernels...)
 	body = append(body,
 		jen.List(field("explorer"), jen.Id("err")).Op("=").Qual(runtimeSafe, "NewExplorer").Call(jen.Qual(runtimeSafe, "Config").Add(keyed(true, cfg...))),
@@ -281,6 +306,37 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	f.Comment("makeExplorer makes the decision set, " + source + ",")
 	f.Comment("and the explorer with every unknown constraint's Gaussian process.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+}
+
+// seedStream draws the seeds of `seed random(n)`.
+const seedStream = 0x7365656473616665 // "seedsafe"
+
+// trueSeeds are makeExplorer's statements that take the seeds from the
+// truth of the simulated constraints: n of the truly safe points drawn by
+// the optimiser's seed, or all of them for the oracle.
+func (g *generator) trueSeeds() []jen.Code {
+	s := g.o.Safety
+	stmts := []jen.Code{
+		jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Add(field("decision"))).Block(
+			jen.If(jen.Op("!").Id("trulyUnsafe").Call(jen.Id("x"))).Block(jen.Id("seeds").Op("=").Append(jen.Id("seeds"), jen.Id("i"))),
+		),
+	}
+	if s.TrueSafeSet {
+		return append(stmts, jen.If(jen.Len(jen.Id("seeds")).Op("==").Lit(0)).Block(
+			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("no point is truly safe"))),
+		))
+	}
+	return append(stmts,
+		jen.If(jen.Len(jen.Id("seeds")).Op("<").Lit(s.DrawSeeds)).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("only %%d points are truly safe; seed random(n = %d) needs more", s.DrawSeeds)), jen.Len(jen.Id("seeds")))),
+		),
+		jen.Id("rng").Op(":=").Qual("math/rand/v2", "New").Call(jen.Qual("math/rand/v2", "NewPCG").Call(field("seed"), jen.Op(fmt.Sprintf("%#x", seedStream)))),
+		jen.For(jen.Id("j").Op(":=").Range().Lit(s.DrawSeeds)).Block(
+			jen.Id("r").Op(":=").Id("j").Op("+").Id("rng").Dot("IntN").Call(jen.Len(jen.Id("seeds")).Op("-").Id("j")),
+			jen.List(jen.Id("seeds").Index(jen.Id("j")), jen.Id("seeds").Index(jen.Id("r"))).Op("=").List(jen.Id("seeds").Index(jen.Id("r")), jen.Id("seeds").Index(jen.Id("j"))),
+		),
+		jen.Id("seeds").Op("=").Id("seeds").Index(jen.Empty().Op(":").Lit(s.DrawSeeds)),
+	)
 }
 
 func anyTrue(xs []bool) bool {
@@ -410,7 +466,6 @@ func (g *generator) measureDecl(f *jen.File) {
 	f.Comment("value is its expression's, without noise: Run adds the noise.")
 	f.Func().Id("Measure").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Id("Point")).
 		Params(jen.Id("y").Float64(), jen.Id("g").Id("Constraints"), jen.Id("err").Error()).Block(body...)
-	g.simulatedDecl(f)
 }
 
 // simulatedDecl emits simulated: the simulated constraints' noise-free
@@ -449,6 +504,18 @@ func (g *generator) simulatedDecl(f *jen.File) {
 	f.Comment("simulated returns the simulated constraints' values at x without noise, and NaN")
 	f.Comment("for the measured ones, whose true values are unknown.")
 	f.Func().Id("simulated").Params(jen.Id("x").Id("Point")).Id("Constraints").Block(body...)
+}
+
+// trulyUnsafeDecl emits trulyUnsafe, which reports whether a simulated
+// constraint is truly broken at x.
+func (g *generator) trulyUnsafeDecl(f *jen.File) {
+	f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x.")
+	f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(
+		jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
+			jen.If(jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
+	)
 }
 
 // constraintNoiseDecl emits constraintNoise, which draws the measurement

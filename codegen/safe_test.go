@@ -53,6 +53,7 @@ func TestSafeRuns(t *testing.T) {
 		"safe_grid":       {"heat": {70, false}},
 		"safe_candidates": {"reach": {1.4, false}, "load": {0.5, true}},
 		"safe_exec":       {"load": {1.2, false}, "sphere": {2.5, false}},
+		"safe_random":     {"g": {0, true}},
 	}
 	for name, limits := range cases {
 		t.Run(name, func(t *testing.T) {

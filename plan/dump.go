@@ -77,6 +77,12 @@ func fprintSafety(w io.Writer, s *Safety) {
 	} else {
 		fmt.Fprintf(w, "  decision set: %d candidates, %d of them seeds\n", s.Points, len(s.Seeds))
 	}
+	switch {
+	case s.DrawSeeds > 0:
+		fmt.Fprintf(w, "  seeds: %d drawn among the truly safe candidates\n", s.DrawSeeds)
+	case s.TrueSafeSet:
+		fmt.Fprintln(w, "  safe set: the truly safe candidates (oracle)")
+	}
 	for _, c := range s.Constraints {
 		cmp := "<="
 		if c.Constraint.AtLeast {

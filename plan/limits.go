@@ -80,7 +80,7 @@ func (b *builder) safetyMemory() float64 {
 			}
 		}
 		total += n*n*square + n*(m+4)
-		if s.Spec.Lipschitz == 0 && s.Spec.Method != "SGPUCB" {
+		if s.expandsByCovariance() {
 			total += m * m
 		}
 	}

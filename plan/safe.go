@@ -21,7 +21,12 @@ type Safety struct {
 	// filter it: the candidates, or the grid plus the seeds.
 	Points int
 	// Seeds are the points known to be safe (ir.Program.Seeds).
-	Seeds       [][]float64
+	Seeds [][]float64
+	// DrawSeeds, for studies of simulated constraints, draws that many
+	// seeds among the truly safe candidates (`seed random(n)`); TrueSafeSet
+	// gives the oracle every one of them.
+	DrawSeeds   int
+	TrueSafeSet bool
 	Constraints []SafeConstraint
 }
 
@@ -84,7 +89,7 @@ func (b *builder) safety() {
 		}
 		s.Points += len(s.Seeds)
 	}
-	if spec.Method != "SGPUCB" && spec.Lipschitz == 0 && s.Points > maxCovariancePoints {
+	if s.expandsByCovariance() && s.Points > maxCovariancePoints {
 		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s finds expanders with the constraints' posterior covariance over its %d points, which needs %d or fewer",
 			name(p.Acquisition), s.Points, maxCovariancePoints).
 			WithHint("give a Lipschitz constant (lipschitz = L) or fewer candidates"))
@@ -92,9 +97,20 @@ func (b *builder) safety() {
 	for _, c := range p.Constraints {
 		if !c.Known {
 			s.Constraints = append(s.Constraints, b.safeConstraint(c))
+			s.DrawSeeds = c.RandomSeeds
 		}
 	}
+	s.TrueSafeSet = spec.Method == "Oracle"
+	if s.TrueSafeSet || spec.Method == "Unsafe" {
+		s.DrawSeeds, s.Seeds = 0, nil // the set is given, not grown from seeds
+	}
 	b.o.Safety = s
+}
+
+// expandsByCovariance reports whether the method finds expanders by the
+// GP-optimistic rule, which holds the posterior covariance over the points.
+func (s *Safety) expandsByCovariance() bool {
+	return (s.Spec.Method == "SafeOpt" || s.Spec.Method == "StageOpt") && s.Spec.Lipschitz == 0
 }
 
 // safeConstraint plans one constraint's Gaussian process.

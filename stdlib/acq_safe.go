@@ -63,6 +63,22 @@ func init() {
 			return registry.AcquisitionSpec{Safe: &registry.SafeSpec{Method: "SafeOpt", FirstPhase: "NoFirstPhase",
 				Window: 1, Cap: 1, Delta: a.Real("delta"), Beta: a.Real("beta"), Lipschitz: a.Real("lipschitz")}}
 		}}})
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "oracle_ucb", Safe: true,
+		Doc:     "for studies: GP-UCB over the true safe set, known from the simulated constraints (the SGP-UCB paper's oracle)",
+		Params:  []registry.Param{safeDelta, safeBeta},
+		Runtime: []string{runtimeSafe}, Check: checkBaseline(true),
+		Emit: registry.AcquisitionHooks{Spec: func(a *registry.Args) registry.AcquisitionSpec {
+			return registry.AcquisitionSpec{Safe: &registry.SafeSpec{Method: "Oracle", FirstPhase: "NoFirstPhase",
+				Window: 1, Cap: 1, Delta: a.Real("delta"), Beta: a.Real("beta")}}
+		}}})
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "unsafe_ucb", Safe: true,
+		Doc:     "for studies: GP-UCB over every point, ignoring the unknown constraints (what safety costs)",
+		Params:  []registry.Param{safeDelta, safeBeta},
+		Runtime: []string{runtimeSafe}, Check: checkBaseline(false),
+		Emit: registry.AcquisitionHooks{Spec: func(a *registry.Args) registry.AcquisitionSpec {
+			return registry.AcquisitionSpec{Safe: &registry.SafeSpec{Method: "Unsafe", FirstPhase: "NoFirstPhase",
+				Window: 1, Cap: 1, Delta: a.Real("delta"), Beta: a.Real("beta")}}
+		}}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "stageopt", Safe: true,
 		Doc:     "StageOpt (Sui et al. 2018): expand the safe set until it stops growing, then UCB over it",
 		Params:  []registry.Param{safeDelta, safeBeta, safeLipschitz, safeWindow, safeCap},
@@ -99,7 +115,77 @@ func checkSafe(ctx *registry.CheckContext) {
 	if !ctx.Complete {
 		return
 	}
+	unknown := checkProgram(ctx)
+	if unknown == nil || !checkRandomSeeds(ctx, unknown) {
+		return
+	}
 	p := ctx.Program
+	for _, c := range unknown {
+		if len(c.Seeds) == 0 && c.RandomSeeds == 0 {
+			ctx.Report(dsl.Errorf(c.Span, "constraint %s has no seed points, and acquisition %s starts from known-safe points", c.Name, name).
+				WithHint("add the points known to be safe: constraint %s: ... { seed [[...]] }", c.Name))
+			return
+		}
+	}
+	if unknown[0].RandomSeeds == 0 && len(p.Seeds()) == 0 {
+		ctx.Report(dsl.Errorf(unknown[len(unknown)-1].Span, "no seed point is known safe for every constraint").
+			WithHint("a seed is a point every constraint lists in its seed option"))
+	}
+}
+
+// checkBaseline is the Check hook of the studies' baselines: the oracle
+// needs the truth of every constraint; neither needs seeds.
+func checkBaseline(oracle bool) func(*registry.CheckContext) {
+	return func(ctx *registry.CheckContext) {
+		if !ctx.Complete {
+			return
+		}
+		unknown := checkProgram(ctx)
+		if unknown == nil || !checkRandomSeeds(ctx, unknown) || !oracle {
+			return
+		}
+		for _, c := range unknown {
+			if c.Measured.Kind != ir.ExprBinding {
+				ctx.Report(dsl.Errorf(c.Span, "acquisition %s plays the true safe set, but constraint %s is measured, not simulated", pluginName(ctx.Call), c.Name).
+					WithHint("simulate it for a study: constraint %s: simulated EXPR ...", c.Name))
+				return
+			}
+		}
+		if ctx.Program.Candidates == nil {
+			ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s plays the true safe set of a finite decision set: give candidates", pluginName(ctx.Call)))
+		}
+	}
+}
+
+// checkRandomSeeds checks `seed random(n)`: every constraint simulated,
+// with the same n, and candidates to draw from. It reports whether the
+// seeds are usable.
+func checkRandomSeeds(ctx *registry.CheckContext, unknown []*ir.Constraint) bool {
+	n := unknown[0].RandomSeeds
+	for _, c := range unknown {
+		if c.RandomSeeds != n {
+			ctx.Report(dsl.Errorf(c.Span, "seed random(n) draws the seeds of every constraint at once: all must give it, with the same n").
+				WithHint("give every constraint seed random(n = %d)", max(n, c.RandomSeeds)))
+			return false
+		}
+	}
+	if n > 0 && ctx.Program.Candidates == nil {
+		ctx.Report(dsl.Errorf(unknown[0].Span, "seed random(n) draws the seeds among the candidates: give candidates").
+			WithHint("e.g. candidates uniform_ball(n = 100, radius = 1)"))
+		return false
+	}
+	if n > 0 && n > len(ctx.Program.Candidates.Points) {
+		ctx.Report(dsl.Errorf(unknown[0].Span, "seed random(n = %d) asks for more seeds than the %d candidates", n, len(ctx.Program.Candidates.Points)))
+		return false
+	}
+	return true
+}
+
+// checkProgram checks what every acquisition over unknown constraints
+// needs of the program, and returns its unknown constraints, or nil after
+// reporting why there are none.
+func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
+	p, name := ctx.Program, pluginName(ctx.Call)
 	var unknown []*ir.Constraint
 	for _, c := range p.Constraints {
 		if !c.Known {
@@ -109,18 +195,7 @@ func checkSafe(ctx *registry.CheckContext) {
 	if len(unknown) == 0 {
 		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s keeps to unknown safety constraints, but none is declared", name).
 			WithHint("declare one, e.g. constraint temperature: reported <= 80 { seed [[...]] }, or use ucb"))
-		return
-	}
-	for _, c := range unknown {
-		if len(c.Seeds) == 0 {
-			ctx.Report(dsl.Errorf(c.Span, "constraint %s has no seed points, and acquisition %s starts from known-safe points", c.Name, name).
-				WithHint("add the points known to be safe: constraint %s: ... { seed [[...]] }", c.Name))
-			return
-		}
-	}
-	if len(p.Seeds()) == 0 {
-		ctx.Report(dsl.Errorf(unknown[len(unknown)-1].Span, "no seed point is known safe for every constraint").
-			WithHint("a seed is a point every constraint lists in its seed option"))
+		return nil
 	}
 	if p.Init.Span.Start.IsValid() {
 		ctx.Report(dsl.Errorf(p.Init.Span, "acquisition %s evaluates the seed points first: an initial design could leave the safe set", name).
@@ -158,6 +233,7 @@ func checkSafe(ctx *registry.CheckContext) {
 			}
 		}
 	}
+	return unknown
 }
 
 // checkReported reports a constraint the objective's evaluation should

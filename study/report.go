@@ -19,6 +19,9 @@ import (
 // tracedResult is what boc study reads of a program's run --json --trace.
 type tracedResult struct {
 	Trace []struct {
+		Value                *float64        `json:"value"`
+		UnsafeEvaluations    *int            `json:"unsafe_evaluations"`
+		Violations           *int            `json:"violations"`
 		Robust               optionalNumber  `json:"robust"`
 		Recommendation       json.RawMessage `json:"recommendation"`
 		RecommendationValue  *float64        `json:"recommendation_value"`
@@ -78,7 +81,13 @@ func (r trial) record(output []byte, budgets []int) error {
 	}
 	r.method.evaluations[r.seed-1] = len(res.Trace)
 	r.method.robustReported[r.seed-1] = res.Trace[0].RecommendationRobust.present
+	safety := res.Trace[0].Violations != nil
+	r.method.safetyReported[r.seed-1] = safety
+	r.method.unsafeReported[r.seed-1] = res.Trace[0].UnsafeEvaluations != nil
 	r.recordEvaluatedRobust(res, budgets)
+	if err := r.recordAverageRegret(res, budgets, safety); err != nil {
+		return err
+	}
 	for k, b := range budgets {
 		step := res.Trace[min(b, len(res.Trace))-1]
 		r.method.recommended[k][r.seed-1] = step.Recommendation
@@ -90,11 +99,36 @@ func (r trial) record(output []byte, budgets []int) error {
 			value *float64
 			table [][]float64
 		}{{step.RecommendationValue, r.method.recommendation}, {step.BestObservedValue, r.method.bestObserved}} {
-			regret, err := r.problem.regret(cell.value)
+			regret, err := r.problem.regret(cell.value, safety)
 			if err != nil {
 				return fmt.Errorf("after %d evaluations: %v", b, err)
 			}
 			cell.table[k][r.seed-1] = regret
+		}
+	}
+	return nil
+}
+
+// recordAverageRegret records the mean regret of the evaluated points up to
+// each budget (NaN once a value is unknown) and, with simulated
+// constraints, the truly unsafe evaluations among them.
+func (r trial) recordAverageRegret(res tracedResult, budgets []int, safety bool) error {
+	s, sum, k := r.seed-1, 0.0, 0
+	for i, step := range res.Trace {
+		regret := math.NaN()
+		if step.Value != nil {
+			var err error
+			if regret, err = r.problem.regret(step.Value, safety); err != nil {
+				return fmt.Errorf("evaluation %d: %v", i+1, err)
+			}
+		}
+		sum += regret
+		for ; k < len(budgets) && (budgets[k] == i+1 || i+1 == len(res.Trace)); k++ {
+			r.method.averageRegret[k][s] = sum / float64(i+1)
+			r.method.unsafe[k][s] = math.NaN()
+			if u := step.UnsafeEvaluations; u != nil {
+				r.method.unsafe[k][s] = float64(*u)
+			}
 		}
 	}
 	return nil
@@ -125,8 +159,17 @@ func (r trial) recordEvaluatedRobust(res tracedResult, budgets []int) {
 // regret is |f - f*| in the direction of optimisation. f* is known to a few
 // digits only (Hartmann's published optima have six), so a value better than
 // f* by less than a relative 1e-5 counts as regret 0; a value better by more
-// means f* is wrong.
-func (p *Problem) regret(value *float64) (float64, error) {
+// means f* is wrong, except under unknown safety constraints (safety): f* is
+// then the best truly safe value, which an unsafe point can beat, and the
+// regret is negative.
+func (p *Problem) regret(value *float64, safety bool) (float64, error) {
+	if safety && value != nil && !math.IsNaN(*value) {
+		regret := *value - p.optimum
+		if !p.minimum {
+			regret = -regret
+		}
+		return regret, nil
+	}
 	return regretTo(value, p.optimum, p.minimum, "noise-free value", "optimum")
 }
 
@@ -304,6 +347,9 @@ type studyRegret struct {
 	// robust marks the robust regret, which only problems with input noise
 	// have: the table lists only those, and only when there are any.
 	robust bool
+	// only, if set, lists only the problems it holds for (problems with
+	// unknown safety constraints), and the table only when there are any.
+	only func(*Problem) bool
 }
 
 // studyRegrets are the regrets of a study.
@@ -316,6 +362,10 @@ var studyRegrets = []studyRegret{
 		of: func(m *method) [][]float64 { return m.robust }, robust: true},
 	{title: "Mean robust regret of the evaluated targets (the average over the evaluations so far)",
 		of: func(m *method) [][]float64 { return m.evaluated }, robust: true},
+	{title: "Average regret of the evaluated points (cumulative regret over the evaluations so far, divided by their number: the SGP-UCB paper's measure)",
+		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety},
+	{title: "Unsafe evaluations so far (simulated constraints truly broken)",
+		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe},
 }
 
 // Measures of the regret tables, for their headers.
@@ -332,16 +382,36 @@ func studyHeader(cfg Config, measure string) string {
 // tableProblems returns the problems a table lists: all, or for the robust
 // regret those with input noise (none when no problem has any).
 func tableProblems(r studyRegret, problems []*Problem) []*Problem {
-	if !r.robust {
+	if !r.robust && r.only == nil {
 		return problems
 	}
 	var out []*Problem
 	for _, p := range problems {
-		if p.robustReported {
+		if r.robust && p.robustReported || r.only != nil && r.only(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// reportsSafety reports whether a problem's runs reported unknown safety
+// constraints, and reportsUnsafe whether they counted truly unsafe
+// evaluations (the constraints are simulated).
+func (p *Problem) reportsSafety() bool {
+	return p.anyRun(func(m *method) []bool { return m.safetyReported })
+}
+func (p *Problem) reportsUnsafe() bool {
+	return p.anyRun(func(m *method) []bool { return m.unsafeReported })
+}
+
+// anyRun reports whether a flag of some method's run is set.
+func (p *Problem) anyRun(flags func(*method) []bool) bool {
+	for _, m := range p.methods {
+		if slices.Contains(flags(m), true) {
+			return true
+		}
+	}
+	return false
 }
 
 // cells returns, per budget, the formatted quartiles of a method's regret,
@@ -502,6 +572,12 @@ type studyJSONCase struct {
 	// EvaluatedRobust holds the quartiles of the mean robust regret of the
 	// targets evaluated up to each budget.
 	EvaluatedRobust []quartiles `json:"evaluated_robust,omitempty"`
+	// For problems with unknown safety constraints: AverageRegret holds the
+	// quartiles of the mean regret of the points evaluated up to each budget,
+	// and UnsafeEvaluations those of the number of them whose simulated
+	// constraints were truly broken.
+	AverageRegret     []quartiles `json:"average_regret,omitempty"`
+	UnsafeEvaluations []quartiles `json:"unsafe_evaluations,omitempty"`
 	// StoppedEarly lists the runs that made fewer evaluations than the last
 	// budget; their last values stand for the budgets they did not reach.
 	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
@@ -520,6 +596,10 @@ type studyJSONRun struct {
 	// EvaluatedRobustRegret is the mean robust regret of the targets
 	// evaluated up to each budget.
 	EvaluatedRobustRegret []float64 `json:"evaluated_robust_regret,omitempty"`
+	// AverageRegret and UnsafeEvaluations are, for a safe problem, the mean
+	// regret of the evaluated points and their truly unsafe number.
+	AverageRegret     []float64 `json:"average_regret,omitempty"`
+	UnsafeEvaluations []float64 `json:"unsafe_evaluations,omitempty"`
 }
 
 // runs lists a method's runs seed by seed.
@@ -535,6 +615,12 @@ func runs(cfg Config, p *Problem, m *method) []studyJSONRun {
 			if p.robustReported {
 				r.RobustRegret = append(r.RobustRegret, m.robust[k][s])
 				r.EvaluatedRobustRegret = append(r.EvaluatedRobustRegret, m.evaluated[k][s])
+			}
+			if p.reportsSafety() {
+				r.AverageRegret = append(r.AverageRegret, m.averageRegret[k][s])
+			}
+			if p.reportsUnsafe() {
+				r.UnsafeEvaluations = append(r.UnsafeEvaluations, m.unsafe[k][s])
 			}
 		}
 	}
@@ -553,6 +639,14 @@ func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
 				}
 				c.StoppedEarly = earlyStops(cfg, m)
 				c.Runs = runs(cfg, p, m)
+				for k := range cfg.Budgets {
+					if p.reportsSafety() {
+						c.AverageRegret = append(c.AverageRegret, summarise(m.averageRegret[k]))
+					}
+					if p.reportsUnsafe() {
+						c.UnsafeEvaluations = append(c.UnsafeEvaluations, summarise(m.unsafe[k]))
+					}
+				}
 				if p.robustReported {
 					c.RobustOptimum, c.RobustOptimumNote = &p.robustOptimum, p.robustNote
 					for k := range cfg.Budgets {

@@ -179,6 +179,15 @@ type method struct {
 	evaluatedRobust [][]float64
 	bestEvaluated   []float64
 	evaluated       [][]float64
+	// averageRegret[k][s] is the mean regret of the points evaluated in the
+	// first budgets[k] evaluations with seed s+1 (the SGP-UCB paper's
+	// measure: cumulative regret over the rounds); unsafe[k][s] the number of
+	// them whose simulated constraints were truly broken, and
+	// safetyReported[s] whether the run reported constraints at all.
+	averageRegret, unsafe [][]float64
+	// unsafeReported[s] says it counted truly unsafe evaluations
+	// (simulated constraints).
+	safetyReported, unsafeReported []bool
 	// evaluations[s] is the number of evaluations the run with seed s+1 made:
 	// fewer than the last budget when it stopped early (a `stop when`, or every
 	// reachable point evaluated), and then its last values stand for the
@@ -526,6 +535,8 @@ func (m *method) prepare(budgets, seeds int) {
 	m.evaluatedRobust, m.bestEvaluated = perRun[float64](budgets, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
 	m.evaluations = make([]int, seeds)
 	m.recommended = perRun[json.RawMessage](budgets, seeds)
+	m.averageRegret, m.unsafe = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
+	m.safetyReported, m.unsafeReported = make([]bool, seeds), make([]bool, seeds)
 }
 
 // perRun makes a table of one value per budget and seed.

@@ -208,17 +208,22 @@ func TestRegret(t *testing.T) {
 		name    string
 		p       Problem
 		value   *float64
+		safety  bool
 		want    float64
 		wantErr string
 	}{
-		{"minimum", Problem{optimum: 0.4, minimum: true}, v(1.4), 1, ""},
-		{"maximum", Problem{optimum: 3}, v(2.5), 0.5, ""},
-		{"within the optimum's precision", Problem{optimum: -3.86278, minimum: true}, v(-3.8627821), 0, ""},
-		{"better than the optimum", Problem{optimum: 0.4, minimum: true}, v(0.3), 0, "better than the optimum"},
-		{"unknown value", Problem{optimum: 0.4, minimum: true}, nil, 0, "no noise-free value"},
+		{"minimum", Problem{optimum: 0.4, minimum: true}, v(1.4), false, 1, ""},
+		{"maximum", Problem{optimum: 3}, v(2.5), false, 0.5, ""},
+		{"within the optimum's precision", Problem{optimum: -3.86278, minimum: true}, v(-3.8627821), false, 0, ""},
+		{"better than the optimum", Problem{optimum: 0.4, minimum: true}, v(0.3), false, 0, "better than the optimum"},
+		{"unknown value", Problem{optimum: 0.4, minimum: true}, nil, false, 0, "no noise-free value"},
+		// The optimum of a safe problem is the best truly safe value, which
+		// an unsafe point may beat.
+		{"beyond the safe optimum", Problem{optimum: 3}, v(3.5), true, -0.5, ""},
+		{"safe and worse", Problem{optimum: 3}, v(2), true, 1, ""},
 	}
 	for _, tt := range tests {
-		got, err := tt.p.regret(tt.value)
+		got, err := tt.p.regret(tt.value, tt.safety)
 		if math.Abs(got-tt.want) > 1e-12 || (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("%s: regret %v, %v; want %v, %q", tt.name, got, err, tt.want, tt.wantErr)
 		}
@@ -701,6 +706,52 @@ func TestCandidatesOptimum(t *testing.T) {
 			if r < 0 || (m.name != randomMethod && r != 0) {
 				t.Errorf("%s, seed %d: regret %v of the best observed candidate", m.name, s+1, r)
 			}
+		}
+	}
+}
+
+// TestStudySafety judges canned output of a maximisation with a simulated
+// constraint: the average regret of the evaluated points (negative where an
+// unsafe point beats the safe optimum), the truly unsafe evaluations so far,
+// and the tables that only safe problems have.
+func TestStudySafety(t *testing.T) {
+	budgets := []int{2, 3}
+	step := func(value float64, unsafe int) string {
+		return fmt.Sprintf(`{"value":%v,"recommendation":{"x":0},"recommendation_value":0.5,"best_observed_value":0.5,"violations":%d,"unsafe_evaluations":%d}`, value, unsafe, unsafe)
+	}
+	trace := func(steps ...string) string { return `{"trace":[` + strings.Join(steps, ",") + `]}` }
+	p := &Problem{path: "safe.bo", name: "safe", optimum: 1, components: 1, robustOptimum: math.NaN(), methods: []*method{{name: "unsafe_ucb"}}}
+	plain := &Problem{path: "plain.bo", name: "plain", optimum: 0, components: 1, robustOptimum: math.NaN(), methods: []*method{{name: "ei"}}}
+	m := p.methods[0]
+	m.prepare(len(budgets), 1)
+	plain.methods[0].prepare(len(budgets), 1)
+	// Regrets 0.5, -0.5 (an unsafe point beyond the safe optimum 1) and 1.
+	if err := (trial{problem: p, method: m, seed: 1}).record([]byte(trace(step(0.5, 0), step(1.5, 1), step(0, 1))), budgets); err != nil {
+		t.Fatal(err)
+	}
+	if err := (trial{problem: plain, method: plain.methods[0], seed: 1}).record([]byte(`{"trace":[{"value":-0.1,"recommendation_value":-0.1,"best_observed_value":-0.1}]}`), budgets); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := []float64{m.averageRegret[0][0], m.averageRegret[1][0]}, []float64{0, 1.0 / 3}; math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
+		t.Errorf("average regret %v, want %v", got, want)
+	}
+	if got := []float64{m.unsafe[0][0], m.unsafe[1][0]}; !slices.Equal(got, []float64{1, 1}) {
+		t.Errorf("unsafe evaluations %v, want [1 1]", got)
+	}
+	var out bytes.Buffer
+	WriteText(&out, Config{Seeds: 1, Budgets: budgets}, []*Problem{p, plain})
+	text := out.String()
+	for _, want := range []string{"Average regret of the evaluated points", "Unsafe evaluations so far"} {
+		i := strings.Index(text, want)
+		if i < 0 {
+			t.Fatalf("no table %q:\n%s", want, text)
+		}
+		table := text[i:]
+		if j := strings.Index(table[1:], "\n\n"); j >= 0 {
+			table = table[:j+1]
+		}
+		if !strings.Contains(table, "safe") || strings.Contains(table, "plain") {
+			t.Errorf("table %q lists the wrong problems:\n%s", want, table)
 		}
 	}
 }

@@ -154,6 +154,29 @@ func (c *checker) simulatedBinding(b *ast.SimulatedBinding, name string) (ir.Bin
 	return ir.Binding{Kind: ir.ExprBinding, Span: b.Pos, Expr: toReal(x)}, true
 }
 
+// randomSeeds checks `seed random(n = K)`: K seed points drawn among the
+// truly safe candidates, which only a simulated constraint can tell.
+func (c *checker) randomSeeds(call *ast.CallExpr, con *ir.Constraint) (int, bool) {
+	if con.Measured.Kind != ir.ExprBinding {
+		c.errorHint(call.Pos, "list the seed points: seed [[...], ...]",
+			"seed random(n) draws seeds among the truly safe points, which only a simulated constraint knows")
+		return 0, false
+	}
+	if len(call.Args) != 1 || call.Args[0] == nil || (call.Args[0].Name != nil && call.Args[0].Name.Name != "n") {
+		c.errorHint(call.Pos, "e.g. seed random(n = 5)", "random takes one argument, n, the number of seed points")
+		return 0, false
+	}
+	v, ok := c.constExpr(call.Args[0].Value, constCtx("the number of random seed points must be constant"))
+	if !ok {
+		return 0, false
+	}
+	if v.Type.Kind != dsl.Int || v.Float() < 1 {
+		c.errorf(call.Args[0].Pos, "the number of random seed points must be an integer of at least 1, got %s", v)
+		return 0, false
+	}
+	return int(v.Float()), true
+}
+
 // checkSafety reports an unknown safety constraint that the acquisition
 // does not keep to: only a safe acquisition does.
 func (c *checker) checkSafety() {
@@ -210,6 +233,11 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 		first[name] = o.Pos
 		switch name {
 		case "seed":
+			if call, isCall := o.Value.(*ast.CallExpr); isCall && call.Fun != nil && call.Fun.Name == "random" {
+				n, nok := c.randomSeeds(call, con)
+				con.RandomSeeds, ok = n, ok && nok
+				continue
+			}
 			pts, pok := c.points(o.Value, "seed point", "seed points must be constant")
 			con.Seeds, ok = pts, ok && pok
 		case "kernel":

@@ -182,6 +182,9 @@ func (d *dumper) constraint(c *Constraint) {
 	d.line("constraint %s measured %s %s%s", c.Name, cmp, dsl.RealValue(c.Threshold), at(c.Span))
 	d.nested(func() {
 		d.binding(c.Measured)
+		if c.RandomSeeds > 0 {
+			d.line("seeds: %d drawn among the truly safe candidates", c.RandomSeeds)
+		}
 		if len(c.Seeds) > 0 {
 			d.line("seeds")
 			d.nested(func() { d.points(c.Seeds) })

@@ -160,8 +160,12 @@ type Constraint struct {
 	AtLeast   bool
 	Threshold float64
 	Seeds     [][]float64 // known-safe points, one value per component
-	Kernel    *Call       // nil: the objective model's kernel
-	Noise     *Call       // nil: the observation noise
+	// RandomSeeds, for a simulated constraint, draws this many seed points
+	// among the candidates that truly satisfy every simulated constraint
+	// (`seed random(n = K)`), for studies; Seeds is then nil.
+	RandomSeeds int
+	Kernel      *Call // nil: the objective model's kernel
+	Noise       *Call // nil: the observation noise
 }
 
 // Seeds returns the points known to be safe: the seed points every unknown

@@ -45,7 +45,9 @@ import (
 //	                      simulated ones' values without noise) and
 //	                      "certificate" ({"phase", "seed", "beta", "bounds": name
 //	                      → certified bound, null in the first phase, "safe_set":
-//	                      its size}; absent in a random search)
+//	                      its size}; absent in a random search and the studies'
+//	                      unsafe baseline), and "violations" and
+//	                      "unsafe_evaluations" so far
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression

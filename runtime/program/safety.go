@@ -78,20 +78,23 @@ type certificate struct {
 	SafeSize int    `json:"safe_set"`
 }
 
-// safetyStep is a trace step's safety fields.
+// safetyStep is a trace step's safety fields; the counts are so far.
 type safetyStep struct {
-	Constraints     *named       `json:"constraints,omitempty"`
-	TrueConstraints *named       `json:"true_constraints,omitempty"`
-	Certificate     *certificate `json:"certificate,omitempty"`
+	Constraints       *named       `json:"constraints,omitempty"`
+	TrueConstraints   *named       `json:"true_constraints,omitempty"`
+	Certificate       *certificate `json:"certificate,omitempty"`
+	Violations        *int         `json:"violations,omitempty"`
+	UnsafeEvaluations *int         `json:"unsafe_evaluations,omitempty"`
 }
 
 func newSafetyStep(p Problem, s Safety) safetyStep {
 	if len(p.Constraints) == 0 {
 		return safetyStep{}
 	}
-	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}}
+	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}, Violations: &s.Violations}
 	if p.simulates() {
 		out.TrueConstraints = &named{constraints: p.Constraints, values: slices.Clone(s.TrueConstraints), onlySimulated: true}
+		out.UnsafeEvaluations = &s.UnsafeEvaluations
 	}
 	if s.Phase > 0 {
 		out.Certificate = &certificate{Phase: s.Phase, Seed: s.SeedPoint, Beta: number(s.Beta), SafeSize: s.SafeSize,

@@ -21,6 +21,13 @@ const (
 	// constraint interval among the expanders) until it stops growing, then
 	// plays the objective's upper bound over it.
 	StageOpt
+	// Oracle is GP-UCB over the true safe set, given as the seeds: a
+	// study's reference that no real run can be.
+	Oracle
+	// Unsafe is GP-UCB over every point, ignoring the constraints: a
+	// study's measure of what safety costs. Its choices carry no
+	// certificate (phase 0).
+	Unsafe
 )
 
 // FirstPhase is how SGP-UCB's first phase chooses among the seed points.
@@ -139,7 +146,7 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 	}
 	n := len(cfg.Points) / cfg.Dim
 	switch {
-	case len(cfg.Seeds) == 0:
+	case len(cfg.Seeds) == 0 && cfg.Method != Unsafe:
 		return nil, errors.New("safe: no seed point: safe exploration starts from known-safe points")
 	case len(cfg.Constraints) == 0:
 		return nil, errors.New("safe: no constraint")
@@ -176,7 +183,17 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		e.cons = append(e.cons, NewIntervals(n))
 	}
 	e.all = append(append(make([]*Intervals, 0, len(e.cons)+1), e.cons...), e.f)
-	if cfg.Method != SGPUCB && cfg.Lipschitz == nil {
+	switch cfg.Method {
+	case Oracle:
+		e.frozen, e.phase = true, 2
+	case Unsafe:
+		for i := range e.set.In {
+			e.set.In[i] = true
+		}
+		e.set.count = n
+		e.frozen, e.phase = true, 0
+	}
+	if (cfg.Method == SafeOpt || cfg.Method == StageOpt) && cfg.Lipschitz == nil {
 		e.post = make([]Posterior, len(cfg.Constraints))
 		for k := range e.post {
 			e.post[k] = Posterior{Mean: make([]float64, n), Cov: make([]float64, n*n)}
@@ -262,7 +279,7 @@ func (e *Explorer) Prepare() (needObjective bool, err error) {
 		}
 		e.prepared = e.obs
 	}
-	return e.phase == 2 || e.cfg.Method == SafeOpt, nil
+	return e.phase != 1 || e.cfg.Method == SafeOpt, nil
 }
 
 // advance runs one round's updates.
@@ -271,6 +288,9 @@ func (e *Explorer) advance() error {
 	e.beta = e.cfg.Beta
 	if e.beta == 0 {
 		e.beta = Beta(e.n, t, e.cfg.Delta)
+	}
+	if e.cfg.Method == Oracle || e.cfg.Method == Unsafe {
+		return nil // the set is given: the constraints' models are not consulted
 	}
 	if !e.frozen {
 		if e.obs == 0 {

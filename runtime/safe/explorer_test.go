@@ -266,3 +266,47 @@ func BenchmarkGridRound(b *testing.B) {
 		round()
 	}
 }
+
+// TestBaselines checks the study baselines: the oracle plays only the true
+// safe set it is given, the unsafe baseline any point, uncertified.
+func TestBaselines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	w := newWorld(rng, 40)
+	var truth []int
+	for i, g := range w.g {
+		if g >= limit {
+			truth = append(truth, i)
+		}
+	}
+	for _, method := range []Method{Oracle, Unsafe} {
+		cfg := w.config(truth, 0.1, 0.01)
+		cfg.Method = method
+		if method == Unsafe {
+			cfg.Seeds = nil
+		}
+		e, err := NewExplorer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean, sd := make([]float64, 40), make([]float64, 40)
+		copy(mean, w.f)
+		need, err := e.Prepare()
+		if err != nil || !need {
+			t.Fatalf("method %d: Prepare = %v, %v", method, need, err)
+		}
+		c, err := e.Choose(mean, sd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := Argmax(mean, e.set)
+		if c.Index != best {
+			t.Errorf("method %d chose %d, want the best of its set %d", method, c.Index, best)
+		}
+		if method == Oracle && (w.g[c.Index] < limit || c.Phase != 2 || !c.Seed) {
+			t.Errorf("the oracle chose %d (g = %v, phase %d, seed %v)", c.Index, w.g[c.Index], c.Phase, c.Seed)
+		}
+		if method == Unsafe && (c.Phase != 0 || c.SafeSize != 40) {
+			t.Errorf("the unsafe baseline: phase %d, set %d", c.Phase, c.SafeSize)
+		}
+	}
+}

@@ -31,7 +31,7 @@ const Seed uint64 = 1
 const Maximize = true
 
 // InitialDesign is the number of seed points, known to be safe: a safe
-// acquisition starts from them.
+// acquisition starts from them (a study's baseline, from none).
 const InitialDesign = 2
 
 // Point is a point of the domain in user units. Its components, in
@@ -166,6 +166,17 @@ type Certificate struct {
 	// an upper bound of a <= one; NaN while the first phase learns the constraints.
 	Bounds   Constraints
 	SafeSize int // the number of certified safe points
+}
+
+// simulated returns the simulated constraints' values at x without noise, and NaN
+// for the measured ones, whose true values are unknown.
+func simulated(x Point) Constraints {
+	var g Constraints
+	// heat
+	g[0] = 40.0 + 50.0*x[0]*x[1]
+	// wear
+	g[1] = x[0] + x[1]
+	return g
 }
 
 // Optimizer is the safe Bayesian optimiser of problem safe: a gp model of the
@@ -369,7 +380,7 @@ func (o *Optimizer) Observe(x Point, y float64, measured Constraints) error {
 		o.violated[n] = o.violated[n] || Violated(k, v)
 	}
 	o.points[n], o.units[n] = x, u
-	if n == 0 || y > o.model.Y(o.bestIndex) {
+	if n == 0 || !o.violated[n] && o.violated[o.bestIndex] || (!o.violated[n] == !o.violated[o.bestIndex] && y > o.model.Y(o.bestIndex)) {
 		o.bestIndex = n
 	}
 	return nil
@@ -407,6 +418,8 @@ func (o *Optimizer) Best() (x Point, mean float64, ok bool) {
 
 // BestObserved returns the evaluated point with the best observed value, and that
 // value. ok is false before the first observation.
+// Points whose measured constraints held come first: another is returned only
+// when none did.
 func (o *Optimizer) BestObserved() (x Point, y float64, ok bool) {
 	if o.model.Len() == 0 {
 		return Point{}, 0, false

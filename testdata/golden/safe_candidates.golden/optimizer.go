@@ -32,7 +32,7 @@ const Seed uint64 = 5
 const Maximize = false
 
 // InitialDesign is the number of seed points, known to be safe: a safe
-// acquisition starts from them.
+// acquisition starts from them (a study's baseline, from none).
 const InitialDesign = 2
 
 // Point is a point of the domain in user units. Its components, in
@@ -200,6 +200,27 @@ type Certificate struct {
 	// an upper bound of a <= one; NaN while the first phase learns the constraints.
 	Bounds   Constraints
 	SafeSize int // the number of certified safe points
+}
+
+// simulated returns the simulated constraints' values at x without noise, and NaN
+// for the measured ones, whose true values are unknown.
+func simulated(x Point) Constraints {
+	var g Constraints
+	// reach
+	g[0] = x[0] + x[1]
+	// load
+	g[1] = 1.0 - x[0]*x[1]
+	return g
+}
+
+// trulyUnsafe reports whether a simulated constraint is truly broken at x.
+func trulyUnsafe(x Point) bool {
+	for k, v := range simulated(x) {
+		if !math.IsNaN(v) && Violated(k, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Optimizer is the safe Bayesian optimiser of problem safecandidates: a gp model of the
@@ -379,9 +400,14 @@ var candidatePoints = [numCandidates]Point{{0.0, 0.0}, {0.0, 0.125}, {0.0, 0.25}
 // BestCandidate returns the candidate with the best noise-free objective value
 // among those that satisfy the known constraints, and that value: the optimum of
 // the finite decision set. The value is NaN when no candidate is feasible.
+// Candidates whose simulated constraints are truly broken are not feasible: the
+// optimum is the safe one, the SGP-UCB paper's benchmark.
 func BestCandidate() (best Point, value float64) {
 	value = math.NaN()
 	for _, x := range candidatePoints {
+		if trulyUnsafe(x) {
+			continue
+		}
 		if v := noiseFree(x); math.IsNaN(value) || v < value {
 			best, value = x, v
 		}
@@ -429,7 +455,7 @@ func (o *Optimizer) Observe(x Point, y float64, measured Constraints) error {
 		o.violated[n] = o.violated[n] || Violated(k, v)
 	}
 	o.points[n], o.units[n] = x, u
-	if n == 0 || y > o.model.Y(o.bestIndex) {
+	if n == 0 || !o.violated[n] && o.violated[o.bestIndex] || (!o.violated[n] == !o.violated[o.bestIndex] && y > o.model.Y(o.bestIndex)) {
 		o.bestIndex = n
 	}
 	if err := o.refitIfDue(); err != nil {
@@ -563,6 +589,8 @@ func (o *Optimizer) Best() (x Point, mean float64, ok bool) {
 
 // BestObserved returns the evaluated point with the best observed value, and that
 // value. ok is false before the first observation.
+// Points whose measured constraints held come first: another is returned only
+// when none did.
 func (o *Optimizer) BestObserved() (x Point, y float64, ok bool) {
 	if o.model.Len() == 0 {
 		return Point{}, 0, false

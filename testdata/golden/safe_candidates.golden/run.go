@@ -29,17 +29,6 @@ func Measure(ctx context.Context, x Point) (y float64, g Constraints, err error)
 	return
 }
 
-// simulated returns the simulated constraints' values at x without noise, and NaN
-// for the measured ones, whose true values are unknown.
-func simulated(x Point) Constraints {
-	var g Constraints
-	// reach
-	g[0] = x[0] + x[1]
-	// load
-	g[1] = 1.0 - x[0]*x[1]
-	return g
-}
-
 // constraintNoise adds the simulated constraints' measurement noise to g.
 func constraintNoise(g *Constraints, rng *rand.Rand) {
 	g[0] += 0.02 * rng.NormFloat64()

@@ -46,16 +46,6 @@ func Measure(ctx context.Context, x Point) (y float64, g Constraints, err error)
 	return
 }
 
-// simulated returns NaN for every constraint: none is simulated, so their true
-// values are unknown.
-func simulated(Point) Constraints {
-	var g Constraints
-	for k := range g {
-		g[k] = math.NaN()
-	}
-	return g
-}
-
 // RunOptions configures Run.
 type RunOptions struct {
 	// Seed seeds the optimiser; the problem's seed is Seed.

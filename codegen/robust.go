@@ -33,26 +33,45 @@ func (g *generator) robustDecls(f *jen.File) {
 		jen.Id("robustBase").Index().Float64(),
 		jen.Id("robustErr").Error(),
 	)
+	f.Comment("robustDraws returns the base uniforms of the robust values' draws, robustSamples")
+	f.Comment("rows of noiseBaseLen, or nil if they cannot be made.")
+	f.Func().Id("robustDraws").Params().Index().Float64().Block(
+		jen.Id("robustOnce").Dot("Do").Call(jen.Func().Params().Block(
+			jen.Id("robustBase").Op("=").Make(jen.Index().Float64(), jen.Id("robustSamples").Op("*").Id("noiseBaseLen")),
+			jen.Id("robustErr").Op("=").Qual(runtimeNoise, "Base").Call(jen.Id("robustSamples"), jen.Id("noiseBaseLen"), jen.Lit(uint64(robustSeed)), jen.Id("robustBase")),
+		)),
+		jen.If(jen.Id("robustErr").Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Id("robustBase")),
+	)
 	f.Comment("Robust returns the robust value of x: the mean of the objective, without")
 	f.Comment("observation noise, where x lands under the input noise, E[f(x + s·ε)], over")
 	f.Comment("robustSamples quasi-random draws, with s = noiseScale (1: the noise as")
 	f.Comment("declared). It is NaN if the draws cannot be made.")
 	f.Func().Id("Robust").Params(jen.Id("x").Id("Point"), jen.Id("noiseScale").Float64()).Float64().Block(
-		jen.Id("robustOnce").Dot("Do").Call(jen.Func().Params().Block(
-			jen.Id("robustBase").Op("=").Make(jen.Index().Float64(), jen.Id("robustSamples").Op("*").Id("noiseBaseLen")),
-			jen.Id("robustErr").Op("=").Qual(runtimeNoise, "Base").Call(jen.Id("robustSamples"), jen.Id("noiseBaseLen"), jen.Lit(uint64(robustSeed)), jen.Id("robustBase")),
-		)),
-		jen.If(jen.Id("robustErr").Op("!=").Nil()).Block(jen.Return(jen.Qual("math", "NaN").Call())),
+		jen.Id("base").Op(":=").Id("robustDraws").Call(),
+		jen.If(jen.Id("base").Op("==").Nil()).Block(jen.Return(jen.Qual("math", "NaN").Call())),
 		jen.Id("sum").Op(":=").Lit(0.0),
 		jen.For(jen.Id("j").Op(":=").Range().Id("robustSamples")).Block(
-			jen.Var().Id("eps").Id("Point"),
-			jen.Id("perturbation").Call(jen.Op("&").Id("x"), jen.Id("robustBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
-			jen.Id("landed").Op(":=").Id("x"),
-			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Id("noiseScale").Op("*").Id("e")),
-			jen.Id("sum").Op("+=").Id("noiseFree").Call(jen.Id("landed")),
+			append(robustLanding(jen.Id("noiseScale")), jen.Id("sum").Op("+=").Id("noiseFree").Call(jen.Id("landed")))...,
 		),
 		jen.Return(jen.Id("sum").Op("/").Id("robustSamples")),
 	)
+}
+
+// robustLanding are the statements of a loop over the robust draws (j,
+// from base) that declare landed: x plus draw j of the input noise, times
+// scale unless it is nil.
+func robustLanding(scale jen.Code) []jen.Code {
+	shift := jen.Id("e")
+	if scale != nil {
+		shift = jen.Add(scale).Op("*").Id("e")
+	}
+	return []jen.Code{
+		jen.Var().Id("eps").Id("Point"),
+		jen.Id("perturbation").Call(jen.Op("&").Id("x"), jen.Id("base").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
+		jen.Id("landed").Op(":=").Id("x"),
+		jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Add(shift)),
+	}
 }
 
 // constantNoise reports whether no input-noise parameter depends on the

@@ -28,6 +28,9 @@ const (
 // and refit declarations.
 func (g *generator) safeDecls(f *jen.File) {
 	g.noiseDecl(f)
+	if g.o.Draws != nil {
+		g.noiseDecls(f)
+	}
 	g.errorDecls(f)
 	g.constraintDecls(f)
 	if g.p.Objective.Binding.Kind != ir.ExternalBinding || g.judgesTruth() {
@@ -38,6 +41,7 @@ func (g *generator) safeDecls(f *jen.File) {
 	}
 	g.safeStructDecl(f)
 	g.safeNewDecls(f)
+	g.landingDecls(f)
 	g.safeSuggestDecl(f)
 	g.predictDecl(f)
 	if g.o.Finite() {
@@ -129,6 +133,11 @@ func (g *generator) safeStructDecl(f *jen.File) {
 		jen.Id("objSD").Index().Float64(),
 		jen.Id("certificate").Id("Certificate").Comment("of the last suggestion"),
 		jen.Id("designSize").Int().Comment("the seed points in the decision set: InitialDesign"),
+	}
+	if g.o.Safety.LandingDraws > 0 {
+		fields = append(fields, jen.Id("landingBase").Index().Float64().Comment("the landing points' base uniforms, landingDraws rows"))
+	}
+	fields = append(fields,
 		jen.Line(),
 		jen.Id("points").Index(jen.Id("Budget")).Id("Point").Comment("the evaluated points"),
 		jen.Id("units").Index(jen.Id("Budget")).Add(unitArray()).Comment("the evaluated points in unit coordinates"),
@@ -136,7 +145,7 @@ func (g *generator) safeStructDecl(f *jen.File) {
 		jen.Id("violated").Index(jen.Id("Budget")).Bool().Comment("whether a measured value broke its limit"),
 		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("kernel vector workspace"),
 		jen.Id("bestIndex").Int().Comment("index of the best observed value"),
-	}
+	)
 	fields = append(fields, g.learnFields()...)
 	fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	f.Comment(fmt.Sprintf("Optimizer is the safe Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
@@ -253,6 +262,13 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		if c.Standardise {
 			fields = append(fields, kv{"Standardise", jen.True()})
 		}
+		switch l := c.Constraint.Landing; {
+		case l == nil || l.Mode == "aim":
+		case l.Mode == "mean":
+			fields = append(fields, kv{"Landing", jen.Qual(runtimeSafe, "InMean")})
+		case l.Mode == "chance":
+			fields = append(fields, kv{"Landing", jen.Qual(runtimeSafe, "ByChance")}, kv{"Alpha", number(l.Alpha).code})
+		}
 		constraints = append(constraints, keyed(true, fields...))
 	}
 	sp := s.Spec
@@ -276,8 +292,18 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		}
 		cfg = append(cfg, kv{"Lipschitz", jen.Index().Float64().Values(ls...)})
 	}
+	if s.LandingDraws > 0 {
+		cfg = append(cfg, kv{"Land", field("landingPoints")}, kv{"Draws", jen.Id("landingDraws")})
+	}
 	cfg = append(cfg, kv{"Seed", field("seed")})
 	body = append(fill, jen.Var().Id("seeds").Index().Int())
+	if s.LandingDraws > 0 {
+		body = append(body,
+			field("landingBase").Op("=").Make(jen.Index().Float64(), jen.Id("landingDraws").Op("*").Id("noiseBaseLen")),
+			jen.If(jen.Id("err").Op(":=").Qual(runtimeNoise, "Base").Call(jen.Id("landingDraws"), jen.Id("noiseBaseLen"), jen.Lit(uint64(landingSeed)), field("landingBase")),
+				jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+		)
+	}
 	switch {
 	case s.DrawSeeds > 0 || s.TrueSafeSet:
 		body = append(body, g.trueSeeds()...)
@@ -306,6 +332,35 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	f.Comment("makeExplorer makes the decision set, " + source + ",")
 	f.Comment("and the explorer with every unknown constraint's Gaussian process.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+}
+
+// landingSeed fixes the base draws of the landing points, the same for
+// every point and run.
+const landingSeed = 0x6c616e64696e6773 // "landings"
+
+// landingDecls declares the landing points of the constraints judged where
+// the queries land.
+func (g *generator) landingDecls(f *jen.File) {
+	s := g.o.Safety
+	if s.LandingDraws == 0 {
+		return
+	}
+	f.Comment("landingDraws is the number of landing points that represent the input noise at")
+	f.Comment("an aimed point, for the constraints judged where the queries land.")
+	f.Const().Id("landingDraws").Op("=").Lit(s.LandingDraws)
+	f.Comment("landingPoints writes to out the landingDraws points, in unit coordinates, where")
+	f.Comment("the input noise may land a query aimed at the unit point u: the same quasi-random")
+	f.Comment("base draws at every point, so that nearby aims compare smoothly.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("landingPoints").Params(jen.List(jen.Id("u"), jen.Id("out")).Index().Float64()).Block(
+		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u"))),
+		jen.For(jen.Id("j").Op(":=").Range().Id("landingDraws")).Block(
+			jen.Var().Id("eps").Id("Point"),
+			jen.Id("perturbation").Call(jen.Op("&").Id("x"), field("landingBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
+			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(
+				jen.Id("out").Index(jen.Id("j").Op("*").Id("Dim").Op("+").Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e").Op("/").Parens(jen.Id("Upper").Index(jen.Id("i")).Op("-").Id("Lower").Index(jen.Id("i"))),
+			),
+		),
+	)
 }
 
 // seedStream draws the seeds of `seed random(n)`.
@@ -507,15 +562,60 @@ func (g *generator) simulatedDecl(f *jen.File) {
 }
 
 // trulyUnsafeDecl emits trulyUnsafe, which reports whether a simulated
-// constraint is truly broken at x.
+// constraint is truly broken at x: by its value there, or, for a constraint
+// judged where the queries land, by its mean or the probability of keeping
+// its limit over the robust values' draws of the input noise.
 func (g *generator) trulyUnsafeDecl(f *jen.File) {
-	f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x.")
-	f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(
-		jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
+	var landing []jen.Code
+	for k, c := range g.unknown() {
+		l := c.Constraint.Landing
+		if l == nil || l.Mode == "aim" || c.Constraint.Measured.Kind != ir.ExprBinding {
+			continue
+		}
+		at := jen.Lit(k)
+		switch l.Mode {
+		case "mean":
+			landing = append(landing, jen.If(jen.Id("Violated").Call(at, jen.Id("sum").Index(at).Op("/").Id("robustSamples"))).Block(jen.Return(jen.True())))
+		case "chance":
+			landing = append(landing, jen.If(jen.Float64().Call(jen.Id("broken").Index(at)).Op(">").Add(number(l.Alpha).code).Op("*").Id("robustSamples")).Block(jen.Return(jen.True())))
+		}
+	}
+	body := []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
+		jen.If(jen.Id("judgedAtAim").Index(jen.Id("k")).Op("&&").Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Return(jen.True())),
+	)}
+	atAim := make([]jen.Code, len(g.unknown()))
+	for k, c := range g.unknown() {
+		l := c.Constraint.Landing
+		atAim[k] = jen.Lit(l == nil || l.Mode == "aim" || c.Constraint.Measured.Kind != ir.ExprBinding)
+	}
+	if len(landing) == 0 {
+		body = []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
 			jen.If(jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Return(jen.True())),
-		),
-		jen.Return(jen.False()),
+		)}
+		f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x.")
+		f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(append(body, jen.Return(jen.False()))...)
+		return
+	}
+	body = append(body,
+		jen.Id("base").Op(":=").Id("robustDraws").Call(),
+		jen.If(jen.Id("base").Op("==").Nil()).Block(jen.Return(jen.True())),
+		jen.Var().Id("sum").Id("Constraints"),
+		jen.Var().Id("broken").Index(jen.Id("NumConstraints")).Int(),
+		jen.For(jen.Id("j").Op(":=").Range().Id("robustSamples")).Block(append(robustLanding(nil),
+			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("landed"))).Block(
+				jen.Id("sum").Index(jen.Id("k")).Op("+=").Id("v"),
+				jen.If(jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Id("broken").Index(jen.Id("k")).Op("++")),
+			))...),
 	)
+	body = append(body, landing...)
+	f.Comment("judgedAtAim marks the constraints judged at the aimed point; the others are")
+	f.Comment("judged where the input noise lands the queries.")
+	f.Var().Id("judgedAtAim").Op("=").Index(jen.Id("NumConstraints")).Bool().Values(atAim...)
+	f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x: at x")
+	f.Comment("itself, or where the input noise lands a query aimed at x, judged over the robust")
+	f.Comment("values' draws by the constraint's landing (its mean, or the chance of keeping")
+	f.Comment("its limit). It reports true when the draws cannot be made.")
+	f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(append(body, jen.Return(jen.False()))...)
 }
 
 // constraintNoiseDecl emits constraintNoise, which draws the measurement
@@ -564,9 +664,13 @@ func (g *generator) safeIncumbentDecl(f *jen.File) {
 }
 
 // safeRunStep is Run's step after Measure: the simulated constraints' noise
-// and truth, and the counts of violations.
+// and truth (where the query landed), and the counts of violations.
 func (g *generator) safeRunStep() []jen.Code {
-	stmts := []jen.Code{jen.Id("truth").Op(":=").Id("simulated").Call(jen.Id("x"))}
+	at := "x"
+	if g.o.SimulatesInputNoise() {
+		at = "landed"
+	}
+	stmts := []jen.Code{jen.Id("truth").Op(":=").Id("simulated").Call(jen.Id(at))}
 	if g.constraintNoise {
 		stmts = append(stmts, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), jen.Id("constraintRand")))
 	}

@@ -74,7 +74,10 @@ func TestExamplesRun(t *testing.T) {
 	// reach: the SGP-UCB paper's safe optimum is 1.588 (the program's
 	// optimum command). Random search over its 100 actions finds it too,
 	// but breaks the constraint 59 times in 500 evaluations.
-	recommendReach := map[string]float64{"sgp_ucb_paper.bo": 1.588 - 0.25}
+	// safe_landing's chance constraint certifies little beyond its seeds
+	// (docs/safe.md): its recommendation must be at least the best seed's
+	// speed, 0.15, without a measured violation.
+	recommendReach := map[string]float64{"sgp_ucb_paper.bo": 1.588 - 0.25, "safe_landing.bo": 0.15 - 1e-9}
 	for _, path := range examples(t) {
 		t.Run(path, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

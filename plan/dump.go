@@ -101,9 +101,19 @@ func fprintSafety(w io.Writer, s *Safety) {
 		if c.NoiseVariance < 0 {
 			noise = fmt.Sprintf("noise variance learned in [%g, %g]", c.NoiseLower, c.NoiseUpper)
 		}
-		fmt.Fprintf(w, "  constraint %s %s %g: %s variance %g lengthscale %s alpha %g%s, learns %s from the first phase, standardised %v, %s\n",
+		landing := ""
+		switch l := c.Constraint.Landing; {
+		case l == nil:
+		case l.Mode == "mean":
+			landing = fmt.Sprintf(", certifies E[g(x + ε)] over %d landing points", s.LandingDraws)
+		case l.Mode == "chance":
+			landing = fmt.Sprintf(", certifies P(limit kept at x + ε) ≥ %g over %d landing points", 1-l.Alpha, s.LandingDraws)
+		default:
+			landing = ", certifies the aimed point only"
+		}
+		fmt.Fprintf(w, "  constraint %s %s %g: %s variance %g lengthscale %s alpha %g%s, learns %s from the first phase, standardised %v, %s%s\n",
 			c.Constraint.Name, cmp, c.Constraint.Threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel),
-			strings.Join(learned, ", "), c.Standardise, noise)
+			strings.Join(learned, ", "), c.Standardise, noise, landing)
 	}
 }
 

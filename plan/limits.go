@@ -64,7 +64,9 @@ func (b *builder) memory() float64 {
 // safetyMemory estimates the arrays of a safe acquisition's explorer: per
 // constraint its Gaussian process (two triangles) and fitter (three
 // budget² matrices and one per learned value), L⁻¹k at every point and, for
-// GP-optimistic expanders, the posterior covariance over the points.
+// GP-optimistic expanders, the posterior covariance over the points; with
+// landing constraints, the landing points and each one's covariances with
+// every observed aim (at every landing point for a chance constraint).
 func (b *builder) safetyMemory() float64 {
 	s := b.o.Safety
 	if s == nil {
@@ -83,7 +85,16 @@ func (b *builder) safetyMemory() float64 {
 		if s.expandsByCovariance() {
 			total += m * m
 		}
+		if l := c.Constraint.Landing; l != nil && l.Mode != "aim" {
+			width := m
+			if l.Mode == "chance" {
+				width = m * float64(s.LandingDraws)
+				total += 2 * width // the intervals at the landing points
+			}
+			total += n*width + 3*m*float64(s.LandingDraws)
+		}
 	}
+	total += m * float64(s.LandingDraws*b.o.Program.D) // the landing points
 	return 8 * total
 }
 

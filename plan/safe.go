@@ -28,6 +28,11 @@ type Safety struct {
 	DrawSeeds   int
 	TrueSafeSet bool
 	Constraints []SafeConstraint
+	// LandingDraws is the number of landing points that represent the
+	// input noise at each decision point, shared by the constraints judged
+	// where the queries land (`landing mean` or `chance`): the most any of
+	// them asks for; 0 when none is.
+	LandingDraws int
 }
 
 // SafeConstraint is the Gaussian process of one unknown constraint.
@@ -98,6 +103,9 @@ func (b *builder) safety() {
 		if !c.Known {
 			s.Constraints = append(s.Constraints, b.safeConstraint(c))
 			s.DrawSeeds = c.RandomSeeds
+			if c.Landing != nil {
+				s.LandingDraws = max(s.LandingDraws, c.Landing.Draws)
+			}
 		}
 	}
 	s.TrueSafeSet = spec.Method == "Oracle"

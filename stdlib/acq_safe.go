@@ -121,6 +121,11 @@ func checkSafe(ctx *registry.CheckContext) {
 	}
 	p := ctx.Program
 	for _, c := range unknown {
+		if c.Landing != nil && c.Landing.Mode != "aim" && name != "safe_ucb" {
+			ctx.Report(dsl.Errorf(c.Landing.Span, "constraint %s: landing %s with acquisition %s is not supported in this version of boc", c.Name, c.Landing.Mode, name).
+				WithHint("use acquisition safe_ucb"))
+			return
+		}
 		if len(c.Seeds) == 0 && c.RandomSeeds == 0 {
 			ctx.Report(dsl.Errorf(c.Span, "constraint %s has no seed points, and acquisition %s starts from known-safe points", c.Name, name).
 				WithHint("add the points known to be safe: constraint %s: ... { seed [[...]] }", c.Name))
@@ -155,6 +160,14 @@ func checkBaseline(oracle bool) func(*registry.CheckContext) {
 			ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s plays the true safe set of a finite decision set: give candidates", pluginName(ctx.Call)))
 		}
 	}
+}
+
+// modelUsesInputNoise reports whether model m represents the input noise
+// (a model over input distributions, or a point model that inflates its
+// noise with it).
+func modelUsesInputNoise(m *ir.Call) bool {
+	p, ok := registry.ByID(m.Plugin)
+	return ok && (p.UsesInputNoise || p.Inflates != nil && p.Inflates(m))
 }
 
 // checkRandomSeeds checks `seed random(n)`: every constraint simulated,
@@ -208,9 +221,9 @@ func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
 	case p.Stop != nil:
 		ctx.Report(dsl.Errorf(p.Stop.Span(), "a stop condition with a safe acquisition is not supported in this version of boc").
 			WithHint("remove the stop statement"))
-	case len(p.InputNoise) > 0:
-		ctx.Report(dsl.Errorf(ctx.Call.Span, "safety under input noise is not supported in this version of boc").
-			WithHint("remove the input noise, or use an acquisition without safety constraints"))
+	case len(p.InputNoise) > 0 && p.Model != nil && modelUsesInputNoise(p.Model):
+		ctx.Report(dsl.Errorf(p.Model.Span, "model %s over the input noise with a safe acquisition is not supported in this version of boc", pluginName(p.Model)).
+			WithHint("use model gp: each constraint's landing option says how the input noise is kept safe"))
 	case p.ObsNoise.Kind == ir.ObsNoiseReported:
 		ctx.Report(dsl.Errorf(p.ObsNoise.Span, "reported observation noise with a safe acquisition is not supported in this version of boc").
 			WithHint("declare the noise (observation noise ~ normal(0, sd)) or learn it"))

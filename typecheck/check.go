@@ -140,6 +140,7 @@ func (c *checker) run() {
 	c.checkConstraints()
 	c.checkPluginStmt("acquisition", &c.prog.Acquisition)
 	c.checkSafety()
+	c.checkLanding()
 	c.checkModel()
 	c.checkPluginStmt("search", &c.prog.Search)
 	c.checkInit()

@@ -213,8 +213,8 @@ func (c *checker) threshold(e *ast.ExprBinding, name string) (float64, bool) {
 	return v.Float(), true
 }
 
-// constraintOptions checks `seed POINTS`, `kernel CALL` and `noise ~ DIST`,
-// each at most once.
+// constraintOptions checks `seed POINTS`, `kernel CALL`, `noise ~ DIST` and
+// `landing MODE`, each at most once.
 func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) bool {
 	ok := true
 	first := map[string]dsl.Span{}
@@ -249,9 +249,12 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 		case "noise":
 			con.Noise = c.measurementNoise(o.Value, "constraint noise")
 			ok = ok && con.Noise != nil
+		case "landing":
+			con.Landing = c.landing(o)
+			ok = ok && con.Landing != nil
 		default:
-			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "noise", "seed"}),
-				"unknown constraint option %s; the options are seed, kernel and noise", name)
+			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "landing", "noise", "seed"}),
+				"unknown constraint option %s; the options are seed, kernel, noise and landing", name)
 			ok = false
 		}
 	}

@@ -277,8 +277,8 @@ func (c *checker) checkModel() {
 		return
 	}
 	if a := c.prog.Acquisition; a != nil {
-		if acq, ok := c.plugins.ByID(a.Plugin); ok && acq.UsesInputNoise {
-			return // the acquisition accounts for the noise (uei)
+		if acq, ok := c.plugins.ByID(a.Plugin); ok && (acq.UsesInputNoise || acq.Safe) {
+			return // the acquisition accounts for the noise (uei), or the constraints' landing does
 		}
 	}
 	aware := map[registry.Kind][]string{}

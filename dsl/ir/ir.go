@@ -166,6 +166,22 @@ type Constraint struct {
 	RandomSeeds int
 	Kernel      *Call // nil: the objective model's kernel
 	Noise       *Call // nil: the observation noise
+	// Landing is what the constraint requires where the input noise lands
+	// the queries (`landing ...`); nil when not given.
+	Landing *Landing
+}
+
+// Landing is a constraint's `landing` option: what must hold at x + ε for a
+// query aimed at x, with ε the input noise.
+type Landing struct {
+	Span dsl.Span
+	// Mode is "aim" (g at the aimed point only), "mean" (E[g(x + ε)]) or
+	// "chance" (P(g(x + ε) keeps the limit) ≥ 1 − Alpha).
+	Mode  string
+	Alpha float64
+	// Draws is the number of landing points that represent the input noise
+	// at an aim (mean and chance).
+	Draws int
 }
 
 // Seeds returns the points known to be safe: the seed points every unknown

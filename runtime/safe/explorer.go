@@ -65,6 +65,12 @@ type Config struct {
 	// expanders Lipschitz ones (distances in unit coordinates, constants in
 	// the units of the constraint); nil uses the GP-optimistic rule.
 	Lipschitz []float64
+	// Land writes the Draws landing points of a query aimed at the unit
+	// point u to out (Draws×Dim values, unit coordinates): where the input
+	// noise may carry it, the same base draws at every aim. It must be
+	// deterministic. A constraint whose Landing is not AtAim needs it.
+	Land  func(u, out []float64)
+	Draws int
 	// Seed seeds the first phase's random choices.
 	Seed uint64
 }
@@ -128,6 +134,12 @@ type Explorer struct {
 	bounds              []float64
 	post                []Posterior // GP-optimistic expanders' posteriors
 	v                   []float64   // L⁻¹k of every point, for the covariances
+
+	landPoints []float64    // the decision points' landing points (Config.Land)
+	landIv     []*Intervals // ByChance constraints' intervals at them; nil for the others
+	order      []float64    // scratch: one point's landing bounds
+	hopeful    []int        // scratch: the points a ByChance constraint may certify
+	betaCount  int          // the points Theorem 1's union bound covers
 }
 
 // rower is a kernel that fills a whole kernel vector at once
@@ -162,6 +174,9 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 			return nil, fmt.Errorf("safe: seed index %d outside the %d points", s, n)
 		}
 	}
+	if err := checkLanding(cfg); err != nil {
+		return nil, err
+	}
 	e := &Explorer{cfg: cfg, n: n, zero: make([]float64, len(cfg.Constraints)),
 		set: NewSet(n, cfg.Seeds), plateau: Plateau{Window: max(cfg.Window, 1), Cap: max(cfg.Cap, 1)},
 		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x5afe)),
@@ -182,6 +197,7 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		e.models = append(e.models, m)
 		e.cons = append(e.cons, NewIntervals(n))
 	}
+	e.prepareLanding()
 	e.all = append(append(make([]*Intervals, 0, len(e.cons)+1), e.cons...), e.f)
 	switch cfg.Method {
 	case Oracle:
@@ -242,10 +258,25 @@ func (e *Explorer) Observe(u []float64, g []float64) error {
 		}
 	}
 	e.atSeed = append(e.atSeed, seed)
+	decision := -1
+	for _, m := range e.models {
+		if m.land == nil {
+			continue
+		}
+		if decision < 0 {
+			decision = e.indexOf(e.unit(i))
+		}
+		m.land.observe(e.unit(i), decision, e.cfg.Land)
+	}
 	for k, m := range e.models {
 		m.values = append(m.values, g[k])
 		if e.frozen {
 			if err := m.add(i); err != nil {
+				for _, done := range e.models {
+					if done.land != nil {
+						done.land.truncate(i)
+					}
+				}
 				m.values = m.values[:i]
 				for _, done := range e.models[:k] {
 					done.values = done.values[:i]
@@ -287,7 +318,7 @@ func (e *Explorer) advance() error {
 	t := e.obs + 1
 	e.beta = e.cfg.Beta
 	if e.beta == 0 {
-		e.beta = Beta(e.n, t, e.cfg.Delta)
+		e.beta = Beta(e.betaCount, t, e.cfg.Delta)
 	}
 	if e.cfg.Method == Oracle || e.cfg.Method == Unsafe {
 		return nil // the set is given: the constraints' models are not consulted
@@ -365,13 +396,14 @@ func (e *Explorer) refit(force bool) error {
 // restart forgets the intervals and the certified points.
 func (e *Explorer) restart() {
 	for _, c := range e.cons {
-		for i := range c.Lo {
-			c.Lo[i], c.Hi[i] = math.Inf(-1), math.Inf(1)
+		c.forget()
+	}
+	for _, c := range e.landIv {
+		if c != nil {
+			c.forget()
 		}
 	}
-	for i := range e.f.Lo {
-		e.f.Lo[i], e.f.Hi[i] = math.Inf(-1), math.Inf(1)
-	}
+	e.f.forget()
 	e.set.Reset(e.cfg.Seeds)
 }
 
@@ -389,6 +421,10 @@ func (e *Explorer) updateConstraints() {
 		}
 	}
 	for k, m := range e.models {
+		if m.Landing == ByChance {
+			e.updateChance(k, m)
+			continue
+		}
 		e.predict(k, m)
 		root := math.Sqrt(e.beta)
 		for _, i := range e.todo {
@@ -408,6 +444,10 @@ func (e *Explorer) predict(k int, m *model) {
 		for j, at := range e.todo[start : start+count] {
 			p := e.point(at)
 			row := e.kstar[j*n : (j+1)*n]
+			if m.land != nil {
+				e.kself[j] = m.land.meanTarget(at, n, row)
+				continue
+			}
 			if r, ok := m.Kernel.(rower); ok {
 				r.Row(p, e.units[:n*e.cfg.Dim], row, e.scratch[:n])
 			} else {

@@ -151,42 +151,50 @@ func TestBadInput(t *testing.T) {
 }
 
 // TestExplorerAllocations checks that a round allocates nothing, in the
-// first phase (which refits) and in the second.
+// first phase (which refits) and in the second, for every landing rule.
 func TestExplorerAllocations(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	w := newWorld(rng, 40)
-	cfg := w.config(safest(w.g, 2), 0.1, 0.01)
-	c := &cfg.Constraints[0]
-	c.Learned, c.Lower, c.Upper, c.Standardise = []bool{true, true}, []float64{0.05, 0.05}, []float64{20, 2}, true
-	cfg.Capacity, cfg.Window, cfg.Cap = 400, 8, 16
-	e, err := NewExplorer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sd := make([]float64, 40)
-	round := func() {
-		if _, err := e.Prepare(); err != nil {
-			t.Fatal(err)
+	for _, landing := range []Landing{AtAim, InMean, ByChance} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		w := newWorld(rng, 40)
+		cfg := w.config(safest(w.g, 2), 0.1, 0.01)
+		c := &cfg.Constraints[0]
+		c.Learned, c.Lower, c.Upper, c.Standardise = []bool{true, true}, []float64{0.05, 0.05}, []float64{20, 2}, true
+		c.Landing, c.Alpha = landing, 0.1
+		cfg.Capacity, cfg.Window, cfg.Cap = 400, 8, 16
+		cfg.Draws, cfg.Land = 4, func(u, out []float64) {
+			for j := range 4 {
+				out[2*j], out[2*j+1] = u[0]+0.02*float64(j%2), u[1]+0.02*float64(j/2)
+			}
 		}
-		c, err := e.Choose(w.f, sd)
+		e, err := NewExplorer(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := e.Observe(e.point(c.Index), []float64{w.g[c.Index]}); err != nil {
-			t.Fatal(err)
+		sd := make([]float64, 40)
+		round := func() {
+			if _, err := e.Prepare(); err != nil {
+				t.Fatal(err)
+			}
+			c, err := e.Choose(w.f, sd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Observe(e.point(c.Index), []float64{w.g[c.Index]}); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	for range 3 {
-		round()
-	}
-	if allocs := testing.AllocsPerRun(5, round); allocs != 0 || e.frozen {
-		t.Errorf("a first-phase round allocates %v times (frozen %v)", allocs, e.frozen)
-	}
-	for range 10 {
-		round()
-	}
-	if allocs := testing.AllocsPerRun(20, round); allocs != 0 || !e.frozen {
-		t.Errorf("a second-phase round allocates %v times (frozen %v)", allocs, e.frozen)
+		for range 3 {
+			round()
+		}
+		if allocs := testing.AllocsPerRun(5, round); allocs != 0 || e.frozen {
+			t.Errorf("landing %d: a first-phase round allocates %v times (frozen %v)", landing, allocs, e.frozen)
+		}
+		for range 10 {
+			round()
+		}
+		if allocs := testing.AllocsPerRun(20, round); allocs != 0 || !e.frozen {
+			t.Errorf("landing %d: a second-phase round allocates %v times (frozen %v)", landing, allocs, e.frozen)
+		}
 	}
 }
 

@@ -20,10 +20,15 @@ type Intervals struct {
 // (−∞, +∞).
 func NewIntervals(n int) *Intervals {
 	c := &Intervals{Lo: make([]float64, n), Hi: make([]float64, n)}
-	for i := range n {
+	c.forget()
+	return c
+}
+
+// forget sets every interval back to (−∞, +∞).
+func (c *Intervals) forget() {
+	for i := range c.Lo {
 		c.Lo[i], c.Hi[i] = math.Inf(-1), math.Inf(1)
 	}
-	return c
 }
 
 // Update intersects the intervals with μ ± √β σ, given the posterior mean and

@@ -41,6 +41,11 @@ type Constraint struct {
 	// Standardise divides g − Threshold by s, for a kernel whose variance
 	// is learned, so that its bounds are relative to the data's scale.
 	Standardise bool
+	// Landing is what is certified when the queries land off their aim
+	// (Config.Land); Alpha is ByChance's allowed probability of breaking
+	// the limit.
+	Landing Landing
+	Alpha   float64
 }
 
 // model is the state of one constraint's Gaussian process.
@@ -63,6 +68,7 @@ type model struct {
 	fixed   []float64 // their declared noise (z units)
 	fitted  int       // seed observations at the last fit
 	units   func(i int) []float64
+	land    *landingCov // the covariances off the aim; nil for AtAim
 }
 
 func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, error) {
@@ -131,6 +137,10 @@ func (m *model) noiseZ() float64 {
 // the observations in rows.
 func (m *model) fill(vals []float64, n int, k, dk []float64) {
 	m.setLearned(vals)
+	if m.land != nil {
+		m.land.fill(m.rows, n, m.learned, m.grad, k, dk)
+		return
+	}
 	for i := range n {
 		for l := range n {
 			clear(m.grad)
@@ -148,6 +158,9 @@ func (m *model) setLearned(vals []float64) {
 		m.theta[p] = math.Log(vals[j])
 	}
 	m.Kernel.SetParams(m.theta)
+	if m.land != nil {
+		m.land.invalidate()
+	}
 }
 
 // refit sets s from the observations at seed points (atSeed[i] for
@@ -210,10 +223,19 @@ func (m *model) rebuild() error {
 // add puts observation i, the next one, into the posterior.
 func (m *model) add(i int) error {
 	u := m.units(i)
-	for j := range i {
-		m.kvec[j] = m.Kernel.Eval(u, m.units(j))
+	self := 0.0
+	if m.land != nil {
+		for j := range i {
+			m.kvec[j] = m.land.between(i, j)
+		}
+		self = m.land.self(i)
+	} else {
+		for j := range i {
+			m.kvec[j] = m.Kernel.Eval(u, m.units(j))
+		}
+		self = m.Kernel.Eval(u, u)
 	}
-	if err := m.gp.Add(m.kvec[:i], m.Kernel.Eval(u, u), m.zOf(m.values[i]), m.noiseZ()); err != nil {
+	if err := m.gp.Add(m.kvec[:i], self, m.zOf(m.values[i]), m.noiseZ()); err != nil {
 		return fmt.Errorf("constraint %s: %w", m.Name, err)
 	}
 	return nil

@@ -102,22 +102,32 @@ var (
 	robustErr  error
 )
 
-// Robust returns the robust value of x: the mean of the objective, without
-// observation noise, where x lands under the input noise, E[f(x + s·ε)], over
-// robustSamples quasi-random draws, with s = noiseScale (1: the noise as
-// declared). It is NaN if the draws cannot be made.
-func Robust(x Point, noiseScale float64) float64 {
+// robustDraws returns the base uniforms of the robust values' draws, robustSamples
+// rows of noiseBaseLen, or nil if they cannot be made.
+func robustDraws() []float64 {
 	robustOnce.Do(func() {
 		robustBase = make([]float64, robustSamples*noiseBaseLen)
 		robustErr = noise.Base(robustSamples, noiseBaseLen, uint64(0x726f627573742d76), robustBase)
 	})
 	if robustErr != nil {
+		return nil
+	}
+	return robustBase
+}
+
+// Robust returns the robust value of x: the mean of the objective, without
+// observation noise, where x lands under the input noise, E[f(x + s·ε)], over
+// robustSamples quasi-random draws, with s = noiseScale (1: the noise as
+// declared). It is NaN if the draws cannot be made.
+func Robust(x Point, noiseScale float64) float64 {
+	base := robustDraws()
+	if base == nil {
 		return math.NaN()
 	}
 	sum := 0.0
 	for j := range robustSamples {
 		var eps Point
-		perturbation(&x, robustBase[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps)
+		perturbation(&x, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps)
 		landed := x
 		for i, e := range eps {
 			landed[i] += noiseScale * e

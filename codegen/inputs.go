@@ -138,7 +138,7 @@ func (g *generator) representDecl(f *jen.File) {
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u")),
 			jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
 				w("eps").Op("=").Id("Point").Values(),
-				jen.Id("perturbation").Call(jen.Op("&").Id("x"), field("noiseBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Add(w("eps"))),
+				jen.Id("perturbation").Call(jen.Op("&").Id("x"), baseRow(field("noiseBase")), jen.Op("&").Add(w("eps"))),
 				jen.Id("s").Op(":=").Id("r").Dot("samples").Index(jen.Id("j").Op("*").Id("Dim").Op(":")),
 				jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(w("eps"))).Block(
 					jen.Id("s").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e").Op("/").Add(width(jen.Id("i"))),
@@ -329,7 +329,7 @@ func (g *generator) inputInit() []jen.Code {
 				fail("input noise draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("noiseBaseLen"), seed, jen.Id("base"))),
 				jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
 					jen.Var().Id("eps").Id("Point"),
-					jen.Id("perturbation").Call(jen.Op("&").Id("Lower"), jen.Id("base").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
+					jen.Id("perturbation").Call(jen.Op("&").Id("Lower"), baseRow(jen.Id("base")), jen.Op("&").Id("eps")),
 					jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(
 						field("noiseShift").Index(jen.Id("j")).Index(jen.Id("i")).Op("=").Id("e").Op("/").Parens(jen.Id("Upper").Index(jen.Id("i")).Op("-").Id("Lower").Index(jen.Id("i"))),
 					),

@@ -12,6 +12,12 @@ import (
 // plan), the perturbation and moments functions emitted from the
 // distributions' hooks, and Run's simulated landing of a query.
 
+// baseRow is row j of the base uniforms in base: the noiseBaseLen values one
+// draw of the input noise uses.
+func baseRow(base *jen.Statement) *jen.Statement {
+	return base.Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen"))
+}
+
 // noiseHooks returns the input-noise hooks of declaration n.
 func (g *generator) noiseHooks(n *ir.InputNoise) (registry.DistributionEmit, bool) {
 	h, ok := hookOf[registry.DistributionEmit](g, n.Dist.Plugin, n.Dist.Span)

@@ -68,7 +68,7 @@ func robustLanding(scale jen.Code) []jen.Code {
 	}
 	return []jen.Code{
 		jen.Var().Id("eps").Id("Point"),
-		jen.Id("perturbation").Call(jen.Op("&").Id("x"), jen.Id("base").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
+		jen.Id("perturbation").Call(jen.Op("&").Id("x"), baseRow(jen.Id("base")), jen.Op("&").Id("eps")),
 		jen.Id("landed").Op(":=").Id("x"),
 		jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(jen.Id("landed").Index(jen.Id("i")).Op("+=").Add(shift)),
 	}

@@ -263,7 +263,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 			fields = append(fields, kv{"Standardise", jen.True()})
 		}
 		switch l := c.Constraint.Landing; {
-		case l == nil || l.Mode == "aim":
+		case !l.OffAim():
 		case l.Mode == "mean":
 			fields = append(fields, kv{"Landing", jen.Qual(runtimeSafe, "InMean")})
 		case l.Mode == "chance":
@@ -355,7 +355,7 @@ func (g *generator) landingDecls(f *jen.File) {
 		jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u"))),
 		jen.For(jen.Id("j").Op(":=").Range().Id("landingDraws")).Block(
 			jen.Var().Id("eps").Id("Point"),
-			jen.Id("perturbation").Call(jen.Op("&").Id("x"), field("landingBase").Index(jen.Id("j").Op("*").Id("noiseBaseLen").Op(":").Parens(jen.Id("j").Op("+").Lit(1)).Op("*").Id("noiseBaseLen")), jen.Op("&").Id("eps")),
+			jen.Id("perturbation").Call(jen.Op("&").Id("x"), baseRow(field("landingBase")), jen.Op("&").Id("eps")),
 			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("eps")).Block(
 				jen.Id("out").Index(jen.Id("j").Op("*").Id("Dim").Op("+").Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e").Op("/").Parens(jen.Id("Upper").Index(jen.Id("i")).Op("-").Id("Lower").Index(jen.Id("i"))),
 			),
@@ -567,31 +567,27 @@ func (g *generator) simulatedDecl(f *jen.File) {
 // its limit over the robust values' draws of the input noise.
 func (g *generator) trulyUnsafeDecl(f *jen.File) {
 	var landing []jen.Code
-	for k, c := range g.unknown() {
-		l := c.Constraint.Landing
-		if l == nil || l.Mode == "aim" || c.Constraint.Measured.Kind != ir.ExprBinding {
-			continue
-		}
-		at := jen.Lit(k)
-		switch l.Mode {
-		case "mean":
-			landing = append(landing, jen.If(jen.Id("Violated").Call(at, jen.Id("sum").Index(at).Op("/").Id("robustSamples"))).Block(jen.Return(jen.True())))
-		case "chance":
-			landing = append(landing, jen.If(jen.Float64().Call(jen.Id("broken").Index(at)).Op(">").Add(number(l.Alpha).code).Op("*").Id("robustSamples")).Block(jen.Return(jen.True())))
-		}
-	}
-	body := []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
-		jen.If(jen.Id("judgedAtAim").Index(jen.Id("k")).Op("&&").Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Return(jen.True())),
-	)}
 	atAim := make([]jen.Code, len(g.unknown()))
 	for k, c := range g.unknown() {
 		l := c.Constraint.Landing
-		atAim[k] = jen.Lit(l == nil || l.Mode == "aim" || c.Constraint.Measured.Kind != ir.ExprBinding)
+		offAim := l.OffAim() && c.Constraint.Measured.Kind == ir.ExprBinding
+		atAim[k] = jen.Lit(!offAim)
+		switch at := jen.Lit(k); {
+		case !offAim:
+		case l.Mode == "mean":
+			landing = append(landing, jen.If(jen.Id("Violated").Call(at, jen.Id("sum").Index(at).Op("/").Id("robustSamples"))).Block(jen.Return(jen.True())))
+		case l.Mode == "chance":
+			landing = append(landing, jen.If(jen.Float64().Call(jen.Id("broken").Index(at)).Op(">").Add(number(l.Alpha).code).Op("*").Id("robustSamples")).Block(jen.Return(jen.True())))
+		}
 	}
+	broken := jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))
+	if len(landing) > 0 {
+		broken = jen.Id("judgedAtAim").Index(jen.Id("k")).Op("&&").Add(broken)
+	}
+	body := []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
+		jen.If(broken).Block(jen.Return(jen.True())),
+	)}
 	if len(landing) == 0 {
-		body = []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
-			jen.If(jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Return(jen.True())),
-		)}
 		f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x.")
 		f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(append(body, jen.Return(jen.False()))...)
 		return

@@ -85,7 +85,7 @@ func (b *builder) safetyMemory() float64 {
 		if s.expandsByCovariance() {
 			total += m * m
 		}
-		if l := c.Constraint.Landing; l != nil && l.Mode != "aim" {
+		if l := c.Constraint.Landing; l.OffAim() {
 			width := m
 			if l.Mode == "chance" {
 				width = m * float64(s.LandingDraws)

@@ -121,7 +121,7 @@ func checkSafe(ctx *registry.CheckContext) {
 	}
 	p := ctx.Program
 	for _, c := range unknown {
-		if c.Landing != nil && c.Landing.Mode != "aim" && name != "safe_ucb" {
+		if c.Landing.OffAim() && name != "safe_ucb" {
 			ctx.Report(dsl.Errorf(c.Landing.Span, "constraint %s: landing %s with acquisition %s is not supported in this version of boc", c.Name, c.Landing.Mode, name).
 				WithHint("use acquisition safe_ucb"))
 			return

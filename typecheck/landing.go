@@ -1,6 +1,8 @@
 package typecheck
 
 import (
+	"slices"
+
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
@@ -34,22 +36,22 @@ func (c *checker) landing(o *ast.ConstraintOption) *ir.Landing {
 		return nil
 	}
 	l := &ir.Landing{Span: o.Pos, Mode: name.Name, Draws: defaultLandingDraws}
-	known := map[string]bool{}
+	var params []string
 	switch name.Name {
 	case "aim":
 		l.Draws = 0
 	case "mean":
-		known["draws"] = true
+		params = []string{"draws"}
 	case "chance":
-		known["draws"], known["alpha"] = true, true
+		params = []string{"alpha", "draws"}
 	default:
 		c.errorHint(name.Pos, dsl.DidYouMean(name.Name, landingModes), "unknown landing %s; the landings are aim, mean and chance", name.Name)
 		return nil
 	}
 	ok := true
 	for _, a := range args {
-		if a == nil || a.Name == nil || !known[a.Name.Name] {
-			c.errorHint(o.Value.Span(), landingHint, "landing %s takes named arguments: %s", name.Name, orList(keys(known)))
+		if a == nil || a.Name == nil || !slices.Contains(params, a.Name.Name) {
+			c.errorHint(o.Value.Span(), landingHint, "landing %s takes named arguments: %s", name.Name, orList(params))
 			return nil
 		}
 		v, vok := c.constExpr(a.Value, constCtx("landing arguments must be constant"))
@@ -106,14 +108,4 @@ func (c *checker) checkLanding() {
 				"constraint %s: the input noise lands queries off their aim; say what the constraint requires there", con.Name)
 		}
 	}
-}
-
-func keys(m map[string]bool) []string {
-	var out []string
-	for _, k := range []string{"alpha", "draws"} {
-		if m[k] {
-			out = append(out, k)
-		}
-	}
-	return out
 }

@@ -184,6 +184,10 @@ type Landing struct {
 	Draws int
 }
 
+// OffAim reports whether l judges the constraint where the queries land
+// (mean or chance) rather than at the aim; false for a nil l.
+func (l *Landing) OffAim() bool { return l != nil && l.Mode != "aim" }
+
 // Seeds returns the points known to be safe: the seed points every unknown
 // constraint lists, in the first one's order, without repeats. Nil without
 // unknown constraints.

@@ -59,15 +59,14 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		body = append(e.stmts, jen.Return(v.elems[0].code, jen.Nil()))
 	case ir.GoBinding:
 		doc = []string{fmt.Sprintf("Objective calls %s.%s with x.", b.GoPackage, b.GoFunc)}
-		var args []jen.Code
 		if b.GoContext {
 			ctx = "ctx"
-			args = append(args, jen.Id("ctx"))
 		}
-		args = append(args, jen.Index(jen.Id("Dim")).Float64().Call(jen.Id("x")))
-		f.ImportAlias(b.GoPackage, importAlias(b.GoPackage))
-		call := jen.Qual(b.GoPackage, b.GoFunc).Call(args...)
-		if b.GoError {
+		call := goCall(f, b)
+		if b.GoValues {
+			doc = append(doc, "The constraint values it returns are for Measure.")
+			body = g.goValuesObjective(call)
+		} else if b.GoError {
 			body = []jen.Code{jen.Return(call)}
 		} else if g.o.ReportedNoise() {
 			body = []jen.Code{jen.List(jen.Id("y"), jen.Id("sd")).Op("=").Add(call), jen.Return(jen.Id("y"), jen.Id("sd"), jen.Nil())}
@@ -100,6 +99,40 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		results = jen.Params(jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("err").Error())
 	}
 	f.Func().Id("Objective").Params(jen.Id(ctx).Qual("context", "Context"), jen.Id("x").Id("Point")).Add(results).Block(body...)
+}
+
+// goCall calls the Go function of binding b at x, with ctx first when it
+// takes a context.
+func goCall(f *jen.File, b ir.Binding) *jen.Statement {
+	var args []jen.Code
+	if b.GoContext {
+		args = append(args, jen.Id("ctx"))
+	}
+	args = append(args, jen.Index(jen.Id("Dim")).Float64().Call(jen.Id("x")))
+	f.ImportAlias(b.GoPackage, importAlias(b.GoPackage))
+	return jen.Qual(b.GoPackage, b.GoFunc).Call(args...)
+}
+
+// goValuesObjective is the body of Objective around call, a Go objective
+// that also returns constraint values: it keeps the value (and sd) and the
+// error, and leaves the values out.
+func (g *generator) goValuesObjective(call jen.Code) []jen.Code {
+	b := g.p.Objective.Binding
+	define := ":="
+	kept := []jen.Code{jen.Id("y")}
+	if b.GoSD {
+		// y, sd and err are Objective's named results.
+		define = "="
+		kept = append(kept, jen.Id("sd"))
+	}
+	results := append(slices.Clone(kept), jen.Id("_"))
+	if b.GoError {
+		results = append(results, jen.Id("err"))
+		kept = append(kept, jen.Id("err"))
+	} else {
+		kept = append(kept, jen.Nil())
+	}
+	return []jen.Code{jen.List(results...).Op(define).Add(call), jen.Return(kept...)}
 }
 
 // importAlias names the package of a Go binding in the emitted file: the last

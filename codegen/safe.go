@@ -456,7 +456,26 @@ func (g *generator) measureDecl(f *jen.File) {
 		}
 	}
 	var body []jen.Code
-	if len(reportedAt) > 0 && b.Kind == ir.ExecBinding {
+	switch {
+	case len(reportedAt) > 0 && b.Kind == ir.GoBinding:
+		// y and err are Measure's named results.
+		results := []jen.Code{jen.Id("y")}
+		if b.GoSD {
+			results = append(results, jen.Id("_"))
+		}
+		results = append(results, jen.Id("values"))
+		if b.GoError {
+			results = append(results, jen.Id("err"))
+		}
+		body = append(body, jen.List(results...).Op(":=").Add(goCall(f, b)))
+		if b.GoError {
+			body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()))
+		}
+		for _, k := range reportedAt {
+			c := g.unknown()[k].Constraint
+			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Float64().Call(jen.Id("values").Dot(b.GoFields[c.Name])))
+		}
+	case len(reportedAt) > 0 && b.Kind == ir.ExecBinding:
 		f.Comment("reportedNames are the constraints the objective's command reports, in order.")
 		f.Var().Id("reportedNames").Op("=").Index(jen.Lit(len(reportedAt))).String().Values(reportedNames...)
 		body = append(body,
@@ -468,7 +487,7 @@ func (g *generator) measureDecl(f *jen.File) {
 		for i, k := range reportedAt {
 			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Id("reported").Index(jen.Lit(i)))
 		}
-	} else {
+	default:
 		body = append(body,
 			jen.List(jen.Id("y"), jen.Id("err")).Op("=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
@@ -486,13 +505,7 @@ func (g *generator) measureDecl(f *jen.File) {
 		case ir.ExprBinding:
 			body = append(body, jen.Add(target).Op("=").Id("simulated").Call(jen.Id("x")).Index(jen.Lit(k)))
 		case ir.GoBinding:
-			var args []jen.Code
-			if m.GoContext {
-				args = append(args, jen.Id("ctx"))
-			}
-			args = append(args, jen.Index(jen.Id("Dim")).Float64().Call(jen.Id("x")))
-			f.ImportAlias(m.GoPackage, importAlias(m.GoPackage))
-			call := jen.Qual(m.GoPackage, m.GoFunc).Call(args...)
+			call := goCall(f, m)
 			if m.GoError {
 				body = append(body, jen.If(jen.List(target, jen.Id("err")).Op("=").Add(call), jen.Id("err").Op("!=").Nil()).Block(
 					jen.Return(jen.Id("y"), jen.Id("g"), wrap(jen.Id("err")))))
@@ -516,9 +529,10 @@ func (g *generator) measureDecl(f *jen.File) {
 	}
 	body = append(body, jen.Return())
 	f.Comment("Measure evaluates the objective at x and measures every unknown constraint")
-	f.Comment("there: those the objective's command reports from its answer, those with a")
-	f.Comment("binding of their own after the objective, each at x. A simulated constraint's")
-	f.Comment("value is its expression's, without noise: Run adds the noise.")
+	f.Comment("there: those the objective reports with its value (in its command's answer or")
+	f.Comment("its function's results), those with a binding of their own after the objective,")
+	f.Comment("each at x. A simulated constraint's value is its expression's, without noise:")
+	f.Comment("Run adds the noise.")
 	f.Func().Id("Measure").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Id("Point")).
 		Params(jen.Id("y").Float64(), jen.Id("g").Id("Constraints"), jen.Id("err").Error()).Block(body...)
 }

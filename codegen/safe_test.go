@@ -53,6 +53,7 @@ func TestSafeRuns(t *testing.T) {
 		"safe_grid":       {"heat": {70, false}},
 		"safe_candidates": {"reach": {1.4, false}, "load": {0.5, true}},
 		"safe_exec":       {"load": {1.2, false}, "sphere": {2.5, false}},
+		"safe_gobind":     {"load": {1.2, false}, "sphere": {2.5, false}},
 		"safe_random":     {"g": {0, true}},
 	}
 	for name, limits := range cases {
@@ -67,8 +68,8 @@ func TestSafeRuns(t *testing.T) {
 					t.Fatalf("seed %d: %v\n%s", seed, err, stdout)
 				}
 				checkSafeRun(t, name, seed, r, limits)
-				if name == "safe_exec" {
-					checkExecConstraints(t, r)
+				if name == "safe_exec" || name == "safe_gobind" {
+					checkMeasuredConstraints(t, r)
 				}
 			}
 			stdout, _, code := b.runProgram(t, name, "run", "--json", "--trace", "--random-search")
@@ -132,10 +133,11 @@ func checkSafeRun(t *testing.T, name string, seed int, r safeRun, limits map[str
 	}
 }
 
-// checkExecConstraints checks safe_exec's measured values: load, reported
-// by the objective's command, is the sum of the components; sphere, the
-// constraint's own command, the sum of their squares.
-func checkExecConstraints(t *testing.T, r safeRun) {
+// checkMeasuredConstraints checks the measured values of safe_exec and
+// safe_gobind: load, reported by the objective (its command's answer, its
+// Go function's values), is the sum of the components; sphere, the
+// constraint's own binding, the sum of their squares.
+func checkMeasuredConstraints(t *testing.T, r safeRun) {
 	t.Helper()
 	for i, s := range r.Trace {
 		x := coordinate(t, s.X, "x")

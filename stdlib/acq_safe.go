@@ -250,17 +250,13 @@ func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
 }
 
 // checkReported reports a constraint the objective's evaluation should
-// report but cannot: only a command's answer (or an external objective's
-// tell) carries constraint values.
+// report but cannot: an expression objective has only its own value. (The
+// type checker holds a Go objective to returning a field for each.)
 func checkReported(ctx *registry.CheckContext, c *ir.Constraint) {
 	if c.Measured.Kind != ir.ExternalBinding {
 		return
 	}
-	switch ctx.Program.Objective.Binding.Kind {
-	case ir.GoBinding:
-		ctx.Report(dsl.Errorf(c.Measured.Span, "constraint %s is reported by the objective, but a go objective cannot report constraint values in this version of boc", c.Name).
-			WithHint("give the constraint its own binding: constraint %s: go \"...\".Func >= ...", c.Name))
-	case ir.ExprBinding:
+	if ctx.Program.Objective.Binding.Kind == ir.ExprBinding {
 		ctx.Report(dsl.Errorf(c.Measured.Span, "constraint %s is reported by the objective, but an expression objective measures only its own value", c.Name).
 			WithHint("compute the constraint from the domain with simulated EXPR, e.g. constraint %s: simulated x + y <= 1", c.Name))
 	}

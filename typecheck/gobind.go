@@ -212,13 +212,35 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 	sig := fn.Type().(*types.Signature)
 	ctxType := contextType(gp.pkg.Types)
 	withSD := shape == objectiveValueSD
-	if form, ok := matchGoForm(sig, withSD, c.prog.D, ctxType); ok {
-		return ir.Binding{Kind: ir.GoBinding, Span: b.Pos, GoPackage: path, GoFunc: name,
-			GoContext: form.context, GoError: form.err, GoSD: form.sd}, true
-	}
 	pos := gp.pkg.Fset.Position(fn.Pos())
 	declared := fmt.Sprintf("%s is declared at %s:%d:%d as %s", name, c.relPath(pos.Filename), pos.Line, pos.Column,
 		types.TypeString(sig, types.RelativeTo(gp.pkg.Types)))
+	var reports []string
+	var values types.Type
+	if shape != valueOnly {
+		reports = c.reportedConstraints()
+		values, sig = splitValues(sig, withSD)
+	}
+	if form, ok := matchGoForm(sig, withSD, c.prog.D, ctxType); ok {
+		bound := ir.Binding{Kind: ir.GoBinding, Span: b.Pos, GoPackage: path, GoFunc: name,
+			GoContext: form.context, GoError: form.err, GoSD: form.sd}
+		switch {
+		case values != nil:
+			if len(reports) == 0 {
+				c.report(dsl.Warningf(b.Func.Pos, "%s returns constraint values, but no constraint is reported by the objective: they are not used", name).
+					WithHint("to keep to one, declare it: constraint NAME: reported <= LIMIT"))
+			}
+			fields, ok := c.valueFields(b.Func, declared, values, reports)
+			bound.GoValues, bound.GoFields = true, fields
+			return bound, ok
+		case len(reports) > 0:
+			c.errorHint(b.Func.Pos, fmt.Sprintf("return them in a struct after the value: %s, with a float64 field per constraint",
+				types.TypeString(goSignature(form, c.prog.D, ctxType, wantValues(reports)), types.RelativeTo(gp.pkg.Types))),
+				"%s: it returns no constraint values, but the objective reports %s", declared, constraintList(reports))
+			return ir.Binding{}, false
+		}
+		return bound, true
+	}
 	if _, other := matchGoForm(sig, !withSD, c.prog.D, ctxType); other && shape != valueOnly {
 		if withSD {
 			c.errorHint(b.Func.Pos, "return (value, sd) or (value, sd, error); or, if the noise is known, declare it: observation noise ~ normal(0, sd)",
@@ -229,7 +251,11 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 		}
 		return ir.Binding{}, false
 	}
-	want := goSignature(closestForm(sig, withSD, ctxType), c.prog.D, ctxType)
+	wanted := values
+	if wanted == nil && len(reports) > 0 {
+		wanted = wantValues(reports)
+	}
+	want := goSignature(closestForm(sig, withSD, ctxType), c.prog.D, ctxType, wanted)
 	noun := "components"
 	if c.prog.D == 1 {
 		noun = "component"
@@ -249,7 +275,7 @@ func matchGoForm(sig *types.Signature, sd bool, d int, ctxType types.Type) (goFo
 		if form.context && ctxType == nil {
 			continue
 		}
-		if types.Identical(sig, goSignature(form, d, ctxType)) {
+		if types.Identical(sig, goSignature(form, d, ctxType, nil)) {
 			return form, true
 		}
 	}
@@ -303,8 +329,9 @@ func objectNoun(obj types.Object) string {
 	return "declaration"
 }
 
-// goSignature constructs the accepted signature of a form for d components.
-func goSignature(form goForm, d int, ctxType types.Type) *types.Signature {
+// goSignature constructs the accepted signature of a form for d components,
+// with values, the struct of constraint values, after the value when not nil.
+func goSignature(form goForm, d int, ctxType, values types.Type) *types.Signature {
 	param := func(t types.Type) *types.Var { return types.NewParam(token.NoPos, nil, "", t) }
 	var params, results []*types.Var
 	if form.context {
@@ -314,6 +341,9 @@ func goSignature(form goForm, d int, ctxType types.Type) *types.Signature {
 	results = append(results, param(types.Typ[types.Float64]))
 	if form.sd {
 		results = append(results, param(types.Typ[types.Float64]))
+	}
+	if values != nil {
+		results = append(results, param(values))
 	}
 	if form.err {
 		results = append(results, param(types.Universe.Lookup("error").Type()))

@@ -21,7 +21,10 @@ func TestGoBindings(t *testing.T) {
 		dims, binding    string
 		reported         bool // observation noise reported
 		context, sd, err bool
-		wantErr, errAt   string // message fragment; the source text it starts at
+		reports          []string          // constraints reported by the objective
+		fields           map[string]string // their fields in the values it returns
+		seed             string            // their seed points: [[0.1, 0.1]] unless given
+		wantErr, errAt   string            // message fragment; the source text it starts at
 	}{
 		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.Measure"},
 		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.MeasureErr", err: true},
@@ -41,6 +44,22 @@ func TestGoBindings(t *testing.T) {
 			wantErr: "want func(context.Context, [1]float64) (float64, float64, error)", errAt: "MeasureWithSD"},
 		{dims: "x in [0, 1]", binding: "field.MeasureSlice", reported: true,
 			wantErr: "want func([1]float64) (float64, float64)", errAt: "MeasureSlice"},
+		{dims: "p[2] in [0, 1]", binding: "field.Survey", fields: map[string]string{}},
+		{dims: "p[2] in [0, 1]", binding: "field.Survey", reports: []string{"battery"}, fields: map[string]string{"battery": "Battery"}},
+		{dims: "x in [0, 1]\ny in [0, 1]", binding: "field.SurveyCtxErr", context: true, err: true,
+			reports: []string{"gust", "battery"}, fields: map[string]string{"battery": "Battery", "gust": "Wind"}},
+		{dims: "p[2] in [0, 1]", binding: "field.Measure", reports: []string{"battery", "gust"},
+			wantErr: "as func(x [2]float64) float64: it returns no constraint values, but the objective reports constraints battery and gust", errAt: "Measure"},
+		{dims: "p[2] in [0, 1]", binding: "field.Survey", reports: []string{"wind"},
+			wantErr: "Reading has no field for constraint wind, which the objective reports", errAt: "Survey"},
+		{dims: "p[2] in [0, 1]", binding: "field.Fly", reports: []string{"altitude"},
+			wantErr: "field altitude of Flight, the value of constraint altitude, is not exported", errAt: "Fly"},
+		{dims: "p[2] in [0, 1]", binding: "field.Fly", reports: []string{"mode"},
+			wantErr: "field Mode of Flight, the value of constraint mode, is string; want float64", errAt: "Fly"},
+		{dims: "p[2] in [0, 1]", binding: "field.Fly", reports: []string{"speed"},
+			wantErr: "fields Speed and SPEED of Flight both match constraint speed", errAt: "Fly"},
+		{dims: "p[3] in [0, 1]", binding: "field.SurveyCtxErr", reports: []string{"battery"}, seed: "[[0.1, 0.1, 0.1]]",
+			wantErr: "want func(context.Context, [3]float64) (float64, Reading, error)", errAt: "SurveyCtxErr"},
 		{dims: "p[2] in [0, 1]", binding: "field.Mesure", wantErr: "has no function Mesure", errAt: "Mesure"},
 		{dims: "p[2] in [0, 1]", binding: "broken.Measure", wantErr: "undefined: undefinedScale", errAt: `"github.com`},
 		{dims: "p[2] in [0, 1]", binding: "missing.Measure", wantErr: "does not load", errAt: `"github.com`},
@@ -53,6 +72,15 @@ func TestGoBindings(t *testing.T) {
 			if tt.reported {
 				src += "observation noise reported\n"
 			}
+			if tt.seed == "" {
+				tt.seed = "[[0.1, 0.1]]"
+			}
+			for _, name := range tt.reports {
+				src += "constraint " + name + ": reported <= 1 { seed " + tt.seed + " }\n"
+			}
+			if len(tt.reports) > 0 {
+				src += "acquisition safe_ucb\n"
+			}
 			f, pdiags := parser.ParseFile("gobind.bo", []byte(src))
 			if pdiags.HasErrors() {
 				t.Fatalf("syntax errors: %v", pdiags)
@@ -63,7 +91,10 @@ func TestGoBindings(t *testing.T) {
 					t.Fatalf("errors: %v", diags)
 				}
 				want := ir.Binding{Kind: ir.GoBinding, GoPackage: "github.com/bocdev/boc/typecheck/testdata/field", GoFunc: fn,
-					GoContext: tt.context, GoSD: tt.sd, GoError: tt.err}
+					GoContext: tt.context, GoSD: tt.sd, GoError: tt.err, GoValues: tt.fields != nil}
+				if len(tt.fields) > 0 {
+					want.GoFields = tt.fields
+				}
 				if diff := cmp.Diff(want, p.Objective.Binding, cmpopts.IgnoreFields(ir.Binding{}, "Span")); diff != "" {
 					t.Errorf("binding (-want +got):\n%s", diff)
 				}

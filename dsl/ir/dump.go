@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -139,6 +141,9 @@ func (d *dumper) binding(b Binding) {
 		}
 		if b.GoSD {
 			form += " sd"
+		}
+		if b.GoValues {
+			form += " values" + goFields(b.GoFields)
 		}
 		if b.GoError {
 			form += " error"
@@ -315,4 +320,14 @@ func writeSExpr(b *strings.Builder, e Expr) {
 	default:
 		fmt.Fprintf(b, "<%T>", e)
 	}
+}
+
+// goFields lists a Go objective's fields for its reported constraints, in
+// the constraints' name order: (temperature: Temperature, ...).
+func goFields(fields map[string]string) string {
+	var pairs []string
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		pairs = append(pairs, name+": "+fields[name])
+	}
+	return "(" + strings.Join(pairs, ", ") + ")"
 }

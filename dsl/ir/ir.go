@@ -105,6 +105,11 @@ type Binding struct {
 	// GoSD: also returns the observation's noise sd after the value,
 	// (float64, float64[, error]); only under `observation noise reported`.
 	GoSD bool
+	// GoValues: also returns a struct of constraint values after the value
+	// (and sd); GoFields names its field for each constraint the objective
+	// reports, by constraint name.
+	GoValues bool
+	GoFields map[string]string
 
 	Exec []string // ExecBinding: command and arguments
 }

@@ -26,3 +26,28 @@ func BowlWithSD(x [3]float64) (y, sd float64) {
 	y, _ = Bowl(context.Background(), x)
 	return y, 0.01 + 0.05*math.Abs(x[0])
 }
+
+// Loads is what SphereLoad reports besides its value.
+type Loads struct {
+	Total float64 `boc:"load"` // the sum of the components
+	Peak  float64 // the largest component, reported to no constraint
+}
+
+// SphereLoad is the sphere centred at 0.25 in every component, reporting the
+// load of a point, the sum of its components; it fails once ctx is done.
+func SphereLoad(ctx context.Context, x [3]float64) (float64, Loads, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, Loads{}, err
+	}
+	var y float64
+	l := Loads{Peak: math.Inf(-1)}
+	for _, v := range x {
+		y += (v - 0.25) * (v - 0.25)
+		l.Total += v
+		l.Peak = max(l.Peak, v)
+	}
+	return y, l, nil
+}
+
+// Sphere is the sum of the squared components.
+func Sphere(x [3]float64) float64 { return x[0]*x[0] + x[1]*x[1] + x[2]*x[2] }

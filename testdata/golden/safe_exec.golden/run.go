@@ -30,9 +30,10 @@ func Objective(ctx context.Context, x Point) (float64, error) {
 var reportedNames = [1]string{"load"}
 
 // Measure evaluates the objective at x and measures every unknown constraint
-// there: those the objective's command reports from its answer, those with a
-// binding of their own after the objective, each at x. A simulated constraint's
-// value is its expression's, without noise: Run adds the noise.
+// there: those the objective reports with its value (in its command's answer or
+// its function's results), those with a binding of their own after the objective,
+// each at x. A simulated constraint's value is its expression's, without noise:
+// Run adds the noise.
 func Measure(ctx context.Context, x Point) (y float64, g Constraints, err error) {
 	var reported [1]float64
 	y, _, err = program.ExecMeasuring(ctx, command, layout, x[:], false, reportedNames[:], reported[:])

@@ -63,3 +63,38 @@ func MeasureWithSD(ctx context.Context, x [2]float64) (float64, float64, error) 
 	}
 	return Measure(x), 0.01 + 0.1*math.Hypot(x[0]-0.5, x[1]-0.5), nil
 }
+
+// Reading is what a survey flight reports besides the survey value.
+type Reading struct {
+	Battery float64 // the charge left
+	Wind    float64 `boc:"gust"` // the strongest gust met
+	note    string
+}
+
+// Survey measures the field and reports the flight's reading.
+func Survey(x [2]float64) (float64, Reading) {
+	return Measure(x), Reading{Battery: Battery(x), Wind: 3 * x[1], note: "calm"}
+}
+
+// SurveyCtxErr is Survey, honouring cancellation.
+func SurveyCtxErr(ctx context.Context, x [2]float64) (float64, Reading, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, Reading{}, err
+	}
+	y, r := Survey(x)
+	return y, r, nil
+}
+
+// Flight has what a constraint cannot read: an unexported field, a field
+// that is not a number, and two fields whose names differ only in case.
+type Flight struct {
+	altitude float64
+	Mode     string
+	Speed    float64
+	SPEED    float64
+}
+
+// Fly measures the field and reports the flight.
+func Fly(x [2]float64) (float64, Flight) {
+	return Measure(x), Flight{altitude: x[0], Mode: "survey", Speed: x[1], SPEED: x[1]}
+}

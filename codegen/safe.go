@@ -199,9 +199,11 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	if len(g.known) > 0 {
 		known = jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(jen.Continue())
 	}
-	if g.o.Finite() {
+	switch {
+	case g.o.Finite():
 		fill = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("candidatePoints")).Block(append([]jen.Code{known}, add...)...)}
-	} else {
+	case s.Pool > 0: // the seeds start it
+	default:
 		counts := make([]jen.Code, len(s.Grid))
 		for i, m := range s.Grid {
 			counts[i] = jen.Lit(m)
@@ -295,6 +297,14 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	if s.LandingDraws > 0 {
 		cfg = append(cfg, kv{"Land", field("landingPoints")}, kv{"Draws", jen.Id("landingDraws")})
 	}
+	decisionSize := jen.Len(field("decision"))
+	if s.Pool > 0 {
+		cfg = append(cfg, kv{"Pool", jen.Id("poolSize")})
+		if g.admits() {
+			cfg = append(cfg, kv{"Admit", jen.Id("admit")})
+		}
+		decisionSize = jen.Id("poolSize")
+	}
 	cfg = append(cfg, kv{"Seed", field("seed")})
 	body = append(fill, jen.Var().Id("seeds").Index().Int())
 	if s.LandingDraws > 0 {
@@ -313,11 +323,19 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	body = append(body, kernels...)
 	body = append(body,
 		jen.List(field("explorer"), jen.Id("err")).Op("=").Qual(runtimeSafe, "NewExplorer").Call(jen.Qual(runtimeSafe, "Config").Add(keyed(true, cfg...))),
-		jen.Id("m").Op(":=").Len(field("decision")),
+		jen.Id("m").Op(":=").Add(decisionSize),
 		jen.List(field("objMean"), field("objSD"), field("designSize")).Op("=").List(
 			jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Len(jen.Id("seeds"))),
 		jen.Return(jen.Id("err")),
 	)
+	if s.Pool > 0 {
+		g.poolDecls(f)
+		f.Comment("makeExplorer makes the decision set, the seeds, from which certified local")
+		f.Comment("search grows a pool of poolSize points (runtime/safe), and the explorer with")
+		f.Comment("every unknown constraint's Gaussian process.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+		return
+	}
 	source := "the candidates"
 	if !g.o.Finite() {
 		grid := make([]string, len(s.Grid))
@@ -332,6 +350,43 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	f.Comment("makeExplorer makes the decision set, " + source + ",")
 	f.Comment("and the explorer with every unknown constraint's Gaussian process.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+}
+
+// admits reports whether a pool's proposals need admit: when the domain
+// has known constraints or integer components.
+func (g *generator) admits() bool {
+	if len(g.known) > 0 {
+		return true
+	}
+	for _, d := range g.p.Dims {
+		if d.Integer {
+			return true
+		}
+	}
+	return false
+}
+
+// poolDecls emits the size of a pool and, when the domain needs it, admit,
+// which keeps its proposals to the domain.
+func (g *generator) poolDecls(f *jen.File) {
+	f.Comment("poolSize is the number of points the safe set's pool holds.")
+	f.Const().Id("poolSize").Op("=").Lit(g.o.Safety.Pool)
+	if !g.admits() {
+		return
+	}
+	body := []jen.Code{jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u")))}
+	if len(g.known) > 0 {
+		body = append(body, jen.If(jen.Op("!").Id("feasible").Call(jen.Id("x"))).Block(jen.Return(jen.False())))
+	}
+	body = append(body,
+		jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
+		jen.Copy(jen.Id("u"), whole(jen.Id("v"))),
+		jen.Return(jen.Id("err").Op("==").Nil()),
+	)
+	f.Comment("admit moves a point the pool proposes, in unit coordinates, to the domain's")
+	f.Comment("nearest (integer components rounded) and reports whether it keeps to the known")
+	f.Comment("constraints.")
+	f.Func().Id("admit").Params(jen.Id("u").Index().Float64()).Bool().Block(body...)
 }
 
 // landingSeed fixes the base draws of the landing points, the same for
@@ -413,7 +468,7 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 			jen.For(jen.List(jen.Id("i"), jen.Id("in")).Op(":=").Range().Add(field("explorer").Dot("Safe").Call())).Block(
 				jen.If(jen.Id("in")).Block(
 					jen.List(field("objMean").Index(jen.Id("i")), field("objSD").Index(jen.Id("i"))).Op("=").Add(
-						field("predict").Call(field("decisionUnits").Index(jen.Id("i").Op("*").Id("Dim").Op(":").Parens(jen.Id("i").Op("+").Lit(1)).Op("*").Id("Dim")))),
+						field("predict").Call(g.decisionUnits(jen.Id("i")))),
 				),
 			),
 		),
@@ -422,7 +477,15 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 		field("certificate").Op("=").Id("Certificate").Add(keyed(false,
 			kv{"Phase", jen.Id("c").Dot("Phase")}, kv{"Seed", jen.Id("c").Dot("Seed")}, kv{"Beta", jen.Id("c").Dot("Beta")}, kv{"SafeSize", jen.Id("c").Dot("SafeSize")})),
 		jen.Copy(whole(field("certificate").Dot("Bounds")), jen.Id("c").Dot("Bounds")),
-		jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil()),
+	}
+	if g.o.Safety.Pool > 0 {
+		// The seeds keep their declared coordinates, which Observe recognises.
+		body = append(body,
+			jen.If(jen.Id("c").Dot("Index").Op("<").Len(field("decision"))).Block(jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil())),
+			jen.Return(jen.Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(g.decisionUnits(jen.Id("c").Dot("Index")))), jen.Nil()),
+		)
+	} else {
+		body = append(body, jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil()))
 	}
 	f.Comment("Suggest returns the next point to evaluate, one the explorer certifies safe:")
 	for _, line := range strings.Split("a seed point while the first phase lasts, then "+safeMethodDoc[g.o.Safety.Spec.Method], "\n") {
@@ -434,6 +497,15 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 
 	f.Comment("Certificate returns the certificate of the last suggestion.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Certificate").Params().Id("Certificate").Block(jen.Return(field("certificate")))
+}
+
+// decisionUnits is decision point i in unit coordinates: the explorer's
+// pool holds a pool's points, the optimiser the others.
+func (g *generator) decisionUnits(i jen.Code) jen.Code {
+	if g.o.Safety.Pool > 0 {
+		return field("explorer").Dot("Point").Call(i)
+	}
+	return field("decisionUnits").Index(jen.Add(i).Op("*").Id("Dim").Op(":").Parens(jen.Add(i).Op("+").Lit(1)).Op("*").Id("Dim"))
 }
 
 // safeMethodDoc says what each method plays after its first phase.

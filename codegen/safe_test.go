@@ -55,6 +55,7 @@ func TestSafeRuns(t *testing.T) {
 		"safe_exec":       {"load": {1.2, false}, "sphere": {2.5, false}},
 		"safe_gobind":     {"load": {1.2, false}, "sphere": {2.5, false}},
 		"safe_random":     {"g": {0, true}},
+		"safe_pool":       {"heat": {60, false}},
 	}
 	for name, limits := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -74,6 +74,8 @@ func fprintSafety(w io.Writer, s *Safety) {
 			dims[i] = fmt.Sprint(m)
 		}
 		fmt.Fprintf(w, "  decision set: a grid of %s points and %d seeds (%d points)\n", strings.Join(dims, "×"), len(s.Seeds), s.Points)
+	} else if s.Pool > 0 {
+		fmt.Fprintf(w, "  decision set: a pool of %d points grown by certified local search from %d seeds\n", s.Pool, len(s.Seeds))
 	} else {
 		fmt.Fprintf(w, "  decision set: %d candidates, %d of them seeds\n", s.Points, len(s.Seeds))
 	}

@@ -17,8 +17,12 @@ type Safety struct {
 	// each component (unit coordinates k/(m−1)); nil when the candidates
 	// are the decision set.
 	Grid []int
+	// Pool, for a continuous domain of more than maxGridDims components, is
+	// the number of points of the pool that certified local search grows
+	// from the seeds (runtime/safe's Config.Pool); Grid is then nil.
+	Pool int
 	// Points is the size of the decision set before the known constraints
-	// filter it: the candidates, or the grid plus the seeds.
+	// filter it: the candidates, the grid plus the seeds, or the pool.
 	Points int
 	// Seeds are the points known to be safe (ir.Program.Seeds).
 	Seeds [][]float64
@@ -61,8 +65,12 @@ type SafeConstraint struct {
 }
 
 // safeGridPoints is the most points a grid over a continuous domain has:
-// 4096 in 1-D, 64² in 2-D, 16³ in 3-D.
+// 4096 in 1-D, 64² in 2-D, 16³ in 3-D. A pool holds as many.
 const safeGridPoints = 4096
+
+// maxGridDims is the most components of a continuous domain that a grid
+// covers finely enough; larger domains get a pool.
+const maxGridDims = 3
 
 // maxCovariancePoints is the largest decision set the GP-optimistic
 // expanders of SafeOpt and StageOpt handle: they hold the constraints'
@@ -77,9 +85,13 @@ func (b *builder) safety() {
 	}
 	p := b.o.Program
 	s := &Safety{Spec: *spec, Seeds: p.Seeds()}
-	if p.Candidates != nil {
+	switch {
+	case p.Candidates != nil:
 		s.Points = len(p.Candidates.Points)
-	} else {
+	case p.D > maxGridDims:
+		s.Pool, s.Points = safeGridPoints, safeGridPoints
+		b.checkPool(s)
+	default:
 		per := int(math.Floor(math.Pow(safeGridPoints, 1/float64(p.D)) + 1e-9))
 		s.Points = 1
 		for _, d := range p.Dims {
@@ -94,7 +106,7 @@ func (b *builder) safety() {
 		}
 		s.Points += len(s.Seeds)
 	}
-	if s.expandsByCovariance() && s.Points > maxCovariancePoints {
+	if s.expandsByCovariance() && s.Pool == 0 && s.Points > maxCovariancePoints {
 		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s finds expanders with the constraints' posterior covariance over its %d points, which needs %d or fewer",
 			name(p.Acquisition), s.Points, maxCovariancePoints).
 			WithHint("give a Lipschitz constant (lipschitz = L) or fewer candidates"))
@@ -113,6 +125,26 @@ func (b *builder) safety() {
 		s.DrawSeeds, s.Seeds = 0, nil // the set is given, not grown from seeds
 	}
 	b.o.Safety = s
+}
+
+// checkPool reports what a pool cannot do: only SGP-UCB grows one, and only
+// at the aim.
+func (b *builder) checkPool(s *Safety) {
+	p := b.o.Program
+	hint := "give the points to choose among: candidates file \"points.csv\" or candidates sobol(n = 1000)"
+	if s.Spec.Method != "SGPUCB" {
+		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s chooses among the candidates or a grid, which covers %d components or fewer; this domain has %d",
+			name(p.Acquisition), maxGridDims, p.D).
+			WithHint("%s; or use safe_ucb, whose certified local search grows the safe set of larger domains", hint))
+		return
+	}
+	for _, c := range p.Constraints {
+		if c.Landing.OffAim() {
+			b.report(dsl.Errorf(c.Landing.Span, "constraint %s: landing %s on a continuous domain of more than %d components is not supported in this version of boc",
+				c.Name, c.Landing.Mode, maxGridDims).WithHint("%s", hint))
+			return
+		}
+	}
 }
 
 // expandsByCovariance reports whether the method finds expanders by the

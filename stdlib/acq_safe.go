@@ -12,7 +12,8 @@ import (
 
 // Safe acquisitions keep every evaluation inside the set of points certified
 // safe for every unknown safety constraint (MATH.md §6). They choose among
-// a finite set of points (the candidates, or a grid of a continuous domain)
+// a finite set of points (the candidates, or what the plan makes of a
+// continuous domain: a grid, or a pool grown by certified local search)
 // with runtime/safe's Explorer, so their hooks describe it and emit no
 // score. Their β follows the papers' convention: intervals are μ ± √β σ.
 
@@ -24,10 +25,6 @@ const (
 )
 
 var phase1Choices = []string{phase1Random, phase1Uncertainty, phase1None}
-
-// maxSafeGridDims is the largest continuous domain a safe acquisition
-// searches on a grid (safeGridPoints points at most).
-const maxSafeGridDims = 3
 
 var (
 	safeDelta = registry.Param{Name: "delta", Type: registry.RealParam, Default: registry.Real(0.01), Range: unit,
@@ -227,9 +224,6 @@ func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
 	case p.ObsNoise.Kind == ir.ObsNoiseReported:
 		ctx.Report(dsl.Errorf(p.ObsNoise.Span, "reported observation noise with a safe acquisition is not supported in this version of boc").
 			WithHint("declare the noise (observation noise ~ normal(0, sd)) or learn it"))
-	case p.Candidates == nil && ctx.Dim > maxSafeGridDims:
-		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s searches a continuous domain on a grid, which needs %d components or fewer; this one has %d", name, maxSafeGridDims, ctx.Dim).
-			WithHint("give the points to choose among: candidates file \"points.csv\" or candidates sobol(n = 1000)"))
 	}
 	for _, c := range unknown {
 		checkConstraintKernel(ctx, c)

@@ -71,6 +71,13 @@ type Config struct {
 	// deterministic. A constraint whose Landing is not AtAim needs it.
 	Land  func(u, out []float64)
 	Draws int
+	// Pool, when positive, makes the decision set a pool of that many
+	// points grown by certified local search (pool.go), starting from Points;
+	// only SGP-UCB at the aim grows one. Admit, when not nil, reports
+	// whether a proposed unit point may be played, and may move it to the
+	// nearest one that can (a domain's integer components, say).
+	Pool  int
+	Admit func(u []float64) bool
 	// Seed seeds the first phase's random choices.
 	Seed uint64
 }
@@ -102,7 +109,10 @@ var ErrNoSafePoint = errors.New("safe: no safe point to evaluate")
 // only when they learn. It is not safe for concurrent use.
 type Explorer struct {
 	cfg     Config
-	n       int // decision points
+	n       int       // decision points (a pool's slots)
+	points  []float64 // their unit coordinates, row-major
+	pool    *pool     // nil for a fixed decision set
+	last    int       // the last choice, −1 before any
 	models  []*model
 	cons    []*Intervals // of z: the limit is 0
 	zero    []float64
@@ -156,7 +166,15 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 	if cfg.Dim < 1 || len(cfg.Points)%cfg.Dim != 0 || len(cfg.Points) == 0 {
 		return nil, fmt.Errorf("safe: %d point values for dimension %d", len(cfg.Points), cfg.Dim)
 	}
-	n := len(cfg.Points) / cfg.Dim
+	n, points := len(cfg.Points)/cfg.Dim, cfg.Points
+	var grown *pool
+	if cfg.Pool > 0 {
+		var err error
+		if grown, points, err = newPool(cfg, points); err != nil {
+			return nil, err
+		}
+		n = cfg.Pool
+	}
 	switch {
 	case len(cfg.Seeds) == 0 && cfg.Method != Unsafe:
 		return nil, errors.New("safe: no seed point: safe exploration starts from known-safe points")
@@ -170,14 +188,14 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		return nil, fmt.Errorf("safe: δ = %v, β = %v", cfg.Delta, cfg.Beta)
 	}
 	for _, s := range cfg.Seeds {
-		if s < 0 || s >= n {
-			return nil, fmt.Errorf("safe: seed index %d outside the %d points", s, n)
+		if given := len(cfg.Points) / cfg.Dim; s < 0 || s >= given {
+			return nil, fmt.Errorf("safe: seed index %d outside the %d points", s, given)
 		}
 	}
 	if err := checkLanding(cfg); err != nil {
 		return nil, err
 	}
-	e := &Explorer{cfg: cfg, n: n, zero: make([]float64, len(cfg.Constraints)),
+	e := &Explorer{cfg: cfg, n: n, points: points, pool: grown, last: -1, zero: make([]float64, len(cfg.Constraints)),
 		set: NewSet(n, cfg.Seeds), plateau: Plateau{Window: max(cfg.Window, 1), Cap: max(cfg.Cap, 1)},
 		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x5afe)),
 		units: make([]float64, cfg.Capacity*cfg.Dim), atSeed: make([]bool, 0, cfg.Capacity),
@@ -199,6 +217,10 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 	}
 	e.prepareLanding()
 	e.all = append(append(make([]*Intervals, 0, len(e.cons)+1), e.cons...), e.f)
+	if grown != nil {
+		e.fillCloud()
+		e.betaCount = n + cfg.Capacity*poolProposals
+	}
 	switch cfg.Method {
 	case Oracle:
 		e.frozen, e.phase = true, 2
@@ -224,7 +246,7 @@ func (e *Explorer) unit(i int) []float64 { return e.units[i*e.cfg.Dim : (i+1)*e.
 
 // point is decision point i in unit coordinates.
 func (e *Explorer) point(i int) []float64 {
-	return e.cfg.Points[i*e.cfg.Dim : (i+1)*e.cfg.Dim]
+	return e.points[i*e.cfg.Dim : (i+1)*e.cfg.Dim]
 }
 
 // Len is the number of observations.
@@ -350,6 +372,9 @@ func (e *Explorer) advance() error {
 		}
 		e.plateau = Plateau{Window: e.plateau.Window, Cap: e.plateau.Cap}
 	}
+	if e.pool != nil {
+		e.propose(e.last)
+	}
 	e.updateConstraints()
 	if e.cfg.Method == StageOpt && e.phase == 1 && e.plateau.Done(e.set.Len()) {
 		e.phase = 2
@@ -415,7 +440,7 @@ func (e *Explorer) restart() {
 func (e *Explorer) updateConstraints() {
 	e.todo = e.todo[:0]
 	skip := e.frozen && e.cfg.Method == SGPUCB
-	for i, in := range e.set.In {
+	for i, in := range e.set.In[:e.Points()] {
 		if !skip || !in {
 			e.todo = append(e.todo, i)
 		}
@@ -502,6 +527,7 @@ func (e *Explorer) Choose(objMean, objSD []float64) (Choice, error) {
 	if !e.set.In[i] {
 		return Choice{}, fmt.Errorf("safe: internal error: point %d is not certified safe", i)
 	}
+	e.last = i
 	c := Choice{Index: i, Phase: e.phase, Beta: e.beta, Bounds: e.bounds, SafeSize: e.set.Len()}
 	for _, s := range e.cfg.Seeds {
 		c.Seed = c.Seed || s == i

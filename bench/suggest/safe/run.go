@@ -17,9 +17,10 @@ func Objective(_ context.Context, x Point) (float64, error) {
 }
 
 // Measure evaluates the objective at x and measures every unknown constraint
-// there: those the objective's command reports from its answer, those with a
-// binding of their own after the objective, each at x. A simulated constraint's
-// value is its expression's, without noise: Run adds the noise.
+// there: those the objective reports with its value (in its command's answer or
+// its function's results), those with a binding of their own after the objective,
+// each at x. A simulated constraint's value is its expression's, without noise:
+// Run adds the noise.
 func Measure(ctx context.Context, x Point) (y float64, g Constraints, err error) {
 	y, err = Objective(ctx, x)
 	if err != nil {

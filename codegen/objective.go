@@ -387,13 +387,23 @@ func (g *generator) runDecls(f *jen.File) {
 	stopDoc := ""
 	if g.p.Stop != nil {
 		stopDoc = " or the stop condition holds"
-		suggest = append(suggest, jen.If(jen.List(jen.Id("value"), jen.Id("ok")).Op(":=").Id("o").Dot("Acquisition").Call(), jen.Id("ok")).Block(
-			jen.List(jen.Id("_"), jen.Id("best"), jen.Id("_")).Op(":=").Id("o").Dot("BestObserved").Call(),
-			jen.If(jen.Id("stopWhen").Call(jen.Id("value"), jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))).Block(
+		if g.o.Safety != nil {
+			// A safe acquisition has no value: the condition cannot use it.
+			// It is checked once there is a best value.
+			suggest = append(suggest, jen.If(jen.List(jen.Id("_"), jen.Id("best"), jen.Id("ok")).Op(":=").Id("o").Dot("BestObserved").Call(),
+				jen.Id("ok").Op("&&").Id("stopWhen").Call(jen.Qual("math", "NaN").Call(), jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))).Block(
 				jen.Id("stopped").Op("=").Id("StoppedCondition"),
 				jen.Break(),
-			),
-		))
+			))
+		} else {
+			suggest = append(suggest, jen.If(jen.List(jen.Id("value"), jen.Id("ok")).Op(":=").Id("o").Dot("Acquisition").Call(), jen.Id("ok")).Block(
+				jen.List(jen.Id("_"), jen.Id("best"), jen.Id("_")).Op(":=").Id("o").Dot("BestObserved").Call(),
+				jen.If(jen.Id("stopWhen").Call(jen.Id("value"), jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))).Block(
+					jen.Id("stopped").Op("=").Id("StoppedCondition"),
+					jen.Break(),
+				),
+			))
+		}
 	}
 	suggest = append(suggest, jen.Id("x").Op("=").Id("p"))
 	loop := []jen.Code{
@@ -553,9 +563,15 @@ func (g *generator) stopDecl(f *jen.File) {
 		g.internal(g.p.Stop.Span(), "stop condition of type %s", v.typ)
 		return
 	}
-	f.Comment("stopWhen is the problem's stop condition. Run checks it before evaluating each")
-	f.Comment("point the search suggested (not the initial design), with the maximum of the")
-	f.Comment("acquisition there, the best value observed so far and the number of evaluations.")
+	if g.o.Safety != nil {
+		f.Comment("stopWhen is the problem's stop condition. Run checks it before evaluating each")
+		f.Comment("suggestion, with the best value observed so far and the number of evaluations")
+		f.Comment("(and NaN for the acquisition: a safe acquisition has no value).")
+	} else {
+		f.Comment("stopWhen is the problem's stop condition. Run checks it before evaluating each")
+		f.Comment("point the search suggested (not the initial design), with the maximum of the")
+		f.Comment("acquisition there, the best value observed so far and the number of evaluations.")
+	}
 	f.Func().Id("stopWhen").Params(jen.List(jen.Id("acquisition"), jen.Id("best"), jen.Id("evaluations")).Float64()).Bool().
 		Block(append(e.stmts, jen.Return(v.elems[0].code))...)
 }

@@ -10,7 +10,11 @@ import (
 // safeRun is the JSON of run --json --trace of a problem with unknown
 // safety constraints, as far as these tests read it.
 type safeRun struct {
-	Evaluations       int  `json:"evaluations"`
+	Evaluations  int    `json:"evaluations"`
+	Stopped      string `json:"stopped"`
+	BestObserved struct {
+		Y float64 `json:"y"`
+	} `json:"best_observed"`
 	Violations        *int `json:"violations"`
 	UnsafeEvaluations *int `json:"unsafe_evaluations"`
 	Trace             []struct {
@@ -59,6 +63,7 @@ func TestSafeRuns(t *testing.T) {
 	}
 	for name, limits := range cases {
 		t.Run(name, func(t *testing.T) {
+			stops := 0
 			for seed := 1; seed <= 4; seed++ {
 				stdout, stderr, code := b.runProgram(t, name, "run", "--json", "--trace", "--seed", strconv.Itoa(seed))
 				if code != 0 {
@@ -72,6 +77,12 @@ func TestSafeRuns(t *testing.T) {
 				if name == "safe_exec" || name == "safe_gobind" {
 					checkMeasuredConstraints(t, r)
 				}
+				if name == "safe_grid" && checkStop(t, seed, r) {
+					stops++
+				}
+			}
+			if name == "safe_grid" && stops == 0 {
+				t.Error("safe_grid: the stop condition never ended a run of seeds 1–4")
 			}
 			stdout, _, code := b.runProgram(t, name, "run", "--json", "--trace", "--random-search")
 			var r safeRun
@@ -132,6 +143,21 @@ func checkSafeRun(t *testing.T, name string, seed int, r safeRun, limits map[str
 	if r.UnsafeEvaluations != nil && *r.UnsafeEvaluations != 0 {
 		t.Errorf("%s seed %d: %d unsafe evaluations", name, seed, *r.UnsafeEvaluations)
 	}
+}
+
+// checkStop checks a run of safe_grid, whose stop condition is best >
+// −0.002: it ends by the condition, early and with such a best value, or by
+// the budget, and reports which.
+func checkStop(t *testing.T, seed int, r safeRun) bool {
+	t.Helper()
+	switch {
+	case r.Stopped == "stop when" && r.Evaluations < 30 && r.BestObserved.Y > -0.002:
+		return true
+	case r.Stopped == "budget" && r.Evaluations == 30:
+		return false
+	}
+	t.Errorf("safe_grid seed %d: stopped %q after %d evaluations with best %v", seed, r.Stopped, r.Evaluations, r.BestObserved.Y)
+	return false
 }
 
 // checkMeasuredConstraints checks the measured values of safe_exec and

@@ -159,6 +159,18 @@ func checkBaseline(oracle bool) func(*registry.CheckContext) {
 	}
 }
 
+// stopsOnAcquisition is the first use of the name acquisition in stop
+// condition e, or nil.
+func stopsOnAcquisition(e ir.Expr) ir.Expr {
+	var use ir.Expr
+	ir.Inspect(e, func(x ir.Expr) {
+		if n, ok := x.(*ir.NameExpr); ok && n.Name == "acquisition" && use == nil {
+			use = n
+		}
+	})
+	return use
+}
+
 // modelUsesInputNoise reports whether model m represents the input noise
 // (a model over input distributions, or a point model that inflates its
 // noise with it).
@@ -215,9 +227,9 @@ func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
 		ctx.Report(dsl.Warningf(p.Search.Span, "acquisition %s chooses among a finite set of points: the search is not used", name))
 	}
 	switch {
-	case p.Stop != nil:
-		ctx.Report(dsl.Errorf(p.Stop.Span(), "a stop condition with a safe acquisition is not supported in this version of boc").
-			WithHint("remove the stop statement"))
+	case stopsOnAcquisition(p.Stop) != nil:
+		ctx.Report(dsl.Errorf(stopsOnAcquisition(p.Stop).Span(), "acquisition %s has no value for a stop condition to use", name).
+			WithHint("stop on best and evaluations, e.g. stop when best <= 1.2"))
 	case len(p.InputNoise) > 0 && p.Model != nil && modelUsesInputNoise(p.Model):
 		ctx.Report(dsl.Errorf(p.Model.Span, "model %s over the input noise with a safe acquisition is not supported in this version of boc", pluginName(p.Model)).
 			WithHint("use model gp: each constraint's landing option says how the input noise is kept safe"))

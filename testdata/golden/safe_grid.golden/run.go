@@ -132,7 +132,7 @@ func randomPoint(rng *rand.Rand) (Point, error) {
 }
 
 // Run optimises the objective: it suggests, evaluates and observes points until the
-// budget is spent, and returns the recommendation. When it fails
+// budget is spent or the stop condition holds, and returns the recommendation. When it fails
 // (an objective error, a numerical failure, ctx cancelled) the Result describes
 // the evaluations made before the error.
 // It adds the declared observation noise to every value it observes, drawn from
@@ -173,6 +173,10 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			}
 			if err != nil {
 				return o.result(stopped, unsafe), err
+			}
+			if _, best, ok := o.BestObserved(); ok && stopWhen(math.NaN(), best, float64(o.Evaluations())) {
+				stopped = StoppedCondition
+				break
 			}
 			x = p
 		}
@@ -224,4 +228,11 @@ func (o *Optimizer) result(stopped string, unsafe int) Result {
 		r.RecommendationValue, r.BestValue = noiseFree(r.Recommendation), noiseFree(r.BestX)
 	}
 	return r
+}
+
+// stopWhen is the problem's stop condition. Run checks it before evaluating each
+// suggestion, with the best value observed so far and the number of evaluations
+// (and NaN for the acquisition: a safe acquisition has no value).
+func stopWhen(acquisition, best, evaluations float64) bool {
+	return best > -0.002
 }

@@ -284,6 +284,11 @@ func TestSmoothAcquisition(t *testing.T) {
 // gives the posterior Observe gives.
 func localisedTest(name string, out *Output) []byte {
 	moments := strings.Contains(string(out.Library[0].Content), "\nfunc noiseMoments(")
+	// With unknown constraints, every value is observed at its limit.
+	measured := ""
+	if strings.Contains(string(out.Library[0].Content), "\ntype Constraints ") {
+		measured = ", ConstraintLimits"
+	}
 	compare := ""
 	if moments {
 		compare = fmt.Sprintf(`
@@ -303,18 +308,18 @@ func localisedTest(name string, out *Output) []byte {
 		for i := range landed {
 			landed[i] += mean[i]
 		}
-		if err := a.Observe(x, y); err != nil {
+		if err := a.Observe(x, y%[2]s); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.ObserveLocalised(x, y, landed, cov); err != nil {
+		if err := b.ObserveLocalised(x, y%[2]s, landed, cov); err != nil {
 			t.Fatal(err)
 		}
 	}
 	xa, ma, _ := a.Best()
 	xb, mb, _ := b.Best()
 	if xa != xb || math.Abs(ma-mb) > 1e-9*(1+math.Abs(ma)) {
-		t.Errorf("%s: Observe recommends %%v (mean %%v), ObserveLocalised at the noise's moments %%v (mean %%v)", xa, ma, xb, mb)
-	}`, name)
+		t.Errorf("%[1]s: Observe recommends %%v (mean %%v), ObserveLocalised at the noise's moments %%v (mean %%v)", xa, ma, xb, mb)
+	}`, name, measured)
 	}
 	return []byte(fmt.Sprintf(`package %[1]s
 
@@ -337,7 +342,7 @@ func TestObserveLocalised(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := o.ObserveLocalised(x, synthetic(x), x, cov); err != nil {
+		if err := o.ObserveLocalised(x, synthetic(x)%[4]s, x, cov); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -350,23 +355,23 @@ func TestObserveLocalised(t *testing.T) {
 	x := Lower
 	bad := cov
 	bad[0] = -1
-	if err := o.ObserveLocalised(x, 1, x, bad); err == nil {
+	if err := o.ObserveLocalised(x, 1%[4]s, x, bad); err == nil {
 		t.Errorf("%[2]s: a negative variance was accepted")
 	}
 	for i := range Dim {
 		if !perturbed[i] {
 			landed := x
 			landed[i] += 0.25 * (Upper[i] - Lower[i])
-			if err := o.ObserveLocalised(x, 1, landed, cov); err == nil {
+			if err := o.ObserveLocalised(x, 1%[4]s, landed, cov); err == nil {
 				t.Errorf("%[2]s: a landing away from x on %%s, which no noise moves, was accepted", ComponentNames[i])
 			}
 		}
 	}
-	if err := o.ObserveLocalised(x, 1, x, [Dim * Dim]float64{math.NaN()}); err == nil {
+	if err := o.ObserveLocalised(x, 1%[4]s, x, [Dim * Dim]float64{math.NaN()}); err == nil {
 		t.Errorf("%[2]s: a NaN covariance was accepted")
 	}%[3]s
 }
-`, libraryPackage(out), name, compare))
+`, libraryPackage(out), name, compare, measured))
 }
 
 // reportsNoise reports whether a case's optimiser observes values with their

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"slices"
+
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -31,8 +33,15 @@ func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
 	f.Comment("values that are not finite, points outside the domain and integer components that")
 	f.Comment("are not whole numbers, and returns ErrFull after Budget observations. x need not be")
 	f.Comment("a suggested point.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64()).Error().Block(
-		jen.Return(field("observe").Call(jen.Id("x"), jen.Id("y"), jen.Nil(), jen.Nil())),
+	// With unknown constraints, their measured values follow y.
+	values, passed := []jen.Code{jen.Id("x").Id("Point"), jen.Id("y").Float64()}, []jen.Code{jen.Id("x"), jen.Id("y")}
+	if g.o.Safety != nil {
+		values, passed = append(values, jen.Id("measured").Id("Constraints")), append(passed, jen.Id("measured"))
+		f.Comment("The unknown constraints' values measured there follow y; their models take the")
+		f.Comment("query to have landed as the constraints' landing options say.")
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(values...).Error().Block(
+		jen.Return(field("observe").Call(slices.Concat(passed, []jen.Code{jen.Nil(), jen.Nil()})...)),
 	)
 
 	perturbed := make([]bool, g.p.D)
@@ -54,7 +63,7 @@ func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
 	f.Comment("(uGP-UCB with localisation, Oliveira et al.). Components the input noise does not")
 	f.Comment("move must land at x. It rejects what Observe rejects, values that are not finite in")
 	f.Comment("landed and cov, and a cov that is not positive semi-definite.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ObserveLocalised").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("landed").Id("Point"), jen.Id("cov").Add(covType)).Error().Block(
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ObserveLocalised").Params(slices.Concat(values, []jen.Code{jen.Id("landed").Id("Point"), jen.Id("cov").Add(covType)})...).Error().Block(
 		jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Id("landed")).Block(
 			jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("v")).Op("||").Qual("math", "IsInf").Call(jen.Id("v"), jen.Lit(0)).Op("||").Parens(jen.Op("!").Id("perturbed").Index(jen.Id("i")).Op("&&").Id("v").Op("!=").Id("x").Index(jen.Id("i")))).Block(
 				jen.Return(g.errorf("%s = %v: the query cannot have landed there from %v", jen.Id("ComponentNames").Index(jen.Id("i")), jen.Id("v"), jen.Id("x"))),
@@ -65,7 +74,7 @@ func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
 				jen.Return(g.errorf("the localisation covariance given with the value at %v is not finite", jen.Id("x"))),
 			),
 		),
-		jen.Return(field("observe").Call(jen.Id("x"), jen.Id("y"), jen.Op("&").Id("landed"), jen.Op("&").Id("cov"))),
+		jen.Return(field("observe").Call(slices.Concat(passed, []jen.Code{jen.Op("&").Id("landed"), jen.Op("&").Id("cov")})...)),
 	)
 
 	f.Comment("observe records y at x, measured at the input noise's distribution at x when landed")
@@ -73,7 +82,7 @@ func (g *generator) localisedObserveDecls(f *jen.File, body []jen.Code) {
 	if g.o.Learning() {
 		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
 	}
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("observe").Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("landed").Op("*").Id("Point"), jen.Id("cov").Op("*").Add(covType.Clone())).Error().Block(body...)
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("observe").Params(slices.Concat(values, []jen.Code{jen.Id("landed").Op("*").Id("Point"), jen.Id("cov").Op("*").Add(covType.Clone())})...).Error().Block(body...)
 
 	g.localiseDecl(f)
 }

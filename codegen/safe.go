@@ -31,6 +31,9 @@ func (g *generator) safeDecls(f *jen.File) {
 	if g.o.Draws != nil {
 		g.noiseDecls(f)
 	}
+	if g.o.InputModel() {
+		g.repDecls(f)
+	}
 	g.errorDecls(f)
 	g.constraintDecls(f)
 	if g.p.Objective.Binding.Kind != ir.ExternalBinding || g.judgesTruth() {
@@ -50,6 +53,8 @@ func (g *generator) safeDecls(f *jen.File) {
 	}
 	g.observeDecl(f)
 	g.refitDecls(f)
+	g.placeLandmarksDecl(f)
+	g.inflationDecls(f)
 	g.accessorDecls(f)
 }
 
@@ -147,6 +152,8 @@ func (g *generator) safeStructDecl(f *jen.File) {
 		jen.Id("bestIndex").Int().Comment("index of the best observed value"),
 	)
 	fields = append(fields, g.learnFields()...)
+	fields = append(fields, g.inputFields()...)
+	fields = append(fields, g.inflationFields()...)
 	fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	f.Comment(fmt.Sprintf("Optimizer is the safe Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
 	f.Comment("objective and runtime/safe's Explorer, which models each unknown constraint with")
@@ -164,6 +171,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		)),
 	}
 	body = append(body, g.learnInit()...)
+	body = append(body, g.inputInit()...)
 	body = append(body,
 		jen.If(jen.Id("err").Op(":=").Add(method("makeExplorer")), jen.Id("err").Op("!=").Nil()).Block(
 			field("err").Op("=").Add(g.errorf("safe exploration: %w", jen.Id("err"))),

@@ -60,6 +60,7 @@ func TestSafeRuns(t *testing.T) {
 		"safe_gobind":     {"load": {1.2, false}, "sphere": {2.5, false}},
 		"safe_random":     {"g": {0, true}},
 		"safe_pool":       {"heat": {60, false}},
+		"safe_ugp":        {"load": {0.7, true}},
 	}
 	for name, limits := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -171,14 +171,6 @@ func stopsOnAcquisition(e ir.Expr) ir.Expr {
 	return use
 }
 
-// modelUsesInputNoise reports whether model m represents the input noise
-// (a model over input distributions, or a point model that inflates its
-// noise with it).
-func modelUsesInputNoise(m *ir.Call) bool {
-	p, ok := registry.ByID(m.Plugin)
-	return ok && (p.UsesInputNoise || p.Inflates != nil && p.Inflates(m))
-}
-
 // checkRandomSeeds checks `seed random(n)`: every constraint simulated,
 // with the same n, and candidates to draw from. It reports whether the
 // seeds are usable.
@@ -230,9 +222,6 @@ func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
 	case stopsOnAcquisition(p.Stop) != nil:
 		ctx.Report(dsl.Errorf(stopsOnAcquisition(p.Stop).Span(), "acquisition %s has no value for a stop condition to use", name).
 			WithHint("stop on best and evaluations, e.g. stop when best <= 1.2"))
-	case len(p.InputNoise) > 0 && p.Model != nil && modelUsesInputNoise(p.Model):
-		ctx.Report(dsl.Errorf(p.Model.Span, "model %s over the input noise with a safe acquisition is not supported in this version of boc", pluginName(p.Model)).
-			WithHint("use model gp: each constraint's landing option says how the input noise is kept safe"))
 	case p.ObsNoise.Kind == ir.ObsNoiseReported:
 		ctx.Report(dsl.Errorf(p.ObsNoise.Span, "reported observation noise with a safe acquisition is not supported in this version of boc").
 			WithHint("declare the noise (observation noise ~ normal(0, sd)) or learn it"))

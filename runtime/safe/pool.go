@@ -13,11 +13,11 @@ import (
 // adds proposals around certified points (certified local search): half
 // around points near the edge of the safe set, where it can grow, and half
 // around the last choice, where the objective is best. A proposal takes a
-// free slot, or the oldest one that is neither certified nor a seed, and is
-// certified like any other point, from its fresh interval: certified points
-// keep their slots, so the safe set never shrinks. Theorem 1's union bound
-// covers every point a run can hold: the slots plus the proposals of every
-// round.
+// free slot, or the next in turn that holds neither a certified point nor a
+// seed, and is certified like any other point, from its fresh interval:
+// certified points keep their slots, so the safe set never shrinks.
+// Theorem 1's union bound covers every point a run can hold: the slots plus
+// the proposals of every round.
 type pool struct {
 	admit  func(u []float64) bool
 	rng    *rand.Rand
@@ -136,6 +136,9 @@ func (e *Explorer) proposeAround(i int) bool {
 			}
 		}
 		norm = p.dir[axis] * p.dir[axis]
+	}
+	if norm == 0 {
+		return true // no direction drawn
 	}
 	r := poolRadius / float64(int(1)<<p.rng.IntN(5))
 	for c, v := range from {

@@ -1,0 +1,201 @@
+// Package journal is the crash-safe record of a study that emitted programs
+// keep on disk: an append-only file of JSON lines, one event per line, each
+// written and fsync'd before the call that records it returns, so that a
+// kill -9 or a power cut loses at most the event being written.
+//
+// Reading tolerates exactly that loss: a last line without its newline is
+// a torn write, ignored with a warning and cut off before the next append.
+// Anything else that does not parse is corruption, reported with its line.
+//
+// Several processes may share one file: every read-modify-append runs under
+// an exclusive flock on the file (Transact), which the kernel releases when
+// the process holding it dies, so a crash never leaves a stale lock behind.
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Version is the format of the events this package writes; it reads every
+// version up to it.
+const Version = 1
+
+// Kinds of events.
+const (
+	// KindStudy opens a study: its problem's identity and budget.
+	KindStudy = "study"
+	// KindAsk reserves a trial at a point.
+	KindAsk = "ask"
+	// KindTell records a trial's measured values.
+	KindTell = "tell"
+	// KindFail records that a trial's evaluation failed.
+	KindFail = "fail"
+)
+
+// Event is one line of a journal. Which fields are set depends on Kind.
+type Event struct {
+	V     int    `json:"v"`
+	Kind  string `json:"event"`
+	Study string `json:"study"`
+	// Time is when the event was recorded (RFC 3339); it is for people and
+	// plays no part in replaying a study.
+	Time string `json:"time,omitempty"`
+
+	// KindStudy: the problem's identity (a hash of its checked program,
+	// budget excluded), what it is (for messages), and its budget.
+	Identity string `json:"identity,omitempty"`
+	Problem  string `json:"problem,omitempty"`
+	Budget   int    `json:"budget,omitempty"`
+
+	// KindAsk, KindTell, KindFail: the trial.
+	Trial string `json:"trial,omitempty"`
+	// KindAsk: the point, its components in the domain's order, user units.
+	X []float64 `json:"x,omitempty"`
+	// KindTell: the objective's value, its noise sd when reported, the
+	// unknown constraints' values by name.
+	Y           *float64           `json:"y,omitempty"`
+	SD          *float64           `json:"sd,omitempty"`
+	Constraints map[string]float64 `json:"constraints,omitempty"`
+	// KindFail: why.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Journal is an open journal file. It is not safe for concurrent use;
+// processes (or several Journals in one process) share a file through
+// Transact.
+type Journal struct {
+	path   string
+	f      *os.File
+	events []Event
+	size   int64 // bytes of whole lines read so far
+	lines  int   // whole lines read so far
+	// Warnings collects what reading forgave: a torn last line.
+	Warnings []string
+}
+
+// Open opens the journal at path, creating it when it does not exist, and
+// reads its events.
+func Open(path string) (*Journal, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	j := &Journal{path: path, f: f}
+	if err := j.locked(func() error { _, err := j.catchUp(); return err }); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// Close closes the file.
+func (j *Journal) Close() error { return j.f.Close() }
+
+// Events are the events read or written so far, in file order. The slice is
+// the journal's: do not modify it.
+func (j *Journal) Events() []Event { return j.events }
+
+// Transact runs fn with the journal up to date and locked against every
+// other writer, and appends the events fn returns, each fsync'd, before the
+// lock is released: what fn decided from the events it saw is recorded
+// before anyone else can act on the same state. When fn fails nothing is
+// appended. Events get the current version.
+func (j *Journal) Transact(fn func(events []Event) ([]Event, error)) error {
+	return j.locked(func() error {
+		torn, err := j.catchUp()
+		if err != nil {
+			return err
+		}
+		add, err := fn(j.events)
+		if err != nil || len(add) == 0 {
+			return err
+		}
+		if torn {
+			// Cut the torn tail off so that the next line starts clean.
+			if err := j.f.Truncate(j.size); err != nil {
+				return fmt.Errorf("journal %s: removing a torn last line: %w", j.path, err)
+			}
+		}
+		return j.append(add)
+	})
+}
+
+// append writes events at the end of the file, one fsync'd line each.
+func (j *Journal) append(events []Event) error {
+	if _, err := j.f.Seek(j.size, io.SeekStart); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	for _, e := range events {
+		e.V = Version
+		line, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		line = append(line, '\n')
+		if _, err := j.f.Write(line); err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		j.events = append(j.events, e)
+		j.size += int64(len(line))
+		j.lines++
+	}
+	return nil
+}
+
+// catchUp reads the whole lines after those already read and reports
+// whether a torn last line follows them.
+func (j *Journal) catchUp() (torn bool, err error) {
+	if _, err := j.f.Seek(j.size, io.SeekStart); err != nil {
+		return false, fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	r := bufio.NewReader(j.f)
+	for {
+		line, err := r.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			if len(bytes.TrimSpace(line)) > 0 {
+				j.Warnings = append(j.Warnings, fmt.Sprintf("journal %s:%d: ignoring a torn last line (a write cut off by a crash)", j.path, j.lines+1))
+				return true, nil
+			}
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		e, perr := parse(line)
+		if perr != nil {
+			return false, fmt.Errorf("journal %s:%d: %w", j.path, j.lines+1, perr)
+		}
+		j.events = append(j.events, e)
+		j.size += int64(len(line))
+		j.lines++
+	}
+}
+
+// parse reads one line's event.
+func parse(line []byte) (Event, error) {
+	var e Event
+	d := json.NewDecoder(bytes.NewReader(line))
+	if err := d.Decode(&e); err != nil {
+		return e, fmt.Errorf("not an event: %v", err)
+	}
+	switch {
+	case e.V < 1 || e.V > Version:
+		return e, fmt.Errorf("format version %d; this program reads versions 1 to %d", e.V, Version)
+	case e.Kind != KindStudy && e.Kind != KindAsk && e.Kind != KindTell && e.Kind != KindFail:
+		return e, fmt.Errorf("unknown event %q", e.Kind)
+	case e.Study == "":
+		return e, errors.New("an event without a study")
+	case e.Kind != KindStudy && e.Trial == "":
+		return e, fmt.Errorf("a %s event without a trial", e.Kind)
+	}
+	return e, nil
+}

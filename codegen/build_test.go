@@ -100,6 +100,7 @@ func (b *goldenBuild) write(t *testing.T) error {
 			files[filepath.Join(name, "cmd", name, f.Name)] = f.Content
 		}
 		files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
+		files[filepath.Join(name, "cmd", name, "replay_test.go")] = replayTest(goldenModulePath+"/"+name, out)
 		if reportsNoise(out) {
 			files[filepath.Join(name, "reported_test.go")] = reportedNoiseTest(name, out)
 		}
@@ -372,6 +373,81 @@ func TestObserveLocalised(t *testing.T) {
 	}%[3]s
 }
 `, libraryPackage(out), name, compare, measured))
+}
+
+// replayTest is a test in a case's program: a study driven by ask and tell
+// through the command line, every command replaying the journal into a
+// fresh optimiser, asks for exactly the points the library's own loop
+// suggests from the same values.
+func replayTest(importPath string, out *Output) []byte {
+	tell, observe := "", "o.Observe(x, y)"
+	switch {
+	case reportsNoise(out):
+		tell, observe = `args = append(args, "--sd", "0.01")`, "o.ObserveWithSD(x, y, 0.01)"
+	case strings.Contains(string(out.Library[0].Content), "\ntype Constraints "):
+		tell = `for i, name := range lib.ConstraintNames {
+			args = append(args, "--constraint", name+"="+strconv.FormatFloat(lib.ConstraintLimits[i], 'g', -1, 64))
+		}`
+		observe = "o.Observe(x, y, lib.ConstraintLimits)" // every value at its limit
+	}
+	return []byte(fmt.Sprintf(`package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	lib %[1]q
+	"github.com/bocdev/boc/runtime/journal"
+	"github.com/bocdev/boc/runtime/program"
+)
+
+func TestAskTellReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "study.journal")
+	command := func(args ...string) int {
+		var out, errs bytes.Buffer
+		code := program.Run(context.Background(), problem, append(args, "--journal", path), &out, &errs)
+		if code != 0 && args[0] != "ask" {
+			t.Fatalf("%%v: exit %%d: %%s", args, code, errs.String())
+		}
+		return code
+	}
+	o := lib.New(lib.Seed)
+	for round := 1; round <= min(lib.Budget, lib.InitialDesign+3); round++ {
+		code := command("ask")
+		x, err := o.Suggest()
+		if code != 0 || err != nil {
+			if code == 0 || !errors.Is(err, lib.ErrExhausted) {
+				t.Fatalf("round %%d: ask exits %%d, the library's Suggest says %%v", round, code, err)
+			}
+			return
+		}
+		j, err := journal.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := j.Events()[len(j.Events())-1]
+		j.Close()
+		if !slices.Equal(asked.X, x[:]) {
+			t.Fatalf("round %%d: ask gave %%v, the library's loop %%v", round, asked.X, x)
+		}
+		y := 0.0
+		for i, v := range x {
+			y += float64(i+1) * v * v
+		}
+		args := []string{"tell", asked.Trial, "--value", strconv.FormatFloat(y, 'g', -1, 64)}
+		%[2]s
+		command(args...)
+		if err := %[3]s; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+`, importPath, tell, observe))
 }
 
 // reportsNoise reports whether a case's optimiser observes values with their

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"strings"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
@@ -126,7 +127,21 @@ func (g *generator) program(importPath string) []File {
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),
 		)})
 	}
-	f.Func().Id("main").Params().Block(prog("Main").Call(prog("Problem").Add(keyed(true, fields...))))
+	var text bytes.Buffer
+	ir.FprintIdentity(&text, g.p)
+	// One line of the text per line of code, for readable diffs.
+	identity := jen.Null()
+	for i, line := range strings.SplitAfter(strings.TrimSuffix(text.String(), "\n"), "\n") {
+		if i > 0 {
+			identity.Op("+").Line()
+		}
+		identity.Lit(strings.TrimSuffix(line, "\n") + "\n")
+	}
+	fields = append(fields, kv{"Identity", identity}, kv{"NewSession", jen.Id("newSession")})
+	f.Func().Id("main").Params().Block(prog("Main").Call(jen.Id("problem")))
+	f.Comment("problem describes the problem to the command line.")
+	f.Var().Id("problem").Op("=").Add(prog("Problem")).Add(keyed(true, fields...))
+	g.sessionDecls(f, lib)
 	if !external {
 		pr := func(name string) *jen.Statement { return jen.Id("p").Dot(name) }
 		progressFields := []kv{
@@ -194,6 +209,42 @@ func (g *generator) program(importPath string) []File {
 		)
 	}
 	return []File{g.render("main.go", f)}
+}
+
+// sessionDecls emits session, the library's optimiser as runtime/program's
+// Session, for ask, tell and status.
+func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
+	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
+	point := lib("Point").Call(jen.Id("x"))
+	observed := []jen.Code{point, jen.Id("y")}
+	switch {
+	case g.o.ReportedNoise():
+		observed = append(observed, jen.Id("sd"))
+	case g.o.Safety != nil:
+		observed = append(observed, lib("Constraints").Call(jen.Id("constraints")))
+	}
+	f.Comment("session drives the optimiser for ask, tell and status.")
+	f.Type().Id("session").Struct(jen.Id("o").Op("*").Add(lib("Optimizer")))
+	f.Func().Id("newSession").Params(jen.Id("seed").Uint64()).Qual(programPath, "Session").Block(
+		jen.Return(jen.Id("session").Values(lib("New").Call(jen.Id("seed")))),
+	)
+	f.Func().Params(jen.Id("s").Id("session")).Id("Suggest").Params().Params(jen.Index().Float64(), jen.Error()).Block(
+		jen.List(jen.Id("x"), jen.Id("err")).Op(":=").Add(s("Suggest")).Call(),
+		jen.Return(whole(jen.Id("x")), jen.Id("err")),
+	)
+	f.Func().Params(jen.Id("s").Id("session")).Id("Observe").Params(jen.Id("x").Index().Float64(), jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("constraints").Index().Float64()).Error().Block(
+		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim")).Op("||").Len(jen.Id("constraints")).Op("!=").Lit(len(g.p.Constraints)-len(g.known))).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components and %d constraint values, want %d and %d"),
+				jen.Len(jen.Id("x")), jen.Len(jen.Id("constraints")), lib("Dim"), jen.Lit(len(g.p.Constraints)-len(g.known)))),
+		),
+		jen.Return(s(g.observeMethod()).Call(observed...)),
+	)
+	for _, name := range []string{"Best", "BestObserved"} {
+		f.Func().Params(jen.Id("s").Id("session")).Id(name).Params().Params(jen.Index().Float64(), jen.Float64(), jen.Bool()).Block(
+			jen.List(jen.Id("x"), jen.Id("v"), jen.Id("ok")).Op(":=").Add(s(name)).Call(),
+			jen.Return(whole(jen.Id("x")), jen.Id("v"), jen.Id("ok")),
+		)
+	}
 }
 
 // render formats f. jennifer already runs go/format; formatting again checks

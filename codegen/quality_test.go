@@ -30,19 +30,20 @@ func TestNoisyRunsSpendTheirBudget(t *testing.T) {
 
 // TestNoisyOptimisationBeatsRandomSearch: on Hartmann3 with observation
 // noise of 10% of its range, the median regret of the recommendation after
-// 50 evaluations over seeds 1..9 must be well below random search's on the
-// same programs (measured: 0.087 against 0.35). Regret is judged on the
-// noise-free function, as boc study does.
+// 50 evaluations over seeds 1..20 must be well below random search's on the
+// same programs (measured: 0.088 against 0.425; over 9 seeds the median
+// moves by half of that with the search's random shifts). Regret is judged
+// on the noise-free function, as boc study does.
 func TestNoisyOptimisationBeatsRandomSearch(t *testing.T) {
 	b := builtModule(t)
-	const factor = 2.5
+	const factor, seeds = 2.5, 20
 	optimum, ok := bench.Known("hartmann3", 3)
 	if !ok {
 		t.Fatal("hartmann3 has no known optimum")
 	}
 	median := func(random bool) float64 {
 		var regrets []float64
-		for seed := 1; seed <= qualitySeeds; seed++ {
+		for seed := 1; seed <= seeds; seed++ {
 			args := []string{"--seed", fmt.Sprint(seed)}
 			if random {
 				args = append(args, "--random-search")

@@ -21,9 +21,19 @@ func Fprint(w io.Writer, p *Program) {
 	d.program(p)
 }
 
+// FprintIdentity writes what makes p the problem it is: Fprint's dump
+// without the source file, the source positions and the budget, which a
+// study may outgrow. Two programs with the same identity suggest the same
+// points from the same observations.
+func FprintIdentity(w io.Writer, p *Program) {
+	d := &dumper{w: w, identity: true}
+	d.program(p)
+}
+
 type dumper struct {
-	w     io.Writer
-	depth int
+	w        io.Writer
+	depth    int
+	identity bool // leave out the source, positions and budget
 }
 
 func (d *dumper) line(format string, args ...any) {
@@ -39,7 +49,9 @@ func (d *dumper) nested(f func()) {
 
 func (d *dumper) program(p *Program) {
 	d.line("problem %s", p.Name)
-	d.line("source %s", p.Source)
+	if !d.identity {
+		d.line("source %s", p.Source)
+	}
 	d.line("dims D=%d", p.D)
 	d.nested(func() {
 		for _, dim := range p.Dims {
@@ -49,7 +61,7 @@ func (d *dumper) program(p *Program) {
 	d.line("objective %s", direction(p.Objective.Maximize))
 	d.nested(func() { d.binding(p.Objective.Binding) })
 	if c := p.Candidates; c != nil {
-		d.line("candidates%s", at(c.Span))
+		d.line("candidates%s", d.at(c.Span))
 		d.nested(func() {
 			if c.File != "" {
 				d.line("file %q", c.File)
@@ -61,7 +73,7 @@ func (d *dumper) program(p *Program) {
 		})
 	}
 	for _, n := range p.InputNoise {
-		d.line("input noise %s%s", componentNames(p, n.Target), at(n.Span))
+		d.line("input noise %s%s", componentNames(p, n.Target), d.at(n.Span))
 		d.nested(func() { d.call("", n.Dist, false) })
 	}
 	d.obsNoise(p.ObsNoise)
@@ -71,8 +83,10 @@ func (d *dumper) program(p *Program) {
 	d.statementCall("model", p.Model)
 	d.statementCall("acquisition", p.Acquisition)
 	d.statementCall("search", p.Search)
-	d.line("budget %d", p.Budget)
-	d.line("init%s", at(p.Init.Span))
+	if !d.identity {
+		d.line("budget %d", p.Budget)
+	}
+	d.line("init%s", d.at(p.Init.Span))
 	d.nested(func() {
 		if p.Init.Call != nil {
 			d.call("", p.Init.Call, false)
@@ -94,8 +108,8 @@ func direction(maximize bool) string {
 
 // at renders a span's start as @line:col, or nothing for IR that the checker
 // made up (defaults).
-func at(sp dsl.Span) string {
-	if !sp.Start.IsValid() {
+func (d *dumper) at(sp dsl.Span) string {
+	if d.identity || !sp.Start.IsValid() {
 		return ""
 	}
 	return fmt.Sprintf(" @%d:%d", sp.Start.Line, sp.Start.Col)
@@ -118,7 +132,7 @@ func (d *dumper) dim(dim *Dim) {
 	} else {
 		fmt.Fprintf(&b, " components %d..%d", dim.Offset, dim.Offset+dim.Size-1)
 	}
-	d.line("%s%s", b.String(), at(dim.Span))
+	d.line("%s%s", b.String(), d.at(dim.Span))
 }
 
 // componentNames renders component indices as names: x, p[2].
@@ -148,15 +162,15 @@ func (d *dumper) binding(b Binding) {
 		if b.GoError {
 			form += " error"
 		}
-		d.line("go %q.%s%s%s", b.GoPackage, b.GoFunc, form, at(b.Span))
+		d.line("go %q.%s%s%s", b.GoPackage, b.GoFunc, form, d.at(b.Span))
 	case ExecBinding:
 		quoted := make([]string, len(b.Exec))
 		for i, a := range b.Exec {
 			quoted[i] = strconv.Quote(a)
 		}
-		d.line("exec %s%s", strings.Join(quoted, " "), at(b.Span))
+		d.line("exec %s%s", strings.Join(quoted, " "), d.at(b.Span))
 	case ExternalBinding:
-		d.line("external%s", at(b.Span))
+		d.line("external%s", d.at(b.Span))
 	}
 }
 
@@ -165,18 +179,18 @@ func (d *dumper) obsNoise(n ObsNoise) {
 	case ObsNoiseNone:
 		d.line("observation noise none")
 	case ObsNoiseDist:
-		d.line("observation noise%s", at(n.Span))
+		d.line("observation noise%s", d.at(n.Span))
 		d.nested(func() { d.call("", n.Dist, false) })
 	case ObsNoiseLearn:
-		d.line("observation noise %s%s", learnText(n.Learn), at(n.Span))
+		d.line("observation noise %s%s", learnText(n.Learn), d.at(n.Span))
 	case ObsNoiseReported:
-		d.line("observation noise reported%s", at(n.Span))
+		d.line("observation noise reported%s", d.at(n.Span))
 	}
 }
 
 func (d *dumper) constraint(c *Constraint) {
 	if c.Known {
-		d.line("constraint %s known%s", c.Name, at(c.Span))
+		d.line("constraint %s known%s", c.Name, d.at(c.Span))
 		d.nested(func() { d.line("g %s >= 0", SExpr(c.G)) })
 		return
 	}
@@ -184,7 +198,7 @@ func (d *dumper) constraint(c *Constraint) {
 	if c.AtLeast {
 		cmp = ">="
 	}
-	d.line("constraint %s measured %s %s%s", c.Name, cmp, dsl.RealValue(c.Threshold), at(c.Span))
+	d.line("constraint %s measured %s %s%s", c.Name, cmp, dsl.RealValue(c.Threshold), d.at(c.Span))
 	d.nested(func() {
 		d.binding(c.Measured)
 		if c.RandomSeeds > 0 {
@@ -213,7 +227,7 @@ func (d *dumper) statementCall(keyword string, c *Call) {
 
 // call writes a plugin call on one line and its arguments below it.
 func (d *dumper) call(prefix string, c *Call, isDefault bool) {
-	d.line("%s%s%s%s", prefix, c.Plugin, defaultMark(isDefault), at(c.Span))
+	d.line("%s%s%s%s", prefix, c.Plugin, defaultMark(isDefault), d.at(c.Span))
 	d.nested(func() {
 		for _, a := range c.Args {
 			d.value(a.Name+" = ", a.Value, a.Default)

@@ -48,10 +48,13 @@ type Event struct {
 	Time string `json:"time,omitempty"`
 
 	// KindStudy: the problem's identity (a hash of its checked program,
-	// budget excluded), what it is (for messages), and its budget.
+	// budget excluded), its name, that program as text (to say what differs
+	// when another problem opens the study), its budget and seed.
 	Identity string `json:"identity,omitempty"`
 	Problem  string `json:"problem,omitempty"`
+	Program  string `json:"program,omitempty"`
 	Budget   int    `json:"budget,omitempty"`
+	Seed     uint64 `json:"seed,omitempty"`
 
 	// KindAsk, KindTell, KindFail: the trial.
 	Trial string `json:"trial,omitempty"`

@@ -60,7 +60,6 @@ type lbfgsCore struct {
 	dim, raw, restarts, workers int
 
 	sobol *design.Sobol
-	calls uint64
 
 	candidates []float64 // (raw+restarts)×dim: Sobol points, then starts
 	nStarts    int
@@ -194,12 +193,10 @@ func (s *LBFGS) AddStart(u []float64) {
 // a refined point that is infeasible is pulled back along the segment to its
 // starting candidate, to the last feasible point found by bisection, or falls
 // back to the candidate itself. The
-// raw Sobol candidates are shifted differently on every call, derived from
-// seed and the number of earlier calls. With no feasible point it returns
+// raw Sobol candidates are shifted by seed. With no feasible point it returns
 // ErrNoFeasible and leaves out unchanged.
 func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
-	s.sobol.Reset(callSeed(seed, s.calls))
-	s.calls++
+	s.sobol.Reset(shiftSeed(seed))
 	for i := range s.raw {
 		s.sobol.Next(s.candidates[i*s.dim : (i+1)*s.dim])
 	}

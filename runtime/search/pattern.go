@@ -1,7 +1,9 @@
 // Package search maximises acquisition functions over the unit cube
 // [0,1]^d, the space emitted optimisers search in (they map it to the user's
-// box themselves). The searcher is allocation-free after construction and
-// deterministic for a given seed and sequence of calls.
+// box themselves). The searcher is allocation-free after construction, and
+// each call is a function of its arguments and the starts added before it:
+// a searcher keeps nothing from one call to the next, so an optimiser
+// rebuilt from its observations searches exactly as the original did.
 package search
 
 import (
@@ -31,7 +33,6 @@ type Pattern struct {
 	dim, raw, restarts int
 
 	sobol *design.Sobol
-	calls uint64 // Maximize calls so far; varies the Sobol shift
 
 	point, trial []float64 // dim each
 
@@ -82,13 +83,12 @@ func (p *Pattern) AddStart(u []float64) {
 // Maximize looks for the maximiser of f over [0,1]^dim subject to
 // feasible(u) (nil: everything is feasible), writes it to out and returns f
 // there. f is only called at feasible points; points where it returns NaN
-// are skipped. The raw Sobol candidates are shifted differently on every
-// call, derived from seed and the number of earlier calls, so successive
-// suggestions explore different points while a run stays reproducible. With
+// are skipped. The raw Sobol candidates are shifted by seed: callers pass a
+// different seed for every suggestion, so that successive suggestions
+// explore different points while a run stays reproducible. With
 // no feasible point it returns ErrNoFeasible and leaves out unchanged.
 func (p *Pattern) Maximize(f func(u []float64) float64, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
-	p.sobol.Reset(callSeed(seed, p.calls))
-	p.calls++
+	p.sobol.Reset(shiftSeed(seed))
 	p.nTop = 0
 	for range p.raw {
 		p.sobol.Next(p.point)
@@ -188,11 +188,11 @@ func (p *Pattern) refine(x []float64, fx float64, f func([]float64) float64, fea
 	return fx
 }
 
-// callSeed derives the non-zero Sobol shift seed of call number call from
-// the user's seed (splitmix64 finaliser, so nearby inputs give unrelated
+// shiftSeed derives the non-zero Sobol shift seed of a call from the
+// caller's seed (splitmix64 finaliser, so nearby seeds give unrelated
 // shifts).
-func callSeed(seed, call uint64) uint64 {
-	z := seed + (call+1)*0x9e3779b97f4a7c15
+func shiftSeed(seed uint64) uint64 {
+	z := seed + 0x9e3779b97f4a7c15
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	z ^= z >> 31

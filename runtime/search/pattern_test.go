@@ -164,8 +164,9 @@ func TestAddStart(t *testing.T) {
 	}
 }
 
-// TestDeterministic: two searchers with the same seeds agree call by call,
-// while successive calls of one searcher score different candidates.
+// TestDeterministic: a call is a function of its arguments: two searchers,
+// or one called twice, agree on the same seed, while different seeds score
+// different candidates.
 func TestDeterministic(t *testing.T) {
 	var first [][2]float64
 	record := func(u []float64) float64 {
@@ -178,15 +179,20 @@ func TestDeterministic(t *testing.T) {
 	outA, outB := make([]float64, 2), make([]float64, 2)
 	var previous [][2]float64
 	for call := range 3 {
+		seed := uint64(42 + call)
 		first = nil
-		va, _ := a.Maximize(record, nil, 42, outA)
+		va, _ := a.Maximize(record, nil, seed, outA)
 		scored := first
-		vb, _ := b.Maximize(braninUnit, nil, 42, outB)
+		vb, _ := b.Maximize(braninUnit, nil, seed, outB)
 		if va != vb || outA[0] != outB[0] || outA[1] != outB[1] {
 			t.Fatalf("call %d: %v at %v vs %v at %v", call, va, outA, vb, outB)
 		}
+		again, _ := a.Maximize(braninUnit, nil, seed, outB)
+		if again != va || outA[0] != outB[0] || outA[1] != outB[1] {
+			t.Fatalf("call %d again: %v at %v, first %v at %v", call, again, outB, va, outA)
+		}
 		if previous != nil && scored[0] == previous[0] {
-			t.Fatalf("call %d scored the same first candidate %v as the previous call", call, scored[0])
+			t.Fatalf("seed %d scored the same first candidate %v as the previous seed", seed, scored[0])
 		}
 		previous = scored
 	}

@@ -7,24 +7,78 @@ package main
 import (
 	"bocgolden/benchmarks"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "benchmarks",
-		Source: "benchmarks.bo",
-		Dims: []program.Dim{
-			{Name: "q", Size: 4, Vector: true},
-			{Name: "s", Size: 1},
-		},
-		Budget:   benchmarks.Budget,
-		Seed:     benchmarks.Seed,
-		Maximize: benchmarks.Maximize,
-		Lower:    benchmarks.Lower[:],
-		Upper:    benchmarks.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "benchmarks",
+	Source: "benchmarks.bo",
+	Dims: []program.Dim{
+		{Name: "q", Size: 4, Vector: true},
+		{Name: "s", Size: 1},
+	},
+	Budget:   benchmarks.Budget,
+	Seed:     benchmarks.Seed,
+	Maximize: benchmarks.Maximize,
+	Lower:    benchmarks.Lower[:],
+	Upper:    benchmarks.Upper[:],
+	Run:      run,
+	Identity: "problem benchmarks\n" +
+		"dims D=5\n" +
+		"  q vec[4] [-2, 2] components 0..3\n" +
+		"  s real [0.5, 3] component 4\n" +
+		"objective minimize\n" +
+		"  expr (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (/ (benchmark.michalewicz (+ q:vec[4] 2:real):vec[4]):real 10:real):real (benchmark.sphere (- q:vec[4] [0.5, 0.25, -0.5, 1]:vec[4]):vec[4]):real):real (/ (benchmark.levy q:vec[4]):real 10:real):real):real (benchmark.griewank q:vec[4]):real):real (/ (benchmark.powell q:vec[4]):real 100:real):real):real (/ (benchmark.ackley (slice 0 3 q:vec[4]):vec[3]):real 10:real):real):real (if (< s:real 1:real):bool (function.abs (- s:real 0.75:real):real):real (- (function.sqrt s:real):real 1:real):real):real):real (function.max (index q:vec[4] 0:int):real (index q:vec[4] 1:int):real 0:int):real):real (/ (function.min q:vec[4]):real 10:real):real):real (/ (function.norm q:vec[4]):real 100:real):real):real (/ (function.dot q:vec[4] [0.5, 0.25, -0.5, 1]:vec[4]):real 100:real):real):real (/ (function.sum (* q:vec[4] q:vec[4]):vec[4]):real 100:real):real):real (function.exp (- s:real):real):real):real (/ (function.log s:real):real 10:real):real):real (/ (function.floor s:real):real 100:real):real):real (/ (function.ceil s:real):real 100:real):real):real (* (function.sin (index q:vec[4] 3:int):real):real (function.tan (* 0.1:real s:real):real):real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = [0.3, 0.3, 0.3, 0.3, 0.5]:vec[5]\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.random\n" +
+		"    n = 8:int\n" +
+		"seed 9\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *benchmarks.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{benchmarks.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != benchmarks.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), benchmarks.Dim, 0)
+	}
+	return s.o.Observe(benchmarks.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,28 +7,150 @@ package main
 import (
 	"bocgolden/candidates"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "grid",
-		Source: "candidates.bo",
-		Dims: []program.Dim{
-			{Name: "x1", Size: 1},
-			{Name: "x2", Size: 1},
-		},
-		Budget:   grid.Budget,
-		Seed:     grid.Seed,
-		Maximize: grid.Maximize,
-		Lower:    grid.Lower[:],
-		Upper:    grid.Upper[:],
-		Run:      run,
-		Optimum: func() ([]float64, float64) {
-			x, f := grid.BestCandidate()
-			return x[:], f
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "grid",
+	Source: "candidates.bo",
+	Dims: []program.Dim{
+		{Name: "x1", Size: 1},
+		{Name: "x2", Size: 1},
+	},
+	Budget:   grid.Budget,
+	Seed:     grid.Seed,
+	Maximize: grid.Maximize,
+	Lower:    grid.Lower[:],
+	Upper:    grid.Upper[:],
+	Run:      run,
+	Optimum: func() ([]float64, float64) {
+		x, f := grid.BestCandidate()
+		return x[:], f
+	},
+	Identity: "problem grid\n" +
+		"dims D=2\n" +
+		"  x1 real [-5, 10] component 0\n" +
+		"  x2 real [0, 15] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.branin x1:real x2:real):real\n" +
+		"candidates\n" +
+		"  file \"candidates.csv\"\n" +
+		"  [-4.0625, 0.9375]\n" +
+		"  [-4.0625, 2.8125]\n" +
+		"  [-4.0625, 4.6875]\n" +
+		"  [-4.0625, 6.5625]\n" +
+		"  [-4.0625, 8.4375]\n" +
+		"  [-4.0625, 10.3125]\n" +
+		"  [-4.0625, 12.1875]\n" +
+		"  [-4.0625, 14.0625]\n" +
+		"  [-2.1875, 0.9375]\n" +
+		"  [-2.1875, 2.8125]\n" +
+		"  [-2.1875, 4.6875]\n" +
+		"  [-2.1875, 6.5625]\n" +
+		"  [-2.1875, 8.4375]\n" +
+		"  [-2.1875, 10.3125]\n" +
+		"  [-2.1875, 12.1875]\n" +
+		"  [-2.1875, 14.0625]\n" +
+		"  [-0.3125, 0.9375]\n" +
+		"  [-0.3125, 2.8125]\n" +
+		"  [-0.3125, 4.6875]\n" +
+		"  [-0.3125, 6.5625]\n" +
+		"  [-0.3125, 8.4375]\n" +
+		"  [-0.3125, 10.3125]\n" +
+		"  [-0.3125, 12.1875]\n" +
+		"  [-0.3125, 14.0625]\n" +
+		"  [1.5625, 0.9375]\n" +
+		"  [1.5625, 2.8125]\n" +
+		"  [1.5625, 4.6875]\n" +
+		"  [1.5625, 6.5625]\n" +
+		"  [1.5625, 8.4375]\n" +
+		"  [1.5625, 10.3125]\n" +
+		"  [1.5625, 12.1875]\n" +
+		"  [1.5625, 14.0625]\n" +
+		"  [3.4375, 0.9375]\n" +
+		"  [3.4375, 2.8125]\n" +
+		"  [3.4375, 4.6875]\n" +
+		"  [3.4375, 6.5625]\n" +
+		"  [3.4375, 8.4375]\n" +
+		"  [3.4375, 10.3125]\n" +
+		"  [3.4375, 12.1875]\n" +
+		"  [3.4375, 14.0625]\n" +
+		"  [5.3125, 0.9375]\n" +
+		"  [5.3125, 2.8125]\n" +
+		"  [5.3125, 4.6875]\n" +
+		"  [5.3125, 6.5625]\n" +
+		"  [5.3125, 8.4375]\n" +
+		"  [5.3125, 10.3125]\n" +
+		"  [5.3125, 12.1875]\n" +
+		"  [5.3125, 14.0625]\n" +
+		"  [7.1875, 0.9375]\n" +
+		"  [7.1875, 2.8125]\n" +
+		"  [7.1875, 4.6875]\n" +
+		"  [7.1875, 6.5625]\n" +
+		"  [7.1875, 8.4375]\n" +
+		"  [7.1875, 10.3125]\n" +
+		"  [7.1875, 12.1875]\n" +
+		"  [7.1875, 14.0625]\n" +
+		"  [9.0625, 0.9375]\n" +
+		"  [9.0625, 2.8125]\n" +
+		"  [9.0625, 4.6875]\n" +
+		"  [9.0625, 6.5625]\n" +
+		"  [9.0625, 8.4375]\n" +
+		"  [9.0625, 10.3125]\n" +
+		"  [9.0625, 12.1875]\n" +
+		"  [9.0625, 14.0625]\n" +
+		"observation noise none\n" +
+		"constraint corner known\n" +
+		"  g (- 20:real (+ x1:real x2:real):real):real >= 0\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 4\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *grid.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{grid.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != grid.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), grid.Dim, 0)
+	}
+	return s.o.Observe(grid.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,28 +7,129 @@ package main
 import (
 	"bocgolden/candidates_ball"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "ball",
-		Source: "candidates_ball.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   ball.Budget,
-		Seed:     ball.Seed,
-		Maximize: ball.Maximize,
-		Lower:    ball.Lower[:],
-		Upper:    ball.Upper[:],
-		Run:      run,
-		Optimum: func() ([]float64, float64) {
-			x, f := ball.BestCandidate()
-			return x[:], f
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "ball",
+	Source: "candidates_ball.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   ball.Budget,
+	Seed:     ball.Seed,
+	Maximize: ball.Maximize,
+	Lower:    ball.Lower[:],
+	Upper:    ball.Upper[:],
+	Run:      run,
+	Optimum: func() ([]float64, float64) {
+		x, f := ball.BestCandidate()
+		return x[:], f
+	},
+	Identity: "problem ball\n" +
+		"dims D=2\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  y real [-1, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (- (- (^ (- x:real 0.3:real):real 2:real):real):real (^ (+ y:real 0.2:real):real 2:real):real):real\n" +
+		"candidates\n" +
+		"  candidates.uniform_ball\n" +
+		"    n = 40:int\n" +
+		"    radius = 1:real\n" +
+		"  [-0.41104964996856297, 0.21300174331618013]\n" +
+		"  [0.1544019147643522, 0.8111882287594265]\n" +
+		"  [-0.18806867876822125, -0.7249789455626711]\n" +
+		"  [0.16567195854957223, -0.550225337972111]\n" +
+		"  [0.6014045667046087, 0.19768735611652344]\n" +
+		"  [-0.21247020146668177, 0.02300803245348947]\n" +
+		"  [0.34896441105170156, -0.14943542222713344]\n" +
+		"  [0.146559529564272, 0.17282017453351387]\n" +
+		"  [-0.7890288375215428, 0.4690497726381024]\n" +
+		"  [0.22503683580290618, 0.8041412053355876]\n" +
+		"  [0.019518369562608412, 0.01715124613818662]\n" +
+		"  [0.2364928289872328, 0.49299756375063203]\n" +
+		"  [0.3910506804029465, 0.27646513452112714]\n" +
+		"  [-0.16505846225935997, 0.326172175136411]\n" +
+		"  [-0.266919480426174, -0.1682299078550561]\n" +
+		"  [0.13235569635846217, -0.820229786919136]\n" +
+		"  [-0.11159147443003611, 0.9651122830828677]\n" +
+		"  [0.04093561627163475, 0.4949686222758589]\n" +
+		"  [-0.8880688518455555, 0.12713331053996693]\n" +
+		"  [0.297452330815688, 0.8937558854267694]\n" +
+		"  [-0.38270176657170313, 0.09322892656851058]\n" +
+		"  [-0.27987474130506373, 0.8478273869254933]\n" +
+		"  [-0.3681699173562635, 0.2269334963479186]\n" +
+		"  [-0.27405651733341696, -0.6129275745619209]\n" +
+		"  [0.04195403284889107, -0.47414304422048176]\n" +
+		"  [-0.8939355072144859, 0.2944859224747378]\n" +
+		"  [-0.25978029479594106, 0.6127815554069765]\n" +
+		"  [-0.1606368261185046, -0.7524272711715908]\n" +
+		"  [-0.3029197677284135, -0.15655679906930345]\n" +
+		"  [-0.42095019820939683, 0.4753915819653667]\n" +
+		"  [-0.06084004362673924, 0.8071754924002128]\n" +
+		"  [-0.6704374453006551, 0.40374718312910696]\n" +
+		"  [-0.3504640507705298, -0.41546695178900944]\n" +
+		"  [0.26481945277790797, 0.08026909509698829]\n" +
+		"  [-0.5468158306344126, 0.6302020335296121]\n" +
+		"  [0.17773208681620475, 0.6787448457351478]\n" +
+		"  [0.12302297204386772, -0.9794056026136025]\n" +
+		"  [-0.21248271171067315, 0.07973122567450482]\n" +
+		"  [0.7309635511448411, -0.6018930649940231]\n" +
+		"  [-0.024815880277734362, 0.43398345216313167]\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.4:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 3:int\n" +
+		"seed 7\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *ball.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{ball.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != ball.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), ball.Dim, 0)
+	}
+	return s.o.Observe(ball.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

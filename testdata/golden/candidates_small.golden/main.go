@@ -7,28 +7,92 @@ package main
 import (
 	"bocgolden/candidates_small"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "few",
-		Source: "candidates_small.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "k", Size: 1},
-		},
-		Budget:   few.Budget,
-		Seed:     few.Seed,
-		Maximize: few.Maximize,
-		Lower:    few.Lower[:],
-		Upper:    few.Upper[:],
-		Run:      run,
-		Optimum: func() ([]float64, float64) {
-			x, f := few.BestCandidate()
-			return x[:], f
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "few",
+	Source: "candidates_small.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "k", Size: 1},
+	},
+	Budget:   few.Budget,
+	Seed:     few.Seed,
+	Maximize: few.Maximize,
+	Lower:    few.Lower[:],
+	Upper:    few.Upper[:],
+	Run:      run,
+	Optimum: func() ([]float64, float64) {
+		x, f := few.BestCandidate()
+		return x[:], f
+	},
+	Identity: "problem few\n" +
+		"dims D=2\n" +
+		"  x real [-5, 5] component 0\n" +
+		"  k int 0..2 component 1\n" +
+		"objective minimize\n" +
+		"  expr (+ (* x:real x:real):real k:int):real\n" +
+		"candidates\n" +
+		"  file \"candidates_small.csv\"\n" +
+		"  [0.5, 0]\n" +
+		"  [1.5, 1]\n" +
+		"  [-2, 2]\n" +
+		"  [3, 0]\n" +
+		"  [-4.5, 1]\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.5:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.pattern\n" +
+		"  raw = 64:int\n" +
+		"  restarts = 2:int\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 2:int\n" +
+		"seed 2\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *few.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{few.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != few.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), few.Dim, 0)
+	}
+	return s.o.Observe(few.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,80 @@ package main
 import (
 	"bocgolden/custom_kernel"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "custom_kernel",
-		Source: "custom_kernel.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   custom_kernel.Budget,
-		Seed:     custom_kernel.Seed,
-		Maximize: custom_kernel.Maximize,
-		Lower:    custom_kernel.Lower[:],
-		Upper:    custom_kernel.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "custom_kernel",
+	Source: "custom_kernel.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   custom_kernel.Budget,
+	Seed:     custom_kernel.Seed,
+	Maximize: custom_kernel.Maximize,
+	Lower:    custom_kernel.Lower[:],
+	Upper:    custom_kernel.Upper[:],
+	Run:      run,
+	Identity: "problem custom_kernel\n" +
+		"dims D=2\n" +
+		"  x real [0, 1] component 0\n" +
+		"  y real [0, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (- (+ (^ (- x:real 0.3:real):real 2:real):real (^ (- y:real 0.6:real):real 2:real):real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.test_cauchy\n" +
+		"    scale = 1.5:real\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 1:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 2\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *custom_kernel.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{custom_kernel.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != custom_kernel.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), custom_kernel.Dim, 0)
+	}
+	return s.o.Observe(custom_kernel.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,80 @@ package main
 import (
 	"bocgolden/ei_noisy"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "noisy_ei",
-		Source: "ei_noisy.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "k", Size: 1},
-		},
-		Budget:   noisy_ei.Budget,
-		Seed:     noisy_ei.Seed,
-		Maximize: noisy_ei.Maximize,
-		Lower:    noisy_ei.Lower[:],
-		Upper:    noisy_ei.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "noisy_ei",
+	Source: "ei_noisy.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "k", Size: 1},
+	},
+	Budget:   noisy_ei.Budget,
+	Seed:     noisy_ei.Seed,
+	Maximize: noisy_ei.Maximize,
+	Lower:    noisy_ei.Lower[:],
+	Upper:    noisy_ei.Upper[:],
+	Run:      run,
+	Identity: "problem noisy_ei\n" +
+		"dims D=2\n" +
+		"  x real [-5, 10] component 0\n" +
+		"  k int 0..8 component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.branin x:real k:int):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 5:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei_noisy\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 8\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *noisy_ei.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{noisy_ei.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != noisy_ei.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), noisy_ei.Dim, 0)
+	}
+	return s.o.Observe(noisy_ei.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

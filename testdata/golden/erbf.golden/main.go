@@ -7,27 +7,85 @@ package main
 import (
 	"bocgolden/erbf"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "erbf",
-		Source: "erbf.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   erbf.Budget,
-		Seed:     erbf.Seed,
-		Maximize: erbf.Maximize,
-		Lower:    erbf.Lower[:],
-		Upper:    erbf.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return erbf.Robust(erbf.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "erbf",
+	Source: "erbf.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   erbf.Budget,
+	Seed:     erbf.Seed,
+	Maximize: erbf.Maximize,
+	Lower:    erbf.Lower[:],
+	Upper:    erbf.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return erbf.Robust(erbf.Point(x), noiseScale)
+	},
+	Identity: "problem erbf\n" +
+		"dims D=2\n" +
+		"  x real [-2, 2] component 0\n" +
+		"  y real [-2, 2] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.sphere x:real y:real):real\n" +
+		"input noise (x, y)\n" +
+		"  distribution.circle\n" +
+		"    radius = 0.3:real\n" +
+		"observation noise none\n" +
+		"model model.erbf\n" +
+		"  kernel = kernel.se (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 17\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *erbf.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{erbf.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != erbf.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), erbf.Dim, 0)
+	}
+	return s.o.Observe(erbf.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,78 @@ package main
 import (
 	"bocgolden/exec"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "execsphere",
-		Source: "exec.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "v", Size: 2, Vector: true},
-		},
-		Budget:   execsphere.Budget,
-		Seed:     execsphere.Seed,
-		Maximize: execsphere.Maximize,
-		Lower:    execsphere.Lower[:],
-		Upper:    execsphere.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "execsphere",
+	Source: "exec.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "v", Size: 2, Vector: true},
+	},
+	Budget:   execsphere.Budget,
+	Seed:     execsphere.Seed,
+	Maximize: execsphere.Maximize,
+	Lower:    execsphere.Lower[:],
+	Upper:    execsphere.Upper[:],
+	Run:      run,
+	Identity: "problem execsphere\n" +
+		"dims D=3\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  v vec[2] [-1, 1] components 1..2\n" +
+		"objective minimize\n" +
+		"  exec \"./execsphere_objective\" \"--shift\" \"0.25\"\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = 0.4:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 6\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *execsphere.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{execsphere.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != execsphere.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), execsphere.Dim, 0)
+	}
+	return s.o.Observe(execsphere.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,25 +7,82 @@ package main
 import (
 	"bocgolden/exec_reported"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "execreported",
-		Source: "exec_reported.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "v", Size: 2, Vector: true},
-		},
-		Budget:    execreported.Budget,
-		Seed:      execreported.Seed,
-		Maximize:  execreported.Maximize,
-		Lower:     execreported.Lower[:],
-		Upper:     execreported.Upper[:],
-		ReportsSD: true,
-		Run:       run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "execreported",
+	Source: "exec_reported.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "v", Size: 2, Vector: true},
+	},
+	Budget:    execreported.Budget,
+	Seed:      execreported.Seed,
+	Maximize:  execreported.Maximize,
+	Lower:     execreported.Lower[:],
+	Upper:     execreported.Upper[:],
+	ReportsSD: true,
+	Run:       run,
+	Identity: "problem execreported\n" +
+		"dims D=3\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  v vec[2] [-1, 1] components 1..2\n" +
+		"objective minimize\n" +
+		"  exec \"./execsphere_objective\" \"--shift\" \"0.25\" \"--sd\" \"0.05\"\n" +
+		"observation noise reported\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.5:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.lhs\n" +
+		"    n = 4:int\n" +
+		"seed 8\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *execreported.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{execreported.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != execreported.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), execreported.Dim, 0)
+	}
+	return s.o.ObserveWithSD(execreported.Point(x), y, sd)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

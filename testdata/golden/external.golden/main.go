@@ -6,21 +6,78 @@ package main
 
 import (
 	"bocgolden/external"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "external_ask",
-		Source: "external.bo",
-		Dims: []program.Dim{
-			{Name: "t", Size: 1},
-			{Name: "n", Size: 1},
-		},
-		Budget:   external_ask.Budget,
-		Seed:     external_ask.Seed,
-		Maximize: external_ask.Maximize,
-		Lower:    external_ask.Lower[:],
-		Upper:    external_ask.Upper[:],
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "external_ask",
+	Source: "external.bo",
+	Dims: []program.Dim{
+		{Name: "t", Size: 1},
+		{Name: "n", Size: 1},
+	},
+	Budget:   external_ask.Budget,
+	Seed:     external_ask.Seed,
+	Maximize: external_ask.Maximize,
+	Lower:    external_ask.Lower[:],
+	Upper:    external_ask.Upper[:],
+	Identity: "problem external_ask\n" +
+		"dims D=2\n" +
+		"  t real [0, 10] component 0\n" +
+		"  n int 0..3 component 1\n" +
+		"objective maximize\n" +
+		"  external\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 3:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 8\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *external_ask.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{external_ask.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != external_ask.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), external_ask.Dim, 0)
+	}
+	return s.o.Observe(external_ask.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }

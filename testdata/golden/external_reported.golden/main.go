@@ -6,22 +6,75 @@ package main
 
 import (
 	"bocgolden/external_reported"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "external_reported",
-		Source: "external_reported.bo",
-		Dims: []program.Dim{
-			{Name: "t", Size: 1},
-			{Name: "rate", Size: 1},
-		},
-		Budget:    external_reported.Budget,
-		Seed:      external_reported.Seed,
-		Maximize:  external_reported.Maximize,
-		Lower:     external_reported.Lower[:],
-		Upper:     external_reported.Upper[:],
-		ReportsSD: true,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "external_reported",
+	Source: "external_reported.bo",
+	Dims: []program.Dim{
+		{Name: "t", Size: 1},
+		{Name: "rate", Size: 1},
+	},
+	Budget:    external_reported.Budget,
+	Seed:      external_reported.Seed,
+	Maximize:  external_reported.Maximize,
+	Lower:     external_reported.Lower[:],
+	Upper:     external_reported.Upper[:],
+	ReportsSD: true,
+	Identity: "problem external_reported\n" +
+		"dims D=2\n" +
+		"  t real [0, 10] component 0\n" +
+		"  rate real [0.001, 1] log component 1\n" +
+		"objective minimize\n" +
+		"  external\n" +
+		"observation noise reported\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = learn\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei_noisy\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.lhs\n" +
+		"    n = 4:int\n" +
+		"seed 2\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *external_reported.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{external_reported.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != external_reported.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), external_reported.Dim, 0)
+	}
+	return s.o.ObserveWithSD(external_reported.Point(x), y, sd)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }

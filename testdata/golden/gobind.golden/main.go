@@ -7,24 +7,78 @@ package main
 import (
 	"bocgolden/gobind"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "gobind",
-		Source: "gobind.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "w", Size: 2, Vector: true},
-		},
-		Budget:   gobind.Budget,
-		Seed:     gobind.Seed,
-		Maximize: gobind.Maximize,
-		Lower:    gobind.Lower[:],
-		Upper:    gobind.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "gobind",
+	Source: "gobind.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "w", Size: 2, Vector: true},
+	},
+	Budget:   gobind.Budget,
+	Seed:     gobind.Seed,
+	Maximize: gobind.Maximize,
+	Lower:    gobind.Lower[:],
+	Upper:    gobind.Upper[:],
+	Run:      run,
+	Identity: "problem gobind\n" +
+		"dims D=3\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  w vec[2] [0, 2] components 1..2\n" +
+		"objective minimize\n" +
+		"  go \"github.com/bocdev/boc/testdata/golden/objectives\".Bowl context error\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 3\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *gobind.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{gobind.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != gobind.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), gobind.Dim, 0)
+	}
+	return s.o.Observe(gobind.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

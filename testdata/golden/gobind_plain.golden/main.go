@@ -7,23 +7,76 @@ package main
 import (
 	"bocgolden/gobind_plain"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "gobind_plain",
-		Source: "gobind_plain.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   gobind_plain.Budget,
-		Seed:     gobind_plain.Seed,
-		Maximize: gobind_plain.Maximize,
-		Lower:    gobind_plain.Lower[:],
-		Upper:    gobind_plain.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "gobind_plain",
+	Source: "gobind_plain.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   gobind_plain.Budget,
+	Seed:     gobind_plain.Seed,
+	Maximize: gobind_plain.Maximize,
+	Lower:    gobind_plain.Lower[:],
+	Upper:    gobind_plain.Upper[:],
+	Run:      run,
+	Identity: "problem gobind_plain\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  go \"github.com/bocdev/boc/testdata/golden/objectives\".Bump\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *gobind_plain.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{gobind_plain.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != gobind_plain.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), gobind_plain.Dim, 0)
+	}
+	return s.o.Observe(gobind_plain.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

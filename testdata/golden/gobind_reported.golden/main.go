@@ -7,25 +7,78 @@ package main
 import (
 	"bocgolden/gobind_reported"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "gobindreported",
-		Source: "gobind_reported.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "w", Size: 2, Vector: true},
-		},
-		Budget:    gobindreported.Budget,
-		Seed:      gobindreported.Seed,
-		Maximize:  gobindreported.Maximize,
-		Lower:     gobindreported.Lower[:],
-		Upper:     gobindreported.Upper[:],
-		ReportsSD: true,
-		Run:       run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "gobindreported",
+	Source: "gobind_reported.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "w", Size: 2, Vector: true},
+	},
+	Budget:    gobindreported.Budget,
+	Seed:      gobindreported.Seed,
+	Maximize:  gobindreported.Maximize,
+	Lower:     gobindreported.Lower[:],
+	Upper:     gobindreported.Upper[:],
+	ReportsSD: true,
+	Run:       run,
+	Identity: "problem gobindreported\n" +
+		"dims D=3\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  w vec[2] [0, 2] components 1..2\n" +
+		"objective minimize\n" +
+		"  go \"github.com/bocdev/boc/testdata/golden/objectives\".BowlWithSD sd\n" +
+		"observation noise reported\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = learn\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei_noisy\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 4\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *gobindreported.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{gobindreported.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != gobindreported.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), gobindreported.Dim, 0)
+	}
+	return s.o.ObserveWithSD(gobindreported.Point(x), y, sd)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

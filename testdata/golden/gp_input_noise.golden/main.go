@@ -7,26 +7,88 @@ package main
 import (
 	"bocgolden/gp_input_noise"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "gp_input_noise",
-		Source: "gp_input_noise.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   gp_input_noise.Budget,
-		Seed:     gp_input_noise.Seed,
-		Maximize: gp_input_noise.Maximize,
-		Lower:    gp_input_noise.Lower[:],
-		Upper:    gp_input_noise.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return gp_input_noise.Robust(gp_input_noise.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "gp_input_noise",
+	Source: "gp_input_noise.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   gp_input_noise.Budget,
+	Seed:     gp_input_noise.Seed,
+	Maximize: gp_input_noise.Maximize,
+	Lower:    gp_input_noise.Lower[:],
+	Upper:    gp_input_noise.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return gp_input_noise.Robust(gp_input_noise.Point(x), noiseScale)
+	},
+	Identity: "problem gp_input_noise\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.rkhs1d x:real):real\n" +
+		"input noise (x)\n" +
+		"  distribution.iid\n" +
+		"    d = distribution.normal\n" +
+		"      mean = 0:real\n" +
+		"      sd = 0.01:real\n" +
+		"    n = 1:int\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 3:int\n" +
+		"seed 23\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *gp_input_noise.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{gp_input_noise.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != gp_input_noise.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), gp_input_noise.Dim, 0)
+	}
+	return s.o.Observe(gp_input_noise.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,23 +7,79 @@ package main
 import (
 	"bocgolden/hartmann6"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "hartmann",
-		Source: "hartmann6.bo",
-		Dims: []program.Dim{
-			{Name: "p", Size: 6, Vector: true},
-		},
-		Budget:   hartmann.Budget,
-		Seed:     hartmann.Seed,
-		Maximize: hartmann.Maximize,
-		Lower:    hartmann.Lower[:],
-		Upper:    hartmann.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "hartmann",
+	Source: "hartmann6.bo",
+	Dims: []program.Dim{
+		{Name: "p", Size: 6, Vector: true},
+	},
+	Budget:   hartmann.Budget,
+	Seed:     hartmann.Seed,
+	Maximize: hartmann.Maximize,
+	Lower:    hartmann.Lower[:],
+	Upper:    hartmann.Upper[:],
+	Run:      run,
+	Identity: "problem hartmann\n" +
+		"dims D=6\n" +
+		"  p vec[6] [0, 1] components 0..5\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.hartmann6 p:vec[6]):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.25:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 12:int\n" +
+		"seed 7\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *hartmann.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{hartmann.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != hartmann.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), hartmann.Dim, 0)
+	}
+	return s.o.Observe(hartmann.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

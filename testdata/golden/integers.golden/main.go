@@ -7,24 +7,78 @@ package main
 import (
 	"bocgolden/integers"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "integers",
-		Source: "integers.bo",
-		Dims: []program.Dim{
-			{Name: "a", Size: 1},
-			{Name: "b", Size: 1},
-		},
-		Budget:   integers.Budget,
-		Seed:     integers.Seed,
-		Maximize: integers.Maximize,
-		Lower:    integers.Lower[:],
-		Upper:    integers.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "integers",
+	Source: "integers.bo",
+	Dims: []program.Dim{
+		{Name: "a", Size: 1},
+		{Name: "b", Size: 1},
+	},
+	Budget:   integers.Budget,
+	Seed:     integers.Seed,
+	Maximize: integers.Maximize,
+	Lower:    integers.Lower[:],
+	Upper:    integers.Upper[:],
+	Run:      run,
+	Identity: "problem integers\n" +
+		"dims D=2\n" +
+		"  a int 0..2 component 0\n" +
+		"  b int 0..1 component 1\n" +
+		"objective minimize\n" +
+		"  expr (+ (^ (- a:int 1:int):int 2:int):int b:int):int\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.5:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 2:int\n" +
+		"seed 1\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *integers.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{integers.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != integers.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), integers.Dim, 0)
+	}
+	return s.o.Observe(integers.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,90 @@ package main
 import (
 	"bocgolden/kernel_algebra"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "kernel_algebra",
-		Source: "kernel_algebra.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   kernel_algebra.Budget,
-		Seed:     kernel_algebra.Seed,
-		Maximize: kernel_algebra.Maximize,
-		Lower:    kernel_algebra.Lower[:],
-		Upper:    kernel_algebra.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "kernel_algebra",
+	Source: "kernel_algebra.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   kernel_algebra.Budget,
+	Seed:     kernel_algebra.Seed,
+	Maximize: kernel_algebra.Maximize,
+	Lower:    kernel_algebra.Lower[:],
+	Upper:    kernel_algebra.Upper[:],
+	Run:      run,
+	Identity: "problem kernel_algebra\n" +
+		"dims D=2\n" +
+		"  x real [0, 1] component 0\n" +
+		"  y real [0, 1] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.branin (- (* 15:real x:real):real 5:real):real (* 15:real y:real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.sum\n" +
+		"    parts = list\n" +
+		"      - kernel.se\n" +
+		"        lengthscale = 0.3:real\n" +
+		"        variance = 0.5:real\n" +
+		"      - kernel.product\n" +
+		"        parts = list\n" +
+		"          - kernel.scale\n" +
+		"            factor = 0.5:real\n" +
+		"            kernel = kernel.linear\n" +
+		"              variance = learn (default)\n" +
+		"              offset = 0:real (default)\n" +
+		"          - kernel.matern32\n" +
+		"            lengthscale = learn(init = 0.4, bounds = [0.05, 2])\n" +
+		"            variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 7\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *kernel_algebra.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{kernel_algebra.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != kernel_algebra.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), kernel_algebra.Dim, 0)
+	}
+	return s.o.Observe(kernel_algebra.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,81 @@ package main
 import (
 	"bocgolden/kernel_linear"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "kernel_linear",
-		Source: "kernel_linear.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   kernel_linear.Budget,
-		Seed:     kernel_linear.Seed,
-		Maximize: kernel_linear.Maximize,
-		Lower:    kernel_linear.Lower[:],
-		Upper:    kernel_linear.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "kernel_linear",
+	Source: "kernel_linear.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   kernel_linear.Budget,
+	Seed:     kernel_linear.Seed,
+	Maximize: kernel_linear.Maximize,
+	Lower:    kernel_linear.Lower[:],
+	Upper:    kernel_linear.Upper[:],
+	Run:      run,
+	Identity: "problem kernel_linear\n" +
+		"dims D=2\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  y real [-1, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (+ (- (* 2:real x:real):real y:real):real (* (* 0.1:real x:real):real y:real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.linear\n" +
+		"    variance = learn(bounds = [0.1, 10])\n" +
+		"    offset = learn(init = 0.5, bounds = [0.01, 5])\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 1:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 6\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *kernel_linear.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{kernel_linear.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != kernel_linear.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), kernel_linear.Dim, 0)
+	}
+	return s.o.Observe(kernel_linear.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,79 @@ package main
 import (
 	"bocgolden/kernel_rq"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "kernel_rq",
-		Source: "kernel_rq.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   kernel_rq.Budget,
-		Seed:     kernel_rq.Seed,
-		Maximize: kernel_rq.Maximize,
-		Lower:    kernel_rq.Lower[:],
-		Upper:    kernel_rq.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "kernel_rq",
+	Source: "kernel_rq.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   kernel_rq.Budget,
+	Seed:     kernel_rq.Seed,
+	Maximize: kernel_rq.Maximize,
+	Lower:    kernel_rq.Lower[:],
+	Upper:    kernel_rq.Upper[:],
+	Run:      run,
+	Identity: "problem kernel_rq\n" +
+		"dims D=2\n" +
+		"  x real [0, 1] component 0\n" +
+		"  y real [0, 2] component 1\n" +
+		"objective minimize\n" +
+		"  expr (+ (+ (^ (- x:real 0.3:real):real 2:real):real (* 0.5:real (^ (- y:real 1.2:real):real 2:real):real):real):real (* 0.05:real (function.sin (* 9:real x:real):real):real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.rq\n" +
+		"    lengthscale = [0.3, 0.4]:vec[2]\n" +
+		"    variance = learn (default)\n" +
+		"    alpha = learn\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 3\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *kernel_rq.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{kernel_rq.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != kernel_rq.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), kernel_rq.Dim, 0)
+	}
+	return s.o.Observe(kernel_rq.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,23 +7,79 @@ package main
 import (
 	"bocgolden/kernel_rqmix"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "kernel_rqmix",
-		Source: "kernel_rqmix.bo",
-		Dims: []program.Dim{
-			{Name: "v", Size: 3, Vector: true},
-		},
-		Budget:   kernel_rqmix.Budget,
-		Seed:     kernel_rqmix.Seed,
-		Maximize: kernel_rqmix.Maximize,
-		Lower:    kernel_rqmix.Lower[:],
-		Upper:    kernel_rqmix.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "kernel_rqmix",
+	Source: "kernel_rqmix.bo",
+	Dims: []program.Dim{
+		{Name: "v", Size: 3, Vector: true},
+	},
+	Budget:   kernel_rqmix.Budget,
+	Seed:     kernel_rqmix.Seed,
+	Maximize: kernel_rqmix.Maximize,
+	Lower:    kernel_rqmix.Lower[:],
+	Upper:    kernel_rqmix.Upper[:],
+	Run:      run,
+	Identity: "problem kernel_rqmix\n" +
+		"dims D=3\n" +
+		"  v vec[3] [0, 1] components 0..2\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.hartmann3 v:vec[3]):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.rqmix\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.lhs\n" +
+		"    n = 6:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *kernel_rqmix.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{kernel_rqmix.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != kernel_rqmix.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), kernel_rqmix.Dim, 0)
+	}
+	return s.o.Observe(kernel_rqmix.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

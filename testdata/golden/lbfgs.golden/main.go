@@ -7,25 +7,82 @@ package main
 import (
 	"bocgolden/lbfgs"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "lbfgs_search",
-		Source: "lbfgs.bo",
-		Dims: []program.Dim{
-			{Name: "x1", Size: 1},
-			{Name: "x2", Size: 1},
-			{Name: "k", Size: 1},
-		},
-		Budget:   lbfgs_search.Budget,
-		Seed:     lbfgs_search.Seed,
-		Maximize: lbfgs_search.Maximize,
-		Lower:    lbfgs_search.Lower[:],
-		Upper:    lbfgs_search.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "lbfgs_search",
+	Source: "lbfgs.bo",
+	Dims: []program.Dim{
+		{Name: "x1", Size: 1},
+		{Name: "x2", Size: 1},
+		{Name: "k", Size: 1},
+	},
+	Budget:   lbfgs_search.Budget,
+	Seed:     lbfgs_search.Seed,
+	Maximize: lbfgs_search.Maximize,
+	Lower:    lbfgs_search.Lower[:],
+	Upper:    lbfgs_search.Upper[:],
+	Run:      run,
+	Identity: "problem lbfgs_search\n" +
+		"dims D=3\n" +
+		"  x1 real [-5, 10] component 0\n" +
+		"  x2 real [0, 15] component 1\n" +
+		"  k int 0..3 component 2\n" +
+		"objective minimize\n" +
+		"  expr (+ (benchmark.branin x1:real x2:real):real k:int):real\n" +
+		"observation noise none\n" +
+		"constraint budget_line known\n" +
+		"  g (- 18:real (+ x1:real x2:real):real):real >= 0\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int\n" +
+		"  raw = 256:int\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 6:int\n" +
+		"seed 3\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *lbfgs_search.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{lbfgs_search.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != lbfgs_search.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), lbfgs_search.Dim, 0)
+	}
+	return s.o.Observe(lbfgs_search.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,87 @@ package main
 import (
 	"bocgolden/lbfgs_noisy"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "lbfgs_noisy",
-		Source: "lbfgs_noisy.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   lbfgs_noisy.Budget,
-		Seed:     lbfgs_noisy.Seed,
-		Maximize: lbfgs_noisy.Maximize,
-		Lower:    lbfgs_noisy.Lower[:],
-		Upper:    lbfgs_noisy.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "lbfgs_noisy",
+	Source: "lbfgs_noisy.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   lbfgs_noisy.Budget,
+	Seed:     lbfgs_noisy.Seed,
+	Maximize: lbfgs_noisy.Maximize,
+	Lower:    lbfgs_noisy.Lower[:],
+	Upper:    lbfgs_noisy.Upper[:],
+	Run:      run,
+	Identity: "problem lbfgs_noisy\n" +
+		"dims D=2\n" +
+		"  x real [-5, 10] component 0\n" +
+		"  y real [0, 15] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.branin x:real y:real):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 5:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.sum\n" +
+		"    parts = list\n" +
+		"      - kernel.se\n" +
+		"        lengthscale = 0.3:real\n" +
+		"        variance = learn (default)\n" +
+		"      - kernel.scale\n" +
+		"        factor = 0.5:real\n" +
+		"        kernel = kernel.linear\n" +
+		"          variance = learn (default)\n" +
+		"          offset = 0:real (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei_noisy\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 8\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *lbfgs_noisy.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{lbfgs_noisy.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != lbfgs_noisy.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), lbfgs_noisy.Dim, 0)
+	}
+	return s.o.Observe(lbfgs_noisy.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

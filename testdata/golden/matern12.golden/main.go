@@ -7,24 +7,78 @@ package main
 import (
 	"bocgolden/matern12"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "peaks",
-		Source: "matern12.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   peaks.Budget,
-		Seed:     peaks.Seed,
-		Maximize: peaks.Maximize,
-		Lower:    peaks.Lower[:],
-		Upper:    peaks.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "peaks",
+	Source: "matern12.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   peaks.Budget,
+	Seed:     peaks.Seed,
+	Maximize: peaks.Maximize,
+	Lower:    peaks.Lower[:],
+	Upper:    peaks.Upper[:],
+	Run:      run,
+	Identity: "problem peaks\n" +
+		"dims D=2\n" +
+		"  x real [0, 1] component 0\n" +
+		"  y real [0, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (+ (benchmark.rkhs1d x:real):real (benchmark.double_peak y:real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern12\n" +
+		"    lengthscale = 0.1:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0.001:real\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.lhs\n" +
+		"    n = 6:int\n" +
+		"seed 2\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *peaks.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{peaks.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != peaks.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), peaks.Dim, 0)
+	}
+	return s.o.Observe(peaks.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,25 +7,85 @@ package main
 import (
 	"bocgolden/mixed"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "training",
-		Source: "mixed.bo",
-		Dims: []program.Dim{
-			{Name: "lr", Size: 1},
-			{Name: "layers", Size: 1},
-			{Name: "dropout", Size: 1},
-		},
-		Budget:   training.Budget,
-		Seed:     training.Seed,
-		Maximize: training.Maximize,
-		Lower:    training.Lower[:],
-		Upper:    training.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "training",
+	Source: "mixed.bo",
+	Dims: []program.Dim{
+		{Name: "lr", Size: 1},
+		{Name: "layers", Size: 1},
+		{Name: "dropout", Size: 1},
+	},
+	Budget:   training.Budget,
+	Seed:     training.Seed,
+	Maximize: training.Maximize,
+	Lower:    training.Lower[:],
+	Upper:    training.Upper[:],
+	Run:      run,
+	Identity: "problem training\n" +
+		"dims D=3\n" +
+		"  lr real [0.0001, 0.1] log component 0\n" +
+		"  layers int 1..8 component 1\n" +
+		"  dropout real [0, 0.5] component 2\n" +
+		"objective minimize\n" +
+		"  expr (+ (+ (/ (^ (- (function.log lr:real):real -5.809142990314028:real):real 2:real):real 4:real):real (* 0.05:real (^ (- layers:int 5:int):int 2:int):int):real):real dropout:real):real\n" +
+		"observation noise none\n" +
+		"constraint capacity known\n" +
+		"  g (- (* layers:int (- 1:real dropout:real):real):real 2:real):real >= 0\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 1.5:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 5:int\n" +
+		"seed 11\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *training.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{training.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != training.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), training.Dim, 0)
+	}
+	return s.o.Observe(training.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

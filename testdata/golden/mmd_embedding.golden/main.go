@@ -7,26 +7,89 @@ package main
 import (
 	"bocgolden/mmd_embedding"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "mmd_embedding",
-		Source: "mmd_embedding.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   mmd_embedding.Budget,
-		Seed:     mmd_embedding.Seed,
-		Maximize: mmd_embedding.Maximize,
-		Lower:    mmd_embedding.Lower[:],
-		Upper:    mmd_embedding.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return mmd_embedding.Robust(mmd_embedding.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "mmd_embedding",
+	Source: "mmd_embedding.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   mmd_embedding.Budget,
+	Seed:     mmd_embedding.Seed,
+	Maximize: mmd_embedding.Maximize,
+	Lower:    mmd_embedding.Lower[:],
+	Upper:    mmd_embedding.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return mmd_embedding.Robust(mmd_embedding.Point(x), noiseScale)
+	},
+	Identity: "problem mmd_embedding\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.double_peak x:real):real\n" +
+		"input noise (x)\n" +
+		"  distribution.beta\n" +
+		"    a = 0.4:real\n" +
+		"    b = 0.2:real\n" +
+		"    scale = 0.1:real\n" +
+		"observation noise none\n" +
+		"model model.mmd\n" +
+		"  kernel = kernel.rqmix (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = 1:real\n" +
+		"  samples = 32:int\n" +
+		"  landmarks = 24:int\n" +
+		"  estimator = \"embedding\":string (default)\n" +
+		"  alpha = learn (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 3\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *mmd_embedding.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{mmd_embedding.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != mmd_embedding.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), mmd_embedding.Dim, 0)
+	}
+	return s.o.Observe(mmd_embedding.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

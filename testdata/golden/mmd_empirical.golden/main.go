@@ -7,26 +7,91 @@ package main
 import (
 	"bocgolden/mmd_empirical"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "mmd_empirical",
-		Source: "mmd_empirical.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   mmd_empirical.Budget,
-		Seed:     mmd_empirical.Seed,
-		Maximize: mmd_empirical.Maximize,
-		Lower:    mmd_empirical.Lower[:],
-		Upper:    mmd_empirical.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return mmd_empirical.Robust(mmd_empirical.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "mmd_empirical",
+	Source: "mmd_empirical.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   mmd_empirical.Budget,
+	Seed:     mmd_empirical.Seed,
+	Maximize: mmd_empirical.Maximize,
+	Lower:    mmd_empirical.Lower[:],
+	Upper:    mmd_empirical.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return mmd_empirical.Robust(mmd_empirical.Point(x), noiseScale)
+	},
+	Identity: "problem mmd_empirical\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.rkhs1d x:real):real\n" +
+		"input noise (x)\n" +
+		"  distribution.chi2\n" +
+		"    df = (if (< x:real 0.6:real):bool 0.5:real 7:real):real\n" +
+		"    scale = 0.01:real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"model model.mmd\n" +
+		"  kernel = kernel.rqmix\n" +
+		"    lengthscale = 0.1:real\n" +
+		"    variance = learn (default)\n" +
+		"  samples = 16:int\n" +
+		"  landmarks = 0:int (default)\n" +
+		"  estimator = \"empirical\":string\n" +
+		"  alpha = 2:real\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 7\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *mmd_empirical.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{mmd_empirical.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != mmd_empirical.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), mmd_empirical.Dim, 0)
+	}
+	return s.o.Observe(mmd_empirical.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,27 +7,87 @@ package main
 import (
 	"bocgolden/mmd_nystrom"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "mmd_nystrom",
-		Source: "mmd_nystrom.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   mmd_nystrom.Budget,
-		Seed:     mmd_nystrom.Seed,
-		Maximize: mmd_nystrom.Maximize,
-		Lower:    mmd_nystrom.Lower[:],
-		Upper:    mmd_nystrom.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return mmd_nystrom.Robust(mmd_nystrom.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "mmd_nystrom",
+	Source: "mmd_nystrom.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   mmd_nystrom.Budget,
+	Seed:     mmd_nystrom.Seed,
+	Maximize: mmd_nystrom.Maximize,
+	Lower:    mmd_nystrom.Lower[:],
+	Upper:    mmd_nystrom.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return mmd_nystrom.Robust(mmd_nystrom.Point(x), noiseScale)
+	},
+	Identity: "problem mmd_nystrom\n" +
+		"dims D=2\n" +
+		"  x real [0, 1] component 0\n" +
+		"  y real [-1, 1] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.sphere x:real y:real):real\n" +
+		"input noise (x)\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = (+ 0.01:real (* 0.1:real x:real):real):real\n" +
+		"observation noise none\n" +
+		"model model.mmd\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = learn\n" +
+		"    variance = learn (default)\n" +
+		"  samples = 16:int\n" +
+		"  landmarks = 4:int\n" +
+		"  estimator = \"nystrom\":string\n" +
+		"  alpha = learn (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.lhs\n" +
+		"    n = 4:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *mmd_nystrom.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{mmd_nystrom.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != mmd_nystrom.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), mmd_nystrom.Dim, 0)
+	}
+	return s.o.Observe(mmd_nystrom.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,23 +7,79 @@ package main
 import (
 	"bocgolden/noise_learn"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "noise_learn",
-		Source: "noise_learn.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   noise_learn.Budget,
-		Seed:     noise_learn.Seed,
-		Maximize: noise_learn.Maximize,
-		Lower:    noise_learn.Lower[:],
-		Upper:    noise_learn.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "noise_learn",
+	Source: "noise_learn.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   noise_learn.Budget,
+	Seed:     noise_learn.Seed,
+	Maximize: noise_learn.Maximize,
+	Lower:    noise_learn.Lower[:],
+	Upper:    noise_learn.Upper[:],
+	Run:      run,
+	Identity: "problem noise_learn\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (+ (function.sin (* 6:real x:real):real):real (* 0.3:real x:real):real):real\n" +
+		"observation noise learn\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 8\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *noise_learn.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{noise_learn.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != noise_learn.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), noise_learn.Dim, 0)
+	}
+	return s.o.Observe(noise_learn.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

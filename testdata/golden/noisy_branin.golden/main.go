@@ -7,24 +7,81 @@ package main
 import (
 	"bocgolden/noisy_branin"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "noisy_branin",
-		Source: "noisy_branin.bo",
-		Dims: []program.Dim{
-			{Name: "x1", Size: 1},
-			{Name: "x2", Size: 1},
-		},
-		Budget:   noisy_branin.Budget,
-		Seed:     noisy_branin.Seed,
-		Maximize: noisy_branin.Maximize,
-		Lower:    noisy_branin.Lower[:],
-		Upper:    noisy_branin.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "noisy_branin",
+	Source: "noisy_branin.bo",
+	Dims: []program.Dim{
+		{Name: "x1", Size: 1},
+		{Name: "x2", Size: 1},
+	},
+	Budget:   noisy_branin.Budget,
+	Seed:     noisy_branin.Seed,
+	Maximize: noisy_branin.Maximize,
+	Lower:    noisy_branin.Lower[:],
+	Upper:    noisy_branin.Upper[:],
+	Run:      run,
+	Identity: "problem noisy_branin\n" +
+		"dims D=2\n" +
+		"  x1 real [-5, 10] component 0\n" +
+		"  x2 real [0, 15] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.branin x1:real x2:real):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 30.77:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = learn\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 6:int\n" +
+		"seed 1\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *noisy_branin.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{noisy_branin.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != noisy_branin.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), noisy_branin.Dim, 0)
+	}
+	return s.o.Observe(noisy_branin.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,23 +7,79 @@ package main
 import (
 	"bocgolden/noisy_hartmann3"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "noisy_hartmann3",
-		Source: "noisy_hartmann3.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 3, Vector: true},
-		},
-		Budget:   noisy_hartmann3.Budget,
-		Seed:     noisy_hartmann3.Seed,
-		Maximize: noisy_hartmann3.Maximize,
-		Lower:    noisy_hartmann3.Lower[:],
-		Upper:    noisy_hartmann3.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "noisy_hartmann3",
+	Source: "noisy_hartmann3.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 3, Vector: true},
+	},
+	Budget:   noisy_hartmann3.Budget,
+	Seed:     noisy_hartmann3.Seed,
+	Maximize: noisy_hartmann3.Maximize,
+	Lower:    noisy_hartmann3.Lower[:],
+	Upper:    noisy_hartmann3.Upper[:],
+	Run:      run,
+	Identity: "problem noisy_hartmann3\n" +
+		"dims D=3\n" +
+		"  x vec[3] [0, 1] components 0..2\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.hartmann3 x:vec[3]):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.3863:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52\n" +
+		"    lengthscale = learn\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 9:int\n" +
+		"seed 1\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *noisy_hartmann3.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{noisy_hartmann3.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != noisy_hartmann3.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), noisy_hartmann3.Dim, 0)
+	}
+	return s.o.Observe(noisy_hartmann3.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

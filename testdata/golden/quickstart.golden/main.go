@@ -7,24 +7,78 @@ package main
 import (
 	"bocgolden/quickstart"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "quickstart",
-		Source: "quickstart.bo",
-		Dims: []program.Dim{
-			{Name: "x1", Size: 1},
-			{Name: "x2", Size: 1},
-		},
-		Budget:   quickstart.Budget,
-		Seed:     quickstart.Seed,
-		Maximize: quickstart.Maximize,
-		Lower:    quickstart.Lower[:],
-		Upper:    quickstart.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "quickstart",
+	Source: "quickstart.bo",
+	Dims: []program.Dim{
+		{Name: "x1", Size: 1},
+		{Name: "x2", Size: 1},
+	},
+	Budget:   quickstart.Budget,
+	Seed:     quickstart.Seed,
+	Maximize: quickstart.Maximize,
+	Lower:    quickstart.Lower[:],
+	Upper:    quickstart.Upper[:],
+	Run:      run,
+	Identity: "problem quickstart\n" +
+		"dims D=2\n" +
+		"  x1 real [-5, 10] component 0\n" +
+		"  x2 real [0, 15] component 1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.branin x1:real x2:real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 6:int\n" +
+		"seed 1\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *quickstart.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{quickstart.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != quickstart.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), quickstart.Dim, 0)
+	}
+	return s.o.Observe(quickstart.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,28 +7,97 @@ package main
 import (
 	"bocgolden/safe_exec"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "safeexec",
-		Source: "safe_exec.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "v", Size: 2, Vector: true},
-		},
-		Budget:   safeexec.Budget,
-		Seed:     safeexec.Seed,
-		Maximize: safeexec.Maximize,
-		Lower:    safeexec.Lower[:],
-		Upper:    safeexec.Upper[:],
-		Run:      run,
-		Constraints: []program.Constraint{
-			{Name: "load", Limit: 1.2},
-			{Name: "sphere", Limit: 2.5},
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "safeexec",
+	Source: "safe_exec.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "v", Size: 2, Vector: true},
+	},
+	Budget:   safeexec.Budget,
+	Seed:     safeexec.Seed,
+	Maximize: safeexec.Maximize,
+	Lower:    safeexec.Lower[:],
+	Upper:    safeexec.Upper[:],
+	Run:      run,
+	Constraints: []program.Constraint{
+		{Name: "load", Limit: 1.2},
+		{Name: "sphere", Limit: 2.5},
+	},
+	Identity: "problem safeexec\n" +
+		"dims D=3\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  v vec[2] [-1, 1] components 1..2\n" +
+		"objective minimize\n" +
+		"  exec \"./execsphere_objective\" \"--shift\" \"0.25\" \"--report\" \"load\"\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"constraint load measured <= 1.2\n" +
+		"  external\n" +
+		"  seeds\n" +
+		"    [0, 0, 0]\n" +
+		"constraint sphere measured <= 2.5\n" +
+		"  exec \"./execsphere_objective\"\n" +
+		"  seeds\n" +
+		"    [0, 0, 0]\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.stageopt\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  lipschitz = 4:real\n" +
+		"  window = 4:int\n" +
+		"  cap = 10:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 6:int\n" +
+		"seed 2\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *safeexec.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{safeexec.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != safeexec.Dim || len(constraints) != 2 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), safeexec.Dim, 2)
+	}
+	return s.o.Observe(safeexec.Point(x), y, safeexec.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

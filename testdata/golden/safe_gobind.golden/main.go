@@ -7,28 +7,97 @@ package main
 import (
 	"bocgolden/safe_gobind"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "safegobind",
-		Source: "safe_gobind.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "v", Size: 2, Vector: true},
-		},
-		Budget:   safegobind.Budget,
-		Seed:     safegobind.Seed,
-		Maximize: safegobind.Maximize,
-		Lower:    safegobind.Lower[:],
-		Upper:    safegobind.Upper[:],
-		Run:      run,
-		Constraints: []program.Constraint{
-			{Name: "load", Limit: 1.2},
-			{Name: "sphere", Limit: 2.5},
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "safegobind",
+	Source: "safe_gobind.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "v", Size: 2, Vector: true},
+	},
+	Budget:   safegobind.Budget,
+	Seed:     safegobind.Seed,
+	Maximize: safegobind.Maximize,
+	Lower:    safegobind.Lower[:],
+	Upper:    safegobind.Upper[:],
+	Run:      run,
+	Constraints: []program.Constraint{
+		{Name: "load", Limit: 1.2},
+		{Name: "sphere", Limit: 2.5},
+	},
+	Identity: "problem safegobind\n" +
+		"dims D=3\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  v vec[2] [-1, 1] components 1..2\n" +
+		"objective minimize\n" +
+		"  go \"github.com/bocdev/boc/testdata/golden/objectives\".SphereLoad context values(load: Total) error\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"constraint load measured <= 1.2\n" +
+		"  external\n" +
+		"  seeds\n" +
+		"    [0, 0, 0]\n" +
+		"constraint sphere measured <= 2.5\n" +
+		"  go \"github.com/bocdev/boc/testdata/golden/objectives\".Sphere\n" +
+		"  seeds\n" +
+		"    [0, 0, 0]\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.safe_ucb\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  phase1 = \"random\":string (default)\n" +
+		"  window = 4:int\n" +
+		"  cap = 10:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 6:int\n" +
+		"seed 2\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *safegobind.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{safegobind.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != safegobind.Dim || len(constraints) != 2 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), safegobind.Dim, 2)
+	}
+	return s.o.Observe(safegobind.Point(x), y, safegobind.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

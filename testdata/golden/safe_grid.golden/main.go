@@ -7,27 +7,97 @@ package main
 import (
 	"bocgolden/safe_grid"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "safegrid",
-		Source: "safe_grid.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   safegrid.Budget,
-		Seed:     safegrid.Seed,
-		Maximize: safegrid.Maximize,
-		Lower:    safegrid.Lower[:],
-		Upper:    safegrid.Upper[:],
-		Run:      run,
-		Constraints: []program.Constraint{
-			{Name: "heat", Limit: 70.0, Simulated: true},
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "safegrid",
+	Source: "safe_grid.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   safegrid.Budget,
+	Seed:     safegrid.Seed,
+	Maximize: safegrid.Maximize,
+	Lower:    safegrid.Lower[:],
+	Upper:    safegrid.Upper[:],
+	Run:      run,
+	Constraints: []program.Constraint{
+		{Name: "heat", Limit: 70.0, Simulated: true},
+	},
+	Identity: "problem safegrid\n" +
+		"dims D=2\n" +
+		"  x real [0, 1] component 0\n" +
+		"  y real [0, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (- (- (^ (- x:real 0.7:real):real 2:real):real):real (^ (- y:real 0.6:real):real 2:real):real):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"constraint heat measured <= 70\n" +
+		"  expr (+ 40:real (* (* 50:real x:real):real y:real):real):real\n" +
+		"  seeds\n" +
+		"    [0.1, 0.1]\n" +
+		"    [0.2, 0.1]\n" +
+		"  noise = distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.5:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.safe_ucb\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  phase1 = \"random\":string (default)\n" +
+		"  window = 8:int\n" +
+		"  cap = 20:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 3\n" +
+		"stop when (> best:real -0.002:real):bool\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *safegrid.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{safegrid.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != safegrid.Dim || len(constraints) != 1 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), safegrid.Dim, 1)
+	}
+	return s.o.Observe(safegrid.Point(x), y, safegrid.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

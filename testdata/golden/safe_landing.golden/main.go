@@ -7,35 +7,202 @@ package main
 import (
 	"bocgolden/safe_landing"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "safelanding",
-		Source: "safe_landing.bo",
-		Dims: []program.Dim{
-			{Name: "a", Size: 1},
-			{Name: "b", Size: 1},
-		},
-		Budget:   safelanding.Budget,
-		Seed:     safelanding.Seed,
-		Maximize: safelanding.Maximize,
-		Lower:    safelanding.Lower[:],
-		Upper:    safelanding.Upper[:],
-		Run:      run,
-		Optimum: func() ([]float64, float64) {
-			x, f := safelanding.BestCandidate()
-			return x[:], f
-		},
-		Constraints: []program.Constraint{
-			{Name: "reach", Limit: 1.2, Simulated: true},
-			{Name: "load", Limit: 0.7, AtLeast: true, Simulated: true},
-		},
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return safelanding.Robust(safelanding.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "safelanding",
+	Source: "safe_landing.bo",
+	Dims: []program.Dim{
+		{Name: "a", Size: 1},
+		{Name: "b", Size: 1},
+	},
+	Budget:   safelanding.Budget,
+	Seed:     safelanding.Seed,
+	Maximize: safelanding.Maximize,
+	Lower:    safelanding.Lower[:],
+	Upper:    safelanding.Upper[:],
+	Run:      run,
+	Optimum: func() ([]float64, float64) {
+		x, f := safelanding.BestCandidate()
+		return x[:], f
+	},
+	Constraints: []program.Constraint{
+		{Name: "reach", Limit: 1.2, Simulated: true},
+		{Name: "load", Limit: 0.7, AtLeast: true, Simulated: true},
+	},
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return safelanding.Robust(safelanding.Point(x), noiseScale)
+	},
+	Identity: "problem safelanding\n" +
+		"dims D=2\n" +
+		"  a real [0, 1] component 0\n" +
+		"  b real [0, 1] component 1\n" +
+		"objective minimize\n" +
+		"  expr (+ (^ (- a:real 0.8:real):real 2:real):real (^ (- b:real 0.3:real):real 2:real):real):real\n" +
+		"candidates\n" +
+		"  candidates.grid\n" +
+		"    n = 9:int\n" +
+		"  [0, 0]\n" +
+		"  [0, 0.125]\n" +
+		"  [0, 0.25]\n" +
+		"  [0, 0.375]\n" +
+		"  [0, 0.5]\n" +
+		"  [0, 0.625]\n" +
+		"  [0, 0.75]\n" +
+		"  [0, 0.875]\n" +
+		"  [0, 1]\n" +
+		"  [0.125, 0]\n" +
+		"  [0.125, 0.125]\n" +
+		"  [0.125, 0.25]\n" +
+		"  [0.125, 0.375]\n" +
+		"  [0.125, 0.5]\n" +
+		"  [0.125, 0.625]\n" +
+		"  [0.125, 0.75]\n" +
+		"  [0.125, 0.875]\n" +
+		"  [0.125, 1]\n" +
+		"  [0.25, 0]\n" +
+		"  [0.25, 0.125]\n" +
+		"  [0.25, 0.25]\n" +
+		"  [0.25, 0.375]\n" +
+		"  [0.25, 0.5]\n" +
+		"  [0.25, 0.625]\n" +
+		"  [0.25, 0.75]\n" +
+		"  [0.25, 0.875]\n" +
+		"  [0.25, 1]\n" +
+		"  [0.375, 0]\n" +
+		"  [0.375, 0.125]\n" +
+		"  [0.375, 0.25]\n" +
+		"  [0.375, 0.375]\n" +
+		"  [0.375, 0.5]\n" +
+		"  [0.375, 0.625]\n" +
+		"  [0.375, 0.75]\n" +
+		"  [0.375, 0.875]\n" +
+		"  [0.375, 1]\n" +
+		"  [0.5, 0]\n" +
+		"  [0.5, 0.125]\n" +
+		"  [0.5, 0.25]\n" +
+		"  [0.5, 0.375]\n" +
+		"  [0.5, 0.5]\n" +
+		"  [0.5, 0.625]\n" +
+		"  [0.5, 0.75]\n" +
+		"  [0.5, 0.875]\n" +
+		"  [0.5, 1]\n" +
+		"  [0.625, 0]\n" +
+		"  [0.625, 0.125]\n" +
+		"  [0.625, 0.25]\n" +
+		"  [0.625, 0.375]\n" +
+		"  [0.625, 0.5]\n" +
+		"  [0.625, 0.625]\n" +
+		"  [0.625, 0.75]\n" +
+		"  [0.625, 0.875]\n" +
+		"  [0.625, 1]\n" +
+		"  [0.75, 0]\n" +
+		"  [0.75, 0.125]\n" +
+		"  [0.75, 0.25]\n" +
+		"  [0.75, 0.375]\n" +
+		"  [0.75, 0.5]\n" +
+		"  [0.75, 0.625]\n" +
+		"  [0.75, 0.75]\n" +
+		"  [0.75, 0.875]\n" +
+		"  [0.75, 1]\n" +
+		"  [0.875, 0]\n" +
+		"  [0.875, 0.125]\n" +
+		"  [0.875, 0.25]\n" +
+		"  [0.875, 0.375]\n" +
+		"  [0.875, 0.5]\n" +
+		"  [0.875, 0.625]\n" +
+		"  [0.875, 0.75]\n" +
+		"  [0.875, 0.875]\n" +
+		"  [0.875, 1]\n" +
+		"  [1, 0]\n" +
+		"  [1, 0.125]\n" +
+		"  [1, 0.25]\n" +
+		"  [1, 0.375]\n" +
+		"  [1, 0.5]\n" +
+		"  [1, 0.625]\n" +
+		"  [1, 0.75]\n" +
+		"  [1, 0.875]\n" +
+		"  [1, 1]\n" +
+		"input noise (a, b)\n" +
+		"  distribution.iid\n" +
+		"    d = distribution.normal\n" +
+		"      mean = 0:real\n" +
+		"      sd = 0.03:real\n" +
+		"    n = 2:int\n" +
+		"observation noise none\n" +
+		"constraint reach measured <= 1.2\n" +
+		"  expr (+ a:real b:real):real\n" +
+		"  seeds\n" +
+		"    [0.25, 0.25]\n" +
+		"    [0.375, 0.25]\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.6:real\n" +
+		"    variance = 0.1:real\n" +
+		"  noise = distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.02:real\n" +
+		"constraint load measured >= 0.7\n" +
+		"  expr (- 1:real (* a:real b:real):real):real\n" +
+		"  seeds\n" +
+		"    [0.25, 0.25]\n" +
+		"    [0.375, 0.25]\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = 1:real\n" +
+		"    variance = learn (default)\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = 1:real\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.safe_ucb\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  phase1 = \"random\":string (default)\n" +
+		"  window = 5:int\n" +
+		"  cap = 10:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *safelanding.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{safelanding.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != safelanding.Dim || len(constraints) != 2 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), safelanding.Dim, 2)
+	}
+	return s.o.Observe(safelanding.Point(x), y, safelanding.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,27 +7,100 @@ package main
 import (
 	"bocgolden/safe_pool"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "safepool",
-		Source: "safe_pool.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 4, Vector: true},
-			{Name: "n", Size: 1},
-		},
-		Budget:   safepool.Budget,
-		Seed:     safepool.Seed,
-		Maximize: safepool.Maximize,
-		Lower:    safepool.Lower[:],
-		Upper:    safepool.Upper[:],
-		Run:      run,
-		Constraints: []program.Constraint{
-			{Name: "heat", Limit: 60.0, Simulated: true},
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "safepool",
+	Source: "safe_pool.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 4, Vector: true},
+		{Name: "n", Size: 1},
+	},
+	Budget:   safepool.Budget,
+	Seed:     safepool.Seed,
+	Maximize: safepool.Maximize,
+	Lower:    safepool.Lower[:],
+	Upper:    safepool.Upper[:],
+	Run:      run,
+	Constraints: []program.Constraint{
+		{Name: "heat", Limit: 60.0, Simulated: true},
+	},
+	Identity: "problem safepool\n" +
+		"dims D=5\n" +
+		"  x vec[4] [0, 1] components 0..3\n" +
+		"  n int 0..10 component 4\n" +
+		"objective maximize\n" +
+		"  expr (- (- (function.sum (^ (- x:vec[4] 0.6:real):vec[4] 2:real):vec[4]):real):real (* 0.01:real (^ (- n:int 6:int):int 2:int):int):real):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"constraint spend known\n" +
+		"  g (- 1.6:real (+ (index x:vec[4] 0:int):real (index x:vec[4] 1:int):real):real):real >= 0\n" +
+		"constraint heat measured <= 60\n" +
+		"  expr (+ (+ 30:real (* 40:real (function.sum (^ x:vec[4] 2:real):vec[4]):real):real):real n:int):real\n" +
+		"  seeds\n" +
+		"    [0.2, 0.2, 0.2, 0.2, 2]\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.5:real\n" +
+		"    variance = learn (default)\n" +
+		"  noise = distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.2:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern52 (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.safe_ucb\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  phase1 = \"random\":string (default)\n" +
+		"  window = 5:int\n" +
+		"  cap = 12:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 10:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *safepool.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{safepool.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != safepool.Dim || len(constraints) != 1 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), safepool.Dim, 1)
+	}
+	return s.o.Observe(safepool.Point(x), y, safepool.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,30 +7,143 @@ package main
 import (
 	"bocgolden/safe_random"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "saferandom",
-		Source: "safe_random.bo",
-		Dims: []program.Dim{
-			{Name: "p", Size: 2, Vector: true},
-		},
-		Budget:   saferandom.Budget,
-		Seed:     saferandom.Seed,
-		Maximize: saferandom.Maximize,
-		Lower:    saferandom.Lower[:],
-		Upper:    saferandom.Upper[:],
-		Run:      run,
-		Optimum: func() ([]float64, float64) {
-			x, f := saferandom.BestCandidate()
-			return x[:], f
-		},
-		Constraints: []program.Constraint{
-			{Name: "g", Limit: 0.0, AtLeast: true, Simulated: true},
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "saferandom",
+	Source: "safe_random.bo",
+	Dims: []program.Dim{
+		{Name: "p", Size: 2, Vector: true},
+	},
+	Budget:   saferandom.Budget,
+	Seed:     saferandom.Seed,
+	Maximize: saferandom.Maximize,
+	Lower:    saferandom.Lower[:],
+	Upper:    saferandom.Upper[:],
+	Run:      run,
+	Optimum: func() ([]float64, float64) {
+		x, f := saferandom.BestCandidate()
+		return x[:], f
+	},
+	Constraints: []program.Constraint{
+		{Name: "g", Limit: 0.0, AtLeast: true, Simulated: true},
+	},
+	Identity: "problem saferandom\n" +
+		"dims D=2\n" +
+		"  p vec[2] [-1, 1] components 0..1\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.gp_sample p:vec[2] 1:int 3:int):real\n" +
+		"candidates\n" +
+		"  candidates.uniform_ball\n" +
+		"    n = 40:int\n" +
+		"    radius = 1:real\n" +
+		"  [-0.7546815320279169, -0.6278082497796611]\n" +
+		"  [0.1577061794126832, -0.12912214008242923]\n" +
+		"  [0.19031166047993997, 0.9646911134909477]\n" +
+		"  [-0.1789812086220735, -0.46852536833622804]\n" +
+		"  [0.25469121475595147, -0.7103423075731005]\n" +
+		"  [-0.6374841798162862, -0.5754908108067981]\n" +
+		"  [0.5007051671690472, -0.13674047382166463]\n" +
+		"  [-0.22251819184195795, 0.9449455587121349]\n" +
+		"  [-0.8112537303050783, 0.33716034839527553]\n" +
+		"  [-0.3745419649004018, -0.630079411350205]\n" +
+		"  [-0.5145779542765193, -0.061498710860424896]\n" +
+		"  [0.7429597031967647, -0.04654798142760057]\n" +
+		"  [-0.11121717642947584, 0.711410013269331]\n" +
+		"  [-0.22489573285496312, -0.7196049382991735]\n" +
+		"  [0.07102896549389681, -0.022470563375191623]\n" +
+		"  [-0.7843920113830031, -0.4452548769157321]\n" +
+		"  [0.31473074511174, 0.9174357429613728]\n" +
+		"  [0.29035266843295904, 0.08337439156314455]\n" +
+		"  [0.4536800792102401, -0.044046145881532286]\n" +
+		"  [-0.04603287163448439, 0.6316618862088433]\n" +
+		"  [0.45893978149238096, -0.17575499852992543]\n" +
+		"  [-0.08066153919100673, 0.3647050853264595]\n" +
+		"  [-0.9643030579494772, 0.07312850727386576]\n" +
+		"  [0.4925966660707174, -0.2978124823854671]\n" +
+		"  [-0.12676087670800404, 0.5905014237891557]\n" +
+		"  [-0.07142451928847508, 0.8814857074632473]\n" +
+		"  [0.3369399773909385, -0.5077837585105488]\n" +
+		"  [-0.7000383440052047, 0.6842514899167278]\n" +
+		"  [0.6500402239033567, -0.21912104577758074]\n" +
+		"  [-0.4995290173681626, 0.1236965796384094]\n" +
+		"  [0.12659524803894168, 0.33350402350783553]\n" +
+		"  [-0.13198233574673696, -0.6751321955551458]\n" +
+		"  [0.5874089931333137, -0.21177202101397208]\n" +
+		"  [-0.5735628012364873, -0.8186505116067072]\n" +
+		"  [-0.7755651492268044, 0.5059499667689975]\n" +
+		"  [-0.6862257058615436, -0.6854568778033612]\n" +
+		"  [0.8313486804456008, -0.026617745927364062]\n" +
+		"  [0.8361009165431715, 0.26924575697993036]\n" +
+		"  [0.3785485107366714, -0.34618880470925173]\n" +
+		"  [0.38704172103303996, -0.03096760450801167]\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.1:real\n" +
+		"constraint g measured >= 0\n" +
+		"  expr (benchmark.gp_sample p:vec[2] 0.6:real 4:int):real\n" +
+		"  seeds: 4 drawn among the truly safe candidates\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = 1:real\n" +
+		"  noise = distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.1:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.5:real\n" +
+		"    variance = 1:real\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.safe_ucb\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  phase1 = \"random\":string (default)\n" +
+		"  window = 5:int\n" +
+		"  cap = 10:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 9\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *saferandom.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{saferandom.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != saferandom.Dim || len(constraints) != 1 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), saferandom.Dim, 1)
+	}
+	return s.o.Observe(saferandom.Point(x), y, saferandom.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

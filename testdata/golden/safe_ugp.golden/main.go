@@ -7,30 +7,109 @@ package main
 import (
 	"bocgolden/safe_ugp"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "safeugp",
-		Source: "safe_ugp.bo",
-		Dims: []program.Dim{
-			{Name: "a", Size: 1},
-			{Name: "b", Size: 1},
-		},
-		Budget:   safeugp.Budget,
-		Seed:     safeugp.Seed,
-		Maximize: safeugp.Maximize,
-		Lower:    safeugp.Lower[:],
-		Upper:    safeugp.Upper[:],
-		Run:      run,
-		Constraints: []program.Constraint{
-			{Name: "load", Limit: 0.7, AtLeast: true, Simulated: true},
-		},
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return safeugp.Robust(safeugp.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "safeugp",
+	Source: "safe_ugp.bo",
+	Dims: []program.Dim{
+		{Name: "a", Size: 1},
+		{Name: "b", Size: 1},
+	},
+	Budget:   safeugp.Budget,
+	Seed:     safeugp.Seed,
+	Maximize: safeugp.Maximize,
+	Lower:    safeugp.Lower[:],
+	Upper:    safeugp.Upper[:],
+	Run:      run,
+	Constraints: []program.Constraint{
+		{Name: "load", Limit: 0.7, AtLeast: true, Simulated: true},
+	},
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return safeugp.Robust(safeugp.Point(x), noiseScale)
+	},
+	Identity: "problem safeugp\n" +
+		"dims D=2\n" +
+		"  a real [0, 1] component 0\n" +
+		"  b real [0, 1] component 1\n" +
+		"objective minimize\n" +
+		"  expr (+ (^ (- a:real 0.8:real):real 2:real):real (^ (- b:real 0.3:real):real 2:real):real):real\n" +
+		"input noise (a, b)\n" +
+		"  distribution.iid\n" +
+		"    d = distribution.uniform\n" +
+		"      lo = -0.05:real\n" +
+		"      hi = 0.05:real\n" +
+		"    n = 2:int\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"constraint load measured >= 0.7\n" +
+		"  expr (- 1:real (* a:real b:real):real):real\n" +
+		"  seeds\n" +
+		"    [0.25, 0.25]\n" +
+		"    [0.375, 0.25]\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = 1:real\n" +
+		"    variance = learn (default)\n" +
+		"  noise = distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"model model.ugp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.3:real\n" +
+		"    variance = 1:real\n" +
+		"  samples = 100:int (default)\n" +
+		"  input_noise = \"model\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.safe_ucb\n" +
+		"  delta = 0.01:real (default)\n" +
+		"  beta = 0:real (default)\n" +
+		"  phase1 = \"random\":string (default)\n" +
+		"  window = 5:int\n" +
+		"  cap = 10:int\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *safeugp.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{safeugp.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != safeugp.Dim || len(constraints) != 1 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), safeugp.Dim, 1)
+	}
+	return s.o.Observe(safeugp.Point(x), y, safeugp.Constraints(constraints))
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

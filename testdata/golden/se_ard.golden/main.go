@@ -7,24 +7,83 @@ package main
 import (
 	"bocgolden/se_ard"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "se_ard",
-		Source: "se_ard.bo",
-		Dims: []program.Dim{
-			{Name: "a", Size: 1},
-			{Name: "b", Size: 1},
-		},
-		Budget:   se_ard.Budget,
-		Seed:     se_ard.Seed,
-		Maximize: se_ard.Maximize,
-		Lower:    se_ard.Lower[:],
-		Upper:    se_ard.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "se_ard",
+	Source: "se_ard.bo",
+	Dims: []program.Dim{
+		{Name: "a", Size: 1},
+		{Name: "b", Size: 1},
+	},
+	Budget:   se_ard.Budget,
+	Seed:     se_ard.Seed,
+	Maximize: se_ard.Maximize,
+	Lower:    se_ard.Lower[:],
+	Upper:    se_ard.Upper[:],
+	Run:      run,
+	Identity: "problem se_ard\n" +
+		"dims D=2\n" +
+		"  a real [0, 1] component 0\n" +
+		"  b real [-2, 2] component 1\n" +
+		"objective maximize\n" +
+		"  expr (+ (- (benchmark.sphere (- a:real 0.5:real):real (- (/ b:real 4:real):real 0.25:real):real):real):real (* 0.1:real (function.cos (* 3:real a:real):real):real):real):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.01:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = [0.3, 0.15]:vec[2]\n" +
+		"    variance = 1.5:real\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.pi\n" +
+		"  xi = 0.01:real\n" +
+		"search search.pattern\n" +
+		"  raw = 256:int\n" +
+		"  restarts = 2:int\n" +
+		"init\n" +
+		"  [0.1, -1.5]\n" +
+		"  [0.9, 0.5]\n" +
+		"  [0.5, 1.9]\n" +
+		"seed 4\n" +
+		"stop when (or (< acquisition:real 1e-09:real):bool (>= evaluations:int 20:int):bool):bool\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *se_ard.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{se_ard.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != se_ard.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), se_ard.Dim, 0)
+	}
+	return s.o.Observe(se_ard.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

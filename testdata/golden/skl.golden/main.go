@@ -7,26 +7,81 @@ package main
 import (
 	"bocgolden/skl"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "skl",
-		Source: "skl.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   skl.Budget,
-		Seed:     skl.Seed,
-		Maximize: skl.Maximize,
-		Lower:    skl.Lower[:],
-		Upper:    skl.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return skl.Robust(skl.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "skl",
+	Source: "skl.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   skl.Budget,
+	Seed:     skl.Seed,
+	Maximize: skl.Maximize,
+	Lower:    skl.Lower[:],
+	Upper:    skl.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return skl.Robust(skl.Point(x), noiseScale)
+	},
+	Identity: "problem skl\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.double_peak x:real):real\n" +
+		"input noise (x)\n" +
+		"  distribution.uniform\n" +
+		"    lo = -0.05:real\n" +
+		"    hi = 0.05:real\n" +
+		"observation noise none\n" +
+		"model model.skl\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.1:real\n" +
+		"    variance = 1:real\n" +
+		"acquisition acquisition.pi\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.pattern\n" +
+		"  raw = 1024:int (default)\n" +
+		"  restarts = 4:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 19\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *skl.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{skl.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != skl.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), skl.Dim, 0)
+	}
+	return s.o.Observe(skl.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,23 +7,78 @@ package main
 import (
 	"bocgolden/stop_early"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "stop_early",
-		Source: "stop_early.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   stop_early.Budget,
-		Seed:     stop_early.Seed,
-		Maximize: stop_early.Maximize,
-		Lower:    stop_early.Lower[:],
-		Upper:    stop_early.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "stop_early",
+	Source: "stop_early.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   stop_early.Budget,
+	Seed:     stop_early.Seed,
+	Maximize: stop_early.Maximize,
+	Lower:    stop_early.Lower[:],
+	Upper:    stop_early.Upper[:],
+	Run:      run,
+	Identity: "problem stop_early\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (- (^ (- x:real 0.3:real):real 2:real):real):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.5:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei\n" +
+		"  xi = 0:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  [0]\n" +
+		"  [0.5]\n" +
+		"  [1]\n" +
+		"seed 3\n" +
+		"stop when (< acquisition:real 1e-06:real):bool\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *stop_early.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{stop_early.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != stop_early.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), stop_early.Dim, 0)
+	}
+	return s.o.Observe(stop_early.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,24 +7,84 @@ package main
 import (
 	"bocgolden/ucb_schedules"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "igp",
-		Source: "ucb_schedules.bo",
-		Dims: []program.Dim{
-			{Name: "a", Size: 1},
-			{Name: "b", Size: 1},
-		},
-		Budget:   igp.Budget,
-		Seed:     igp.Seed,
-		Maximize: igp.Maximize,
-		Lower:    igp.Lower[:],
-		Upper:    igp.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "igp",
+	Source: "ucb_schedules.bo",
+	Dims: []program.Dim{
+		{Name: "a", Size: 1},
+		{Name: "b", Size: 1},
+	},
+	Budget:   igp.Budget,
+	Seed:     igp.Seed,
+	Maximize: igp.Maximize,
+	Lower:    igp.Lower[:],
+	Upper:    igp.Upper[:],
+	Run:      run,
+	Identity: "problem igp\n" +
+		"dims D=2\n" +
+		"  a real [0, 1] component 0\n" +
+		"  b real [0, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (+ (benchmark.double_peak a:real):real (benchmark.rkhs1d b:real):real):real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.05:real\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.2:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real (default)\n" +
+		"  schedule = \"igp\":string\n" +
+		"  delta = 0.1:real\n" +
+		"  rkhs_bound = 2:real\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.random\n" +
+		"    n = 4:int\n" +
+		"seed 5\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *igp.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{igp.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != igp.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), igp.Dim, 0)
+	}
+	return s.o.Observe(igp.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

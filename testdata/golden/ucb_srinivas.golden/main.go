@@ -7,23 +7,79 @@ package main
 import (
 	"bocgolden/ucb_srinivas"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "srinivas",
-		Source: "ucb_srinivas.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 3, Vector: true},
-		},
-		Budget:   srinivas.Budget,
-		Seed:     srinivas.Seed,
-		Maximize: srinivas.Maximize,
-		Lower:    srinivas.Lower[:],
-		Upper:    srinivas.Upper[:],
-		Run:      run,
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "srinivas",
+	Source: "ucb_srinivas.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 3, Vector: true},
+	},
+	Budget:   srinivas.Budget,
+	Seed:     srinivas.Seed,
+	Maximize: srinivas.Maximize,
+	Lower:    srinivas.Lower[:],
+	Upper:    srinivas.Upper[:],
+	Run:      run,
+	Identity: "problem srinivas\n" +
+		"dims D=3\n" +
+		"  x vec[3] [0, 1] components 0..2\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.hartmann3 x:vec[3]):real\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.matern32\n" +
+		"    lengthscale = 0.25:real\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real (default)\n" +
+		"  schedule = \"srinivas\":string\n" +
+		"  delta = 0.05:real\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.lhs\n" +
+		"    n = 6:int\n" +
+		"seed 6\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *srinivas.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{srinivas.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != srinivas.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), srinivas.Dim, 0)
+	}
+	return s.o.Observe(srinivas.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,26 +7,86 @@ package main
 import (
 	"bocgolden/uei"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "uei",
-		Source: "uei.bo",
-		Dims: []program.Dim{
-			{Name: "p", Size: 2, Vector: true},
-		},
-		Budget:   uei.Budget,
-		Seed:     uei.Seed,
-		Maximize: uei.Maximize,
-		Lower:    uei.Lower[:],
-		Upper:    uei.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return uei.Robust(uei.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "uei",
+	Source: "uei.bo",
+	Dims: []program.Dim{
+		{Name: "p", Size: 2, Vector: true},
+	},
+	Budget:   uei.Budget,
+	Seed:     uei.Seed,
+	Maximize: uei.Maximize,
+	Lower:    uei.Lower[:],
+	Upper:    uei.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return uei.Robust(uei.Point(x), noiseScale)
+	},
+	Identity: "problem uei\n" +
+		"dims D=2\n" +
+		"  p vec[2] [0, 3.141592653589793] components 0..1\n" +
+		"objective minimize\n" +
+		"  expr (benchmark.michalewicz p:vec[2]):real\n" +
+		"input noise (p[0], p[1])\n" +
+		"  distribution.iid\n" +
+		"    d = distribution.normal\n" +
+		"      mean = 0:real\n" +
+		"      sd = 0.1:real\n" +
+		"    n = 2:int\n" +
+		"observation noise none\n" +
+		"model model.gp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  input_noise = \"ignore\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.uei\n" +
+		"  xi = 0:real (default)\n" +
+		"  kappa = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 29\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *uei.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{uei.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != uei.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), uei.Dim, 0)
+	}
+	return s.o.Observe(uei.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,26 +7,91 @@ package main
 import (
 	"bocgolden/ugp_gaussian"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "ugp_gaussian",
-		Source: "ugp_gaussian.bo",
-		Dims: []program.Dim{
-			{Name: "p", Size: 3, Vector: true},
-		},
-		Budget:   ugp_gaussian.Budget,
-		Seed:     ugp_gaussian.Seed,
-		Maximize: ugp_gaussian.Maximize,
-		Lower:    ugp_gaussian.Lower[:],
-		Upper:    ugp_gaussian.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return ugp_gaussian.Robust(ugp_gaussian.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "ugp_gaussian",
+	Source: "ugp_gaussian.bo",
+	Dims: []program.Dim{
+		{Name: "p", Size: 3, Vector: true},
+	},
+	Budget:   ugp_gaussian.Budget,
+	Seed:     ugp_gaussian.Seed,
+	Maximize: ugp_gaussian.Maximize,
+	Lower:    ugp_gaussian.Lower[:],
+	Upper:    ugp_gaussian.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return ugp_gaussian.Robust(ugp_gaussian.Point(x), noiseScale)
+	},
+	Identity: "problem ugp_gaussian\n" +
+		"dims D=3\n" +
+		"  p vec[3] [0, 3.141592653589793] components 0..2\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.michalewicz p:vec[3]):real\n" +
+		"input noise (p[0], p[1])\n" +
+		"  distribution.mvnormal\n" +
+		"    mean = [0, 0]:vec[2]\n" +
+		"    cov = [[0.01, 0.002], [0.002, 0.01]]:mat[2,2]\n" +
+		"input noise (p[2])\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.1:real\n" +
+		"observation noise none\n" +
+		"model model.ugp\n" +
+		"  kernel = kernel.se (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  samples = 100:int (default)\n" +
+		"  input_noise = \"model\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 3:real\n" +
+		"  schedule = \"fixed\":string (default)\n" +
+		"  delta = 0.1:real (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 6:int\n" +
+		"seed 11\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *ugp_gaussian.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{ugp_gaussian.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != ugp_gaussian.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), ugp_gaussian.Dim, 0)
+	}
+	return s.o.Observe(ugp_gaussian.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,26 +7,90 @@ package main
 import (
 	"bocgolden/ugp_igp"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "ugp_igp",
-		Source: "ugp_igp.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-		},
-		Budget:   ugp_igp.Budget,
-		Seed:     ugp_igp.Seed,
-		Maximize: ugp_igp.Maximize,
-		Lower:    ugp_igp.Lower[:],
-		Upper:    ugp_igp.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return ugp_igp.Robust(ugp_igp.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "ugp_igp",
+	Source: "ugp_igp.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+	},
+	Budget:   ugp_igp.Budget,
+	Seed:     ugp_igp.Seed,
+	Maximize: ugp_igp.Maximize,
+	Lower:    ugp_igp.Lower[:],
+	Upper:    ugp_igp.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return ugp_igp.Robust(ugp_igp.Point(x), noiseScale)
+	},
+	Identity: "problem ugp_igp\n" +
+		"dims D=1\n" +
+		"  x real [0, 1] component 0\n" +
+		"objective maximize\n" +
+		"  expr (benchmark.rkhs1d x:real):real\n" +
+		"input noise (x)\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.05:real\n" +
+		"observation noise\n" +
+		"  distribution.normal\n" +
+		"    mean = 0:real\n" +
+		"    sd = 0.1:real\n" +
+		"model model.ugp\n" +
+		"  kernel = kernel.se\n" +
+		"    lengthscale = 0.1:real\n" +
+		"    variance = learn (default)\n" +
+		"  samples = 100:int (default)\n" +
+		"  input_noise = \"inflate\":string\n" +
+		"  rkhs_bound = 2:real\n" +
+		"acquisition acquisition.ucb\n" +
+		"  beta = 2:real (default)\n" +
+		"  schedule = \"igp\":string\n" +
+		"  delta = 0.4:real\n" +
+		"  rkhs_bound = 2:real\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 3\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *ugp_igp.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{ugp_igp.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != ugp_igp.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), ugp_igp.Dim, 0)
+	}
+	return s.o.Observe(ugp_igp.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,27 +7,86 @@ package main
 import (
 	"bocgolden/ugp_samples"
 	"context"
+	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
 
 func main() {
-	program.Main(program.Problem{
-		Name:   "ugp_samples",
-		Source: "ugp_samples.bo",
-		Dims: []program.Dim{
-			{Name: "x", Size: 1},
-			{Name: "y", Size: 1},
-		},
-		Budget:   ugp_samples.Budget,
-		Seed:     ugp_samples.Seed,
-		Maximize: ugp_samples.Maximize,
-		Lower:    ugp_samples.Lower[:],
-		Upper:    ugp_samples.Upper[:],
-		Run:      run,
-		Robust: func(x []float64, noiseScale float64) float64 {
-			return ugp_samples.Robust(ugp_samples.Point(x), noiseScale)
-		},
-	})
+	program.Main(problem)
+}
+
+// problem describes the problem to the command line.
+var problem = program.Problem{
+	Name:   "ugp_samples",
+	Source: "ugp_samples.bo",
+	Dims: []program.Dim{
+		{Name: "x", Size: 1},
+		{Name: "y", Size: 1},
+	},
+	Budget:   ugp_samples.Budget,
+	Seed:     ugp_samples.Seed,
+	Maximize: ugp_samples.Maximize,
+	Lower:    ugp_samples.Lower[:],
+	Upper:    ugp_samples.Upper[:],
+	Run:      run,
+	Robust: func(x []float64, noiseScale float64) float64 {
+		return ugp_samples.Robust(ugp_samples.Point(x), noiseScale)
+	},
+	Identity: "problem ugp_samples\n" +
+		"dims D=2\n" +
+		"  x real [-1, 1] component 0\n" +
+		"  y real [-1, 1] component 1\n" +
+		"objective maximize\n" +
+		"  expr (- (benchmark.sphere x:real y:real):real):real\n" +
+		"input noise (x, y)\n" +
+		"  distribution.gmm\n" +
+		"    weights = [0.5, 0.5]:vec[2]\n" +
+		"    means = [[0, 0], [0.1, -0.1]]:mat[2,2]\n" +
+		"    cov = [[0.01, 0], [0, 0.01]]:mat[2,2]\n" +
+		"observation noise learn\n" +
+		"model model.ugp\n" +
+		"  kernel = kernel.se (default)\n" +
+		"    lengthscale = learn (default)\n" +
+		"    variance = learn (default)\n" +
+		"  samples = 12:int\n" +
+		"  input_noise = \"model\":string (default)\n" +
+		"  rkhs_bound = 1:real (default)\n" +
+		"acquisition acquisition.ei_noisy\n" +
+		"search search.lbfgs\n" +
+		"  restarts = 4:int (default)\n" +
+		"  raw = 1024:int (default)\n" +
+		"init\n" +
+		"  init.sobol\n" +
+		"    n = 4:int\n" +
+		"seed 13\n",
+	NewSession: newSession,
+}
+
+// session drives the optimiser for ask, tell and status.
+type session struct {
+	o *ugp_samples.Optimizer
+}
+
+func newSession(seed uint64) program.Session {
+	return session{ugp_samples.New(seed)}
+}
+func (s session) Suggest() ([]float64, error) {
+	x, err := s.o.Suggest()
+	return x[:], err
+}
+func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
+	if len(x) != ugp_samples.Dim || len(constraints) != 0 {
+		return fmt.Errorf("%d components and %d constraint values, want %d and %d", len(x), len(constraints), ugp_samples.Dim, 0)
+	}
+	return s.o.Observe(ugp_samples.Point(x), y)
+}
+func (s session) Best() ([]float64, float64, bool) {
+	x, v, ok := s.o.Best()
+	return x[:], v, ok
+}
+func (s session) BestObserved() ([]float64, float64, bool) {
+	x, v, ok := s.o.BestObserved()
+	return x[:], v, ok
 }
 
 // run adapts the library's Run to runtime/program.

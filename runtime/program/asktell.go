@@ -1,0 +1,346 @@
+package program
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bocdev/boc/runtime/journal"
+)
+
+// The commands ask, tell and status: a study driven from a shell, one trial
+// at a time, recorded in a journal file.
+
+// studyFlags are the flags every study command takes.
+type studyFlags struct {
+	journal, study string
+	asJSON         bool
+}
+
+func (f *studyFlags) register(p Problem, flags *flag.FlagSet) {
+	flags.StringVar(&f.journal, "journal", p.Name+".journal", "")
+	flags.StringVar(&f.study, "study", p.Name, "")
+	flags.BoolVar(&f.asJSON, "json", false, "")
+}
+
+// withStudy opens the journal and runs fn on the study, replayed, inside
+// one transaction: the events fn returns are recorded before any other
+// process sees the journal. A journal's warnings go to stderr.
+func withStudy(p Problem, f studyFlags, stderr io.Writer, fn func(s *study) ([]journal.Event, error)) error {
+	if p.NewSession == nil {
+		return errors.New("this program was built without ask and tell")
+	}
+	j, err := journal.Open(f.journal)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	err = j.Transact(func(events []journal.Event) ([]journal.Event, error) {
+		s, err := replay(p, f.study, events)
+		if err != nil {
+			return nil, err
+		}
+		return fn(s)
+	})
+	for _, w := range j.Warnings {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
+	}
+	return err
+}
+
+// event is an event of the study stamped with the time.
+func (s *study) event(kind string) journal.Event {
+	return journal.Event{Kind: kind, Study: s.name, Time: time.Now().UTC().Format(time.RFC3339Nano)}
+}
+
+func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet(p.Name+" ask", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var f studyFlags
+	f.register(p, flags)
+	n := flags.Int("n", 1, "")
+	if code, ok := parseFlags(p, flags, "ask", args, stdout, stderr); !ok {
+		return code
+	}
+	if *n != 1 {
+		fmt.Fprintf(stderr, "%s: ask -n %d: asking for several trials at once is not supported in this version of boc; ask for one, tell it, ask again\n", p.Name, *n)
+		return ExitUsage
+	}
+	var asked *trial
+	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
+		if pending := s.pending(); len(pending) > 0 {
+			return nil, fmt.Errorf("study %s: trial %s is pending: tell its value (or --failed) before asking again", s.name, trialIDs(pending))
+		}
+		if len(s.told) >= p.Budget {
+			return nil, fmt.Errorf("study %s has used the budget of %d trials this program was built with; a program built with a larger budget goes on with this journal", s.name, p.Budget)
+		}
+		var add []journal.Event
+		if !s.opened {
+			open := s.event(journal.KindStudy)
+			open.Identity, open.Problem, open.Program, open.Budget, open.Seed = identity(p.Identity), p.Name, p.Identity, p.Budget, p.Seed
+			add = append(add, open)
+		}
+		x, err := s.session.Suggest()
+		if err != nil {
+			return nil, err
+		}
+		asked = &trial{id: s.nextTrialID(), x: x}
+		ask := s.event(journal.KindAsk)
+		ask.Trial, ask.X = asked.id, x
+		return append(add, ask), nil
+	})
+	if err != nil {
+		printError(stderr, p, err)
+		return ExitFailure
+	}
+	if f.asJSON {
+		out := struct {
+			Trials []pendingTrial `json:"trials"`
+		}{[]pendingTrial{{asked.id, point{p.Dims, asked.x}}}}
+		return writeOut(p, stdout, stderr, out)
+	}
+	fmt.Fprintf(stdout, "trial %s: %s\n", asked.id, formatPoint(p.Dims, asked.x))
+	return ExitOK
+}
+
+// pendingTrial is a trial waiting for its values, as JSON shows it.
+type pendingTrial struct {
+	ID string `json:"id"`
+	X  point  `json:"x"`
+}
+
+func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet(p.Name+" tell", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var f studyFlags
+	f.register(p, flags)
+	value := flags.String("value", "", "")
+	sd := flags.String("sd", "", "")
+	failed := flags.Bool("failed", false, "")
+	reason := flags.String("reason", "", "")
+	constraints := map[string]string{}
+	flags.Func("constraint", "", func(s string) error {
+		name, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return fmt.Errorf("--constraint %s: want NAME=VALUE", s)
+		}
+		constraints[name] = v
+		return nil
+	})
+	var id string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		id, args = args[0], args[1:]
+	}
+	if code, ok := parseFlags(p, flags, "tell", args, stdout, stderr); !ok {
+		return code
+	}
+	told, msg := tellEvent(p, id, *value, *sd, *failed, *reason, constraints)
+	if msg != "" {
+		fmt.Fprintf(stderr, "%s: tell: %s\n", p.Name, msg)
+		return ExitUsage
+	}
+	again := false
+	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
+		t := s.byID[id]
+		switch {
+		case t == nil:
+			return nil, fmt.Errorf("study %s has no trial %s", s.name, id)
+		case t.result != nil && sameTell(*t.result, told):
+			again = true
+			return nil, nil
+		case t.result != nil:
+			return nil, fmt.Errorf("study %s: trial %s was already told %s; a tell cannot change it", s.name, id, describeResult(*t.result))
+		}
+		e := s.event(told.Kind)
+		e.Trial, e.Y, e.SD, e.Constraints, e.Reason = id, told.Y, told.SD, told.Constraints, told.Reason
+		if told.Kind == journal.KindTell {
+			// Observed now, so that what the optimiser refuses is not recorded.
+			sdValue := math.NaN()
+			if told.SD != nil {
+				sdValue = *told.SD
+			}
+			if err := s.session.Observe(t.x, *told.Y, sdValue, constraintValues(p, &told)); err != nil {
+				return nil, fmt.Errorf("trial %s: %w", id, err)
+			}
+		}
+		return []journal.Event{e}, nil
+	})
+	if err != nil {
+		printError(stderr, p, err)
+		return ExitFailure
+	}
+	if again {
+		fmt.Fprintf(stdout, "trial %s: already recorded\n", id)
+	} else {
+		fmt.Fprintf(stdout, "trial %s: recorded\n", id)
+	}
+	return ExitOK
+}
+
+// tellEvent checks tell's arguments and makes the result they record, or
+// says what is wrong with them.
+func tellEvent(p Problem, id, value, sd string, failed bool, reason string, constraints map[string]string) (journal.Event, string) {
+	e := journal.Event{Kind: journal.KindTell, Trial: id}
+	switch {
+	case id == "":
+		return e, "give the trial's id: tell ID --value Y"
+	case failed && (value != "" || sd != "" || len(constraints) > 0):
+		return e, "--failed records a failure: give no --value, --sd or --constraint with it"
+	case failed && len(p.Constraints) > 0:
+		return e, "--failed with unknown safety constraints is not supported in this version of boc: their values at a failed trial are unknown"
+	case failed:
+		e.Kind, e.Reason = journal.KindFail, reason
+		return e, ""
+	case reason != "":
+		return e, "--reason goes with --failed"
+	case value == "":
+		return e, "give the measured value (--value Y) or --failed"
+	}
+	y, msg := finite("--value", value)
+	if msg != "" {
+		return e, msg
+	}
+	e.Y = &y
+	switch {
+	case p.ReportsSD && sd == "":
+		return e, "the observation noise is reported: give the value's noise sd (--sd S)"
+	case !p.ReportsSD && sd != "":
+		return e, "--sd is for a problem whose observation noise is reported; this one's is not"
+	case sd != "":
+		v, msg := finite("--sd", sd)
+		if msg != "" || v < 0 {
+			return e, fmt.Sprintf("--sd %s: want a finite number >= 0", sd)
+		}
+		e.SD = &v
+	}
+	for name := range constraints {
+		if !knownConstraint(p, name) {
+			return e, fmt.Sprintf("--constraint %s: the problem has no unknown constraint %s", name, name)
+		}
+	}
+	if len(p.Constraints) > 0 {
+		e.Constraints = map[string]float64{}
+	}
+	for _, c := range p.Constraints {
+		text, ok := constraints[c.Name]
+		if !ok {
+			return e, fmt.Sprintf("give constraint %s's measured value: --constraint %s=V", c.Name, c.Name)
+		}
+		v, msg := finite("--constraint "+c.Name, text)
+		if msg != "" {
+			return e, msg
+		}
+		e.Constraints[c.Name] = v
+	}
+	return e, ""
+}
+
+// finite parses a flag's number, or says why it is not a finite one.
+func finite(flagName, text string) (float64, string) {
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Sprintf("%s %s: not a finite number", flagName, text)
+	}
+	return v, ""
+}
+
+func knownConstraint(p Problem, name string) bool {
+	for _, c := range p.Constraints {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// describeResult says what a trial was told, for messages.
+func describeResult(e journal.Event) string {
+	if e.Kind == journal.KindFail {
+		return "failed"
+	}
+	return "the value " + formatValue(*e.Y)
+}
+
+func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet(p.Name+" status", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var f studyFlags
+	f.register(p, flags)
+	if code, ok := parseFlags(p, flags, "status", args, stdout, stderr); !ok {
+		return code
+	}
+	var st status
+	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
+		st = newStatus(p, s)
+		return nil, nil
+	})
+	if err != nil {
+		printError(stderr, p, err)
+		return ExitFailure
+	}
+	if f.asJSON {
+		return writeOut(p, stdout, stderr, st)
+	}
+	fmt.Fprintf(stdout, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)\n",
+		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget)
+	for _, t := range st.Pending {
+		fmt.Fprintf(stdout, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.x))
+	}
+	if st.BestObserved != nil {
+		fmt.Fprintf(stdout, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.x), formatValue(float64(*st.RecommendationMean)))
+		fmt.Fprintf(stdout, "best observed:  %s  y=%s\n", formatPoint(p.Dims, st.BestObserved.X.x), formatValue(float64(st.BestObserved.Y)))
+	}
+	return ExitOK
+}
+
+// status is what status --json prints.
+type status struct {
+	Study              string         `json:"study"`
+	Problem            string         `json:"problem"`
+	Budget             int            `json:"budget"`
+	Evaluations        int            `json:"evaluations"`
+	Failed             int            `json:"failed"`
+	Pending            []pendingTrial `json:"pending"`
+	Recommendation     *point         `json:"recommendation"`
+	RecommendationMean *number        `json:"recommendation_mean"`
+	BestObserved       *bestTold      `json:"best_observed"`
+}
+
+// bestTold is the best value told and where.
+type bestTold struct {
+	X point  `json:"x"`
+	Y number `json:"y"`
+}
+
+func newStatus(p Problem, s *study) status {
+	st := status{Study: s.name, Problem: p.Name, Budget: p.Budget, Evaluations: s.evaluations(),
+		Failed: len(s.told) - s.evaluations(), Pending: []pendingTrial{}}
+	for _, t := range s.pending() {
+		st.Pending = append(st.Pending, pendingTrial{t.id, point{p.Dims, t.x}})
+	}
+	if x, mean, ok := s.session.Best(); ok {
+		m := number(mean)
+		st.Recommendation, st.RecommendationMean = &point{p.Dims, x}, &m
+	}
+	if x, y, ok := s.session.BestObserved(); ok {
+		st.BestObserved = &bestTold{X: point{p.Dims, x}, Y: number(y)}
+	}
+	return st
+}
+
+// writeOut prints v as one JSON object.
+func writeOut(p Problem, stdout, stderr io.Writer, v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		printError(stderr, p, err)
+		return ExitFailure
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return ExitOK
+}

@@ -1,8 +1,10 @@
 package journal
 
 import (
+	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -211,5 +213,87 @@ func BenchmarkTransact(b *testing.B) {
 	defer j.Close()
 	for b.Loop() {
 		appendEvents(b, j, Event{Kind: KindAsk, Study: "s", Trial: "1", X: []float64{0.5}})
+	}
+}
+
+// childEnv makes the test binary a journal writer (TestKill9): it appends
+// trials to the journal the variable names and prints each trial's number
+// once its Transact returned, until it is killed.
+const childEnv = "BOC_JOURNAL_WRITER"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(childEnv); path != "" {
+		j, err := Open(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		for {
+			var trial string
+			err := j.Transact(func(events []Event) ([]Event, error) {
+				trial = fmt.Sprint(len(events) + 1)
+				return []Event{{Kind: KindAsk, Study: "s", Trial: trial, X: []float64{float64(len(events))}}}, nil
+			})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			fmt.Println(trial)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// TestKill9: writers killed with SIGKILL at many instants, one after the
+// other on one file, lose nothing they reported recorded, record nothing
+// twice, and leave a journal the next writer continues (a torn last line,
+// if the kill cut one, forgiven and cut off).
+func TestKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts writer processes")
+	}
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	acknowledged := 0
+	for kill, after := range []int{1, 2, 3, 5, 8, 13, 21, 34} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), childEnv+"="+path)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(out)
+		for range after {
+			if !lines.Scan() {
+				t.Fatalf("kill %d: the writer stopped: %v", kill, cmd.Wait())
+			}
+			acknowledged++
+			if lines.Text() != fmt.Sprint(acknowledged) {
+				t.Fatalf("kill %d: the writer recorded trial %s, want %d", kill, lines.Text(), acknowledged)
+			}
+		}
+		cmd.Process.Kill()
+		for lines.Scan() { // what it reported before it died
+			acknowledged++
+		}
+		cmd.Wait()
+		j, err := Open(path)
+		if err != nil {
+			t.Fatalf("kill %d: %v", kill, err)
+		}
+		events := j.Events()
+		j.Close()
+		// The writer may have recorded one more trial than it could report.
+		if len(events) < acknowledged || len(events) > acknowledged+1 {
+			t.Fatalf("kill %d: %d events after %d acknowledged", kill, len(events), acknowledged)
+		}
+		for i, e := range events {
+			if e.Trial != fmt.Sprint(i+1) {
+				t.Fatalf("kill %d: event %d is trial %s", kill, i+1, e.Trial)
+			}
+		}
+		acknowledged = len(events)
 	}
 }

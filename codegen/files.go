@@ -138,10 +138,17 @@ func (g *generator) program(importPath string) []File {
 		identity.Lit(strings.TrimSuffix(line, "\n") + "\n")
 	}
 	fields = append(fields, kv{"Identity", identity}, kv{"NewSession", jen.Id("newSession")})
+	measured := g.p.Objective.Binding.Kind == ir.GoBinding || g.p.Objective.Binding.Kind == ir.ExecBinding
+	if measured && g.o.Safety == nil {
+		fields = append(fields, kv{"Evaluate", jen.Id("evaluate")})
+	}
 	f.Func().Id("main").Params().Block(prog("Main").Call(jen.Id("problem")))
 	f.Comment("problem describes the problem to the command line.")
 	f.Var().Id("problem").Op("=").Add(prog("Problem")).Add(keyed(true, fields...))
 	g.sessionDecls(f, lib)
+	if measured && g.o.Safety == nil {
+		g.evaluateDecl(f, lib)
+	}
 	if !external {
 		pr := func(name string) *jen.Statement { return jen.Id("p").Dot(name) }
 		progressFields := []kv{
@@ -245,6 +252,20 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 			jen.Return(whole(jen.Id("x")), jen.Id("v"), jen.Id("ok")),
 		)
 	}
+}
+
+// evaluateDecl emits evaluate, the objective's evaluation for run --journal.
+func (g *generator) evaluateDecl(f *jen.File, lib func(string) *jen.Statement) {
+	sd := jen.Qual("math", "NaN").Call()
+	values := []jen.Code{jen.Id("y"), jen.Id("err")}
+	if g.o.ReportedNoise() {
+		sd, values = jen.Id("sd"), []jen.Code{jen.Id("y"), jen.Id("sd"), jen.Id("err")}
+	}
+	f.Comment("evaluate evaluates the objective at x, for run --journal.")
+	f.Func().Id("evaluate").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Index().Float64()).Params(jen.Qual(programPath, "Evaluation"), jen.Error()).Block(
+		jen.List(values...).Op(":=").Add(lib("Objective")).Call(jen.Id("ctx"), lib("Point").Call(jen.Id("x"))),
+		jen.Return(jen.Qual(programPath, "Evaluation").Values(jen.Dict{jen.Id("Y"): jen.Id("y"), jen.Id("SD"): sd}), jen.Id("err")),
+	)
 }
 
 // render formats f. jennifer already runs go/format; formatting again checks

@@ -59,6 +59,13 @@ func (s *study) event(kind string) journal.Event {
 	return journal.Event{Kind: kind, Study: s.name, Time: time.Now().UTC().Format(time.RFC3339Nano)}
 }
 
+// opening is the event that opens the study for problem p.
+func (s *study) opening(p Problem) journal.Event {
+	e := s.event(journal.KindStudy)
+	e.Identity, e.Problem, e.Program, e.Budget, e.Seed = identity(p.Identity), p.Name, p.Identity, p.Budget, p.Seed
+	return e
+}
+
 func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet(p.Name+" ask", flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
@@ -82,11 +89,9 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		}
 		var add []journal.Event
 		if !s.opened {
-			open := s.event(journal.KindStudy)
-			open.Identity, open.Problem, open.Program, open.Budget, open.Seed = identity(p.Identity), p.Name, p.Identity, p.Budget, p.Seed
-			add = append(add, open)
+			add = append(add, s.opening(p))
 		}
-		x, err := s.session.Suggest()
+		x, err := s.suggest()
 		if err != nil {
 			return nil, err
 		}
@@ -287,16 +292,21 @@ func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	if f.asJSON {
 		return writeOut(p, stdout, stderr, st)
 	}
-	fmt.Fprintf(stdout, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)\n",
+	writeStatus(stdout, p, st)
+	return ExitOK
+}
+
+// writeStatus prints a study's state for people.
+func writeStatus(w io.Writer, p Problem, st status) {
+	fmt.Fprintf(w, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)\n",
 		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget)
 	for _, t := range st.Pending {
-		fmt.Fprintf(stdout, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.x))
+		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.x))
 	}
 	if st.BestObserved != nil {
-		fmt.Fprintf(stdout, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.x), formatValue(float64(*st.RecommendationMean)))
-		fmt.Fprintf(stdout, "best observed:  %s  y=%s\n", formatPoint(p.Dims, st.BestObserved.X.x), formatValue(float64(st.BestObserved.Y)))
+		fmt.Fprintf(w, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.x), formatValue(float64(*st.RecommendationMean)))
+		fmt.Fprintf(w, "best observed:  %s  y=%s\n", formatPoint(p.Dims, st.BestObserved.X.x), formatValue(float64(st.BestObserved.Y)))
 	}
-	return ExitOK
 }
 
 // status is what status --json prints.

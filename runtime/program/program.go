@@ -37,6 +37,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Dim describes one dimension of the problem's domain, in declaration order;
@@ -84,6 +85,9 @@ type Problem struct {
 	// NewSession returns the problem's optimiser seeded with seed, for ask,
 	// tell and status.
 	NewSession func(seed uint64) Session
+	// Evaluate evaluates the objective at x, for run --journal; nil when
+	// the objective is external or simulated.
+	Evaluate func(ctx context.Context, x []float64) (Evaluation, error)
 }
 
 // robustWith returns the problem's robust value with the input noise scaled
@@ -168,10 +172,10 @@ const (
 	ExitUsage   = 2 // the command line is wrong
 )
 
-// Main runs the command line of os.Args and exits; an interrupt cancels the
-// run.
+// Main runs the command line of os.Args and exits; an interrupt or SIGTERM
+// cancels the run.
 func Main(p Problem) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Run(ctx, p, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -214,6 +218,7 @@ func Run(ctx context.Context, p Problem, args []string, stdout, stderr io.Writer
 
 func usage(p Problem, w io.Writer) {
 	fmt.Fprintf(w, `usage: %[1]s run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R]
+       %[1]s run --journal J [--study NAME] [--budget N] [--json]
        %[1]s ask [--journal J] [--study NAME] [--json]
        %[1]s tell ID (--value Y [--sd S] [--constraint NAME=V]... | --failed [--reason TEXT]) [--journal J] [--study NAME]
        %[1]s status [--journal J] [--study NAME] [--json]
@@ -247,6 +252,11 @@ Flags of run:
                    (default 1): the world's noise differs from the declared
                    one, which the model still assumes; robust values are
                    judged under the scaled noise
+  --journal J      record every trial in the journal J before evaluating it
+                   and its result before the next; run again, it replays the
+                   study and goes on (a go or exec objective without unknown
+                   constraints); with --study NAME, --budget N (trials of
+                   the study in all) and --json only
 
 Flags of ask, tell and status:
   --journal J      the study's journal file (default %[1]s.journal): one JSON
@@ -258,8 +268,8 @@ Flags of ask, tell and status:
                    noise is reported; --constraint NAME=V each unknown
                    constraint's measured value
   --failed         tell: the evaluation failed (--reason TEXT says why); the
-                   optimiser holds the point at the worst value told, so that
-                   it does not ask for it again
+                   optimiser holds the point below the worst value told (by
+                   the values' spread), so that it does not ask for it again
 
 Flags of robust-optimum:
   --grid N         1 or 2 components: grid points per dimension before the
@@ -300,12 +310,23 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	seed := flags.Uint64("seed", p.Seed, "")
 	budget := flags.Int("budget", p.Budget, "")
 	noiseScale := flags.Float64("input-noise-scale", 1, "")
+	var journalled studyFlags
+	flags.StringVar(&journalled.journal, "journal", "", "")
+	flags.StringVar(&journalled.study, "study", p.Name, "")
 	if code, ok := parseFlags(p, flags, "run", args, stdout, stderr); !ok {
 		return code
 	}
 	if *budget < 1 || *budget > p.Budget {
 		fmt.Fprintf(stderr, "%s: --budget %d is outside 1..%d, the budget the program was compiled for\n", p.Name, *budget, p.Budget)
 		return ExitUsage
+	}
+	if journalled.journal != "" {
+		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 {
+			fmt.Fprintf(stderr, "%s: run --journal takes --budget, --study and --json only: a study's seed is the problem's\n", p.Name)
+			return ExitUsage
+		}
+		journalled.asJSON = *asJSON
+		return runJournal(ctx, p, journalled, *budget, stdout, stderr)
 	}
 	if *trace && !*asJSON {
 		fmt.Fprintf(stderr, "%s: --trace adds the evaluations to the JSON result; use it with --json\n", p.Name)

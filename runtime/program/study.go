@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,27 +48,30 @@ type trial struct {
 
 // study is a study replayed from its journal's events.
 type study struct {
-	name    string
-	opened  bool     // its study event is in the journal
-	trials  []*trial // in ask order
-	byID    map[string]*trial
-	told    []*trial // in tell order, failures included
-	session Session
+	name   string
+	opened bool     // its study event is in the journal
+	trials []*trial // in ask order
+	byID   map[string]*trial
+	told   []*trial // in tell order, failures included
+	// worst and best are the worst and best values told so far, NaN
+	// before any.
+	worst, best float64
+	// unpenalised are the failures the session was not told of.
+	unpenalised []*trial
+	events      int // the study's events in the journal
+	session     Session
 }
 
 // replay rebuilds study name of problem p from the journal's events and
-// observes its results in the order they were told: the values, and each
-// failure at the worst value told in the whole study (a penalty that keeps
-// the optimiser from asking for the point again; without a value told yet,
-// a failure is only recorded). It refuses a study made by another problem,
-// saying what differs.
+// observes its results in the order they were told (observe). It refuses a
+// study made by another problem, saying what differs.
 func replay(p Problem, name string, events []journal.Event) (*study, error) {
-	s := &study{name: name, byID: map[string]*trial{}}
-	worst := math.NaN()
+	s := &study{name: name, byID: map[string]*trial{}, worst: math.NaN(), best: math.NaN(), session: p.NewSession(p.Seed)}
 	for _, e := range events {
 		if e.Study != name {
 			continue
 		}
+		s.events++
 		switch e.Kind {
 		case journal.KindStudy:
 			if e.Identity != identity(p.Identity) {
@@ -84,38 +88,71 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 				return nil, fmt.Errorf("study %s: a %s of trial %s, which is not pending", name, e.Kind, e.Trial)
 			}
 			t.result = &e
-			s.told = append(s.told, t)
-			if e.Kind == journal.KindTell && (math.IsNaN(worst) || p.better(worst, *e.Y)) {
-				worst = *e.Y
+			if err := s.observe(p, t, true); err != nil {
+				return nil, err
 			}
-		}
-	}
-	s.session = p.NewSession(p.Seed)
-	for _, t := range s.told {
-		r := t.result
-		y, sd := worst, 0.0 // a failure's penalty is certain
-		switch {
-		case r.Kind == journal.KindTell:
-			y, sd = *r.Y, math.NaN()
-			if r.SD != nil {
-				sd = *r.SD
-			}
-		case math.IsNaN(worst) || len(p.Constraints) > 0:
-			continue
-		}
-		if len(p.Constraints) > 0 {
-			// A safe optimiser's state moves with its rounds (its confidence
-			// intervals are intersected at each), so the replay plays every
-			// round as ask played it.
-			if _, err := s.session.Suggest(); err != nil {
-				return nil, fmt.Errorf("study %s, replaying trial %s: %w", name, t.id, err)
-			}
-		}
-		if err := s.session.Observe(t.x, y, sd, constraintValues(p, r)); err != nil {
-			return nil, fmt.Errorf("study %s, trial %s: %w", name, t.id, err)
 		}
 	}
 	return s, nil
+}
+
+// observe gives trial t's result, set already, to the session and records
+// it: a value as told, a failure as a penalty below the values told before
+// it (penalty), which keeps the optimiser away from the point; before any
+// value, and with unknown constraints, whose values a failure lacks, a
+// failure is only recorded (and suggest refuses to repeat it). What the
+// session refuses is not recorded. replaying says the session's rounds are
+// not played yet: a safe optimiser's state moves with them (its confidence
+// intervals are intersected at each), so a replay plays each as ask did.
+func (s *study) observe(p Problem, t *trial, replaying bool) error {
+	r := t.result
+	y, sd := s.penalty(p), 0.0 // a failure's penalty is certain
+	switch {
+	case r.Kind == journal.KindTell:
+		y, sd = *r.Y, math.NaN()
+		if r.SD != nil {
+			sd = *r.SD
+		}
+	case math.IsNaN(s.worst) || len(p.Constraints) > 0:
+		s.told = append(s.told, t)
+		s.unpenalised = append(s.unpenalised, t)
+		return nil
+	}
+	if replaying && len(p.Constraints) > 0 {
+		if _, err := s.session.Suggest(); err != nil {
+			return fmt.Errorf("study %s, replaying trial %s: %w", s.name, t.id, err)
+		}
+	}
+	if err := s.session.Observe(t.x, y, sd, constraintValues(p, r)); err != nil {
+		return fmt.Errorf("study %s, trial %s: %w", s.name, t.id, err)
+	}
+	s.told = append(s.told, t)
+	if r.Kind == journal.KindTell {
+		if math.IsNaN(s.worst) || p.better(s.worst, y) {
+			s.worst = y
+		}
+		if math.IsNaN(s.best) || p.better(y, s.best) {
+			s.best = y
+		}
+	}
+	return nil
+}
+
+// penalty is the value a failure counts as: worse than the worst value told
+// so far by the spread of the values told (by the worst's magnitude while
+// they are all equal), so that a failed point is never the best.
+func (s *study) penalty(p Problem) float64 {
+	spread := math.Abs(s.best - s.worst)
+	if spread == 0 {
+		spread = math.Abs(s.worst)
+	}
+	if spread == 0 {
+		spread = 1
+	}
+	if p.Maximize {
+		return s.worst - spread
+	}
+	return s.worst + spread
 }
 
 // better reports whether a is a better objective value than b.
@@ -176,6 +213,21 @@ func difference(journal, program string) string {
 		}
 	}
 	return "the descriptions match but their hashes do not (the journal was edited)"
+}
+
+// suggest is the session's next point, refused when it repeats a failure
+// the session was not told of: it would fail again.
+func (s *study) suggest() ([]float64, error) {
+	x, err := s.session.Suggest()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range s.unpenalised {
+		if slices.Equal(t.x, x) {
+			return nil, fmt.Errorf("study %s: the optimiser asks again for the point of failed trial %s (%s): no value measured yet tells it where else to go; fix the evaluation, or tell a value", s.name, t.id, t.result.Reason)
+		}
+	}
+	return x, nil
 }
 
 // nextTrialID numbers a study's next trial.

@@ -30,21 +30,28 @@ func (r *recorder) BestObserved() ([]float64, float64, bool) { return nil, 0, fa
 
 func value(v float64) *float64 { return &v }
 
-// TestReplay: a study's results are observed in the order they were told,
-// failures at the worst value told (none before a value exists, none with
-// unknown constraints, whose values a failure lacks), and a safe optimiser
-// plays a round (Suggest) before each observation, as ask did.
+// TestReplay: a study's results are observed in the order they were told;
+// a failure counts as a value below the worst told before it by the values'
+// spread (after 5 and 7: 3 when maximising, 9 when minimising), and is only
+// recorded before any value and with unknown constraints, whose values a
+// failure lacks; a safe optimiser plays a round (Suggest) before each
+// observation, as ask did.
 func TestReplay(t *testing.T) {
+	nan := math.NaN()
 	events := []journal.Event{
 		{Kind: journal.KindStudy, Study: "s", Identity: identity("p\n"), Program: "p\n"},
 		{Kind: journal.KindAsk, Study: "s", Trial: "1", X: []float64{1}},
 		{Kind: journal.KindAsk, Study: "s", Trial: "2", X: []float64{2}},
 		{Kind: journal.KindAsk, Study: "other", Trial: "1", X: []float64{9}},
 		{Kind: journal.KindTell, Study: "s", Trial: "2", Y: value(5)},
-		{Kind: journal.KindFail, Study: "s", Trial: "1", Reason: "jammed"},
 		{Kind: journal.KindAsk, Study: "s", Trial: "3", X: []float64{3}},
 		{Kind: journal.KindTell, Study: "s", Trial: "3", Y: value(7)},
+		{Kind: journal.KindFail, Study: "s", Trial: "1", Reason: "jammed"},
 		{Kind: journal.KindAsk, Study: "s", Trial: "4", X: []float64{4}},
+		{Kind: journal.KindAsk, Study: "s", Trial: "5", X: []float64{5}},
+		{Kind: journal.KindFail, Study: "s", Trial: "4"},
+		{Kind: journal.KindTell, Study: "s", Trial: "5", Y: value(9)},
+		{Kind: journal.KindAsk, Study: "s", Trial: "6", X: []float64{6}},
 	}
 	for _, tc := range []struct {
 		name     string
@@ -53,9 +60,9 @@ func TestReplay(t *testing.T) {
 		want     [][]float64
 		suggests int
 	}{
-		{name: "maximise", maximize: true, want: [][]float64{{2, 5, math.NaN()}, {1, 5, 0}, {3, 7, math.NaN()}}},
-		{name: "minimise", want: [][]float64{{2, 5, math.NaN()}, {1, 7, 0}, {3, 7, math.NaN()}}},
-		{name: "safe", maximize: true, safe: true, want: [][]float64{{2, 5, math.NaN(), 0}, {3, 7, math.NaN(), 0}}, suggests: 2},
+		{name: "maximise", maximize: true, want: [][]float64{{2, 5, nan}, {3, 7, nan}, {1, 3, 0}, {4, 3, 0}, {5, 9, nan}}},
+		{name: "minimise", want: [][]float64{{2, 5, nan}, {3, 7, nan}, {1, 9, 0}, {4, 9, 0}, {5, 9, nan}}},
+		{name: "safe", maximize: true, safe: true, want: [][]float64{{2, 5, nan, 0}, {3, 7, nan, 0}, {5, 9, nan, 0}}, suggests: 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &recorder{}
@@ -77,7 +84,7 @@ func TestReplay(t *testing.T) {
 					}
 				}
 			}
-			if pending := s.pending(); len(pending) != 1 || pending[0].id != "4" || s.evaluations() != 2 || s.nextTrialID() != "5" {
+			if pending := s.pending(); len(pending) != 1 || pending[0].id != "6" || s.evaluations() != 3 || s.nextTrialID() != "7" {
 				t.Errorf("pending %v, %d evaluations, next trial %s", trialIDs(pending), s.evaluations(), s.nextTrialID())
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -52,6 +53,7 @@ var problem = program.Problem{
 		"    n = 5:int\n" +
 		"seed 3\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -79,6 +81,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates the objective at x, for run --journal.
+func evaluate(ctx context.Context, x []float64) (program.Evaluation, error) {
+	y, err := gobind.Objective(ctx, gobind.Point(x))
+	return program.Evaluation{
+		SD: math.NaN(),
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

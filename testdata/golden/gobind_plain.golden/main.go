@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -50,6 +51,7 @@ var problem = program.Problem{
 		"    n = 4:int\n" +
 		"seed 5\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -77,6 +79,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates the objective at x, for run --journal.
+func evaluate(ctx context.Context, x []float64) (program.Evaluation, error) {
+	y, err := gobind_plain.Objective(ctx, gobind_plain.Point(x))
+	return program.Evaluation{
+		SD: math.NaN(),
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

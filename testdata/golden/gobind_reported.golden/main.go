@@ -52,6 +52,7 @@ var problem = program.Problem{
 		"    n = 5:int\n" +
 		"seed 4\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -79,6 +80,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates the objective at x, for run --journal.
+func evaluate(ctx context.Context, x []float64) (program.Evaluation, error) {
+	y, sd, err := gobindreported.Objective(ctx, gobindreported.Point(x))
+	return program.Evaluation{
+		SD: sd,
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

@@ -447,6 +447,46 @@ func TestAskTellReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestAskBatch: ask -n 3 asks for three distinct points, and a further ask
+// for none of them while they are pending; with unknown constraints, trials
+// are asked one at a time.
+func TestAskBatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "study.journal")
+	ask := func(n int) int {
+		var out, errs bytes.Buffer
+		return program.Run(context.Background(), problem, []string{"ask", "-n", strconv.Itoa(n), "--journal", path}, &out, &errs)
+	}
+	if len(problem.Constraints) > 0 {
+		if ask(2) == 0 {
+			t.Fatal("ask -n 2 with unknown constraints succeeded")
+		}
+		return
+	}
+	if lib.Budget < 4 || ask(3) != 0 || ask(1) != 0 {
+		return // a small finite decision set may run out of points
+	}
+	j, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	var asked [][]float64
+	for _, e := range j.Events() {
+		if e.Kind != journal.KindAsk {
+			continue
+		}
+		for _, x := range asked {
+			if slices.Equal(x, e.X) {
+				t.Fatalf("trial %%s asks for %%v again", e.Trial, e.X)
+			}
+		}
+		asked = append(asked, e.X)
+	}
+	if len(asked) != 4 {
+		t.Fatalf("%%d trials asked, want 4", len(asked))
+	}
+}
 `, importPath, tell, observe))
 }
 

@@ -75,43 +75,67 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(p, flags, "ask", args, stdout, stderr); !ok {
 		return code
 	}
-	if *n != 1 {
-		fmt.Fprintf(stderr, "%s: ask -n %d: asking for several trials at once is not supported in this version of boc; ask for one, tell it, ask again\n", p.Name, *n)
+	if *n < 1 {
+		fmt.Fprintf(stderr, "%s: ask -n %d: ask for at least one trial\n", p.Name, *n)
 		return ExitUsage
 	}
-	var asked *trial
+	var asked []pendingTrial
 	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
-		if pending := s.pending(); len(pending) > 0 {
-			return nil, fmt.Errorf("study %s: trial %s is pending: tell its value (or --failed) before asking again", s.name, trialIDs(pending))
+		pending := s.pending()
+		if len(p.Constraints) > 0 && len(pending)+*n > 1 {
+			return nil, fmt.Errorf("study %s: with unknown safety constraints trials are asked one at a time (a pending trial's guessed values would count towards the next one's certificate)%s", s.name, pendingNote(pending))
 		}
-		if len(s.told) >= p.Budget {
-			return nil, fmt.Errorf("study %s has used the budget of %d trials this program was built with; a program built with a larger budget goes on with this journal", s.name, p.Budget)
+		if len(s.told)+len(pending)+*n > p.Budget {
+			return nil, fmt.Errorf("study %s: %d trials told and %d pending leave %d of the budget of %d this program was built with; a program built with a larger budget goes on with this journal",
+				s.name, len(s.told), len(pending), max(p.Budget-len(s.told)-len(pending), 0), p.Budget)
 		}
 		var add []journal.Event
 		if !s.opened {
 			add = append(add, s.opening(p))
 		}
-		x, err := s.suggest()
-		if err != nil {
-			return nil, err
+		for _, t := range pending {
+			if err := s.believe(p, t); err != nil {
+				return nil, err
+			}
 		}
-		asked = &trial{id: s.nextTrialID(), x: x}
-		ask := s.event(journal.KindAsk)
-		ask.Trial, ask.X = asked.id, x
-		return append(add, ask), nil
+		for range *n {
+			x, err := s.suggest()
+			if err != nil {
+				return nil, err
+			}
+			t := &trial{id: s.nextTrialID(), x: x}
+			s.trials = append(s.trials, t)
+			if err := s.believe(p, t); err != nil {
+				return nil, err
+			}
+			ask := s.event(journal.KindAsk)
+			ask.Trial, ask.X = t.id, x
+			add = append(add, ask)
+			asked = append(asked, pendingTrial{t.id, point{p.Dims, x}})
+		}
+		return add, nil
 	})
 	if err != nil {
 		printError(stderr, p, err)
 		return ExitFailure
 	}
 	if f.asJSON {
-		out := struct {
+		return writeOut(p, stdout, stderr, struct {
 			Trials []pendingTrial `json:"trials"`
-		}{[]pendingTrial{{asked.id, point{p.Dims, asked.x}}}}
-		return writeOut(p, stdout, stderr, out)
+		}{asked})
 	}
-	fmt.Fprintf(stdout, "trial %s: %s\n", asked.id, formatPoint(p.Dims, asked.x))
+	for _, t := range asked {
+		fmt.Fprintf(stdout, "trial %s: %s\n", t.ID, formatPoint(p.Dims, t.X.x))
+	}
 	return ExitOK
+}
+
+// pendingNote names the pending trials, for a message.
+func pendingNote(pending []*trial) string {
+	if len(pending) == 0 {
+		return ""
+	}
+	return "; pending: trial " + trialIDs(pending)
 }
 
 // pendingTrial is a trial waiting for its values, as JSON shows it.

@@ -215,6 +215,25 @@ func difference(journal, program string) string {
 	return "the descriptions match but their hashes do not (the journal was edited)"
 }
 
+// believe tells the session that pending trial t measured the lie: the
+// worst value told so far (0 before any), a constant liar (Ginsbourger et
+// al.), so that the next suggestion goes elsewhere. Lies only steer ask:
+// tell and status replay without them, and a safe optimiser gets none, as
+// they would count towards its certificates.
+func (s *study) believe(p Problem, t *trial) error {
+	if len(p.Constraints) > 0 {
+		return nil
+	}
+	lie := s.worst
+	if math.IsNaN(lie) {
+		lie = 0
+	}
+	if err := s.session.Observe(t.x, lie, 0, nil); err != nil {
+		return fmt.Errorf("study %s, pending trial %s: %w", s.name, t.id, err)
+	}
+	return nil
+}
+
 // suggest is the session's next point, refused when it repeats a failure
 // the session was not told of: it would fail again.
 func (s *study) suggest() ([]float64, error) {

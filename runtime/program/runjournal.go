@@ -140,10 +140,10 @@ func nextTrial(s *study, record func(...journal.Event) error) (*trial, error) {
 }
 
 // evaluate evaluates trial t and returns the event that records it: its
-// values, or a failure with its reason (an error, a value that is not a
-// finite number).
+// values, or a failure with its reason (an error, a panic, a value that is
+// not a finite number).
 func evaluate(ctx context.Context, p Problem, s *study, t *trial) *journal.Event {
-	ev, err := p.Evaluate(ctx, t.x)
+	ev, err := guarded(ctx, p, t.x)
 	e := s.event(journal.KindTell)
 	e.Trial = t.id
 	switch {
@@ -160,6 +160,17 @@ func evaluate(ctx context.Context, p Problem, s *study, t *trial) *journal.Event
 		}
 	}
 	return &e
+}
+
+// guarded is p.Evaluate, with a panic of the objective turned into an
+// error that carries its message.
+func guarded(ctx context.Context, p Problem, x []float64) (ev Evaluation, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the objective panicked: %v", r)
+		}
+	}()
+	return p.Evaluate(ctx, x)
 }
 
 // writeTrialProgress is a trial's progress line on stderr.

@@ -1,6 +1,9 @@
 package program
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -103,5 +106,39 @@ func TestReplayRefuses(t *testing.T) {
 	_, err = replay(p, "s", []journal.Event{{Kind: journal.KindTell, Study: "s", Trial: "1", Y: value(1)}})
 	if err == nil || !strings.Contains(err.Error(), "a tell of trial 1, which is not pending") {
 		t.Errorf("a tell without an ask: %v", err)
+	}
+}
+
+// TestRunJournalFailures: run --journal records an objective's error, panic
+// or non-finite value as the trial's failure, with its reason, and goes on.
+func TestRunJournalFailures(t *testing.T) {
+	path := t.TempDir() + "/j.journal"
+	calls := 0
+	p := Problem{Name: "p", Identity: "p\n", Maximize: true, Budget: 5, Seed: 1,
+		Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{10},
+		NewSession: func(uint64) Session { return &recorder{} },
+		Evaluate: func(_ context.Context, x []float64) (Evaluation, error) {
+			calls++
+			switch calls {
+			case 2:
+				return Evaluation{}, errors.New("rig offline")
+			case 3:
+				panic("index out of range")
+			case 4:
+				return Evaluation{Y: math.Inf(1)}, nil
+			}
+			return Evaluation{Y: x[0], SD: math.NaN()}, nil
+		}}
+	var out, errs bytes.Buffer
+	if code := Run(context.Background(), p, []string{"run", "--journal", path}, &out, &errs); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, want := range []string{"failed: rig offline", "failed: the objective panicked: index out of range", "failed: the value +Inf is not a finite number"} {
+		if !strings.Contains(errs.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, errs.String())
+		}
+	}
+	if !strings.Contains(out.String(), "2 evaluations, 3 failed") {
+		t.Errorf("summary: %s", out.String())
 	}
 }

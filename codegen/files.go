@@ -230,6 +230,7 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	case g.o.Safety != nil:
 		observed = append(observed, lib("Constraints").Call(jen.Id("constraints")))
 	}
+	unknown := len(g.p.Constraints) - len(g.known)
 	f.Comment("session drives the optimiser for ask, tell and status.")
 	f.Type().Id("session").Struct(jen.Id("o").Op("*").Add(lib("Optimizer")))
 	f.Func().Id("newSession").Params(jen.Id("seed").Uint64()).Qual(programPath, "Session").Block(
@@ -240,9 +241,9 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 		jen.Return(whole(jen.Id("x")), jen.Id("err")),
 	)
 	f.Func().Params(jen.Id("s").Id("session")).Id("Observe").Params(jen.Id("x").Index().Float64(), jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("constraints").Index().Float64()).Error().Block(
-		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim")).Op("||").Len(jen.Id("constraints")).Op("!=").Lit(len(g.p.Constraints)-len(g.known))).Block(
+		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim")).Op("||").Len(jen.Id("constraints")).Op("!=").Lit(unknown)).Block(
 			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components and %d constraint values, want %d and %d"),
-				jen.Len(jen.Id("x")), jen.Len(jen.Id("constraints")), lib("Dim"), jen.Lit(len(g.p.Constraints)-len(g.known)))),
+				jen.Len(jen.Id("x")), jen.Len(jen.Id("constraints")), lib("Dim"), jen.Lit(unknown))),
 		),
 		jen.Return(s(g.observeMethod()).Call(observed...)),
 	)

@@ -387,21 +387,19 @@ func (g *generator) runDecls(f *jen.File) {
 	stopDoc := ""
 	if g.p.Stop != nil {
 		stopDoc = " or the stop condition holds"
+		stopWhen := func(value jen.Code) *jen.Statement {
+			return jen.Id("stopWhen").Call(value, jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))
+		}
+		halt := jen.Block(jen.Id("stopped").Op("=").Id("StoppedCondition"), jen.Break())
 		if g.o.Safety != nil {
 			// A safe acquisition has no value: the condition cannot use it.
 			// It is checked once there is a best value.
 			suggest = append(suggest, jen.If(jen.List(jen.Id("_"), jen.Id("best"), jen.Id("ok")).Op(":=").Id("o").Dot("BestObserved").Call(),
-				jen.Id("ok").Op("&&").Id("stopWhen").Call(jen.Qual("math", "NaN").Call(), jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))).Block(
-				jen.Id("stopped").Op("=").Id("StoppedCondition"),
-				jen.Break(),
-			))
+				jen.Id("ok").Op("&&").Add(stopWhen(jen.Qual("math", "NaN").Call()))).Add(halt))
 		} else {
 			suggest = append(suggest, jen.If(jen.List(jen.Id("value"), jen.Id("ok")).Op(":=").Id("o").Dot("Acquisition").Call(), jen.Id("ok")).Block(
 				jen.List(jen.Id("_"), jen.Id("best"), jen.Id("_")).Op(":=").Id("o").Dot("BestObserved").Call(),
-				jen.If(jen.Id("stopWhen").Call(jen.Id("value"), jen.Id("best"), jen.Float64().Call(jen.Id("o").Dot("Evaluations").Call()))).Block(
-					jen.Id("stopped").Op("=").Id("StoppedCondition"),
-					jen.Break(),
-				),
+				jen.If(stopWhen(jen.Id("value"))).Add(halt),
 			))
 		}
 	}

@@ -336,27 +336,31 @@ func (g *generator) safeNewDecls(f *jen.File) {
 			jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Len(jen.Id("seeds"))),
 		jen.Return(jen.Id("err")),
 	)
-	if s.Pool > 0 {
+	var doc []string
+	switch {
+	case s.Pool > 0:
 		g.poolDecls(f)
-		f.Comment("makeExplorer makes the decision set, the seeds, from which certified local")
-		f.Comment("search grows a pool of poolSize points (runtime/safe), and the explorer with")
-		f.Comment("every unknown constraint's Gaussian process.")
-		f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
-		return
-	}
-	source := "the candidates"
-	if !g.o.Finite() {
-		grid := make([]string, len(s.Grid))
-		for i, m := range s.Grid {
-			grid[i] = fmt.Sprint(m)
+		doc = []string{"makeExplorer makes the decision set, the seeds, from which certified local",
+			"search grows a pool of poolSize points (runtime/safe), and the explorer with",
+			"every unknown constraint's Gaussian process."}
+	default:
+		source := "the candidates"
+		if !g.o.Finite() {
+			grid := make([]string, len(s.Grid))
+			for i, m := range s.Grid {
+				grid[i] = fmt.Sprint(m)
+			}
+			source = "a grid of " + strings.Join(grid, "×") + " points of the domain, and the seeds"
 		}
-		source = "a grid of " + strings.Join(grid, "×") + " points of the domain, and the seeds"
+		if len(g.known) > 0 {
+			source += " that satisfy the known constraints"
+		}
+		doc = []string{"makeExplorer makes the decision set, " + source + ",",
+			"and the explorer with every unknown constraint's Gaussian process."}
 	}
-	if len(g.known) > 0 {
-		source += " that satisfy the known constraints"
+	for _, line := range doc {
+		f.Comment(line)
 	}
-	f.Comment("makeExplorer makes the decision set, " + source + ",")
-	f.Comment("and the explorer with every unknown constraint's Gaussian process.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
 }
 

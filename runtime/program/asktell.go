@@ -188,15 +188,10 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		}
 		e := s.event(told.Kind)
 		e.Trial, e.Y, e.SD, e.Constraints, e.Reason = id, told.Y, told.SD, told.Constraints, told.Reason
-		if told.Kind == journal.KindTell {
-			// Observed now, so that what the optimiser refuses is not recorded.
-			sdValue := math.NaN()
-			if told.SD != nil {
-				sdValue = *told.SD
-			}
-			if err := s.session.Observe(t.x, *told.Y, sdValue, constraintValues(p, &told)); err != nil {
-				return nil, fmt.Errorf("trial %s: %w", id, err)
-			}
+		// Observed now, so that what the optimiser refuses is not recorded.
+		t.result = &e
+		if err := s.observe(p, t, false); err != nil {
+			return nil, err
 		}
 		return []journal.Event{e}, nil
 	})

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -255,15 +256,8 @@ func (s *study) nextTrialID() string { return strconv.Itoa(len(s.trials) + 1) }
 // sameTell reports whether a repeated tell records what the first did.
 func sameTell(a, b journal.Event) bool {
 	equal := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	if a.Kind != b.Kind || !equal(a.Y, b.Y) || !equal(a.SD, b.SD) || len(a.Constraints) != len(b.Constraints) {
-		return false
-	}
-	for k, v := range a.Constraints {
-		if w, ok := b.Constraints[k]; !ok || w != v {
-			return false
-		}
-	}
-	return a.Kind != journal.KindFail || a.Reason == b.Reason
+	return a.Kind == b.Kind && equal(a.Y, b.Y) && equal(a.SD, b.SD) && maps.Equal(a.Constraints, b.Constraints) &&
+		(a.Kind != journal.KindFail || a.Reason == b.Reason)
 }
 
 // trialIDs lists trials' ids.

@@ -36,6 +36,9 @@ const (
 	KindTell = "tell"
 	// KindFail records that a trial's evaluation failed.
 	KindFail = "fail"
+	// KindLease renews a worker's hold on a pending trial, or hands a
+	// trial whose holder died to another worker.
+	KindLease = "lease"
 )
 
 // Event is one line of a journal. Which fields are set depends on Kind.
@@ -60,6 +63,11 @@ type Event struct {
 	Trial string `json:"trial,omitempty"`
 	// KindAsk: the point, its components in the domain's order, user units.
 	X []float64 `json:"x,omitempty"`
+	// KindAsk, KindLease: the worker evaluating the trial and until when
+	// (RFC 3339) its hold lasts unless renewed; absent for a trial asked
+	// from a shell, which waits for its tell however long it takes.
+	Worker string `json:"worker,omitempty"`
+	Until  string `json:"until,omitempty"`
 	// KindTell: the objective's value, its noise sd when reported, the
 	// unknown constraints' values by name.
 	Y           *float64           `json:"y,omitempty"`
@@ -69,17 +77,39 @@ type Event struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// A Store keeps the events of a journal's studies: a file (Open) or a
+// PostgreSQL database (OpenStore with a postgres:// URL). It is not safe for
+// concurrent use; processes share a store through Transact.
+type Store interface {
+	// Transact runs fn with every event recorded so far, in order, locked
+	// against every other writer, and records the events fn returns before
+	// the lock is released; when fn fails nothing is recorded. The events
+	// passed to fn are the store's: fn must not modify them.
+	Transact(fn func(events []Event) ([]Event, error)) error
+	// Warnings says what reading forgave so far (a torn last line).
+	Warnings() []string
+	Close() error
+}
+
+// OpenStore opens the journal target names: a postgres:// or postgresql://
+// URL, or else a file path (Open).
+func OpenStore(target string) (Store, error) {
+	if isPostgres(target) {
+		return openPostgres(target)
+	}
+	return Open(target)
+}
+
 // Journal is an open journal file. It is not safe for concurrent use;
 // processes (or several Journals in one process) share a file through
 // Transact.
 type Journal struct {
-	path   string
-	f      *os.File
-	events []Event
-	size   int64 // bytes of whole lines read so far
-	lines  int   // whole lines read so far
-	// Warnings collects what reading forgave: a torn last line.
-	Warnings []string
+	path     string
+	f        *os.File
+	events   []Event
+	size     int64 // bytes of whole lines read so far
+	lines    int   // whole lines read so far
+	warnings []string
 }
 
 // Open opens the journal at path, creating it when it does not exist, and
@@ -99,6 +129,9 @@ func Open(path string) (*Journal, error) {
 
 // Close closes the file.
 func (j *Journal) Close() error { return j.f.Close() }
+
+// Warnings says what reading forgave: a torn last line.
+func (j *Journal) Warnings() []string { return j.warnings }
 
 // Events are the events read or written so far, in file order. The slice is
 // the journal's: do not modify it.
@@ -165,7 +198,7 @@ func (j *Journal) catchUp() (torn bool, err error) {
 		line, err := r.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
 			if len(bytes.TrimSpace(line)) > 0 {
-				j.Warnings = append(j.Warnings, fmt.Sprintf("journal %s:%d: ignoring a torn last line (a write cut off by a crash)", j.path, j.lines+1))
+				j.warnings = append(j.warnings, fmt.Sprintf("journal %s:%d: ignoring a torn last line (a write cut off by a crash)", j.path, j.lines+1))
 				return true, nil
 			}
 			return false, nil
@@ -193,7 +226,7 @@ func parse(line []byte) (Event, error) {
 	switch {
 	case e.V < 1 || e.V > Version:
 		return e, fmt.Errorf("format version %d; this program reads versions 1 to %d", e.V, Version)
-	case e.Kind != KindStudy && e.Kind != KindAsk && e.Kind != KindTell && e.Kind != KindFail:
+	case e.Kind != KindStudy && e.Kind != KindAsk && e.Kind != KindTell && e.Kind != KindFail && e.Kind != KindLease:
 		return e, fmt.Errorf("unknown event %q", e.Kind)
 	case e.Study == "":
 		return e, errors.New("an event without a study")

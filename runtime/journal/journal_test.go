@@ -80,8 +80,8 @@ func TestTornLastLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(j.Events()) != 3 || len(j.Warnings) != 1 || !strings.Contains(j.Warnings[0], "j.jsonl:4: ignoring a torn last line") {
-		t.Fatalf("%d events, warnings %q", len(j.Events()), j.Warnings)
+	if len(j.Events()) != 3 || len(j.Warnings()) != 1 || !strings.Contains(j.Warnings()[0], "j.jsonl:4: ignoring a torn last line") {
+		t.Fatalf("%d events, warnings %q", len(j.Events()), j.Warnings())
 	}
 	appendEvents(t, j, sample()[3])
 	j.Close()
@@ -90,8 +90,8 @@ func TestTornLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	if len(j.Events()) != 4 || len(j.Warnings) != 0 || j.Events()[3].Trial != "2" {
-		t.Fatalf("after an append: %d events, warnings %q", len(j.Events()), j.Warnings)
+	if len(j.Events()) != 4 || len(j.Warnings()) != 0 || j.Events()[3].Trial != "2" {
+		t.Fatalf("after an append: %d events, warnings %q", len(j.Events()), j.Warnings())
 	}
 }
 

@@ -48,7 +48,7 @@ func withStudy(p Problem, f studyFlags, stderr io.Writer, fn func(s *study) ([]j
 		}
 		return fn(s)
 	})
-	for _, w := range j.Warnings {
+	for _, w := range j.Warnings() {
 		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
 	}
 	return err

@@ -62,7 +62,7 @@ func runJournal(ctx context.Context, p Problem, f studyFlags, budget int, stdout
 		printError(stderr, p, err)
 		return ExitFailure
 	}
-	for _, w := range j.Warnings {
+	for _, w := range j.Warnings() {
 		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
 	}
 	resumed := len(s.told)

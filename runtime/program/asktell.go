@@ -339,6 +339,8 @@ type status struct {
 	Recommendation     *point         `json:"recommendation"`
 	RecommendationMean *number        `json:"recommendation_mean"`
 	BestObserved       *bestTold      `json:"best_observed"`
+	// Stopped says why run --journal ended: budget, interrupted or failure.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // bestTold is the best value told and where.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // maxQuotedStderr bounds how much of a failing command's standard error an
@@ -22,7 +23,7 @@ const maxQuotedStderr = 2000
 // output; other keys (such as constraint values) are ignored. A non-zero
 // exit status, output that is not such an object, or a missing "y" is an
 // error that quotes the command's standard error. Cancelling ctx kills the
-// command.
+// command and every process it started (its process group, on Unix).
 func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64, error) {
 	y, _, err := execCommand(ctx, argv, dims, x, false, nil, nil)
 	return y, err
@@ -58,10 +59,17 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 		return 0, 0, fmt.Errorf("exec %s: %w", argv[0], err)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	ownProcessGroup(cmd)
+	// A process the command left behind may hold its output open: stop
+	// waiting for it soon after the command is killed.
+	cmd.WaitDelay = time.Second
 	cmd.Stdin = bytes.NewReader(append(input, '\n'))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return 0, 0, fmt.Errorf("exec %s: killed: %w", argv[0], context.Cause(ctx))
+		}
 		return 0, 0, fmt.Errorf("exec %s: %w%s", argv[0], err, quote(stderr.String()))
 	}
 	var out struct {

@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(helper(mode))
 	}
+	if path := os.Getenv(runChildEnv); path != "" {
+		os.Exit(runChild(path))
+	}
 	os.Exit(m.Run())
 }
 

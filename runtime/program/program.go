@@ -316,20 +316,41 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	var journalled studyFlags
 	flags.StringVar(&journalled.journal, "journal", "", "")
 	flags.StringVar(&journalled.study, "study", p.Name, "")
+	policy := runPolicy{workers: 1, evalTimeout: defaultEvalTimeout, lease: defaultLease}
+	flags.IntVar(&policy.workers, "workers", 1, "")
+	flags.DurationVar(&policy.evalTimeout, "eval-timeout", defaultEvalTimeout, "")
+	flags.IntVar(&policy.retries, "retries", 0, "")
+	onFailure := flags.String("on-failure", "continue", "")
+	flags.DurationVar(&policy.lease, "lease", defaultLease, "")
 	if code, ok := parseFlags(p, flags, "run", args, stdout, stderr); !ok {
 		return code
 	}
+	policySet := false
+	flags.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "workers", "eval-timeout", "retries", "on-failure", "lease":
+			policySet = true
+		}
+	})
 	if *budget < 1 || *budget > p.Budget {
 		fmt.Fprintf(stderr, "%s: --budget %d is outside 1..%d, the budget the program was compiled for\n", p.Name, *budget, p.Budget)
 		return ExitUsage
 	}
 	if journalled.journal != "" {
 		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 {
-			fmt.Fprintf(stderr, "%s: run --journal takes --budget, --study and --json only: a study's seed is the problem's\n", p.Name)
+			fmt.Fprintf(stderr, "%s: run --journal takes --budget, --study, --json and the evaluation flags only: a study's seed is the problem's\n", p.Name)
+			return ExitUsage
+		}
+		if msg := policy.check(*onFailure); msg != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
 			return ExitUsage
 		}
 		journalled.asJSON = *asJSON
-		return runJournal(ctx, p, journalled, *budget, stdout, stderr)
+		return runJournal(ctx, p, journalled, policy, *budget, stdout, stderr)
+	}
+	if policySet {
+		fmt.Fprintf(stderr, "%s: --workers, --eval-timeout, --retries, --on-failure and --lease go with --journal, which records each evaluation\n", p.Name)
+		return ExitUsage
 	}
 	if *trace && !*asJSON {
 		fmt.Fprintf(stderr, "%s: --trace adds the evaluations to the JSON result; use it with --json\n", p.Name)

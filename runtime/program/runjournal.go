@@ -5,14 +5,19 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"time"
 
 	"github.com/bocdev/boc/runtime/journal"
 )
 
 // run --journal: the run records each trial in the journal before it is
-// evaluated and its result before the next one starts, and a run started
-// again on the same journal replays the study and goes on where it stopped,
-// evaluating again the one trial a kill cut off.
+// evaluated and its result before it takes another, and a run started
+// again on the same journal replays the study and goes on where it
+// stopped. Every decision is a transaction of the journal, so any number
+// of runs, on one host or many (a PostgreSQL journal), share a study: each
+// trial a run evaluates is leased to it, the lease is renewed while the
+// evaluation lasts, and a trial whose run died (its lease expired, or its
+// process is gone from this host) is taken over by another.
 
 // Evaluation is what one evaluation of the objective measured.
 type Evaluation struct {
@@ -20,90 +25,88 @@ type Evaluation struct {
 	Constraints []float64 // the unknown constraints' values, in order
 }
 
-// runJournal runs study name of the journal at path to budget trials.
-func runJournal(ctx context.Context, p Problem, f studyFlags, budget int, stdout, stderr io.Writer) int {
+// runPolicy is how run --journal evaluates: how many at once, how long
+// one may take and how often it is tried, what a failure does, and how
+// long a lease lasts unless renewed.
+type runPolicy struct {
+	workers       int
+	evalTimeout   time.Duration // 0: none
+	retries       int
+	stopOnFailure bool
+	lease         time.Duration
+}
+
+// check validates the policy's flags, onFailure the text of --on-failure,
+// and says what is wrong, or "".
+func (policy *runPolicy) check(onFailure string) string {
+	switch {
+	case policy.workers < 1:
+		return fmt.Sprintf("--workers %d: want at least 1", policy.workers)
+	case policy.evalTimeout < 0:
+		return fmt.Sprintf("--eval-timeout %v: want a duration >= 0 (0: none)", policy.evalTimeout)
+	case policy.retries < 0:
+		return fmt.Sprintf("--retries %d: want 0 or more", policy.retries)
+	case policy.lease < time.Second:
+		return fmt.Sprintf("--lease %v: want at least 1s", policy.lease)
+	case onFailure != "continue" && onFailure != "stop":
+		return fmt.Sprintf("--on-failure %s: want continue or stop", onFailure)
+	}
+	policy.stopOnFailure = onFailure == "stop"
+	return ""
+}
+
+// Defaults of the policy's flags.
+const (
+	defaultEvalTimeout = time.Hour
+	defaultLease       = time.Minute
+)
+
+// Why a journalled run stopped.
+const (
+	stoppedBudget      = "budget"
+	stoppedInterrupted = "interrupted"
+	stoppedFailure     = "failure"
+)
+
+// runJournal runs study f.study of the journal f.journal to budget trials.
+func runJournal(ctx context.Context, p Problem, f studyFlags, policy runPolicy, budget int, stdout, stderr io.Writer) int {
 	if msg := journalRefusal(p); msg != "" {
 		fmt.Fprintf(stderr, "%s: run --journal: %s\n", p.Name, msg)
 		return ExitUsage
 	}
-	j, err := journal.Open(f.journal)
+	store, err := journal.OpenStore(f.journal)
 	if err != nil {
 		printError(stderr, p, err)
 		return ExitFailure
 	}
-	defer j.Close()
-	var s *study
-	// record appends events of the study, in one transaction, after checking
-	// that no other process wrote to the study since this one last did.
-	record := func(events ...journal.Event) error {
-		return j.Transact(func(all []journal.Event) ([]journal.Event, error) {
-			if s != nil {
-				n := 0
-				for _, e := range all {
-					if e.Study == s.name {
-						n++
-					}
-				}
-				if n != s.events {
-					return nil, fmt.Errorf("study %s changed under this run: another process is writing to it", s.name)
-				}
-				s.events += len(events)
-				return events, nil
-			}
-			var err error
-			if s, err = replay(p, f.study, all); err != nil || s.opened {
-				return nil, err
-			}
-			s.events++
-			return []journal.Event{s.opening(p)}, nil
-		})
+	defer store.Close()
+	r := &runner{p: p, store: store, flags: f, policy: policy, budget: budget, worker: newWorkerID(), stderr: stderr}
+	stopped, err := r.run(ctx)
+	for _, w := range store.Warnings() {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
 	}
-	if err := record(); err != nil {
+	if err != nil {
 		printError(stderr, p, err)
 		return ExitFailure
 	}
-	for _, w := range j.Warnings() {
-		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
+	if r.resumed > 0 {
+		fmt.Fprintf(stderr, "%s: resumed study %s after %d trials\n", p.Name, r.flags.study, r.resumed)
 	}
-	resumed := len(s.told)
-	for len(s.told) < budget {
-		if err := ctx.Err(); err != nil {
-			fmt.Fprintf(stderr, "%s: interrupted after %d of %d trials; run again with the same journal to go on\n", p.Name, len(s.told), budget)
-			writeJournalSummary(stdout, p, f, s)
-			return ExitFailure
-		}
-		t, err := nextTrial(s, record)
-		if err != nil {
-			printError(stderr, p, err)
-			return ExitFailure
-		}
-		t.result = evaluate(ctx, p, s, t)
-		if ctx.Err() != nil {
-			t.result = nil
-			continue // interrupted: the trial stays pending, to be evaluated again
-		}
-		// Observed before it is recorded, so that the journal holds only what
-		// replays: a value the optimiser refuses is recorded as a failure.
-		err = s.observe(p, t, false)
-		if err != nil && t.result.Kind == journal.KindTell {
-			fail := s.event(journal.KindFail)
-			fail.Trial, fail.Reason = t.id, "the optimiser refused the value: "+err.Error()
-			t.result = &fail
-			err = s.observe(p, t, false)
-		}
-		if err == nil {
-			err = record(*t.result)
-		}
-		if err != nil {
-			printError(stderr, p, err)
-			return ExitFailure
-		}
-		writeTrialProgress(stderr, p, s, t, budget)
+	st := newStatus(p, r.s)
+	st.Stopped = stopped
+	if f.asJSON {
+		writeOut(p, stdout, io.Discard, st)
+	} else {
+		writeStatus(stdout, p, st)
 	}
-	if resumed > 0 {
-		fmt.Fprintf(stderr, "%s: resumed study %s after %d trials\n", p.Name, s.name, resumed)
+	switch stopped {
+	case stoppedInterrupted:
+		fmt.Fprintf(stderr, "%s: interrupted after %d of %d trials; run again with the same journal to go on\n", p.Name, len(r.s.told), budget)
+		return ExitFailure
+	case stoppedFailure:
+		fmt.Fprintf(stderr, "%s: stopped by a failed evaluation (--on-failure stop)\n", p.Name)
+		return ExitFailure
 	}
-	writeJournalSummary(stdout, p, f, s)
 	return ExitOK
 }
 
@@ -118,34 +121,313 @@ func journalRefusal(p Problem) string {
 	return ""
 }
 
-// nextTrial is the trial a killed run left pending, to evaluate again, or
-// the optimiser's next point, recorded before it is evaluated.
-func nextTrial(s *study, record func(...journal.Event) error) (*trial, error) {
-	if pending := s.pending(); len(pending) > 0 {
-		return pending[0], nil
-	}
-	x, err := s.suggest()
-	if err != nil {
-		return nil, err
-	}
-	t := &trial{id: s.nextTrialID(), x: x}
-	ask := s.event(journal.KindAsk)
-	ask.Trial, ask.X = t.id, x
-	if err := record(ask); err != nil {
-		return nil, err
-	}
-	s.trials = append(s.trials, t)
-	s.byID[t.id] = t
-	return t, nil
+// runner is one journalled run.
+type runner struct {
+	p      Problem
+	store  journal.Store
+	flags  studyFlags
+	policy runPolicy
+	budget int
+	worker string // this run's name in leases
+	stderr io.Writer
+	// s is the study as this run's last transaction left it; nil when the
+	// next one must replay it (see transact).
+	s *study
+	// resumed counts the trials told before this run started.
+	resumed int
 }
 
-// evaluate evaluates trial t and returns the event that records it: its
-// values, or a failure with its reason (an error, a panic, a value that is
-// not a finite number).
-func evaluate(ctx context.Context, p Problem, s *study, t *trial) *journal.Event {
-	ev, err := guarded(ctx, p, t.x)
-	e := s.event(journal.KindTell)
-	e.Trial = t.id
+// finished is an evaluated trial, with the event that records it.
+type finished struct {
+	t      *trial
+	result *journal.Event // nil: interrupted, the trial stays pending
+}
+
+// run claims trials and evaluates up to policy.workers of them at once
+// until the study has budget trials told, and says why it stopped.
+func (r *runner) run(ctx context.Context) (stopped string, err error) {
+	if err := r.transact(func(s *study) ([]journal.Event, error) { r.resumed = len(s.told); return nil, nil }); err != nil {
+		return "", err
+	}
+	// Evaluations still running when the run ends on an error are cancelled:
+	// their trials stay pending until their leases expire.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan finished, r.policy.workers)
+	running := map[string]*trial{} // the trials this run evaluates, by id
+	renew := time.NewTicker(r.policy.lease / 3)
+	defer renew.Stop()
+	var wait <-chan time.Time // set while the others' trials are all there is
+	stopped = stoppedBudget
+	for {
+		if stopped == stoppedBudget && ctx.Err() == nil && len(running) < r.policy.workers && wait == nil {
+			claimed, complete, othersBusy, err := r.claim(r.policy.workers - len(running))
+			if err != nil {
+				return "", err
+			}
+			for _, t := range claimed {
+				running[t.id] = t
+				go func() { done <- finished{t, r.evaluate(ctx, t)} }()
+			}
+			switch {
+			case len(running) == 0 && complete:
+				return stopped, nil
+			case len(running) == 0 && !othersBusy:
+				return "", fmt.Errorf("study %s: the budget of %d trials is reached with trial %s waiting for a tell: tell it, or run with a larger --budget", r.flags.study, r.budget, trialIDs(r.s.pending()))
+			case len(claimed) == 0 && othersBusy:
+				// Other runs hold the trials left: look again shortly, in
+				// case one of them dies.
+				wait = time.After(min(r.policy.lease/3, time.Second))
+			}
+		}
+		if len(running) == 0 && wait == nil {
+			if ctx.Err() != nil {
+				return stoppedInterrupted, nil
+			}
+			return stopped, nil
+		}
+		select {
+		case d := <-done:
+			delete(running, d.t.id)
+			if d.result == nil {
+				continue
+			}
+			if err := r.record(d.t, d.result); err != nil {
+				return "", err
+			}
+			if d.result.Kind == journal.KindFail && r.policy.stopOnFailure {
+				stopped = stoppedFailure
+			}
+		case <-renew.C:
+			if err := r.renew(running); err != nil {
+				return "", err
+			}
+		case <-wait:
+			wait = nil
+		case <-ctx.Done():
+			// The evaluations see the same context and end; their trials
+			// stay pending, released below so that a resumed run need not
+			// wait for the leases to expire.
+			wait = nil
+			for len(running) > 0 {
+				d := <-done
+				delete(running, d.t.id)
+				if d.result != nil {
+					if err := r.record(d.t, d.result); err != nil {
+						return "", err
+					}
+				}
+			}
+			if err := r.release(); err != nil {
+				return "", err
+			}
+			return stoppedInterrupted, nil
+		}
+	}
+}
+
+// transact runs fn on the study under the journal's lock and records the
+// events it returns. The study is replayed from the journal unless the
+// last transaction's study is still exact: nobody else wrote to it since,
+// and no pending trial was believed into its optimiser.
+func (r *runner) transact(fn func(s *study) ([]journal.Event, error)) error {
+	err := r.store.Transact(func(all []journal.Event) ([]journal.Event, error) {
+		s := r.s
+		if s == nil || s.believed || studyEvents(all, r.flags.study) != s.events {
+			var err error
+			if s, err = replay(r.p, r.flags.study, all); err != nil {
+				return nil, err
+			}
+		}
+		r.s = nil // until the events are recorded
+		var add []journal.Event
+		if !s.opened {
+			add = append(add, s.opening(r.p))
+			s.opened = true
+		}
+		more, err := fn(s)
+		if err != nil {
+			return nil, err
+		}
+		add = append(add, more...)
+		s.events += len(add)
+		r.s = s
+		return add, nil
+	})
+	if err != nil {
+		r.s = nil
+	}
+	return err
+}
+
+// studyEvents counts the events of study name.
+func studyEvents(all []journal.Event, name string) int {
+	n := 0
+	for _, e := range all {
+		if e.Study == name {
+			n++
+		}
+	}
+	return n
+}
+
+// claim leases up to k trials to this run: first the pending trials whose
+// run died, then new trials at the optimiser's next points, the pending
+// ones believed (study.believe). complete says the study has its budget of
+// trials told; othersBusy that live runs hold pending trials.
+func (r *runner) claim(k int) (claimed []*trial, complete, othersBusy bool, err error) {
+	now := time.Now()
+	until := now.Add(r.policy.lease).UTC().Format(time.RFC3339Nano)
+	err = r.transact(func(s *study) ([]journal.Event, error) {
+		claimed, othersBusy = nil, false
+		if len(s.told) >= r.budget {
+			complete = true
+			return nil, nil
+		}
+		var add []journal.Event
+		pending := s.pending()
+		for _, t := range pending {
+			switch {
+			case t.worker == "" || t.worker == r.worker:
+				// Asked from a shell, or evaluated by this run.
+			case leaseLive(t, now):
+				othersBusy = true
+			case len(claimed) < k:
+				lease := s.event(journal.KindLease)
+				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, until
+				add = append(add, lease)
+				t.worker = r.worker
+				claimed = append(claimed, t)
+			}
+		}
+		room := min(k-len(claimed), r.budget-len(s.told)-len(pending))
+		if room <= 0 {
+			return add, nil
+		}
+		for _, t := range pending {
+			if err := s.believe(r.p, t); err != nil {
+				return nil, err
+			}
+		}
+		for range room {
+			x, err := s.suggest()
+			if err != nil {
+				return nil, err
+			}
+			t := &trial{id: s.nextTrialID(), x: x, worker: r.worker}
+			s.trials = append(s.trials, t)
+			s.byID[t.id] = t
+			if err := s.believe(r.p, t); err != nil {
+				return nil, err
+			}
+			ask := s.event(journal.KindAsk)
+			ask.Trial, ask.X, ask.Worker, ask.Until = t.id, x, r.worker, until
+			add = append(add, ask)
+			claimed = append(claimed, t)
+		}
+		return add, nil
+	})
+	return claimed, complete, othersBusy, err
+}
+
+// record records trial t's result, observed first: a value the optimiser
+// refuses is recorded as a failure, so that the journal holds only what
+// replays. A trial another run told meanwhile keeps that run's result.
+func (r *runner) record(t *trial, result *journal.Event) error {
+	var recorded *study
+	err := r.transact(func(s *study) ([]journal.Event, error) {
+		st := s.byID[t.id]
+		if st == nil {
+			return nil, fmt.Errorf("study %s lost trial %s", s.name, t.id)
+		}
+		if st.result != nil {
+			fmt.Fprintf(r.stderr, "%s: trial %s was told by another run meanwhile; this run's result is dropped\n", r.p.Name, t.id)
+			return nil, nil
+		}
+		st.result = result
+		err := s.observe(r.p, st, false)
+		if err != nil && result.Kind == journal.KindTell {
+			fail := s.event(journal.KindFail)
+			fail.Trial, fail.Reason = t.id, "the optimiser refused the value: "+err.Error()
+			st.result = &fail
+			err = s.observe(r.p, st, false)
+		}
+		if err != nil {
+			return nil, err
+		}
+		recorded = s
+		return []journal.Event{*st.result}, nil
+	})
+	if err == nil && recorded != nil {
+		writeTrialProgress(r.stderr, r.p, recorded, recorded.byID[t.id], r.budget)
+	}
+	return err
+}
+
+// renew extends the leases of the trials this run evaluates.
+func (r *runner) renew(running map[string]*trial) error {
+	if len(running) == 0 {
+		return nil
+	}
+	until := time.Now().Add(r.policy.lease).UTC().Format(time.RFC3339Nano)
+	return r.transact(func(s *study) ([]journal.Event, error) {
+		var add []journal.Event
+		for _, t := range s.pending() {
+			if running[t.id] != nil && t.worker == r.worker {
+				lease := s.event(journal.KindLease)
+				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, until
+				add = append(add, lease)
+			}
+		}
+		return add, nil
+	})
+}
+
+// release ends the leases of this run's pending trials now, so that another
+// run takes them at once.
+func (r *runner) release() error {
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	return r.transact(func(s *study) ([]journal.Event, error) {
+		var add []journal.Event
+		for _, t := range s.pending() {
+			if t.worker == r.worker {
+				lease := s.event(journal.KindLease)
+				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, now
+				add = append(add, lease)
+			}
+		}
+		return add, nil
+	})
+}
+
+// evaluate evaluates trial t under the policy: each attempt within the
+// timeout, tried again after a failure up to policy.retries times. It
+// returns the event that records the outcome, or nil when ctx was
+// cancelled.
+func (r *runner) evaluate(ctx context.Context, t *trial) *journal.Event {
+	var e *journal.Event
+	for attempt := 0; attempt <= r.policy.retries; attempt++ {
+		e = r.attempt(ctx, t)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if e.Kind == journal.KindTell {
+			return e
+		}
+	}
+	if r.policy.retries > 0 {
+		e.Reason = fmt.Sprintf("%s (%d attempts)", e.Reason, r.policy.retries+1)
+	}
+	return e
+}
+
+// attempt evaluates trial t once and returns its values, or a failure with
+// its reason: an error, a panic, a timeout, a value that is not a finite
+// number.
+func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
+	e := journal.Event{Kind: journal.KindTell, Study: r.flags.study, Trial: t.id}
+	ev, err := guarded(ctx, r.p, t.x, r.policy.evalTimeout)
+	e.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	switch {
 	case err != nil:
 		e.Kind, e.Reason = journal.KindFail, err.Error()
@@ -154,7 +436,7 @@ func evaluate(ctx context.Context, p Problem, s *study, t *trial) *journal.Event
 	default:
 		y := ev.Y
 		e.Y = &y
-		if p.ReportsSD {
+		if r.p.ReportsSD {
 			sd := ev.SD
 			e.SD = &sd
 		}
@@ -162,16 +444,49 @@ func evaluate(ctx context.Context, p Problem, s *study, t *trial) *journal.Event
 	return &e
 }
 
-// guarded is p.Evaluate, with a panic of the objective turned into an
-// error that carries its message.
-func guarded(ctx context.Context, p Problem, x []float64) (ev Evaluation, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the objective panicked: %v", r)
-		}
+// guarded is p.Evaluate within timeout (0: none), with a panic of the
+// objective turned into an error that carries its message. When the
+// timeout or ctx ends the evaluation, an exec objective's command is killed
+// and its error returned; a Go objective that ignores its context is left
+// to finish alone after cancelGrace, its result unused.
+func guarded(ctx context.Context, p Problem, x []float64, timeout time.Duration) (Evaluation, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, fmt.Errorf("the evaluation timed out after %v (--eval-timeout)", timeout))
+		defer cancel()
+	}
+	type outcome struct {
+		ev  Evaluation
+		err error
+	}
+	out := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				out <- outcome{err: fmt.Errorf("the objective panicked: %v", r)}
+			}
+		}()
+		ev, err := p.Evaluate(ctx, x)
+		out <- outcome{ev, err}
 	}()
-	return p.Evaluate(ctx, x)
+	select {
+	case o := <-out:
+		return o.ev, o.err
+	case <-ctx.Done():
+	}
+	select {
+	case o := <-out:
+		if o.err == nil {
+			o.err = context.Cause(ctx)
+		}
+		return o.ev, o.err
+	case <-time.After(cancelGrace):
+		return Evaluation{}, fmt.Errorf("%w; the objective ignored it and was left running", context.Cause(ctx))
+	}
 }
+
+// cancelGrace is how long an evaluation that was told to end may take to.
+const cancelGrace = 2 * time.Second
 
 // writeTrialProgress is a trial's progress line on stderr.
 func writeTrialProgress(w io.Writer, p Problem, s *study, t *trial, budget int) {
@@ -180,14 +495,4 @@ func writeTrialProgress(w io.Writer, p Problem, s *study, t *trial, budget int) 
 		outcome = "y=" + formatValue(*t.result.Y)
 	}
 	fmt.Fprintf(w, "[%d/%d] trial %s: %s  %s\n", len(s.told), budget, t.id, formatPoint(p.Dims, t.x), outcome)
-}
-
-// writeJournalSummary prints the study's state as status does.
-func writeJournalSummary(w io.Writer, p Problem, f studyFlags, s *study) {
-	st := newStatus(p, s)
-	if f.asJSON {
-		writeOut(p, w, io.Discard, st)
-		return
-	}
-	writeStatus(w, p, st)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bocdev/boc/runtime/journal"
 )
@@ -45,6 +46,10 @@ type trial struct {
 	id     string
 	x      []float64
 	result *journal.Event // its tell or fail, nil while pending
+	// worker is the run evaluating it and until when its lease lasts; ""
+	// for a trial asked from a shell.
+	worker string
+	until  time.Time
 }
 
 // study is a study replayed from its journal's events.
@@ -61,6 +66,9 @@ type study struct {
 	unpenalised []*trial
 	events      int // the study's events in the journal
 	session     Session
+	// believed says the session holds guessed values of pending trials
+	// (believe): it is no longer the journal's replay.
+	believed bool
 }
 
 // replay rebuilds study name of problem p from the journal's events and
@@ -81,8 +89,15 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 			s.opened = true
 		case journal.KindAsk:
 			t := &trial{id: e.Trial, x: e.X}
+			t.lease(e)
 			s.trials = append(s.trials, t)
 			s.byID[e.Trial] = t
+		case journal.KindLease:
+			t := s.byID[e.Trial]
+			if t == nil {
+				return nil, fmt.Errorf("study %s: a lease of trial %s, which was never asked", name, e.Trial)
+			}
+			t.lease(e)
 		case journal.KindTell, journal.KindFail:
 			t := s.byID[e.Trial]
 			if t == nil || t.result != nil {
@@ -229,6 +244,7 @@ func (s *study) believe(p Problem, t *trial) error {
 	if math.IsNaN(lie) {
 		lie = 0
 	}
+	s.believed = true
 	if err := s.session.Observe(t.x, lie, 0, nil); err != nil {
 		return fmt.Errorf("study %s, pending trial %s: %w", s.name, t.id, err)
 	}
@@ -248,6 +264,13 @@ func (s *study) suggest() ([]float64, error) {
 		}
 	}
 	return x, nil
+}
+
+// lease records who evaluates the trial and until when, as an ask or lease
+// event says; an unreadable time counts as expired.
+func (t *trial) lease(e journal.Event) {
+	t.worker = e.Worker
+	t.until, _ = time.Parse(time.RFC3339Nano, e.Until)
 }
 
 // nextTrialID numbers a study's next trial.

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/bocdev/boc/codegen"
 	"github.com/bocdev/boc/driver"
@@ -74,8 +75,9 @@ exiting with its status. The go build cache makes a second run fast.`,
 				}
 				progArgs = append(progArgs, "--budget", strconv.Itoa(*budget))
 			}
-			// An interrupt reaches the program too; boc outlives it to clean up.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			// An interrupt or SIGTERM while building stops the build; while the
+			// program runs, runProgram passes them on.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			tmp, err := os.MkdirTemp("", "boc-run-*")
 			if err != nil {
@@ -90,7 +92,8 @@ exiting with its status. The go build cache makes a second run fast.`,
 			if code != exitOK {
 				return code
 			}
-			return runProgram(e, exe, progArgs)
+			stop()
+			return runProgram(e, exe, progArgs, func() { os.RemoveAll(tmp) })
 		}
 	},
 }
@@ -142,11 +145,35 @@ func reportBuild(e *env, u *driver.Unit, err error) int {
 }
 
 // runProgram runs exe with args, its standard streams connected to boc's, and
-// returns its exit status.
-func runProgram(e *env, exe string, args []string) int {
+// returns its exit status. Once the program has started, started removes
+// its executable (a running program needs no file, on Unix), so that even
+// a kill -9 of boc leaves nothing behind; an interrupt or SIGTERM sent to
+// boc is passed on to the program, which ends its run cleanly, and boc
+// waits for it.
+func runProgram(e *env, exe string, args []string, started func()) int {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
 	cmd := exec.Command(exe, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	err := cmd.Run()
+	endWithParent(cmd)
+	err := cmd.Start()
+	started()
+	if err == nil {
+		done := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case sig := <-signals:
+					cmd.Process.Signal(sig)
+				case <-done:
+					return
+				}
+			}
+		}()
+		err = cmd.Wait()
+		close(done)
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

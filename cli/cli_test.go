@@ -353,11 +353,15 @@ func TestRunProgramExitStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
-			if code := runProgram(e, tt.exe, []string{"-c", tt.script}); code != tt.code {
+			started := false
+			if code := runProgram(e, tt.exe, []string{"-c", tt.script}, func() { started = true }); code != tt.code {
 				t.Errorf("exit code %d, want %d", code, tt.code)
 			}
 			checkOutput(t, "stdout", out.String(), tt.stdout)
 			checkOutput(t, "stderr", errOut.String(), tt.stderr)
+			if !started {
+				t.Error("the cleanup after the start was not called")
+			}
 		})
 	}
 }

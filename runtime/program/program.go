@@ -218,7 +218,8 @@ func Run(ctx context.Context, p Problem, args []string, stdout, stderr io.Writer
 
 func usage(p Problem, w io.Writer) {
 	fmt.Fprintf(w, `usage: %[1]s run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R]
-       %[1]s run --journal J [--study NAME] [--budget N] [--json]
+       %[1]s run --journal J [--study NAME] [--budget N] [--json] [--workers N]
+             [--eval-timeout D] [--retries R] [--on-failure continue|stop] [--lease D]
        %[1]s ask [-n K] [--journal J] [--study NAME] [--json]
        %[1]s tell ID (--value Y [--sd S] [--constraint NAME=V]... | --failed [--reason TEXT]) [--journal J] [--study NAME]
        %[1]s status [--journal J] [--study NAME] [--json]
@@ -252,11 +253,24 @@ Flags of run:
                    (default 1): the world's noise differs from the declared
                    one, which the model still assumes; robust values are
                    judged under the scaled noise
-  --journal J      record every trial in the journal J before evaluating it
-                   and its result before the next; run again, it replays the
-                   study and goes on (a go or exec objective without unknown
-                   constraints); with --study NAME, --budget N (trials of
-                   the study in all) and --json only
+  --journal J      record every trial in the journal J (a file, or a
+                   postgres:// URL shared by runs on many hosts) before
+                   evaluating it, and its result before taking another; run
+                   again, it replays the study and goes on (a go or exec
+                   objective without unknown constraints); with --study
+                   NAME, --budget N (trials of the study in all), --json and:
+  --workers N      evaluate N trials at once (exec: N processes; go: N
+                   goroutines, so the function must be safe for concurrent
+                   use); pending trials count as the worst value told
+  --eval-timeout D give up an evaluation after D (default 1h; 0: never): an
+                   exec command is killed with every process it started
+  --retries R      evaluate a failed trial up to R more times (default 0)
+  --on-failure P   continue (default): record the failure, penalise the
+                   point and go on; stop: record it and end the run
+  --lease D        a trial a run evaluates is leased to it for D (default
+                   1m), renewed while it runs; a trial whose run died is
+                   taken over when its lease expires (at once when that run
+                   was on this host)
 
 Flags of ask, tell and status:
   --journal J      the study's journal file (default %[1]s.journal): one JSON

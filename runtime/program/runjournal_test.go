@@ -195,3 +195,56 @@ func TestRunTakesOverLeases(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkWorkers: a journalled run of 16 trials of an objective that
+// takes 0.5 s, with 1, 2, 4 and 8 workers; speedup is the trials per
+// second against one worker's ideal, 2 per second (goal: at least 0.8 N).
+func BenchmarkWorkers(b *testing.B) {
+	const trials, evaluation = 16, 500 * time.Millisecond
+	for _, workers := range []int{1, 2, 4, 8} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			p := killProblem(filepath.Join(b.TempDir(), "log"))
+			p.Budget = trials
+			evaluate := p.Evaluate
+			p.Evaluate = func(ctx context.Context, x []float64) (Evaluation, error) {
+				time.Sleep(evaluation)
+				return evaluate(ctx, x)
+			}
+			start := time.Now()
+			for i := range b.N {
+				path := filepath.Join(b.TempDir(), fmt.Sprint(i))
+				var out, errs bytes.Buffer
+				if code := Run(context.Background(), p, []string{"run", "--journal", path, "--workers", fmt.Sprint(workers)}, &out, &errs); code != ExitOK {
+					b.Fatalf("exit %d: %s", code, errs.String())
+				}
+			}
+			perSecond := float64(trials*b.N) / time.Since(start).Seconds()
+			b.ReportMetric(perSecond*evaluation.Seconds(), "speedup")
+		})
+	}
+}
+
+// BenchmarkAskTell: one ask and one tell, each replaying a study of 100
+// told trials from its journal file under the lock, and appending an event
+// with its fsync.
+func BenchmarkAskTell(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "j.journal")
+	p := killProblem(path + ".log")
+	p.Budget = 100 + b.N
+	var out, errs bytes.Buffer
+	args := func(a ...string) []string { return append(a, "--journal", path) }
+	if code := Run(context.Background(), p, args("run", "--budget", "100"), &out, &errs); code != ExitOK {
+		b.Fatalf("exit %d: %s", code, errs.String())
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		out.Reset()
+		if code := Run(context.Background(), p, args("ask"), &out, &errs); code != ExitOK {
+			b.Fatalf("ask: exit %d: %s", code, errs.String())
+		}
+		id := strconv.Itoa(101 + i)
+		if code := Run(context.Background(), p, args("tell", id, "--value", "1"), &out, &errs); code != ExitOK {
+			b.Fatalf("tell: exit %d: %s", code, errs.String())
+		}
+	}
+}

@@ -227,6 +227,9 @@ func tellEvent(p Problem, id, value, sd string, failed bool, reason string, cons
 		return e, "give the measured value (--value Y) or --failed"
 	}
 	y, msg := finite("--value", value)
+	if msg == "" {
+		msg = unmodelled(y)
+	}
 	if msg != "" {
 		return e, msg
 	}
@@ -263,6 +266,22 @@ func tellEvent(p Problem, id, value, sd string, failed bool, reason string, cons
 		e.Constraints[c.Name] = v
 	}
 	return e, ""
+}
+
+// maxModelled bounds the magnitude of the values a study models: the
+// models' standardisation sums squares of values, which stay finite below
+// it for any budget up to 10^8 observations.
+const maxModelled = 1e150
+
+// unmodelled says why value y cannot be modelled, or "".
+func unmodelled(y float64) string {
+	switch {
+	case math.IsNaN(y) || math.IsInf(y, 0):
+		return fmt.Sprintf("the value %v is not a finite number", y)
+	case math.Abs(y) > maxModelled:
+		return fmt.Sprintf("the value %v is too large to model (beyond ±%g): rescale the objective", y, maxModelled)
+	}
+	return ""
 }
 
 // finite parses a flag's number, or says why it is not a finite one.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"time"
 
 	"github.com/bocdev/boc/runtime/journal"
@@ -423,7 +422,7 @@ func (r *runner) evaluate(ctx context.Context, t *trial) *journal.Event {
 
 // attempt evaluates trial t once and returns its values, or a failure with
 // its reason: an error, a panic, a timeout, a value that is not a finite
-// number.
+// number or too large to model.
 func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	e := journal.Event{Kind: journal.KindTell, Study: r.flags.study, Trial: t.id}
 	ev, err := guarded(ctx, r.p, t.x, r.policy.evalTimeout)
@@ -431,8 +430,8 @@ func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	switch {
 	case err != nil:
 		e.Kind, e.Reason = journal.KindFail, err.Error()
-	case math.IsNaN(ev.Y) || math.IsInf(ev.Y, 0):
-		e.Kind, e.Reason = journal.KindFail, fmt.Sprintf("the value %v is not a finite number", ev.Y)
+	case unmodelled(ev.Y) != "":
+		e.Kind, e.Reason = journal.KindFail, unmodelled(ev.Y)
 	default:
 		y := ev.Y
 		e.Y = &y

@@ -109,12 +109,13 @@ func TestReplayRefuses(t *testing.T) {
 	}
 }
 
-// TestRunJournalFailures: run --journal records an objective's error, panic
-// or non-finite value as the trial's failure, with its reason, and goes on.
+// TestRunJournalFailures: run --journal records an objective's error, panic,
+// non-finite or huge value as the trial's failure, with its reason, and
+// goes on.
 func TestRunJournalFailures(t *testing.T) {
 	path := t.TempDir() + "/j.journal"
 	calls := 0
-	p := Problem{Name: "p", Identity: "p\n", Maximize: true, Budget: 5, Seed: 1,
+	p := Problem{Name: "p", Identity: "p\n", Maximize: true, Budget: 6, Seed: 1,
 		Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{10},
 		NewSession: func(uint64) Session { return &recorder{} },
 		Evaluate: func(_ context.Context, x []float64) (Evaluation, error) {
@@ -126,6 +127,8 @@ func TestRunJournalFailures(t *testing.T) {
 				panic("index out of range")
 			case 4:
 				return Evaluation{Y: math.Inf(1)}, nil
+			case 5:
+				return Evaluation{Y: -1e300}, nil
 			}
 			return Evaluation{Y: x[0], SD: math.NaN()}, nil
 		}}
@@ -133,12 +136,13 @@ func TestRunJournalFailures(t *testing.T) {
 	if code := Run(context.Background(), p, []string{"run", "--journal", path}, &out, &errs); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	for _, want := range []string{"failed: rig offline", "failed: the objective panicked: index out of range", "failed: the value +Inf is not a finite number"} {
+	for _, want := range []string{"failed: rig offline", "failed: the objective panicked: index out of range", "failed: the value +Inf is not a finite number",
+		"failed: the value -1e+300 is too large to model (beyond ±1e+150): rescale the objective"} {
 		if !strings.Contains(errs.String(), want) {
 			t.Errorf("progress lacks %q:\n%s", want, errs.String())
 		}
 	}
-	if !strings.Contains(out.String(), "2 evaluations, 3 failed") {
+	if !strings.Contains(out.String(), "2 evaluations, 4 failed") {
 		t.Errorf("summary: %s", out.String())
 	}
 }

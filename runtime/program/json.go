@@ -23,7 +23,10 @@ import (
 //	                      noise ε; only for problems with input noise and an
 //	                      expression objective (Problem.Robust), omitted otherwise
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
-//	stopped               why the run ended: "budget", "stop when" or "exhausted"
+//	stopped               why the run ended: "budget", "stop when" or "exhausted";
+//	                      "interrupted" (SIGINT, SIGTERM) or "error" when it did not
+//	                      finish, the object then holding what it did so far
+//	error                 with "error": what went wrong
 //	violations            with unknown safety constraints: the evaluations whose
 //	                      measured constraints broke a limit
 //	unsafe_evaluations    with simulated constraints: the evaluations whose true
@@ -65,6 +68,7 @@ type result struct {
 	RecommendationRobust *number   `json:"recommendation_robust,omitempty"`
 	BestObserved         *observed `json:"best_observed"`
 	Stopped              string    `json:"stopped"`
+	Error                string    `json:"error,omitempty"`
 	Violations           *int      `json:"violations,omitempty"`
 	UnsafeEvaluations    *int      `json:"unsafe_evaluations,omitempty"`
 	SafeSet              *int      `json:"safe_set,omitempty"`

@@ -394,10 +394,13 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	case !*asJSON:
 		progress = func(pr Progress) { writeProgress(stderr, p, pr) }
 	}
-	res, err := p.Run(ctx, Options{Seed: *seed, Budget: *budget, RandomSearch: *randomSearch, InputNoiseScale: *noiseScale, Progress: progress})
-	if err != nil {
-		printError(stderr, p, err)
-		return ExitFailure
+	res, runErr := p.Run(ctx, Options{Seed: *seed, Budget: *budget, RandomSearch: *randomSearch, InputNoiseScale: *noiseScale, Progress: progress})
+	// A run that did not finish still prints what it did, marked.
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		res.Stopped = stoppedInterrupted
+	case runErr != nil:
+		res.Stopped = "error"
 	}
 	res.RecommendationRobust = math.NaN()
 	if res.Evaluations > 0 {
@@ -408,13 +411,23 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		if *trace {
 			out.Trace = steps
 		}
+		if runErr != nil && ctx.Err() == nil {
+			out.Error = runErr.Error()
+		}
 		if err := writeJSON(stdout, out); err != nil {
 			printError(stderr, p, err)
 			return ExitFailure
 		}
-		return ExitOK
+	} else if res.Evaluations > 0 {
+		writeSummary(stdout, p, res)
 	}
-	writeSummary(stdout, p, res)
+	if runErr != nil {
+		printError(stderr, p, runErr)
+		if p.Evaluate != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "    hint: with --journal J a run records a failed evaluation and goes on, and can time evaluations out, retry them and resume\n")
+		}
+		return ExitFailure
+	}
 	return ExitOK
 }
 

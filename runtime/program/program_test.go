@@ -34,15 +34,17 @@ func fakeProblem(got *Options, runErr error) Problem {
 
 func TestRun(t *testing.T) {
 	tests := []struct {
-		name       string
-		args       []string
-		runErr     error
-		external   bool
-		reportsSD  bool
-		wantCode   int
-		wantStdout string // exact, "" for none
-		wantStderr string // substring
-		wantOpt    *Options
+		name      string
+		args      []string
+		runErr    error
+		external  bool
+		reportsSD bool
+		// interrupted cancels the run's context, as SIGINT does.
+		interrupted bool
+		wantCode    int
+		wantStdout  string // exact, "" for none
+		wantStderr  string // substring
+		wantOpt     *Options
 	}{
 		{name: "json", args: []string{"run", "--json"}, wantCode: ExitOK,
 			wantStdout: `{"problem":"demo","seed":7,"random_search":false,"evaluations":2,"recommendation":{"x":1,"p":[2,3]},` +
@@ -76,7 +78,15 @@ func TestRun(t *testing.T) {
 		{name: "unknown flag", args: []string{"run", "--fast"}, wantCode: ExitUsage, wantStderr: "flag provided but not defined: -fast"},
 		{name: "stray argument", args: []string{"run", "extra"}, wantCode: ExitUsage, wantStderr: "run takes no arguments"},
 		{name: "objective fails", args: []string{"run", "--json"}, runErr: errors.New("evaluation 3: boom"), wantCode: ExitFailure,
+			wantStdout: `{"problem":"demo","seed":7,"random_search":false,"evaluations":2,"recommendation":{"x":1,"p":[2,3]},` +
+				`"recommendation_mean":4.8,"recommendation_value":4.5,"best_observed":{"x":{"x":0.5,"p":[0.25,1e-7]},"y":4,"value":4},` +
+				`"stopped":"error","error":"evaluation 3: boom"}` + "\n",
 			wantStderr: "demo: evaluation 3: boom\n"},
+		{name: "interrupted", args: []string{"run"}, runErr: context.Canceled, interrupted: true, wantCode: ExitFailure,
+			wantStdout: "problem demo (minimise): 2 evaluations, stopped: interrupted\n" +
+				"recommendation: x=1 p=[2 3]  (posterior mean 4.8, objective 4.5)\n" +
+				"best observed:  x=0.5 p=[0.25 1e-07]  y=4\n",
+			wantStderr: "demo: context canceled\n"},
 		{name: "external", args: []string{"run"}, external: true, wantCode: ExitUsage, wantStderr: "the objective is external"},
 		{name: "no command", args: nil, wantCode: ExitUsage, wantStderr: "usage: demo run"},
 		{name: "unknown command", args: []string{"walk"}, wantCode: ExitUsage, wantStderr: `unknown command "walk"`},
@@ -94,7 +104,12 @@ func TestRun(t *testing.T) {
 			}
 			p.ReportsSD = tt.reportsSD
 			var stdout, stderr bytes.Buffer
-			code := Run(context.Background(), p, tt.args, &stdout, &stderr)
+			ctx, cancel := context.WithCancel(context.Background())
+			if tt.interrupted {
+				cancel()
+			}
+			code := Run(ctx, p, tt.args, &stdout, &stderr)
+			cancel()
 			if code != tt.wantCode {
 				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
 			}
@@ -103,8 +118,8 @@ func TestRun(t *testing.T) {
 					t.Errorf("stdout (-want +got):\n%s", diff)
 				}
 			}
-			if tt.wantCode != ExitOK && stdout.Len() > 0 && tt.args != nil && tt.args[0] == "run" {
-				t.Errorf("a failed run wrote to stdout: %q", stdout.String())
+			if tt.wantCode != ExitOK && tt.runErr == nil && stdout.Len() > 0 && tt.args != nil && tt.args[0] == "run" {
+				t.Errorf("a run refused wrote to stdout: %q", stdout.String())
 			}
 			if !strings.Contains(stderr.String(), tt.wantStderr) {
 				t.Errorf("stderr %q does not contain %q", stderr.String(), tt.wantStderr)

@@ -10,6 +10,10 @@
 // Several processes may share one file: every read-modify-append runs under
 // an exclusive flock on the file (Transact), which the kernel releases when
 // the process holding it dies, so a crash never leaves a stale lock behind.
+//
+// A journal may instead live in a PostgreSQL database (OpenStore with a
+// postgres:// URL), so that processes on several hosts share it: the same
+// lines, one row each, written under a transaction-scoped advisory lock.
 package journal
 
 import (
@@ -168,8 +172,7 @@ func (j *Journal) append(events []Event) error {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	for _, e := range events {
-		e.V = Version
-		line, err := json.Marshal(e)
+		line, err := encode(&e)
 		if err != nil {
 			return fmt.Errorf("journal %s: %w", j.path, err)
 		}
@@ -214,6 +217,13 @@ func (j *Journal) catchUp() (torn bool, err error) {
 		j.size += int64(len(line))
 		j.lines++
 	}
+}
+
+// encode stamps e with the current version and returns its line, without
+// the newline: the one format both back ends store.
+func encode(e *Event) ([]byte, error) {
+	e.V = Version
+	return json.Marshal(e)
 }
 
 // parse reads one line's event.

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bocdev/boc/runtime/journal/journaltest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -28,9 +31,13 @@ func TestMain(m *testing.M) {
 // building works offline.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
-		Setup:         setupScript,
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"jsonhas": cmdJSONHas},
+		Dir:   "testdata/script",
+		Setup: setupScript,
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"jsonhas":          cmdJSONHas,
+			"postgres-journal": cmdPostgresJournal,
+		},
+		Condition:     postgresCondition,
 		UpdateScripts: *update,
 	})
 }
@@ -134,4 +141,39 @@ func lookupJSON(doc any, path string) (any, bool) {
 		}
 	}
 	return doc, true
+}
+
+// postgresCondition is the script condition [postgres]: whether the test
+// server of runtime/journal/journaltest answers. Without one a script
+// skips, unless BOC_REQUIRE_POSTGRES=1, when the condition fails it.
+func postgresCondition(cond string) (bool, error) {
+	if cond != "postgres" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	schema, err := journaltest.NewSchema()
+	var noServer journaltest.ErrNoServer
+	switch {
+	case errors.As(err, &noServer) && journaltest.Required():
+		return false, fmt.Errorf("%v (BOC_REQUIRE_POSTGRES=1 requires one)", err)
+	case errors.As(err, &noServer):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, schema.Drop()
+}
+
+// cmdPostgresJournal sets the variable VAR to the URL of a journal in a
+// schema of its own on the test server (runtime/journal/journaltest),
+// dropped when the script ends; scripts check [postgres] first:
+//
+//	postgres-journal VAR
+func cmdPostgresJournal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: postgres-journal VAR")
+	}
+	schema, err := journaltest.NewSchema()
+	ts.Check(err)
+	ts.Defer(func() { schema.Drop() })
+	ts.Setenv(args[0], schema.URL)
 }

@@ -5,63 +5,38 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/bocdev/boc/runtime/journal/journaltest"
 	"github.com/jackc/pgx/v5"
 )
 
-// The PostgreSQL tests run against the server BOC_TEST_POSTGRES names, or
-// defaultTestPostgres; without one they skip, unless BOC_REQUIRE_POSTGRES=1
-// (as in CI), when they fail.
-const defaultTestPostgres = "postgres://postgres@127.0.0.1:5432/test"
-
-// testDatabase gives tb a schema of its own on the test server, dropped
-// when tb ends: the URL of a journal kept there, and a connection to the
-// server whose search path is that schema, for writing rows by hand.
+// testDatabase gives tb a schema of its own on the test server
+// (journaltest), dropped when tb ends: the URL of a journal kept there, and
+// a connection whose search path is that schema, for writing rows by hand.
 func testDatabase(tb testing.TB) (string, *pgx.Conn) {
 	tb.Helper()
-	server := os.Getenv("BOC_TEST_POSTGRES")
-	if server == "" {
-		server = defaultTestPostgres
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, server)
-	if err != nil {
-		msg := fmt.Sprintf("no PostgreSQL at %s (%v): start one or set BOC_TEST_POSTGRES", redact(server), err)
-		if os.Getenv("BOC_REQUIRE_POSTGRES") == "1" {
-			tb.Fatal(msg + " (BOC_REQUIRE_POSTGRES=1 requires one)")
-		}
-		tb.Skip(msg)
-	}
-	schema := fmt.Sprintf("boc_test_%016x", rand.Uint64())
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema+"; SET search_path TO "+schema); err != nil {
-		conn.Close(ctx)
+	schema, err := journaltest.NewSchema()
+	var noServer journaltest.ErrNoServer
+	switch {
+	case errors.As(err, &noServer) && journaltest.Required():
+		tb.Fatal(err.Error() + " (BOC_REQUIRE_POSTGRES=1 requires one)")
+	case errors.As(err, &noServer):
+		tb.Skip(err.Error())
+	case err != nil:
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() {
-		ctx := context.Background()
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+		if err := schema.Drop(); err != nil {
 			tb.Error(err)
 		}
-		conn.Close(ctx)
 	})
-	u, err := url.Parse(server)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), conn
+	return schema.URL, schema.Conn
 }
 
 func openTestStore(tb testing.TB, target string) Store {

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/bocdev/boc/runtime/journal/journaltest"
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 )
 

@@ -85,15 +85,19 @@ func (g *generator) acquisitionFields() []jen.Code {
 }
 
 // prepareAcquisition is the part of Suggest, before the search, that sets the
-// acquisition's state; i is the incumbent's index, when n > 0.
-func (g *generator) prepareAcquisition() (incumbent, always []jen.Code) {
+// acquisition's state: incumbent, with the incumbent's index i, and always
+// run on the observations alone; fantasised, when there are observations,
+// once the pending points' fantasies are in the model, whose posterior the
+// incumbent's joint one must be.
+func (g *generator) prepareAcquisition() (incumbent, always, fantasised []jen.Code) {
 	if g.o.Acquisition.Joint {
-		incumbent = append(incumbent, field("setIncumbent").Call(jen.Id("i")))
+		incumbent = append(incumbent, field("incumbentIndex").Op("=").Id("i"))
+		fantasised = append(fantasised, method("setIncumbent"))
 	}
 	if g.acquisition.Setting != nil {
 		always = append(always, field("setting").Op("=").Add(method("acquisitionSetting")))
 	}
-	return incumbent, always
+	return incumbent, always, fantasised
 }
 
 // acquisitionValue converts the search's maximum, the score value, into the
@@ -116,17 +120,18 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 		return
 	}
 	w, _ := ownWork()
-	f.Comment("setIncumbent makes evaluated point i the incumbent x⁺ of the next search: it")
-	f.Comment("stores L⁻¹k(x⁺), which the incumbent's covariance with every candidate reuses,")
-	f.Comment("and the posterior standard deviation at x⁺.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("setIncumbent").Params(jen.Id("i").Int()).Block(
+	f.Comment("setIncumbent makes evaluated point incumbentIndex the incumbent x⁺ of the next")
+	f.Comment("search: it stores L⁻¹k(x⁺), which the incumbent's covariance with every candidate")
+	f.Comment("reuses, and the posterior standard deviation at x⁺.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("setIncumbent").Params().Block(
+		jen.Id("i").Op(":=").Add(field("incumbentIndex")),
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
 		jen.For(jen.Id("j").Op(":=").Range().Id("n")).Block(
 			field("incumbentSolve").Index(jen.Id("j")).Op("=").Add(g.storedKernel(w, jen.Id("i"), jen.Id("j"), jen.Id("i").Op("==").Id("j"))),
 		),
 		jen.List(jen.Id("_"), jen.Id("variance")).Op(":=").Add(field("model").Dot("Predict").Call(
 			field("incumbentSolve").Index(jen.Empty().Op(":").Id("n")), g.storedKernel(w, jen.Id("i"), jen.Id("i"), jen.True()))),
-		jen.List(field("incumbentIndex"), field("bestSD")).Op("=").List(jen.Id("i"), jen.Qual("math", "Sqrt").Call(jen.Id("variance"))),
+		field("bestSD").Op("=").Qual("math", "Sqrt").Call(jen.Id("variance")),
 	)
 }
 

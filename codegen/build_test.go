@@ -100,6 +100,7 @@ func (b *goldenBuild) write(t *testing.T) error {
 			files[filepath.Join(name, "cmd", name, f.Name)] = f.Content
 		}
 		files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
+		files[filepath.Join(name, "pending_test.go")] = pendingTest(name, out)
 		files[filepath.Join(name, "cmd", name, "replay_test.go")] = replayTest(goldenModulePath+"/"+name, out)
 		if reportsNoise(out) {
 			files[filepath.Join(name, "reported_test.go")] = reportedNoiseTest(name, out)
@@ -153,13 +154,6 @@ func (b *goldenBuild) goCommands() error {
 func allocTest(name string, out *Output) []byte {
 	pkg := libraryPackage(out)
 	refit := refitAllocTest(name, out)
-	observe := "o.Observe(x, synthetic(x))"
-	switch {
-	case reportsNoise(out):
-		observe = "o.ObserveWithSD(x, synthetic(x), 0.01)"
-	case strings.Contains(string(out.Library[0].Content), "\ntype Constraints "):
-		observe = "o.Observe(x, synthetic(x), ConstraintLimits)" // every value at its limit
-	}
 	test := fmt.Sprintf(`package %s
 
 import (
@@ -207,11 +201,284 @@ func TestAllocationFree(t *testing.T) {
 		t.Errorf("%s: Suggest and Observe allocate %%v times", a)
 	}
 }
-`, pkg, observe, name, name) + refit
+`, pkg, "observe(o, x)", name, name) + observeDecl(out) + refit
 	if refit == "" {
 		test = strings.Replace(test, "\t\"runtime\"\n", "", 1)
 	}
 	return []byte(test)
+}
+
+// observeDecl defines observe for a case's tests: Observe with the synthetic
+// value, every unknown constraint at its limit, a reported sd of 0.01.
+func observeDecl(out *Output) string {
+	content := string(out.Library[0].Content)
+	call := "o.Observe(x, synthetic(x))"
+	switch {
+	case reportsNoise(out):
+		call = "o.ObserveWithSD(x, synthetic(x), 0.01)"
+	case strings.Contains(content, "\ntype Constraints "):
+		call = "o.Observe(x, synthetic(x), ConstraintLimits)" // every value at its limit
+	}
+	return fmt.Sprintf("func observe(o *Optimizer, x Point) error { return %s }\n", call)
+}
+
+// pendingTest is a test in the case's package of Pending, Release and
+// SuggestBatch: a pending point is never suggested while pending and SuggestBatch's points are
+// distinct; a pending point is never data (Evaluations and Best ignore it;
+// Pending then Observe is Observe, Pending then Release is nothing, bit for
+// bit, and for an optimiser with fantasies even with a Suggest in between);
+// the calls allocate nothing; and a safe optimiser's certificates and safe
+// set do not change with Pending.
+func pendingTest(name string, out *Output) []byte {
+	content := string(out.Library[0].Content)
+	safe := strings.Contains(content, "func (o *Optimizer) Certificate(")
+	// skip is whether err is the domain running out of points to suggest.
+	skip := "errors.Is(err, ErrExhausted)"
+	between := "if _, err := a.Suggest(); err != nil && !(" + skip + ") {\n\t\tt.Fatal(err)\n\t}"
+	certificates := ""
+	if safe {
+		skip = "errors.Is(err, ErrExhausted) || errors.Is(err, safe.ErrNoSafePoint)"
+		between = "// a safe Suggest plays the explorer's random first phase: no Suggest here"
+		certificates = `
+
+// sameCertificate compares certificates bit for bit (first-phase bounds are NaN).
+func sameCertificate(a, b Certificate) bool {
+	for k := range a.Bounds {
+		if math.Float64bits(a.Bounds[k]) != math.Float64bits(b.Bounds[k]) {
+			return false
+		}
+	}
+	a.Bounds, b.Bounds = Constraints{}, Constraints{}
+	return a == b
+}
+
+// TestPendingKeepsCertificates: a pending point takes no part in the
+// constraints' models: the safe set, its size and β stay; a pending point the
+// explorer would not choose anyway (not certified safe) changes neither the
+// choice nor its certificate; the pending choice is not chosen again.
+func TestPendingKeepsCertificates(t *testing.T) {
+	a, b, c := warm(t), warm(t), warm(t)
+	x, err := a.Suggest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, safeSet := a.Certificate(), slices.Clone(a.explorer.Safe())
+	for i, in := range safeSet {
+		if in {
+			continue
+		}
+		if err := b.Pending(b.decisionPoint(i)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.Suggest()
+		if err != nil || got != x || !sameCertificate(b.Certificate(), want) {
+			t.Errorf("%[1]s: with an unsafe point pending Suggest gives %%v (%%v), %%+v; without, %%v, %%+v", got, err, b.Certificate(), x, want)
+		}
+		break
+	}
+	if err := c.Pending(x); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Suggest()
+	if err != nil && !(` + skip + `) {
+		t.Fatal(err)
+	}
+	if err == nil && got == x {
+		t.Errorf("%[1]s: Suggest returns the pending %%v", x)
+	}
+	cert := c.Certificate()
+	if !slices.Equal(c.explorer.Safe(), safeSet) || err == nil && (cert.SafeSize != want.SafeSize || cert.Beta != want.Beta || cert.Phase != want.Phase) {
+		t.Errorf("%[1]s: Pending changed the safe set: %%+v, was %%+v", cert, want)
+	}
+}`
+	}
+	imports := "\t\"errors\"\n\t\"testing\"\n"
+	if safe {
+		certificates = fmt.Sprintf(certificates, name)
+		imports = "\t\"errors\"\n\t\"math\"\n\t\"slices\"\n\t\"testing\"\n\n\t\"github.com/bocdev/boc/runtime/safe\"\n"
+	}
+	return []byte(fmt.Sprintf(`package %[2]s
+
+import (
+%[5]s)
+
+// warm returns an optimiser that observed a few points, keeping room in the
+// budget for the pending tests.
+func warm(t *testing.T) *Optimizer {
+	o := New(Seed)
+	for o.Evaluations() < min(InitialDesign+1, Budget-5) {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := observe(o, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o
+}
+
+// TestPendingNeverSuggested: Suggest returns none of the pending points,
+// SuggestBatch distinct points, and pending points are no observations.
+func TestPendingNeverSuggested(t *testing.T) {
+	o := warm(t)
+	n := o.Evaluations()
+	best, mean, _ := o.Best()
+	bestObserved, y, _ := o.BestObserved()
+	var pending []Point
+	for range 3 {
+		x, err := o.Suggest()
+		if %[3]s {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pending {
+			if x == p {
+				t.Fatalf("%[1]s: Suggest returns %%v, pending since Suggest returned it before", x)
+			}
+		}
+		if err := o.Pending(x); err != nil {
+			t.Fatal(err)
+		}
+		if o.Pending(x) == nil {
+			t.Errorf("%[1]s: %%v was made pending twice", x)
+		}
+		pending = append(pending, x)
+	}
+	b, m, _ := o.Best()
+	bo, v, _ := o.BestObserved()
+	if o.Evaluations() != n || b != best || m != mean || bo != bestObserved || v != y {
+		t.Errorf("%[1]s: pending points changed Evaluations, Best or BestObserved")
+	}
+	for _, p := range pending {
+		if !o.Release(p) || o.Release(p) {
+			t.Errorf("%[1]s: releasing %%v", p)
+		}
+	}
+	var batch [3]Point
+	if err := o.SuggestBatch(batch[:]); %[3]s {
+		return
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range batch {
+		for _, p := range batch[:i] {
+			if x == p {
+				t.Errorf("%[1]s: SuggestBatch gives %%v twice", x)
+			}
+		}
+		if !o.Release(x) {
+			t.Errorf("%[1]s: SuggestBatch's %%v is not pending", x)
+		}
+	}
+}
+
+// TestPendingIsNoData: Pending then Observe is Observe, and Pending then
+// Release nothing, bit for bit.
+func TestPendingIsNoData(t *testing.T) {
+	a, b := warm(t), warm(t)
+	x, err := a.Suggest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Suggest(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Pending(x); err != nil {
+		t.Fatal(err)
+	}
+	%[4]s
+	if err := observe(a, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := observe(b, x); err != nil {
+		t.Fatal(err)
+	}
+	if a.Release(x) {
+		t.Errorf("%[1]s: %%v is pending after its observation", x)
+	}
+	same := func(when string) {
+		xa, ma, _ := a.Best()
+		xb, mb, _ := b.Best()
+		if xa != xb || ma != mb || a.Evaluations() != b.Evaluations() {
+			t.Errorf("%[1]s: %%s: Best is %%v (mean %%v), without pending %%v (mean %%v)", when, xa, ma, xb, mb)
+		}
+		sa, errA := a.Suggest()
+		sb, errB := b.Suggest()
+		if sa != sb || (errA == nil) != (errB == nil) {
+			t.Errorf("%[1]s: %%s: Suggest gives %%v (%%v), without pending %%v (%%v)", when, sa, errA, sb, errB)
+		}
+	}
+	same("after Pending and Observe")
+	p, err := a.Suggest()
+	if %[3]s {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Suggest(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Pending(p); err != nil {
+		t.Fatal(err)
+	}
+	a.Release(p)
+	same("after Pending and Release")
+}
+
+// TestPendingAllocationFree: SuggestBatch, Pending, Release and Observe of
+// pending points allocate nothing. The round's first Suggest comes before
+// the measurements: a safe explorer's first phase may refit then, which
+// allocates (runtime/safe).
+func TestPendingAllocationFree(t *testing.T) {
+	o := warm(t)
+	if _, err := o.Suggest(); err != nil && !(%[3]s) {
+		t.Fatal(err)
+	}
+	var batch [2]Point
+	// An error, which allocates, ends the test: the domain, or the safe
+	// points a first phase plays, may not hold two points more.
+	if err := o.SuggestBatch(batch[:]); %[3]s {
+		return
+	}
+	for _, x := range batch {
+		o.Release(x)
+	}
+	if a := testing.AllocsPerRun(2, func() {
+		if err := o.SuggestBatch(batch[:]); err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range batch {
+			o.Release(x)
+			if err := o.Pending(x); err != nil {
+				t.Fatal(err)
+			}
+			o.Release(x)
+		}
+	}); a != 0 {
+		t.Errorf("%[1]s: SuggestBatch, Pending and Release allocate %%v times", a)
+	}
+	err := o.SuggestBatch(batch[:])
+	if %[3]s {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	if a := testing.AllocsPerRun(1, func() {
+		if err := observe(o, batch[i]); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}); a != 0 {
+		t.Errorf("%[1]s: Observe of a pending point allocates %%v times", a)
+	}
+}%[6]s
+`, name, libraryPackage(out), skip, between, imports, certificates))
 }
 
 // libraryPackage is the package name of a case's library.

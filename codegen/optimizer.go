@@ -71,6 +71,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 		g.makeDesignDecl(f)
 	}
 	g.suggestDecls(f)
+	g.pendingDecls(f)
 	g.predictDecls(f)
 	g.searchDecls(f)
 	g.candidatesDecls(f)
@@ -150,6 +151,7 @@ func (g *generator) structDecl(f *jen.File) {
 	}
 	fields = append(fields, g.inputFields()...)
 	fields = append(fields, g.inflationFields()...)
+	fields = append(fields, pendingFields()...)
 	if g.o.NewCanFail() {
 		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	}
@@ -255,27 +257,34 @@ func (g *generator) makeDesignDecl(f *jen.File) {
 }
 
 func (g *generator) suggestDecls(f *jen.File) {
-	prepareIncumbent, prepare := g.prepareAcquisition()
-	prepareIncumbent = append(prepareIncumbent, g.searchIncumbent()...)
+	prepareIncumbent, prepare, fantasised := g.prepareAcquisition()
+	fantasised = append(fantasised, g.searchIncumbent()...)
 	var body []jen.Code
 	if g.o.NewCanFail() {
 		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
 	}
 	body = append(body,
-		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.Id("observed").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.Id("n").Op(":=").Id("observed").Op("+").Add(field("npending")).Comment("the model's size once the pending points are fantasised"),
 		jen.If(jen.Id("n").Op(">=").Id("Budget")).Block(jen.Return(jen.Id("Point").Values(), jen.Id("ErrFull"))),
 		field("searched").Op("=").False(),
 		jen.If(jen.Id("n").Op("<").Add(field("designSize")).Op("&&").Op("!").Add(field("evaluated").Call(jen.Op("&").Add(field("design")).Index(jen.Id("n"))))).Block(
 			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
 		),
 		field("best").Op("=").Lit(0.0),
-		jen.If(jen.Id("n").Op(">").Lit(0)).Block(append([]jen.Code{
+		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append([]jen.Code{
 			jen.List(jen.Id("i"), jen.Id("mean")).Op(":=").Add(method("incumbent")),
 			field("best").Op("=").Id("mean"),
 			field("search").Dot("AddStart").Call(whole(field("units").Index(jen.Id("i")))),
 		}, prepareIncumbent...)...),
 	)
 	body = append(body, prepare...)
+	body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("fantasise")), jen.Id("err").Op("!=").Nil()).Block(
+		jen.Return(jen.Id("Point").Values(), jen.Id("err")),
+	))
+	if len(fantasised) > 0 {
+		body = append(body, jen.If(jen.Id("observed").Op(">").Lit(0)).Block(fantasised...))
+	}
 	switch {
 	case g.o.Finite():
 		body = append(body, g.finiteSearch()...)
@@ -284,7 +293,14 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
-			jen.Return(jen.Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))), jen.Nil()),
+			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+			jen.If(field("pendingIndex").Call(jen.Op("&").Id("x")).Op("<").Lit(0)).Block(jen.Return(jen.Id("x"), jen.Nil())),
+			jen.Comment("The acquisition's maximiser is being evaluated (a replicate of an evaluated"),
+			jen.Comment("point is not): take the point farthest from the evaluated and pending ones."),
+			g.farthest(),
+			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
+			jen.If(field("pendingIndex").Call(jen.Op("&").Id("x")).Op(">=").Lit(0)).Block(jen.Return(jen.Id("x"), jen.Id("ErrExhausted"))),
+			jen.Return(jen.Id("x"), jen.Nil()),
 		)
 	default:
 		body = append(body,
@@ -301,13 +317,8 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
 			jen.Comment("The model is as certain there as anywhere the search looked (a constant"),
-			jen.Comment("objective, say): take the point farthest from the evaluated ones."),
-			jen.If(jen.Id("err").Op(":=").Qual(runtimeSearch, "Farthest").Call(jen.Id("n"), jen.Id("Dim"),
-				jen.Func().Params(jen.List(jen.Id("i"), jen.Id("j")).Int()).Float64().Block(jen.Return(field("units").Index(jen.Id("i")).Index(jen.Id("j")))),
-				g.feasible(), jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(2)), whole(field("candidate"))),
-				jen.Id("err").Op("!=").Nil()).Block(
-				jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
-			),
+			jen.Comment("objective, say): take the point farthest from the evaluated and pending ones."),
+			g.farthest(),
 			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(field("evaluated").Call(jen.Op("&").Id("x"))).Block(jen.Return(jen.Id("x"), jen.Id("ErrExhausted"))),
 			jen.Return(jen.Id("x"), jen.Nil()),
@@ -338,9 +349,17 @@ func (g *generator) suggestDecls(f *jen.File) {
 		f.Comment("farthest from the evaluated ones; if even that was, which happens only once every")
 		f.Comment("point of a small integer domain has been, it returns it with ErrExhausted.")
 	}
-	f.Comment("Without an Observe in between, Suggest returns the same design point again, or")
-	f.Comment("searches again.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
+	f.Comment("Without an Observe or a Pending in between, Suggest returns the same design point")
+	f.Comment("again, or searches again.")
+	g.pendingSuggestComment(f)
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(
+		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.List(jen.Id("x"), jen.Id("err")).Op(":=").Add(method("suggest")),
+		field("model").Dot("Truncate").Call(jen.Id("n")).Comment("forget the fantasies"),
+		jen.Return(jen.Id("x"), jen.Id("err")),
+	)
+	f.Comment("suggest is Suggest, which leaves the pending points' fantasies in the model.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
 
 	f.Comment("streamSeed derives the seed of random stream k of search number n, so that every")
 	f.Comment("search explores different candidates and a run stays reproducible.")
@@ -348,12 +367,23 @@ func (g *generator) suggestDecls(f *jen.File) {
 		jen.Return(jen.Id("seed").Op("^").Parens(jen.Lit(2).Op("*").Id("n").Op("+").Id("k").Op("+").Lit(1)).Op("*").Op("0x9E3779B97F4A7C15")),
 	)
 
-	f.Comment("evaluated reports whether x is one of the evaluated points.")
+	f.Comment("evaluated reports whether x is one of the evaluated or pending points.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("evaluated").Params(jen.Id("x").Op("*").Id("Point")).Bool().Block(
 		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
 			jen.If(field("points").Index(jen.Id("i")).Op("==").Op("*").Id("x")).Block(jen.Return(jen.True())),
 		),
-		jen.Return(jen.False()),
+		jen.Return(field("pendingIndex").Call(jen.Id("x")).Op(">=").Lit(0)),
+	)
+}
+
+// farthest is Suggest's statement that puts in candidate the point
+// farthest from the evaluated points and the fantasised pending ones.
+func (g *generator) farthest() jen.Code {
+	return jen.If(jen.Id("err").Op(":=").Qual(runtimeSearch, "Farthest").Call(jen.Id("n"), jen.Id("Dim"),
+		jen.Func().Params(jen.List(jen.Id("i"), jen.Id("j")).Int()).Float64().Block(jen.Return(field("units").Index(jen.Id("i")).Index(jen.Id("j")))),
+		g.feasible(), jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(2)), whole(field("candidate"))),
+		jen.Id("err").Op("!=").Nil()).Block(
+		jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
 	)
 }
 
@@ -429,16 +459,43 @@ func (g *generator) predictDecl(f *jen.File) {
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64()).Block(body...)
 }
 
-func (g *generator) observeDecl(f *jen.File) {
-	noise := jen.Code(jen.Id("noiseVariance"))
+// observationNoise is the noise variance, before any inflation, of value y
+// added to the model; a fantasy has no reported sd.
+func (g *generator) observationNoise(fantasy bool) jen.Code {
 	switch {
 	case (g.o.Noise != nil):
-		noise = learnedNoise()
-	case g.o.ReportedNoise():
-		noise = jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
+		return learnedNoise()
+	case g.o.ReportedNoise() && !fantasy:
+		return jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
 	case !g.o.DeclaredNoise():
-		noise = field("nugget").Call(jen.Id("y"))
+		return field("nugget").Call(jen.Id("y"))
 	}
+	return jen.Id("noiseVariance")
+}
+
+// modelAdd are the statements that add the point x, at unit coordinates u
+// (a [Dim]float64), to the model as observation n with value y: its
+// representation (represent), its kernel vector, then value (statements
+// that may define y from the kernel vector), its noise and the model's add
+// ("Add" or "AddFantasy"), whose error is returned wrapped as "what %v: %w".
+func (g *generator) modelAdd(represent, value []jen.Code, fantasy bool, add, what string) []jen.Code {
+	w, _ := ownWork()
+	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
+	stmts := append([]jen.Code{}, represent...)
+	stmts = append(stmts, jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+		field("kvec").Index(jen.Id("i")).Op("=").Add(g.candidateKernel(w, u, rep, jen.Id("i"))),
+	))
+	stmts = append(stmts, value...)
+	inflation, noise := g.inflatedNoise(g.observationNoise(fantasy))
+	stmts = append(stmts, inflation...)
+	return append(stmts, jen.If(jen.Id("err").Op(":=").Add(field("model").Dot(add).Call(
+		field("kvec").Index(jen.Empty().Op(":").Id("n")), g.candidateSelf(w, u, rep), jen.Id("y"), noise)),
+		jen.Id("err").Op("!=").Nil()).Block(
+		jen.Return(g.errorf(what+" %v: %w", jen.Id("x"), jen.Id("err"))),
+	))
+}
+
+func (g *generator) observeDecl(f *jen.File) {
 	body := []jen.Code{
 		jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("y")).Op("||").Qual("math", "IsInf").Call(jen.Id("y"), jen.Lit(0))).Block(
 			jen.Return(g.errorf("the value %v observed at %v is not a finite number", jen.Id("y"), jen.Id("x"))),
@@ -461,7 +518,8 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	body = append(body,
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
-		jen.If(jen.Id("n").Op(">=").Id("Budget")).Block(jen.Return(jen.Id("ErrFull"))),
+		jen.Comment("A pending x has its place in the budget already."),
+		jen.If(jen.Id("n").Op("+").Add(field("npending")).Op(">=").Id("Budget").Op("&&").Add(field("pendingIndex").Call(jen.Op("&").Id("x"))).Op("<").Lit(0)).Block(jen.Return(jen.Id("ErrFull"))),
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
 	)
@@ -470,23 +528,11 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	w, _ := ownWork()
 	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
+	represent := g.representCandidate(w, u, rep)
 	if g.o.Localises() {
-		body = append(body, g.representObserved(w, u, rep)...)
-	} else {
-		body = append(body, g.representCandidate(w, u, rep)...)
+		represent = g.representObserved(w, u, rep)
 	}
-	inflation, noise := g.inflatedNoise(noise)
-	body = append(body, inflation...)
-	body = append(body,
-		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			field("kvec").Index(jen.Id("i")).Op("=").Add(g.candidateKernel(w, u, rep, jen.Id("i"))),
-		),
-		jen.If(jen.Id("err").Op(":=").Add(field("model").Dot("Add").Call(
-			field("kvec").Index(jen.Empty().Op(":").Id("n")), g.candidateSelf(w, u, rep), jen.Id("y"), noise)),
-			jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
-		),
-	)
+	body = append(body, g.modelAdd(represent, nil, false, "Add", "observing")...)
 	if g.o.Safety != nil {
 		body = append(body,
 			jen.If(jen.Id("err").Op(":=").Add(field("explorer").Dot("Observe").Call(whole(jen.Id("u")), whole(jen.Id("measured")))), jen.Id("err").Op("!=").Nil()).Block(
@@ -516,6 +562,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		jen.If(better).Block(
 			field("bestIndex").Op("=").Id("n"),
 		),
+		field("Release").Call(jen.Id("x")),
 	)
 	body = append(body, g.refitCall()...)
 	body = append(body, jen.Return(jen.Nil()))
@@ -544,6 +591,8 @@ func (g *generator) observeDecl(f *jen.File) {
 	if g.o.Learning() {
 		f.Comment("When the refit schedule says so (refitIfDue), it relearns the hyperparameters.")
 	}
+	f.Comment("Observing a pending point (Pending) ends its pending; a point that is not pending")
+	f.Comment("gets ErrFull when the observations and the pending points fill Budget.")
 	if g.o.Localises() {
 		g.localisedObserveDecls(f, body)
 	} else {

@@ -46,6 +46,7 @@ func (g *generator) safeDecls(f *jen.File) {
 	g.safeNewDecls(f)
 	g.landingDecls(f)
 	g.safeSuggestDecl(f)
+	g.pendingDecls(f)
 	g.predictDecl(f)
 	if g.o.Finite() {
 		g.candidateTableDecl(f)
@@ -154,6 +155,7 @@ func (g *generator) safeStructDecl(f *jen.File) {
 	fields = append(fields, g.learnFields()...)
 	fields = append(fields, g.inputFields()...)
 	fields = append(fields, g.inflationFields()...)
+	fields = append(fields, pendingFields()...)
 	fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	f.Comment(fmt.Sprintf("Optimizer is the safe Bayesian optimiser of problem %s: a %s model of the", g.p.Name, pluginName(g.p.Model.Plugin)))
 	f.Comment("objective and runtime/safe's Explorer, which models each unknown constraint with")
@@ -313,7 +315,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		}
 		decisionSize = jen.Id("poolSize")
 	}
-	cfg = append(cfg, kv{"Seed", field("seed")})
+	cfg = append(cfg, kv{"Pending", field("pendingAt")}, kv{"Seed", field("seed")})
 	body = append(fill, jen.Var().Id("seeds").Index().Int())
 	if s.LandingDraws > 0 {
 		body = append(body,
@@ -473,7 +475,7 @@ func anyTrue(xs []bool) bool {
 func (g *generator) safeSuggestDecl(f *jen.File) {
 	body := []jen.Code{
 		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))),
-		jen.If(field("model").Dot("Len").Call().Op(">=").Id("Budget")).Block(jen.Return(jen.Id("Point").Values(), jen.Id("ErrFull"))),
+		jen.If(field("model").Dot("Len").Call().Op("+").Add(field("npending")).Op(">=").Id("Budget")).Block(jen.Return(jen.Id("Point").Values(), jen.Id("ErrFull"))),
 		jen.List(jen.Id("need"), jen.Id("err")).Op(":=").Add(field("explorer").Dot("Prepare").Call()),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("safe exploration: %w", jen.Id("err")))),
 		jen.If(jen.Id("need")).Block(
@@ -490,21 +492,17 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 			kv{"Phase", jen.Id("c").Dot("Phase")}, kv{"Seed", jen.Id("c").Dot("Seed")}, kv{"Beta", jen.Id("c").Dot("Beta")}, kv{"SafeSize", jen.Id("c").Dot("SafeSize")})),
 		jen.Copy(whole(field("certificate").Dot("Bounds")), jen.Id("c").Dot("Bounds")),
 	}
-	if g.o.Safety.Pool > 0 {
-		// The seeds keep their declared coordinates, which Observe recognises.
-		body = append(body,
-			jen.If(jen.Id("c").Dot("Index").Op("<").Len(field("decision"))).Block(jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil())),
-			jen.Return(jen.Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(g.decisionUnits(jen.Id("c").Dot("Index")))), jen.Nil()),
-		)
-	} else {
-		body = append(body, jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil()))
-	}
+	body = append(body, jen.Return(field("decisionPoint").Call(jen.Id("c").Dot("Index")), jen.Nil()))
 	f.Comment("Suggest returns the next point to evaluate, one the explorer certifies safe:")
 	for _, line := range strings.Split("a seed point while the first phase lasts, then "+safeMethodDoc[g.o.Safety.Spec.Method], "\n") {
 		f.Comment(line)
 	}
-	f.Comment("Certificate says why it is safe. Without an Observe in between it returns the")
-	f.Comment("same point again, except in a first phase that plays random seeds.")
+	f.Comment("Certificate says why it is safe. Without an Observe or a Pending in between it")
+	f.Comment("returns the same point again, except in a first phase that plays random seeds.")
+	f.Comment("Pending points are never chosen, and nothing else: no model, neither the")
+	f.Comment("objective's nor a constraint's, takes a guess at their values, so they change no")
+	f.Comment("certificate; with every candidate pending, Suggest returns the explorer's")
+	f.Comment("safe.ErrNoSafePoint.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
 
 	f.Comment("Certificate returns the certificate of the last suggestion.")

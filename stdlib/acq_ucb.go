@@ -31,7 +31,11 @@ func init() {
 			{Name: "rkhs_bound", Type: registry.RealParam, Default: registry.Real(1), Range: positive,
 				Doc: `bound B on the RKHS norm of the standardised objective, for the "igp" schedule`},
 		},
-		Check: checkUCB, Emit: pointAcquisition(ucbEmit), Runtime: []string{runtimeAcq}})
+		Check: checkUCB, Runtime: []string{runtimeAcq},
+		Emit: registry.AcquisitionHooks{Code: ucbEmit,
+			Spec: func(*registry.Args) registry.AcquisitionSpec {
+				return registry.AcquisitionSpec{Pending: registry.Hallucinate} // optimistic in σ
+			}}})
 }
 
 // ucbScheduleParams are the parameters each UCB schedule uses.

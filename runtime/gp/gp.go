@@ -50,6 +50,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/bocdev/boc/runtime/internal/vec"
 )
@@ -99,6 +100,8 @@ type GP struct {
 	jitterSteps int
 	// fixedPrior keeps shift = 0 and scale = 1 (WithFixedPrior).
 	fixedPrior bool
+	// fantasies is the number of trailing observations AddFantasy made.
+	fantasies int
 }
 
 // New returns an empty GP with room for capacity observations; it is the
@@ -177,6 +180,10 @@ func (g *GP) Truncate(n int) {
 	if n < 0 || n > g.n {
 		panic(fmt.Sprintf("gp: Truncate(%d) with %d observations", n, g.n))
 	}
+	if n == g.n {
+		return // α is current: recomputing it would change nothing
+	}
+	g.fantasies = max(0, g.fantasies-(g.n-n))
 	g.n = n
 	g.standardisedAt = max(1, min(g.standardisedAt, n))
 	if n == 0 {
@@ -189,8 +196,55 @@ func (g *GP) Truncate(n int) {
 // Add appends an observation y with noise variance noiseVar (units of y²,
 // >= 0). kvec[i] = k(x_new, x_i) for i < Len() and kself = k(x_new, x_new).
 // It costs O(n²), plus an amortised O(n²) for re-standardisation. On error
-// the GP is unchanged.
+// the GP is unchanged. Observations come before fantasies: Add after
+// AddFantasy is an error until Truncate forgets the fantasies.
 func (g *GP) Add(kvec []float64, kself, y, noiseVar float64) error {
+	if g.fantasies > 0 {
+		return fmt.Errorf("%w: Add after AddFantasy", ErrInvalidInput)
+	}
+	if err := g.add(kvec, kself, y, noiseVar); err != nil {
+		return err
+	}
+	if !g.fixedPrior && g.n >= 2*g.standardisedAt {
+		g.restandardise()
+	}
+	g.updateAlpha()
+	return nil
+}
+
+// AddFantasy appends a fantasy observation y of a point being evaluated, as
+// Add does, except that the standardisation (shift and scale) stays that of
+// the observations: a fantasy at its own posterior mean, Mean(kvec), then
+// leaves the posterior mean unchanged everywhere and only shrinks the
+// variance near it (GP-BUCB's hallucination), and Truncate back to the
+// observations restores the GP bit for bit.
+func (g *GP) AddFantasy(kvec []float64, kself, y, noiseVar float64) error {
+	if err := g.add(kvec, kself, y, noiseVar); err != nil {
+		return err
+	}
+	g.fantasies++
+	g.updateAlpha()
+	return nil
+}
+
+// Mean returns the posterior mean (units of y) at a point with kernel vector
+// kvec[i] = k(x, x_i), len(kvec) >= Len(), as Predict does, leaving kvec as
+// it is.
+func (g *GP) Mean(kvec []float64) float64 {
+	return g.shift + g.scale*vec.Dot(kvec[:g.n], g.alpha[:g.n])
+}
+
+// MinY returns the smallest observation, fantasies aside, or 0 when there is
+// none: the value of a constant liar's fantasies (Ginsbourger et al.).
+func (g *GP) MinY() float64 {
+	if real := g.n - g.fantasies; real > 0 {
+		return slices.Min(g.y[:real])
+	}
+	return 0
+}
+
+// add appends row n to the factor, y and the noise, and counts it.
+func (g *GP) add(kvec []float64, kself, y, noiseVar float64) error {
 	n := g.n
 	switch {
 	case n == g.capacity:
@@ -217,10 +271,6 @@ func (g *GP) Add(kvec []float64, kself, y, noiseVar float64) error {
 		return err
 	}
 	g.n++
-	if !g.fixedPrior && g.n >= 2*g.standardisedAt {
-		g.restandardise()
-	}
-	g.updateAlpha()
 	return nil
 }
 
@@ -329,12 +379,12 @@ func (g *GP) refactor() error {
 // updateAlpha refreshes shift and α = A⁻¹z with two triangular solves.
 func (g *GP) updateAlpha() {
 	n := g.n
-	if !g.fixedPrior {
+	if real := n - g.fantasies; !g.fixedPrior && real > 0 {
 		sum := 0.0
-		for _, y := range g.y[:n] {
+		for _, y := range g.y[:real] {
 			sum += y
 		}
-		g.shift = sum / float64(n)
+		g.shift = sum / float64(real)
 	}
 	a := g.alpha[:n]
 	for i := range a {

@@ -641,3 +641,45 @@ func TestJitterLimit(t *testing.T) {
 		}()
 	}
 }
+
+// TestFantasies: a fantasy at its own posterior mean leaves the mean where
+// it was and shrinks the variance (GP-BUCB); fantasies, even past the size
+// at which Add would re-standardise, move neither shift nor scale, Add after
+// them is refused, and Truncate restores the GP bit for bit.
+func TestFantasies(t *testing.T) {
+	p := newProblem(5, 12, 2, 0.3, true)
+	g := New(12)
+	kvec := make([]float64, 12)
+	for i := range 7 { // the next Add would re-standardise at 8
+		if err := p.add(g, i, kvec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := []float64{0.3, 0.6}
+	wantMean, wantVar := g.Predict(p.kernelVector(x, 7, kvec), p.kernel(x, x))
+	shift, scale, minY := g.Shift(), g.Scale(), g.MinY()
+	for i := 7; i < 10; i++ {
+		k := p.kernelVector(p.x[i], i, kvec)
+		if err := g.AddFantasy(k, p.kernel(p.x[i], p.x[i]), g.Mean(k), p.noise[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mean, variance := g.Predict(p.kernelVector(x, 10, kvec), p.kernel(x, x))
+	if !closeTo(mean, wantMean, 1e-9) || !(variance < wantVar) {
+		t.Errorf("hallucinated: (%v, %v), want the mean %v and a variance below %v", mean, variance, wantMean, wantVar)
+	}
+	if g.Shift() != shift || g.Scale() != scale || g.MinY() != minY {
+		t.Errorf("fantasies moved shift %v→%v, scale %v→%v or MinY %v→%v", shift, g.Shift(), scale, g.Scale(), minY, g.MinY())
+	}
+	if err := p.add(g, 10, kvec); err == nil {
+		t.Error("Add after AddFantasy succeeded")
+	}
+	g.Truncate(7)
+	mean, variance = g.Predict(p.kernelVector(x, 7, kvec), p.kernel(x, x))
+	if mean != wantMean || variance != wantVar {
+		t.Errorf("after Truncate: (%v, %v), want (%v, %v) exactly", mean, variance, wantMean, wantVar)
+	}
+	if err := p.add(g, 7, kvec); err != nil {
+		t.Fatal(err)
+	}
+}

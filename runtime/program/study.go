@@ -29,6 +29,12 @@ type Session interface {
 	// problem reports it (NaN otherwise), and the unknown constraints'
 	// values in declaration order (nil without any).
 	Observe(x []float64, y, sd float64, constraints []float64) error
+	// Pending records that x is being evaluated: Suggest then accounts for
+	// it and never returns it, until Observe or Release of x. A pending
+	// point is never an observation.
+	Pending(x []float64) error
+	// Release forgets the pending point x without an observation.
+	Release(x []float64)
 	// Best is the recommendation and its posterior mean; BestObserved the
 	// best value observed and where.
 	Best() (x []float64, mean float64, ok bool)

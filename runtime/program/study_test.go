@@ -28,6 +28,9 @@ func (r *recorder) Observe(x []float64, y, sd float64, constraints []float64) er
 	return nil
 }
 
+func (r *recorder) Pending([]float64) error { return nil }
+func (r *recorder) Release([]float64)       {}
+
 func (r *recorder) Best() ([]float64, float64, bool)         { return nil, 0, false }
 func (r *recorder) BestObserved() ([]float64, float64, bool) { return nil, 0, false }
 

@@ -78,6 +78,10 @@ type Config struct {
 	// nearest one that can (a domain's integer components, say).
 	Pool  int
 	Admit func(u []float64) bool
+	// Pending, when not nil, reports whether decision point i is being
+	// evaluated, which Choose then never returns. Pending points only
+	// steer the choice: they change no model, interval or certificate.
+	Pending func(i int) bool
 	// Seed seeds the first phase's random choices.
 	Seed uint64
 }
@@ -544,14 +548,17 @@ func (e *Explorer) Choose(objMean, objSD []float64) (Choice, error) {
 func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 	if !e.frozen {
 		if e.cfg.Method != SGPUCB || e.cfg.FirstPhase == NoFirstPhase || e.obs == 0 && e.cfg.FirstPhase == UncertainSeeds {
-			if e.unobservedSeeds() > 0 {
-				return e.pending[0], nil
+			e.unobservedSeeds()
+			for _, s := range e.pending {
+				if e.playable(s) {
+					return s, nil
+				}
 			}
 		}
 		if e.cfg.FirstPhase == RandomSeeds {
-			return e.cfg.Seeds[e.rng.IntN(len(e.cfg.Seeds))], nil
+			return e.randomSeed()
 		}
-		return e.uncertainSeed(), nil
+		return e.uncertainSeed()
 	}
 	root := math.Sqrt(e.beta)
 	switch {
@@ -559,36 +566,89 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		e.updateObjective(objMean, objSD)
 		Maximizers(e.f, e.set, e.marks)
 		e.addExpanders()
+		e.unmarkPending()
 		if i := Widest(e.marks, e.all); i >= 0 {
 			return i, nil
 		}
 		return 0, ErrNoSafePoint
 	case e.phase == 1: // StageOpt's expansion
 		e.addExpandersOnly()
+		e.unmarkPending()
 		if i := Widest(e.marks, e.cons); i >= 0 {
 			return i, nil
 		}
 		e.phase = 2
 	}
+	best := -1
 	for i, in := range e.set.In {
-		if in {
+		if in && e.playable(i) {
 			e.score[i] = objMean[i] + root*objSD[i]
+			if best < 0 || e.score[i] > e.score[best] {
+				best = i // Argmax's rule: the first on ties
+			}
 		}
 	}
-	return Argmax(e.score, e.set), nil
+	if best < 0 {
+		return 0, ErrNoSafePoint
+	}
+	return best, nil
+}
+
+// playable reports whether decision point i may be chosen: it is not
+// pending (Config.Pending).
+func (e *Explorer) playable(i int) bool { return e.cfg.Pending == nil || !e.cfg.Pending(i) }
+
+// unmarkPending clears the marks of the pending points.
+func (e *Explorer) unmarkPending() {
+	for i, m := range e.marks {
+		e.marks[i] = m && e.playable(i)
+	}
+}
+
+// randomSeed is a seed drawn uniformly among those not pending; with none
+// pending, one draw from all seeds.
+func (e *Explorer) randomSeed() (int, error) {
+	count := 0
+	for _, s := range e.cfg.Seeds {
+		if e.playable(s) {
+			count++
+		}
+	}
+	if count == 0 {
+		return 0, ErrNoSafePoint
+	}
+	k := e.rng.IntN(count)
+	for _, s := range e.cfg.Seeds {
+		if e.playable(s) {
+			if k == 0 {
+				return s, nil
+			}
+			k--
+		}
+	}
+	panic("unreachable")
 }
 
 // uncertainSeed is the seed with the widest constraint interval, the first
-// on ties.
-func (e *Explorer) uncertainSeed() int {
+// on ties, among those not pending.
+func (e *Explorer) uncertainSeed() (int, error) {
 	clear(e.marks)
+	first := -1
 	for _, s := range e.cfg.Seeds {
-		e.marks[s] = true
+		if e.playable(s) {
+			e.marks[s] = true
+			if first < 0 {
+				first = s
+			}
+		}
 	}
 	if i := Widest(e.marks, e.cons); i >= 0 {
-		return i
+		return i, nil
 	}
-	return e.cfg.Seeds[0]
+	if first < 0 {
+		return 0, ErrNoSafePoint
+	}
+	return first, nil
 }
 
 // updateObjective intersects the objective's intervals at the safe points.

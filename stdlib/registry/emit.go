@@ -409,6 +409,40 @@ type AcquisitionSpec struct {
 	// among the points certified safe for every unknown constraint with
 	// runtime/safe's Explorer, and the hooks' Code is not used.
 	Safe *SafeSpec
+	// Pending is what the model believes of a point being evaluated
+	// (Optimizer.Pending) while it chooses the next: the zero value, a
+	// constant liar, suits any acquisition; an optimistic one (UCB) may
+	// hallucinate instead. Safe acquisitions ignore it: they only exclude a
+	// pending point, as a guessed constraint value would count towards a
+	// safety certificate.
+	Pending PendingBelief
+}
+
+// PendingBelief is how a pending point enters the model while the next
+// point is chosen, as a fantasy observation that is never real data.
+type PendingBelief int
+
+const (
+	// ConstantLiar fantasises the worst value observed so far (0 before
+	// any), so that the next suggestion moves away (Ginsbourger et al. 2010).
+	ConstantLiar PendingBelief = iota
+	// Hallucinate fantasises the posterior mean at the point, which leaves
+	// the mean unchanged and shrinks the variance near it (GP-BUCB,
+	// Desautels, Krause and Burdick 2014): for acquisitions that are
+	// optimistic in the variance, whose confidence bound the shrinking
+	// lowers.
+	Hallucinate
+)
+
+// String names the belief as plan dumps show it.
+func (b PendingBelief) String() string {
+	switch b {
+	case ConstantLiar:
+		return "constant liar at the worst value observed"
+	case Hallucinate:
+		return "hallucinated at the posterior mean (GP-BUCB)"
+	}
+	return fmt.Sprintf("PendingBelief(%d)", int(b))
 }
 
 // SafeSpec configures runtime/safe's Explorer (its Config has the meanings).

@@ -72,6 +72,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(benchmarks.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != benchmarks.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), benchmarks.Dim)
+	}
+	return s.o.Pending(benchmarks.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == benchmarks.Dim {
+		s.o.Release(benchmarks.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

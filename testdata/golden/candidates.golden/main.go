@@ -144,6 +144,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(grid.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != grid.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), grid.Dim)
+	}
+	return s.o.Pending(grid.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == grid.Dim {
+		s.o.Release(grid.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

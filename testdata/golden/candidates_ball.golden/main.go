@@ -123,6 +123,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(ball.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != ball.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), ball.Dim)
+	}
+	return s.o.Pending(ball.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == ball.Dim {
+		s.o.Release(ball.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

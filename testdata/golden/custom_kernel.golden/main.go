@@ -74,6 +74,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(custom_kernel.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != custom_kernel.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), custom_kernel.Dim)
+	}
+	return s.o.Pending(custom_kernel.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == custom_kernel.Dim {
+		s.o.Release(custom_kernel.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

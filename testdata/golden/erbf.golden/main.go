@@ -79,6 +79,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(erbf.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != erbf.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), erbf.Dim)
+	}
+	return s.o.Pending(erbf.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == erbf.Dim {
+		s.o.Release(erbf.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -77,6 +77,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.ObserveWithSD(execreported.Point(x), y, sd)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != execreported.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), execreported.Dim)
+	}
+	return s.o.Pending(execreported.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == execreported.Dim {
+		s.o.Release(execreported.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -73,6 +73,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(external_ask.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != external_ask.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), external_ask.Dim)
+	}
+	return s.o.Pending(external_ask.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == external_ask.Dim {
+		s.o.Release(external_ask.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

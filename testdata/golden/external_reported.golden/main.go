@@ -70,6 +70,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.ObserveWithSD(external_reported.Point(x), y, sd)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != external_reported.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), external_reported.Dim)
+	}
+	return s.o.Pending(external_reported.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == external_reported.Dim {
+		s.o.Release(external_reported.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

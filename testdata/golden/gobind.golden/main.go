@@ -74,6 +74,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(gobind.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != gobind.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), gobind.Dim)
+	}
+	return s.o.Pending(gobind.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == gobind.Dim {
+		s.o.Release(gobind.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

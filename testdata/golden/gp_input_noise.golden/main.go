@@ -82,6 +82,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(gp_input_noise.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != gp_input_noise.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), gp_input_noise.Dim)
+	}
+	return s.o.Pending(gp_input_noise.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == gp_input_noise.Dim {
+		s.o.Release(gp_input_noise.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -72,6 +72,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(integers.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != integers.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), integers.Dim)
+	}
+	return s.o.Pending(integers.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == integers.Dim {
+		s.o.Release(integers.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -73,6 +73,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(kernel_rqmix.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != kernel_rqmix.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), kernel_rqmix.Dim)
+	}
+	return s.o.Pending(kernel_rqmix.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == kernel_rqmix.Dim {
+		s.o.Release(kernel_rqmix.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -239,6 +239,9 @@ type Optimizer struct {
 	sdGradFn          func(int, []float64, []float64) float64
 	workers           []searchWorker // one per goroutine of the search
 
+	pending  [Budget]Point // the points being evaluated (Pending), in order
+	npending int           // how many
+
 	err error // why New could not make the optimiser
 }
 
@@ -285,13 +288,26 @@ func (o *Optimizer) makeDesign() error {
 // model is least certain instead, or, if that too was evaluated, the point
 // farthest from the evaluated ones; if even that was, which happens only once every
 // point of a small integer domain has been, it returns it with ErrExhausted.
-// Without an Observe in between, Suggest returns the same design point again, or
-// searches again.
+// Without an Observe or a Pending in between, Suggest returns the same design point
+// again, or searches again.
+// Pending points count towards the design (the next design point is number
+// Evaluations() plus the pending ones) and, for the search, enter the model as
+// fantasies at their own posterior mean (GP-BUCB's hallucination): the mean stays,
+// the variance near them shrinks, and so does the acquisition's optimism there.
 func (o *Optimizer) Suggest() (Point, error) {
+	n := o.model.Len()
+	x, err := o.suggest()
+	o.model.Truncate(n) // forget the fantasies
+	return x, err
+}
+
+// suggest is Suggest, which leaves the pending points' fantasies in the model.
+func (o *Optimizer) suggest() (Point, error) {
 	if o.err != nil {
 		return Point{}, o.err
 	}
-	n := o.model.Len()
+	observed := o.model.Len()
+	n := observed + o.npending // the model's size once the pending points are fantasised
 	if n >= Budget {
 		return Point{}, ErrFull
 	}
@@ -300,10 +316,13 @@ func (o *Optimizer) Suggest() (Point, error) {
 		return o.design[n], nil
 	}
 	o.best = 0.0
-	if n > 0 {
+	if observed > 0 {
 		i, mean := o.incumbent()
 		o.best = mean
 		o.search.AddStart(o.units[i][:])
+	}
+	if err := o.fantasise(); err != nil {
+		return Point{}, err
 	}
 	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
@@ -324,7 +343,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 		return x, nil
 	}
 	// The model is as certain there as anywhere the search looked (a constant
-	// objective, say): take the point farthest from the evaluated ones.
+	// objective, say): take the point farthest from the evaluated and pending ones.
 	if err := search.Farthest(n, Dim, func(i, j int) float64 {
 		return o.units[i][j]
 	}, nil, streamSeed(o.seed, uint64(n), 2), o.candidate[:]); err != nil {
@@ -343,14 +362,97 @@ func streamSeed(seed, n, k uint64) uint64 {
 	return seed ^ (2*n+k+1)*0x9E3779B97F4A7C15
 }
 
-// evaluated reports whether x is one of the evaluated points.
+// evaluated reports whether x is one of the evaluated or pending points.
 func (o *Optimizer) evaluated(x *Point) bool {
 	for i := range o.model.Len() {
 		if o.points[i] == *x {
 			return true
 		}
 	}
-	return false
+	return o.pendingIndex(x) >= 0
+}
+
+// Pending records that x is being evaluated: until Observe(x, …) or Release(x),
+// Suggest accounts for it and never returns it. It returns ErrFull when the
+// pending points and the observations fill Budget, and rejects what Observe
+// rejects of x and a point that is pending already. A pending point is never an
+// observation: Evaluations, Best, BestObserved and the refits ignore it.
+func (o *Optimizer) Pending(x Point) error {
+	if o.model.Len()+o.npending >= Budget {
+		return ErrFull
+	}
+	if _, err := toUnit(x); err != nil {
+		return err
+	}
+	if o.pendingIndex(&x) >= 0 {
+		return fmt.Errorf("kernel_rqmix: %v is pending already", x)
+	}
+	o.pending[o.npending] = x
+	o.npending++
+	return nil
+}
+
+// Release forgets the pending point x without an observation (its evaluation
+// failed or was abandoned); it returns false when x was not pending.
+func (o *Optimizer) Release(x Point) bool {
+	i := o.pendingIndex(&x)
+	if i < 0 {
+		return false
+	}
+	copy(o.pending[i:o.npending], o.pending[i+1:o.npending])
+	o.npending--
+	return true
+}
+
+// pendingIndex is the index of x among the pending points, or −1.
+func (o *Optimizer) pendingIndex(x *Point) int {
+	for i := range o.npending {
+		if o.pending[i] == *x {
+			return i
+		}
+	}
+	return -1
+}
+
+// SuggestBatch fills xs with len(xs) points to evaluate at once, each marked
+// pending: Suggest then Pending, in turn. On an error it releases the points it
+// marked and returns the error.
+func (o *Optimizer) SuggestBatch(xs []Point) error {
+	for i := range xs {
+		x, err := o.Suggest()
+		if err == nil {
+			err = o.Pending(x)
+		}
+		if err != nil {
+			for _, x := range xs[:i] {
+				o.Release(x)
+			}
+			return err
+		}
+		xs[i] = x
+	}
+	return nil
+}
+
+// fantasise adds each pending point to the model, after the observations, as a
+// fantasy observation with the noise an observation there would have, valued
+// at its own posterior mean (GP-BUCB), given the observations and the fantasies before it.
+// The fantasies change neither the model's standardisation nor the refits: Suggest
+// truncates them away before it returns.
+func (o *Optimizer) fantasise() error {
+	for _, x := range o.pending[:o.npending] {
+		n := o.model.Len()
+		u, _ := toUnit(x) // Pending checked x
+		for i := range n {
+			o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
+		}
+		y := o.model.Mean(o.kvec[:n])
+		if err := o.model.AddFantasy(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.nugget(y)); err != nil {
+			return fmt.Errorf("kernel_rqmix: fantasising pending point %v: %w", x, err)
+		}
+		o.points[n], o.units[n] = x, u
+	}
+	return nil
 }
 
 // searchWorker is the memory of one goroutine of the acquisition search.
@@ -431,12 +533,15 @@ func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
 // components that are not whole numbers, and returns ErrFull after Budget
 // observations. x need not be a suggested point.
 // When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
+// Observing a pending point (Pending) ends its pending; a point that is not pending
+// gets ErrFull when the observations and the pending points fill Budget.
 func (o *Optimizer) Observe(x Point, y float64) error {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("kernel_rqmix: the value %v observed at %v is not a finite number", y, x)
 	}
 	n := o.model.Len()
-	if n >= Budget {
+	// A pending x has its place in the budget already.
+	if n+o.npending >= Budget && o.pendingIndex(&x) < 0 {
 		return ErrFull
 	}
 	u, err := toUnit(x)
@@ -454,6 +559,7 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	if n == 0 || y > o.model.Y(o.bestIndex) {
 		o.bestIndex = n
 	}
+	o.Release(x)
 	if err := o.refitIfDue(); err != nil {
 		return fmt.Errorf("kernel_rqmix: refitting the hyperparameters after observing %v: %w", x, err)
 	}

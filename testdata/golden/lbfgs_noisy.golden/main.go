@@ -81,6 +81,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(lbfgs_noisy.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != lbfgs_noisy.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), lbfgs_noisy.Dim)
+	}
+	return s.o.Pending(lbfgs_noisy.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == lbfgs_noisy.Dim {
+		s.o.Release(lbfgs_noisy.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -72,6 +72,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(peaks.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != peaks.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), peaks.Dim)
+	}
+	return s.o.Pending(peaks.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == peaks.Dim {
+		s.o.Release(peaks.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -79,6 +79,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(training.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != training.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), training.Dim)
+	}
+	return s.o.Pending(training.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == training.Dim {
+		s.o.Release(training.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -83,6 +83,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(mmd_embedding.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != mmd_embedding.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), mmd_embedding.Dim)
+	}
+	return s.o.Pending(mmd_embedding.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == mmd_embedding.Dim {
+		s.o.Release(mmd_embedding.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -73,6 +73,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(noise_learn.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != noise_learn.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), noise_learn.Dim)
+	}
+	return s.o.Pending(noise_learn.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == noise_learn.Dim {
+		s.o.Release(noise_learn.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -73,6 +73,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(noisy_hartmann3.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != noisy_hartmann3.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), noisy_hartmann3.Dim)
+	}
+	return s.o.Pending(noisy_hartmann3.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == noisy_hartmann3.Dim {
+		s.o.Release(noisy_hartmann3.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

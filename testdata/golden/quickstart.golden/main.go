@@ -72,6 +72,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(quickstart.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != quickstart.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), quickstart.Dim)
+	}
+	return s.o.Pending(quickstart.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == quickstart.Dim {
+		s.o.Release(quickstart.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -185,6 +185,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(safecandidates.Point(x), y, safecandidates.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != safecandidates.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), safecandidates.Dim)
+	}
+	return s.o.Pending(safecandidates.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == safecandidates.Dim {
+		s.o.Release(safecandidates.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -91,6 +91,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(safeexec.Point(x), y, safeexec.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != safeexec.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), safeexec.Dim)
+	}
+	return s.o.Pending(safeexec.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == safeexec.Dim {
+		s.o.Release(safeexec.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

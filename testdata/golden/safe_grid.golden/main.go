@@ -91,6 +91,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(safegrid.Point(x), y, safegrid.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != safegrid.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), safegrid.Dim)
+	}
+	return s.o.Pending(safegrid.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == safegrid.Dim {
+		s.o.Release(safegrid.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

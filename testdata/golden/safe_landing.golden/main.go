@@ -196,6 +196,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(safelanding.Point(x), y, safelanding.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != safelanding.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), safelanding.Dim)
+	}
+	return s.o.Pending(safelanding.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == safelanding.Dim {
+		s.o.Release(safelanding.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

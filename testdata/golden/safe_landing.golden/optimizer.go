@@ -275,6 +275,9 @@ type Optimizer struct {
 	fitted   int             // observations at the last refit
 	noiseVar float64         // the learned noise variance, standardised units
 
+	pending  [Budget]Point // the points being evaluated (Pending), in order
+	npending int           // how many
+
 	err error // why New could not make the optimiser
 }
 
@@ -365,6 +368,7 @@ func (o *Optimizer) makeExplorer() error {
 		Beta:       0.0,
 		Land:       o.landingPoints,
 		Draws:      landingDraws,
+		Pending:    o.pendingAt,
 		Seed:       o.seed,
 	})
 	m := len(o.decision)
@@ -393,13 +397,17 @@ func (o *Optimizer) landingPoints(u, out []float64) {
 // Suggest returns the next point to evaluate, one the explorer certifies safe:
 // a seed point while the first phase lasts, then the safe point with the
 // largest upper confidence bound of the objective (SGP-UCB).
-// Certificate says why it is safe. Without an Observe in between it returns the
-// same point again, except in a first phase that plays random seeds.
+// Certificate says why it is safe. Without an Observe or a Pending in between it
+// returns the same point again, except in a first phase that plays random seeds.
+// Pending points are never chosen, and nothing else: no model, neither the
+// objective's nor a constraint's, takes a guess at their values, so they change no
+// certificate; with every candidate pending, Suggest returns the explorer's
+// safe.ErrNoSafePoint.
 func (o *Optimizer) Suggest() (Point, error) {
 	if o.err != nil {
 		return Point{}, o.err
 	}
-	if o.model.Len() >= Budget {
+	if o.model.Len()+o.npending >= Budget {
 		return Point{}, ErrFull
 	}
 	need, err := o.explorer.Prepare()
@@ -419,12 +427,86 @@ func (o *Optimizer) Suggest() (Point, error) {
 	}
 	o.certificate = Certificate{Phase: c.Phase, Seed: c.Seed, Beta: c.Beta, SafeSize: c.SafeSize}
 	copy(o.certificate.Bounds[:], c.Bounds)
-	return o.decision[c.Index], nil
+	return o.decisionPoint(c.Index), nil
 }
 
 // Certificate returns the certificate of the last suggestion.
 func (o *Optimizer) Certificate() Certificate {
 	return o.certificate
+}
+
+// Pending records that x is being evaluated: until Observe(x, …) or Release(x),
+// Suggest accounts for it and never returns it. It returns ErrFull when the
+// pending points and the observations fill Budget, and rejects what Observe
+// rejects of x and a point that is pending already. A pending point is never an
+// observation: Evaluations, Best, BestObserved and the refits ignore it.
+func (o *Optimizer) Pending(x Point) error {
+	if o.model.Len()+o.npending >= Budget {
+		return ErrFull
+	}
+	if _, err := toUnit(x); err != nil {
+		return err
+	}
+	if o.pendingIndex(&x) >= 0 {
+		return fmt.Errorf("safelanding: %v is pending already", x)
+	}
+	o.pending[o.npending] = x
+	o.npending++
+	return nil
+}
+
+// Release forgets the pending point x without an observation (its evaluation
+// failed or was abandoned); it returns false when x was not pending.
+func (o *Optimizer) Release(x Point) bool {
+	i := o.pendingIndex(&x)
+	if i < 0 {
+		return false
+	}
+	copy(o.pending[i:o.npending], o.pending[i+1:o.npending])
+	o.npending--
+	return true
+}
+
+// pendingIndex is the index of x among the pending points, or −1.
+func (o *Optimizer) pendingIndex(x *Point) int {
+	for i := range o.npending {
+		if o.pending[i] == *x {
+			return i
+		}
+	}
+	return -1
+}
+
+// SuggestBatch fills xs with len(xs) points to evaluate at once, each marked
+// pending: Suggest then Pending, in turn. On an error it releases the points it
+// marked and returns the error.
+func (o *Optimizer) SuggestBatch(xs []Point) error {
+	for i := range xs {
+		x, err := o.Suggest()
+		if err == nil {
+			err = o.Pending(x)
+		}
+		if err != nil {
+			for _, x := range xs[:i] {
+				o.Release(x)
+			}
+			return err
+		}
+		xs[i] = x
+	}
+	return nil
+}
+
+// pendingAt reports whether decision point i is pending, for the explorer, which
+// then does not choose it.
+func (o *Optimizer) pendingAt(i int) bool {
+	x := o.decisionPoint(i)
+	return o.pendingIndex(&x) >= 0
+}
+
+// decisionPoint is decision point i in user units.
+func (o *Optimizer) decisionPoint(i int) Point {
+	return o.decision[i]
 }
 
 // predict returns the posterior mean and standard deviation, in the model's
@@ -470,6 +552,8 @@ func BestCandidate() (best Point, value float64) {
 // suggested point, but only observations at seed points teach the constraints'
 // models their hyperparameters.
 // When the refit schedule says so (refitIfDue), it relearns the hyperparameters.
+// Observing a pending point (Pending) ends its pending; a point that is not pending
+// gets ErrFull when the observations and the pending points fill Budget.
 func (o *Optimizer) Observe(x Point, y float64, measured Constraints) error {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("safelanding: the value %v observed at %v is not a finite number", y, x)
@@ -480,7 +564,8 @@ func (o *Optimizer) Observe(x Point, y float64, measured Constraints) error {
 		}
 	}
 	n := o.model.Len()
-	if n >= Budget {
+	// A pending x has its place in the budget already.
+	if n+o.npending >= Budget && o.pendingIndex(&x) < 0 {
 		return ErrFull
 	}
 	u, err := toUnit(x)
@@ -506,6 +591,7 @@ func (o *Optimizer) Observe(x Point, y float64, measured Constraints) error {
 	if n == 0 || !o.violated[n] && o.violated[o.bestIndex] || (!o.violated[n] == !o.violated[o.bestIndex] && y > o.model.Y(o.bestIndex)) {
 		o.bestIndex = n
 	}
+	o.Release(x)
 	if err := o.refitIfDue(); err != nil {
 		return fmt.Errorf("safelanding: refitting the hyperparameters after observing %v: %w", x, err)
 	}

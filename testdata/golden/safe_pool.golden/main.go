@@ -94,6 +94,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(safepool.Point(x), y, safepool.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != safepool.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), safepool.Dim)
+	}
+	return s.o.Pending(safepool.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == safepool.Dim {
+		s.o.Release(safepool.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

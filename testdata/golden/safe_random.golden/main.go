@@ -137,6 +137,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(saferandom.Point(x), y, saferandom.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != saferandom.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), saferandom.Dim)
+	}
+	return s.o.Pending(saferandom.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == saferandom.Dim {
+		s.o.Release(saferandom.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

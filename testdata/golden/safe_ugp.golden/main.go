@@ -103,6 +103,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(safeugp.Point(x), y, safeugp.Constraints(constraints))
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != safeugp.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), safeugp.Dim)
+	}
+	return s.o.Pending(safeugp.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == safeugp.Dim {
+		s.o.Release(safeugp.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -77,6 +77,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(se_ard.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != se_ard.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), se_ard.Dim)
+	}
+	return s.o.Pending(se_ard.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == se_ard.Dim {
+		s.o.Release(se_ard.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

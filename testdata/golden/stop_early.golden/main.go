@@ -72,6 +72,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(stop_early.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != stop_early.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), stop_early.Dim)
+	}
+	return s.o.Pending(stop_early.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == stop_early.Dim {
+		s.o.Release(stop_early.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -78,6 +78,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(igp.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != igp.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), igp.Dim)
+	}
+	return s.o.Pending(igp.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == igp.Dim {
+		s.o.Release(igp.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

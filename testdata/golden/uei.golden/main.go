@@ -80,6 +80,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(uei.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != uei.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), uei.Dim)
+	}
+	return s.o.Pending(uei.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == uei.Dim {
+		s.o.Release(uei.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -80,6 +80,17 @@ func (s session) Observe(x []float64, y, sd float64, constraints []float64) erro
 	}
 	return s.o.Observe(ugp_samples.Point(x), y)
 }
+func (s session) Pending(x []float64) error {
+	if len(x) != ugp_samples.Dim {
+		return fmt.Errorf("%d components, want %d", len(x), ugp_samples.Dim)
+	}
+	return s.o.Pending(ugp_samples.Point(x))
+}
+func (s session) Release(x []float64) {
+	if len(x) == ugp_samples.Dim {
+		s.o.Release(ugp_samples.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

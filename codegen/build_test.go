@@ -716,22 +716,27 @@ func TestAskTellReplay(t *testing.T) {
 }
 
 // TestAskBatch: ask -n 3 asks for three distinct points, and a further ask
-// for none of them while they are pending; with unknown constraints, trials
-// are asked one at a time.
+// for none of them while they are pending (a safe optimiser or a small
+// decision set may run out of points it can play: asks then go one at a
+// time until one is refused).
 func TestAskBatch(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "study.journal")
 	ask := func(n int) int {
 		var out, errs bytes.Buffer
 		return program.Run(context.Background(), problem, []string{"ask", "-n", strconv.Itoa(n), "--journal", path}, &out, &errs)
 	}
-	if len(problem.Constraints) > 0 {
-		if ask(2) == 0 {
-			t.Fatal("ask -n 2 with unknown constraints succeeded")
-		}
+	if lib.Budget < 4 {
 		return
 	}
-	if lib.Budget < 4 || ask(3) != 0 || ask(1) != 0 {
-		return // a small finite decision set may run out of points
+	want := 0
+	if ask(3) == 0 {
+		want = 3
+	}
+	for want < 4 && ask(1) == 0 {
+		want++
+	}
+	if want == 0 {
+		t.Fatal("no trial asked")
 	}
 	j, err := journal.Open(path)
 	if err != nil {
@@ -750,8 +755,8 @@ func TestAskBatch(t *testing.T) {
 		}
 		asked = append(asked, e.X)
 	}
-	if len(asked) != 4 {
-		t.Fatalf("%%d trials asked, want 4", len(asked))
+	if len(asked) != want {
+		t.Fatalf("%%d trials asked, want %%d", len(asked), want)
 	}
 }
 `, importPath, tell, observe))

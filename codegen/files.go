@@ -253,9 +253,6 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 		),
 		jen.Return(s("Pending").Call(point)),
 	)
-	f.Func().Params(jen.Id("s").Id("session")).Id("Release").Params(jen.Id("x").Index().Float64()).Block(
-		jen.If(jen.Len(jen.Id("x")).Op("==").Add(lib("Dim"))).Block(s("Release").Call(point)),
-	)
 	for _, name := range []string{"Best", "BestObserved"} {
 		f.Func().Params(jen.Id("s").Id("session")).Id(name).Params().Params(jen.Index().Float64(), jen.Float64(), jen.Bool()).Block(
 			jen.List(jen.Id("x"), jen.Id("v"), jen.Id("ok")).Op(":=").Add(s(name)).Call(),

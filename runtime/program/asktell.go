@@ -82,9 +82,6 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	var asked []pendingTrial
 	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
 		pending := s.pending()
-		if len(p.Constraints) > 0 && len(pending)+*n > 1 {
-			return nil, fmt.Errorf("study %s: with unknown safety constraints trials are asked one at a time (a pending trial's guessed values would count towards the next one's certificate)%s", s.name, pendingNote(pending))
-		}
 		if len(s.told)+len(pending)+*n > p.Budget {
 			return nil, fmt.Errorf("study %s: %d trials told and %d pending leave %d of the budget of %d this program was built with; a program built with a larger budget goes on with this journal",
 				s.name, len(s.told), len(pending), max(p.Budget-len(s.told)-len(pending), 0), p.Budget)
@@ -94,18 +91,18 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 			add = append(add, s.opening(p))
 		}
 		for _, t := range pending {
-			if err := s.believe(p, t); err != nil {
+			if err := s.believe(t); err != nil {
 				return nil, err
 			}
 		}
 		for range *n {
-			x, err := s.suggest()
+			x, err := s.session.Suggest()
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%w%s", err, pendingNote(s.pending()))
 			}
 			t := &trial{id: s.nextTrialID(), x: x}
 			s.trials = append(s.trials, t)
-			if err := s.believe(p, t); err != nil {
+			if err := s.believe(t); err != nil {
 				return nil, err
 			}
 			ask := s.event(journal.KindAsk)
@@ -135,7 +132,10 @@ func pendingNote(pending []*trial) string {
 	if len(pending) == 0 {
 		return ""
 	}
-	return "; pending: trial " + trialIDs(pending)
+	if len(pending) == 1 {
+		return "; pending: trial " + pending[0].id + " (tell it first)"
+	}
+	return "; pending: trials " + trialIDs(pending) + " (tell them first)"
 }
 
 // pendingTrial is a trial waiting for its values, as JSON shows it.

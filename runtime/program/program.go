@@ -261,7 +261,7 @@ Flags of run:
                    NAME, --budget N (trials of the study in all), --json and:
   --workers N      evaluate N trials at once (exec: N processes; go: N
                    goroutines, so the function must be safe for concurrent
-                   use); pending trials count as the worst value told
+                   use); pending trials are accounted for as by ask -n
   --eval-timeout D give up an evaluation after D (default 1h; 0: never): an
                    exec command is killed with every process it started
   --retries R      evaluate a failed trial up to R more times (default 0)
@@ -278,9 +278,10 @@ Flags of ask, tell and status:
   --study NAME     the study within the journal (default %[1]s)
   --json           ask: print {"trials": [{"id": ..., "x": {...}}]};
                    status: print the study as one JSON object
-  -n K             ask: reserve K trials (default 1); pending trials count as
-                   the worst value told, so none is asked for twice (one at a
-                   time with unknown safety constraints)
+  -n K             ask: reserve K trials (default 1); the optimiser accounts
+                   for pending trials (as the worst value told for ei and pi,
+                   by GP-BUCB's hallucination for ucb; a safe optimiser only
+                   leaves them out), so none is asked for twice
   --value Y        tell: the measured value; --sd S its noise sd, when the
                    noise is reported; --constraint NAME=V each unknown
                    constraint's measured value

@@ -304,19 +304,19 @@ func (r *runner) claim(k int) (claimed []*trial, complete, othersBusy bool, err 
 			return add, nil
 		}
 		for _, t := range pending {
-			if err := s.believe(r.p, t); err != nil {
+			if err := s.believe(t); err != nil {
 				return nil, err
 			}
 		}
 		for range room {
-			x, err := s.suggest()
+			x, err := s.session.Suggest()
 			if err != nil {
 				return nil, err
 			}
 			t := &trial{id: s.nextTrialID(), x: x, worker: r.worker}
 			s.trials = append(s.trials, t)
 			s.byID[t.id] = t
-			if err := s.believe(r.p, t); err != nil {
+			if err := s.believe(t); err != nil {
 				return nil, err
 			}
 			ask := s.event(journal.KindAsk)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,11 +29,11 @@ type Session interface {
 	// values in declaration order (nil without any).
 	Observe(x []float64, y, sd float64, constraints []float64) error
 	// Pending records that x is being evaluated: Suggest then accounts for
-	// it and never returns it, until Observe or Release of x. A pending
-	// point is never an observation.
+	// it as the acquisition's rule says (a constant liar, or GP-BUCB's
+	// hallucination) and never returns it, until Observe of x. A pending
+	// point is never an observation, and never counts towards a safety
+	// certificate.
 	Pending(x []float64) error
-	// Release forgets the pending point x without an observation.
-	Release(x []float64)
 	// Best is the recommendation and its posterior mean; BestObserved the
 	// best value observed and where.
 	Best() (x []float64, mean float64, ok bool)
@@ -68,12 +67,10 @@ type study struct {
 	// worst and best are the worst and best values told so far, NaN
 	// before any.
 	worst, best float64
-	// unpenalised are the failures the session was not told of.
-	unpenalised []*trial
 	events      int // the study's events in the journal
 	session     Session
-	// believed says the session holds guessed values of pending trials
-	// (believe): it is no longer the journal's replay.
+	// believed says the session holds pending trials (believe): it is no
+	// longer the journal's replay.
 	believed bool
 }
 
@@ -120,12 +117,14 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 
 // observe gives trial t's result, set already, to the session and records
 // it: a value as told, a failure as a penalty below the values told before
-// it (penalty), which keeps the optimiser away from the point; before any
+// it (penalty), which keeps the optimiser away from the point. Before any
 // value, and with unknown constraints, whose values a failure lacks, a
-// failure is only recorded (and suggest refuses to repeat it). What the
-// session refuses is not recorded. replaying says the session's rounds are
-// not played yet: a safe optimiser's state moves with them (its confidence
-// intervals are intersected at each), so a replay plays each as ask did.
+// failed point stays pending in the session for good: it is never
+// suggested again, and no value is guessed for it beyond the acquisition's
+// rule for pending points. What the session refuses is not recorded.
+// replaying says the session's rounds are not played yet: a safe
+// optimiser's state moves with them (its confidence intervals are
+// intersected at each), so a replay plays each as ask did.
 func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	r := t.result
 	y, sd := s.penalty(p), 0.0 // a failure's penalty is certain
@@ -136,8 +135,10 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 			sd = *r.SD
 		}
 	case math.IsNaN(s.worst) || len(p.Constraints) > 0:
+		if err := s.session.Pending(t.x); err != nil {
+			return fmt.Errorf("study %s, failed trial %s: %w", s.name, t.id, err)
+		}
 		s.told = append(s.told, t)
-		s.unpenalised = append(s.unpenalised, t)
 		return nil
 	}
 	if replaying && len(p.Constraints) > 0 {
@@ -237,39 +238,17 @@ func difference(journal, program string) string {
 	return "the descriptions match but their hashes do not (the journal was edited)"
 }
 
-// believe tells the session that pending trial t measured the lie: the
-// worst value told so far (0 before any), a constant liar (Ginsbourger et
-// al.), so that the next suggestion goes elsewhere. Lies only steer ask:
-// tell and status replay without them, and a safe optimiser gets none, as
-// they would count towards its certificates.
-func (s *study) believe(p Problem, t *trial) error {
-	if len(p.Constraints) > 0 {
-		return nil
-	}
-	lie := s.worst
-	if math.IsNaN(lie) {
-		lie = 0
-	}
+// believe tells the session that pending trial t is being evaluated, so
+// that the next suggestion accounts for it (Session.Pending: a constant
+// liar, or GP-BUCB's hallucination for optimistic acquisitions; only
+// excluded from a safe optimiser's choice). Beliefs only steer ask: tell
+// and status replay without them.
+func (s *study) believe(t *trial) error {
 	s.believed = true
-	if err := s.session.Observe(t.x, lie, 0, nil); err != nil {
+	if err := s.session.Pending(t.x); err != nil {
 		return fmt.Errorf("study %s, pending trial %s: %w", s.name, t.id, err)
 	}
 	return nil
-}
-
-// suggest is the session's next point, refused when it repeats a failure
-// the session was not told of: it would fail again.
-func (s *study) suggest() ([]float64, error) {
-	x, err := s.session.Suggest()
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range s.unpenalised {
-		if slices.Equal(t.x, x) {
-			return nil, fmt.Errorf("study %s: the optimiser asks again for the point of failed trial %s (%s): no value measured yet tells it where else to go; fix the evaluation, or tell a value", s.name, t.id, t.result.Reason)
-		}
-	}
-	return x, nil
 }
 
 // lease records who evaluates the trial and until when, as an ask or lease

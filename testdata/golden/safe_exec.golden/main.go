@@ -97,11 +97,6 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(safeexec.Point(x))
 }
-func (s session) Release(x []float64) {
-	if len(x) == safeexec.Dim {
-		s.o.Release(safeexec.Point(x))
-	}
-}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

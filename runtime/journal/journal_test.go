@@ -122,21 +122,27 @@ func TestCorruption(t *testing.T) {
 // trial after the asks they see; the lock makes every number distinct.
 func TestTransactSerialises(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.jsonl")
-	const writers, each = 4, 50
+	checkSerialised(t, 4, 50, func() (Store, error) { return Open(path) })
+}
+
+// checkSerialised has writers stores, opened at once by open, each run
+// `each` transactions that number a trial after the events they see, and
+// checks that the numbers make one sequence: no two writers saw the same
+// journal.
+func checkSerialised(t *testing.T, writers, each int, open func() (Store, error)) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			j, err := Open(path)
+		wg.Go(func() {
+			s, err := open()
 			if err != nil {
 				errs <- err
 				return
 			}
-			defer j.Close()
+			defer s.Close()
 			for range each {
-				err := j.Transact(func(events []Event) ([]Event, error) {
+				err := s.Transact(func(events []Event) ([]Event, error) {
 					return []Event{{Kind: KindAsk, Study: "s", Trial: fmt.Sprint(len(events) + 1)}}, nil
 				})
 				if err != nil {
@@ -144,22 +150,23 @@ func TestTransactSerialises(t *testing.T) {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
 	}
-	j, err := Open(path)
+	s, err := open()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	if len(j.Events()) != writers*each {
-		t.Fatalf("%d events, want %d", len(j.Events()), writers*each)
+	defer s.Close()
+	events := eventsOf(t, s)
+	if len(events) != writers*each {
+		t.Fatalf("%d events, want %d", len(events), writers*each)
 	}
-	for i, e := range j.Events() {
+	for i, e := range events {
 		if e.Trial != fmt.Sprint(i+1) {
 			t.Fatalf("event %d is trial %s: two writers saw the same journal", i+1, e.Trial)
 		}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/bocdev/boc/runtime/journal/journaltest"
@@ -144,42 +143,7 @@ func TestPostgresInterleaved(t *testing.T) {
 // after the asks they see; the lock makes every number distinct.
 func TestPostgresTransactSerialises(t *testing.T) {
 	target, _ := testDatabase(t)
-	const writers, each = 4, 25
-	var wg sync.WaitGroup
-	errs := make(chan error, writers)
-	for range writers {
-		wg.Go(func() {
-			s, err := OpenStore(target)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer s.Close()
-			for range each {
-				err := s.Transact(func(events []Event) ([]Event, error) {
-					return []Event{{Kind: KindAsk, Study: "s", Trial: fmt.Sprint(len(events) + 1)}}, nil
-				})
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	events := eventsOf(t, openTestStore(t, target))
-	if len(events) != writers*each {
-		t.Fatalf("%d events, want %d", len(events), writers*each)
-	}
-	for i, e := range events {
-		if e.Trial != fmt.Sprint(i+1) {
-			t.Fatalf("event %d is trial %s: two writers saw the same journal", i+1, e.Trial)
-		}
-	}
+	checkSerialised(t, 4, 25, func() (Store, error) { return OpenStore(target) })
 }
 
 // TestPostgresTransactFailure: a transaction that fails, in fn or while

@@ -138,15 +138,14 @@ func (g *generator) program(importPath string) []File {
 		identity.Lit(strings.TrimSuffix(line, "\n") + "\n")
 	}
 	fields = append(fields, kv{"Identity", identity}, kv{"NewSession", jen.Id("newSession")})
-	measured := g.p.Objective.Binding.Kind == ir.GoBinding || g.p.Objective.Binding.Kind == ir.ExecBinding
-	if measured && g.o.Safety == nil {
+	if g.o.Measures() {
 		fields = append(fields, kv{"Evaluate", jen.Id("evaluate")})
 	}
 	f.Func().Id("main").Params().Block(prog("Main").Call(jen.Id("problem")))
 	f.Comment("problem describes the problem to the command line.")
 	f.Var().Id("problem").Op("=").Add(prog("Problem")).Add(keyed(true, fields...))
 	g.sessionDecls(f, lib)
-	if measured && g.o.Safety == nil {
+	if g.o.Measures() {
 		g.evaluateDecl(f, lib)
 	}
 	if !external {
@@ -253,6 +252,9 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 		),
 		jen.Return(s("Pending").Call(point)),
 	)
+	f.Func().Params(jen.Id("s").Id("session")).Id("Release").Params(jen.Id("x").Index().Float64()).Block(
+		jen.If(jen.Len(jen.Id("x")).Op("==").Add(lib("Dim"))).Block(s("Release").Call(point)),
+	)
 	for _, name := range []string{"Best", "BestObserved"} {
 		f.Func().Params(jen.Id("s").Id("session")).Id(name).Params().Params(jen.Index().Float64(), jen.Float64(), jen.Bool()).Block(
 			jen.List(jen.Id("x"), jen.Id("v"), jen.Id("ok")).Op(":=").Add(s(name)).Call(),
@@ -261,17 +263,25 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	}
 }
 
-// evaluateDecl emits evaluate, the objective's evaluation for run --journal.
+// evaluateDecl emits evaluate, the objective's evaluation for run --journal,
+// with the unknown constraints' values when there are any.
 func (g *generator) evaluateDecl(f *jen.File, lib func(string) *jen.Statement) {
 	sd := jen.Qual("math", "NaN").Call()
 	values := []jen.Code{jen.Id("y"), jen.Id("err")}
-	if g.o.ReportedNoise() {
-		sd, values = jen.Id("sd"), []jen.Code{jen.Id("y"), jen.Id("sd"), jen.Id("err")}
+	measure := lib("Objective")
+	result := jen.Dict{jen.Id("Y"): jen.Id("y")}
+	switch {
+	case g.o.Safety != nil:
+		values, measure = []jen.Code{jen.Id("y"), jen.Id("measured"), jen.Id("err")}, lib("Measure")
+		result[jen.Id("Constraints")] = jen.Id("measured").Index(jen.Op(":"))
+	case g.o.ReportedNoise():
+		values, sd = []jen.Code{jen.Id("y"), jen.Id("sd"), jen.Id("err")}, jen.Id("sd")
 	}
+	result[jen.Id("SD")] = sd
 	f.Comment("evaluate evaluates the objective at x, for run --journal.")
 	f.Func().Id("evaluate").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Index().Float64()).Params(jen.Qual(programPath, "Evaluation"), jen.Error()).Block(
-		jen.List(values...).Op(":=").Add(lib("Objective")).Call(jen.Id("ctx"), lib("Point").Call(jen.Id("x"))),
-		jen.Return(jen.Qual(programPath, "Evaluation").Values(jen.Dict{jen.Id("Y"): jen.Id("y"), jen.Id("SD"): sd}), jen.Id("err")),
+		jen.List(values...).Op(":=").Add(measure).Call(jen.Id("ctx"), lib("Point").Call(jen.Id("x"))),
+		jen.Return(jen.Qual(programPath, "Evaluation").Values(result), jen.Id("err")),
 	)
 }
 

@@ -171,7 +171,7 @@ func features(o *Optimizer) []string {
 	}{
 		{"finite", o.Finite()}, {"explores", o.Explores()}, {"replicates", o.Replicates()},
 		{"learning", o.Learning()}, {"gradient-search", o.GradientSearch()}, {"difference-search", o.DifferenceSearch()},
-		{"simulates-input-noise", o.SimulatesInputNoise()}, {"moments", o.EmitsMoments()}, {"localises", o.Localises()},
+		{"simulates-input-noise", o.SimulatesInputNoise()}, {"moments", o.EmitsMoments()}, {"localises", o.Localises()}, {"measures", o.Measures()},
 		{"gaussian-input-noise", len(o.Program.InputNoise) > 0 && o.GaussianNoise}, {"reported-noise", o.ReportedNoise()},
 		{"new-can-fail", o.NewCanFail()}, {"safe", o.Safety != nil},
 	} {

@@ -89,6 +89,26 @@ func (o *Optimizer) SimulatesInputNoise() bool {
 	return len(o.Program.InputNoise) > 0 && o.Program.Objective.Binding.Kind == ir.ExprBinding
 }
 
+// Measures reports whether every value the optimiser observes comes from
+// the world: the objective is computed by Go code or a command, and so is
+// every unknown safety constraint. The program can then evaluate trials
+// one by one for a journalled run; a simulated one draws its noise in Run.
+func (o *Optimizer) Measures() bool {
+	switch o.Program.Objective.Binding.Kind {
+	case ir.GoBinding, ir.ExecBinding:
+	default:
+		return false
+	}
+	if o.Safety != nil {
+		for _, c := range o.Safety.Constraints {
+			if c.Constraint.Measured.Kind == ir.ExprBinding {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // EmitsMoments reports whether the optimiser uses the input noise's moments:
 // for a model over them, an unscented acquisition or an inflation.
 func (o *Optimizer) EmitsMoments() bool {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		for range *n {
-			x, err := s.session.Suggest()
+			x, err := s.suggest()
 			if err != nil {
 				return nil, fmt.Errorf("%w%s", err, pendingNote(s.pending()))
 			}
@@ -216,8 +217,6 @@ func tellEvent(p Problem, id, value, sd string, failed bool, reason string, cons
 		return e, "give the trial's id: tell ID --value Y"
 	case failed && (value != "" || sd != "" || len(constraints) > 0):
 		return e, "--failed records a failure: give no --value, --sd or --constraint with it"
-	case failed && len(p.Constraints) > 0:
-		return e, "--failed with unknown safety constraints is not supported in this version of boc: their values at a failed trial are unknown"
 	case failed:
 		e.Kind, e.Reason = journal.KindFail, reason
 		return e, ""
@@ -336,8 +335,12 @@ func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 
 // writeStatus prints a study's state for people.
 func writeStatus(w io.Writer, p Problem, st status) {
-	fmt.Fprintf(w, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)\n",
-		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget)
+	violations := ""
+	if st.Violations != nil {
+		violations = fmt.Sprintf(", %d broke a safety limit", *st.Violations)
+	}
+	fmt.Fprintf(w, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)%s\n",
+		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget, violations)
 	for _, t := range st.Pending {
 		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.x))
 	}
@@ -358,6 +361,9 @@ type status struct {
 	Recommendation     *point         `json:"recommendation"`
 	RecommendationMean *number        `json:"recommendation_mean"`
 	BestObserved       *bestTold      `json:"best_observed"`
+	// Violations counts, with unknown safety constraints, the trials told
+	// a value that broke a limit.
+	Violations *int `json:"violations,omitempty"`
 	// Stopped says why run --journal ended: budget, interrupted or failure.
 	Stopped string `json:"stopped,omitempty"`
 }
@@ -380,6 +386,17 @@ func newStatus(p Problem, s *study) status {
 	}
 	if x, y, ok := s.session.BestObserved(); ok {
 		st.BestObserved = &bestTold{X: point{p.Dims, x}, Y: number(y)}
+	}
+	if len(p.Constraints) > 0 {
+		violations := 0
+		for _, t := range s.told {
+			if slices.ContainsFunc(p.Constraints, func(c Constraint) bool {
+				return t.result.Kind == journal.KindTell && violated(c, t.result.Constraints[c.Name])
+			}) {
+				violations++
+			}
+		}
+		st.Violations = &violations
 	}
 	return st
 }

@@ -257,7 +257,7 @@ Flags of run:
                    postgres:// URL shared by runs on many hosts) before
                    evaluating it, and its result before taking another; run
                    again, it replays the study and goes on (a go or exec
-                   objective without unknown constraints); with --study
+                   objective and constraints); with --study
                    NAME, --budget N (trials of the study in all), --json and:
   --workers N      evaluate N trials at once (exec: N processes; go: N
                    goroutines, so the function must be safe for concurrent
@@ -287,7 +287,9 @@ Flags of ask, tell and status:
                    constraint's measured value
   --failed         tell: the evaluation failed (--reason TEXT says why); the
                    optimiser holds the point below the worst value told (by
-                   the values' spread), so that it does not ask for it again
+                   the values' spread); before any value, or with unknown
+                   safety constraints, it leaves the point out until the
+                   next value is told
 
 Flags of robust-optimum:
   --grid N         1 or 2 components: grid points per dimension before the

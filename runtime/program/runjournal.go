@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/bocdev/boc/runtime/journal"
@@ -111,11 +112,8 @@ func runJournal(ctx context.Context, p Problem, f studyFlags, policy runPolicy, 
 
 // journalRefusal says why run --journal cannot run p, or "".
 func journalRefusal(p Problem) string {
-	switch {
-	case len(p.Constraints) > 0:
-		return "a run with unknown safety constraints is not journalled in this version of boc: drive it with ask and tell"
-	case p.Evaluate == nil:
-		return "the objective is external or simulated: a study of a simulated objective is reproduced by --seed, and an external one is driven by ask and tell"
+	if p.Evaluate == nil {
+		return "the objective or a safety constraint is external or simulated: a study of a simulated problem is reproduced by --seed, and an external one is driven by ask and tell"
 	}
 	return ""
 }
@@ -160,20 +158,22 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 	stopped = stoppedBudget
 	for {
 		if stopped == stoppedBudget && ctx.Err() == nil && len(running) < r.policy.workers && wait == nil {
-			claimed, complete, othersBusy, err := r.claim(r.policy.workers - len(running))
+			c, err := r.claim(r.policy.workers - len(running))
 			if err != nil {
 				return "", err
 			}
-			for _, t := range claimed {
+			for _, t := range c.trials {
 				running[t.id] = t
 				go func() { done <- finished{t, r.evaluate(ctx, t)} }()
 			}
 			switch {
-			case len(running) == 0 && complete:
+			case len(running) == 0 && c.complete:
 				return stopped, nil
-			case len(running) == 0 && !othersBusy:
-				return "", fmt.Errorf("study %s: the budget of %d trials is reached with trial %s waiting for a tell: tell it, or run with a larger --budget", r.flags.study, r.budget, trialIDs(r.s.pending()))
-			case len(claimed) == 0 && othersBusy:
+			case len(running) == 0 && !c.othersBusy && c.blocked != nil:
+				return "", fmt.Errorf("study %s: %w%s", r.flags.study, c.blocked, pendingNote(r.s.pending()))
+			case len(running) == 0 && !c.othersBusy:
+				return "", fmt.Errorf("study %s: all %d trials of the budget are asked for%s", r.flags.study, r.budget, pendingNote(r.s.pending()))
+			case len(c.trials) == 0 && c.othersBusy:
 				// Other runs hold the trials left: look again shortly, in
 				// case one of them dies.
 				wait = time.After(min(r.policy.lease/3, time.Second))
@@ -272,15 +272,14 @@ func studyEvents(all []journal.Event, name string) int {
 
 // claim leases up to k trials to this run: first the pending trials whose
 // run died, then new trials at the optimiser's next points, the pending
-// ones believed (study.believe). complete says the study has its budget of
-// trials told; othersBusy that live runs hold pending trials.
-func (r *runner) claim(k int) (claimed []*trial, complete, othersBusy bool, err error) {
+// ones believed (study.believe).
+func (r *runner) claim(k int) (c claim, err error) {
 	now := time.Now()
 	until := now.Add(r.policy.lease).UTC().Format(time.RFC3339Nano)
 	err = r.transact(func(s *study) ([]journal.Event, error) {
-		claimed, othersBusy = nil, false
+		c = claim{}
 		if len(s.told) >= r.budget {
-			complete = true
+			c.complete = true
 			return nil, nil
 		}
 		var add []journal.Event
@@ -290,16 +289,16 @@ func (r *runner) claim(k int) (claimed []*trial, complete, othersBusy bool, err 
 			case t.worker == "" || t.worker == r.worker:
 				// Asked from a shell, or evaluated by this run.
 			case leaseLive(t, now):
-				othersBusy = true
-			case len(claimed) < k:
+				c.othersBusy = true
+			case len(c.trials) < k:
 				lease := s.event(journal.KindLease)
 				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, until
 				add = append(add, lease)
 				t.worker = r.worker
-				claimed = append(claimed, t)
+				c.trials = append(c.trials, t)
 			}
 		}
-		room := min(k-len(claimed), r.budget-len(s.told)-len(pending))
+		room := min(k-len(c.trials), r.budget-len(s.told)-len(pending))
 		if room <= 0 {
 			return add, nil
 		}
@@ -309,7 +308,13 @@ func (r *runner) claim(k int) (claimed []*trial, complete, othersBusy bool, err 
 			}
 		}
 		for range room {
-			x, err := s.session.Suggest()
+			x, err := s.suggest()
+			if err != nil && len(pending)+len(c.trials) > 0 {
+				// Perhaps only for want of the pending trials' points (a
+				// safe optimiser's): try again once some are told.
+				c.blocked = err
+				break
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -322,11 +327,20 @@ func (r *runner) claim(k int) (claimed []*trial, complete, othersBusy bool, err 
 			ask := s.event(journal.KindAsk)
 			ask.Trial, ask.X, ask.Worker, ask.Until = t.id, x, r.worker, until
 			add = append(add, ask)
-			claimed = append(claimed, t)
+			c.trials = append(c.trials, t)
 		}
 		return add, nil
 	})
-	return claimed, complete, othersBusy, err
+	return c, err
+}
+
+// claim is what a run claimed: trials to evaluate, whether the study is
+// complete, whether other live runs hold trials, and why no more trials
+// could be asked while trials are pending (nil: nothing stood in the way).
+type claim struct {
+	trials               []*trial
+	complete, othersBusy bool
+	blocked              error
 }
 
 // record records trial t's result, observed first: a value the optimiser
@@ -439,6 +453,18 @@ func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 			sd := ev.SD
 			e.SD = &sd
 		}
+		if len(r.p.Constraints) > 0 {
+			e.Constraints = map[string]float64{}
+		}
+		for k, c := range r.p.Constraints {
+			v := ev.Constraints[k]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				e.Kind, e.Y, e.SD, e.Constraints = journal.KindFail, nil, nil, nil
+				e.Reason = fmt.Sprintf("safety constraint %s's value %v is not a finite number", c.Name, v)
+				break
+			}
+			e.Constraints[c.Name] = v
+		}
 	}
 	return &e
 }
@@ -492,6 +518,9 @@ func writeTrialProgress(w io.Writer, p Problem, s *study, t *trial, budget int) 
 	outcome := "failed: " + t.result.Reason
 	if t.result.Kind == journal.KindTell {
 		outcome = "y=" + formatValue(*t.result.Y)
+		for _, c := range p.Constraints {
+			outcome += fmt.Sprintf(" %s=%s", c.Name, formatValue(t.result.Constraints[c.Name]))
+		}
 	}
 	fmt.Fprintf(w, "[%d/%d] trial %s: %s  %s\n", len(s.told), budget, t.id, formatPoint(p.Dims, t.x), outcome)
 }

@@ -34,6 +34,8 @@ type Session interface {
 	// point is never an observation, and never counts towards a safety
 	// certificate.
 	Pending(x []float64) error
+	// Release forgets the pending point x without an observation.
+	Release(x []float64)
 	// Best is the recommendation and its posterior mean; BestObserved the
 	// best value observed and where.
 	Best() (x []float64, mean float64, ok bool)
@@ -67,8 +69,11 @@ type study struct {
 	// worst and best are the worst and best values told so far, NaN
 	// before any.
 	worst, best float64
-	events      int // the study's events in the journal
-	session     Session
+	// unweighed are the failures left pending in the session until the
+	// next value (observe).
+	unweighed []*trial
+	events    int // the study's events in the journal
+	session   Session
 	// believed says the session holds pending trials (believe): it is no
 	// longer the journal's replay.
 	believed bool
@@ -117,16 +122,23 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 
 // observe gives trial t's result, set already, to the session and records
 // it: a value as told, a failure as a penalty below the values told before
-// it (penalty), which keeps the optimiser away from the point. Before any
-// value, and with unknown constraints, whose values a failure lacks, a
-// failed point stays pending in the session for good: it is never
-// suggested again, and no value is guessed for it beyond the acquisition's
-// rule for pending points. What the session refuses is not recorded.
+// it (penalty), which keeps the optimiser away from the point. A failure
+// that cannot be weighed so (before any value, and with unknown
+// constraints, whose values a failure lacks) leaves its point pending in
+// the session until the next value is told: the next suggestions go
+// elsewhere, and once the model has learnt more the point may be tried
+// again (a safe optimiser may have nowhere else to go). What the session
+// refuses is not recorded.
 // replaying says the session's rounds are not played yet: a safe
 // optimiser's state moves with them (its confidence intervals are
 // intersected at each), so a replay plays each as ask did.
 func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	r := t.result
+	if replaying && len(p.Constraints) > 0 {
+		if _, err := s.suggest(); err != nil {
+			return fmt.Errorf("study %s, replaying trial %s: %w", s.name, t.id, err)
+		}
+	}
 	y, sd := s.penalty(p), 0.0 // a failure's penalty is certain
 	switch {
 	case r.Kind == journal.KindTell:
@@ -139,18 +151,15 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 			return fmt.Errorf("study %s, failed trial %s: %w", s.name, t.id, err)
 		}
 		s.told = append(s.told, t)
+		s.unweighed = append(s.unweighed, t)
 		return nil
-	}
-	if replaying && len(p.Constraints) > 0 {
-		if _, err := s.session.Suggest(); err != nil {
-			return fmt.Errorf("study %s, replaying trial %s: %w", s.name, t.id, err)
-		}
 	}
 	if err := s.session.Observe(t.x, y, sd, constraintValues(p, r)); err != nil {
 		return fmt.Errorf("study %s, trial %s: %w", s.name, t.id, err)
 	}
 	s.told = append(s.told, t)
 	if r.Kind == journal.KindTell {
+		s.releaseUnweighed()
 		if math.IsNaN(s.worst) || p.better(s.worst, y) {
 			s.worst = y
 		}
@@ -249,6 +258,26 @@ func (s *study) believe(t *trial) error {
 		return fmt.Errorf("study %s, pending trial %s: %w", s.name, t.id, err)
 	}
 	return nil
+}
+
+// suggest is the session's next point. When it has none while failures
+// wait unweighed, they are released and it is asked again: a safe
+// optimiser may have nowhere else to go than a point that failed.
+func (s *study) suggest() ([]float64, error) {
+	x, err := s.session.Suggest()
+	if err != nil && len(s.unweighed) > 0 {
+		s.releaseUnweighed()
+		x, err = s.session.Suggest()
+	}
+	return x, err
+}
+
+// releaseUnweighed ends the pending of the failures observe could not weigh.
+func (s *study) releaseUnweighed() {
+	for _, t := range s.unweighed {
+		s.session.Release(t.x)
+	}
+	s.unweighed = s.unweighed[:0]
 }
 
 // lease records who evaluates the trial and until when, as an ask or lease

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,8 @@ import (
 // number of observations.
 type recorder struct {
 	observed [][]float64 // x, then y, sd and the constraint values
+	pending  []float64   // the points made pending, in order
+	released []float64   // the points released, in order
 	suggests int
 }
 
@@ -28,8 +31,12 @@ func (r *recorder) Observe(x []float64, y, sd float64, constraints []float64) er
 	return nil
 }
 
-func (r *recorder) Pending([]float64) error { return nil }
-func (r *recorder) Release([]float64)       {}
+func (r *recorder) Pending(x []float64) error {
+	r.pending = append(r.pending, x[0])
+	return nil
+}
+
+func (r *recorder) Release(x []float64) { r.released = append(r.released, x[0]) }
 
 func (r *recorder) Best() ([]float64, float64, bool)         { return nil, 0, false }
 func (r *recorder) BestObserved() ([]float64, float64, bool) { return nil, 0, false }
@@ -38,10 +45,10 @@ func value(v float64) *float64 { return &v }
 
 // TestReplay: a study's results are observed in the order they were told;
 // a failure counts as a value below the worst told before it by the values'
-// spread (after 5 and 7: 3 when maximising, 9 when minimising), and is only
-// recorded before any value and with unknown constraints, whose values a
-// failure lacks; a safe optimiser plays a round (Suggest) before each
-// observation, as ask did.
+// spread (after 5 and 7: 3 when maximising, 9 when minimising); before any
+// value, and with unknown constraints, whose values a failure lacks, its
+// point stays pending until the next value is told; a safe optimiser plays
+// a round (Suggest) before each result, as ask did.
 func TestReplay(t *testing.T) {
 	nan := math.NaN()
 	events := []journal.Event{
@@ -64,11 +71,13 @@ func TestReplay(t *testing.T) {
 		maximize bool
 		safe     bool
 		want     [][]float64
+		pending  []float64
+		released []float64
 		suggests int
 	}{
 		{name: "maximise", maximize: true, want: [][]float64{{2, 5, nan}, {3, 7, nan}, {1, 3, 0}, {4, 3, 0}, {5, 9, nan}}},
 		{name: "minimise", want: [][]float64{{2, 5, nan}, {3, 7, nan}, {1, 9, 0}, {4, 9, 0}, {5, 9, nan}}},
-		{name: "safe", maximize: true, safe: true, want: [][]float64{{2, 5, nan, 0}, {3, 7, nan, 0}, {5, 9, nan, 0}}, suggests: 3},
+		{name: "safe", maximize: true, safe: true, want: [][]float64{{2, 5, nan, 0}, {3, 7, nan, 0}, {5, 9, nan, 0}}, pending: []float64{1, 4}, released: []float64{1, 4}, suggests: 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &recorder{}
@@ -80,8 +89,9 @@ func TestReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(r.observed) != len(tc.want) || r.suggests != tc.suggests {
-				t.Fatalf("observed %v after %d suggestions, want %v after %d", r.observed, r.suggests, tc.want, tc.suggests)
+			if len(r.observed) != len(tc.want) || r.suggests != tc.suggests || !slices.Equal(r.pending, tc.pending) || !slices.Equal(r.released, tc.released) {
+				t.Fatalf("observed %v after %d suggestions, %v pending, %v released; want %v after %d, %v pending, %v released",
+					r.observed, r.suggests, r.pending, r.released, tc.want, tc.suggests, tc.pending, tc.released)
 			}
 			for i, o := range r.observed {
 				for j, v := range o {

@@ -150,6 +150,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(grid.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == grid.Dim {
+		s.o.Release(grid.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -80,6 +80,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(noisy_ei.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == noisy_ei.Dim {
+		s.o.Release(noisy_ei.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -85,6 +85,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(erbf.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == erbf.Dim {
+		s.o.Release(erbf.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

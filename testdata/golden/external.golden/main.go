@@ -79,6 +79,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(external_ask.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == external_ask.Dim {
+		s.o.Release(external_ask.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -76,6 +76,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(external_reported.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == external_reported.Dim {
+		s.o.Release(external_reported.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

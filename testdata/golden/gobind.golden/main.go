@@ -80,6 +80,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(gobind.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == gobind.Dim {
+		s.o.Release(gobind.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -78,6 +78,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(gobind_plain.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == gobind_plain.Dim {
+		s.o.Release(gobind_plain.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

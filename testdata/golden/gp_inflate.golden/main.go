@@ -91,6 +91,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(gp_inflate.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == gp_inflate.Dim {
+		s.o.Release(gp_inflate.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -88,6 +88,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(gp_input_noise.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == gp_input_noise.Dim {
+		s.o.Release(gp_input_noise.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

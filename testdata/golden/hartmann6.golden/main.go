@@ -79,6 +79,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(hartmann.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == hartmann.Dim {
+		s.o.Release(hartmann.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -78,6 +78,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(integers.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == integers.Dim {
+		s.o.Release(integers.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

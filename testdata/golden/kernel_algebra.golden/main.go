@@ -90,6 +90,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(kernel_algebra.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == kernel_algebra.Dim {
+		s.o.Release(kernel_algebra.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

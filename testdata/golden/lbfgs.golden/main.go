@@ -82,6 +82,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(lbfgs_search.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == lbfgs_search.Dim {
+		s.o.Release(lbfgs_search.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

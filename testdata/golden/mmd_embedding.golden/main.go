@@ -89,6 +89,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(mmd_embedding.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == mmd_embedding.Dim {
+		s.o.Release(mmd_embedding.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -87,6 +87,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(mmd_nystrom.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == mmd_nystrom.Dim {
+		s.o.Release(mmd_nystrom.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -79,6 +79,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(noise_learn.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == noise_learn.Dim {
+		s.o.Release(noise_learn.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

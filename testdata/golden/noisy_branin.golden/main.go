@@ -81,6 +81,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(noisy_branin.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == noisy_branin.Dim {
+		s.o.Release(noisy_branin.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

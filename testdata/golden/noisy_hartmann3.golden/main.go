@@ -79,6 +79,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(noisy_hartmann3.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == noisy_hartmann3.Dim {
+		s.o.Release(noisy_hartmann3.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -191,6 +191,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(safecandidates.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == safecandidates.Dim {
+		s.o.Release(safecandidates.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

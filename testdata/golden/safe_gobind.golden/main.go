@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -71,6 +72,7 @@ var problem = program.Problem{
 		"    n = 6:int\n" +
 		"seed 2\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -97,6 +99,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(safegobind.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == safegobind.Dim {
+		s.o.Release(safegobind.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok
@@ -104,6 +111,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates the objective at x, for run --journal.
+func evaluate(ctx context.Context, x []float64) (program.Evaluation, error) {
+	y, measured, err := safegobind.Measure(ctx, safegobind.Point(x))
+	return program.Evaluation{
+		Constraints: measured[:],
+		SD:          math.NaN(),
+		Y:           y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

@@ -97,6 +97,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(safegrid.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == safegrid.Dim {
+		s.o.Release(safegrid.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

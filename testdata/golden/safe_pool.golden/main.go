@@ -100,6 +100,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(safepool.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == safepool.Dim {
+		s.o.Release(safepool.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -83,6 +83,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(se_ard.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == se_ard.Dim {
+		s.o.Release(se_ard.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

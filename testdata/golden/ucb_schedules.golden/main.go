@@ -84,6 +84,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(igp.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == igp.Dim {
+		s.o.Release(igp.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -91,6 +91,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(ugp_gaussian.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == ugp_gaussian.Dim {
+		s.o.Release(ugp_gaussian.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

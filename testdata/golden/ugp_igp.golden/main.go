@@ -90,6 +90,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(ugp_igp.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == ugp_igp.Dim {
+		s.o.Release(ugp_igp.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

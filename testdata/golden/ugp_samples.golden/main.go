@@ -86,6 +86,11 @@ func (s session) Pending(x []float64) error {
 	}
 	return s.o.Pending(ugp_samples.Point(x))
 }
+func (s session) Release(x []float64) {
+	if len(x) == ugp_samples.Dim {
+		s.o.Release(ugp_samples.Point(x))
+	}
+}
 func (s session) Best() ([]float64, float64, bool) {
 	x, v, ok := s.o.Best()
 	return x[:], v, ok

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,6 +103,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
 		files[filepath.Join(name, "pending_test.go")] = pendingTest(name, out)
 		files[filepath.Join(name, "cmd", name, "replay_test.go")] = replayTest(goldenModulePath+"/"+name, out)
+		if simulates(out) {
+			files[filepath.Join(name, "cmd", name, "journal_test.go")] = journalRunTest
+		}
 		if reportsNoise(out) {
 			files[filepath.Join(name, "reported_test.go")] = reportedNoiseTest(name, out)
 		}
@@ -761,6 +765,80 @@ func TestAskBatch(t *testing.T) {
 }
 `, importPath, tell, observe))
 }
+
+// simulates reports whether a case's library simulates its problem
+// (Simulate), so that its journalled runs can be made in the test.
+func simulates(out *Output) bool {
+	return slices.ContainsFunc(out.Library, func(f File) bool { return bytes.Contains(f.Content, []byte("\nfunc Simulate(")) })
+}
+
+// journalRunTest is, for a case whose problem is simulated, a test of its
+// journalled runs: a run stopped by its budget and continued, and a run
+// killed (its pending trial evaluated again) end as an uninterrupted run
+// does, trial for trial, since Simulate draws each trial's noise from
+// streams of its own; two workers tell as many trials.
+var journalRunTest = []byte(`package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/bocdev/boc/runtime/program"
+)
+
+func TestJournalledRun(t *testing.T) {
+	dir := t.TempDir()
+	budget := strconv.Itoa(min(problem.Budget, 8))
+	run := func(name string, args ...string) string {
+		path := filepath.Join(dir, name)
+		var out, errs bytes.Buffer
+		if code := program.Run(context.Background(), problem, append([]string{"run", "--journal", path}, args...), &out, &errs); code != 0 {
+			t.Fatalf("run %v: exit %d: %s", args, code, errs.String())
+		}
+		out.Reset()
+		if code := program.Run(context.Background(), problem, []string{"status", "--json", "--journal", path}, &out, &errs); code != 0 {
+			t.Fatalf("status: exit %d: %s", code, errs.String())
+		}
+		return out.String()
+	}
+	whole := run("whole", "--budget", budget)
+	run("parts", "--budget", "3")
+	if parts := run("parts", "--budget", budget); parts != whole {
+		t.Errorf("continued after 3 trials:\n%s\nuninterrupted:\n%s", parts, whole)
+	}
+	// A run killed while it evaluated its 4th trial: the journal up to that
+	// trial's ask, whose lease has expired.
+	journal, err := os.ReadFile(filepath.Join(dir, "whole"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var killed []byte
+	asks := 0
+	for _, line := range bytes.SplitAfter(journal, []byte("\n")) {
+		if bytes.Contains(line, []byte(` + "`" + `"event":"ask"` + "`" + `)) {
+			if asks++; asks == 4 {
+				killed = append(killed, regexp.MustCompile(` + "`" + `"until":"[^"]*"` + "`" + `).ReplaceAll(line, []byte(` + "`" + `"until":"2000-01-01T00:00:00Z"` + "`" + `))...)
+				break
+			}
+		}
+		killed = append(killed, line...)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "killed"), killed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if resumed := run("killed", "--budget", budget); resumed != whole {
+		t.Errorf("continued after a kill:\n%s\nuninterrupted:\n%s", resumed, whole)
+	}
+	if two := run("two", "--budget", budget, "--workers", "2"); !bytes.Contains([]byte(two), []byte(` + "`" + `"evaluations":` + "`" + `)) {
+		t.Errorf("two workers: %s", two)
+	}
+}
+`)
 
 // reportsNoise reports whether a case's optimiser observes values with their
 // reported noise sd.

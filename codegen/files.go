@@ -70,6 +70,9 @@ func (g *generator) library() []File {
 			g.constraintNoise = g.constraintNoiseDecl(r)
 		}
 		g.runDecls(r)
+		if !g.o.Measures() {
+			g.simulateDecl(r)
+		}
 		files = append(files, g.render("run.go", r))
 	}
 	return files
@@ -138,14 +141,14 @@ func (g *generator) program(importPath string) []File {
 		identity.Lit(strings.TrimSuffix(line, "\n") + "\n")
 	}
 	fields = append(fields, kv{"Identity", identity}, kv{"NewSession", jen.Id("newSession")})
-	if g.o.Measures() {
+	if !external {
 		fields = append(fields, kv{"Evaluate", jen.Id("evaluate")})
 	}
 	f.Func().Id("main").Params().Block(prog("Main").Call(jen.Id("problem")))
 	f.Comment("problem describes the problem to the command line.")
 	f.Var().Id("problem").Op("=").Add(prog("Problem")).Add(keyed(true, fields...))
 	g.sessionDecls(f, lib)
-	if g.o.Measures() {
+	if !external {
 		g.evaluateDecl(f, lib)
 	}
 	if !external {
@@ -237,6 +240,9 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	)
 	f.Func().Params(jen.Id("s").Id("session")).Id("Suggest").Params().Params(jen.Index().Float64(), jen.Error()).Block(
 		jen.List(jen.Id("x"), jen.Id("err")).Op(":=").Add(s("Suggest")).Call(),
+		jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), lib("ErrExhausted"))).Block(
+			jen.Return(jen.Nil(), jen.Qual(programPath, "ErrExhausted")),
+		),
 		jen.Return(whole(jen.Id("x")), jen.Id("err")),
 	)
 	f.Func().Params(jen.Id("s").Id("session")).Id("Observe").Params(jen.Id("x").Index().Float64(), jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("constraints").Index().Float64()).Error().Block(
@@ -263,24 +269,30 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	}
 }
 
-// evaluateDecl emits evaluate, the objective's evaluation for run --journal,
-// with the unknown constraints' values when there are any.
+// evaluateDecl emits evaluate, one trial's evaluation for run --journal:
+// the objective's (with the unknown constraints' values when there are
+// any), or, for a simulated problem, Simulate's for that trial.
 func (g *generator) evaluateDecl(f *jen.File, lib func(string) *jen.Statement) {
 	sd := jen.Qual("math", "NaN").Call()
 	values := []jen.Code{jen.Id("y"), jen.Id("err")}
+	args := []jen.Code{jen.Id("ctx"), lib("Point").Call(jen.Id("x"))}
 	measure := lib("Objective")
 	result := jen.Dict{jen.Id("Y"): jen.Id("y")}
-	switch {
-	case g.o.Safety != nil:
+	if g.o.Safety != nil {
 		values, measure = []jen.Code{jen.Id("y"), jen.Id("measured"), jen.Id("err")}, lib("Measure")
 		result[jen.Id("Constraints")] = jen.Id("measured").Index(jen.Op(":"))
+	}
+	switch {
+	case !g.o.Measures():
+		measure = lib("Simulate")
+		args = []jen.Code{jen.Id("ctx"), lib("Seed"), jen.Uint64().Call(jen.Id("trial")), lib("Point").Call(jen.Id("x"))}
 	case g.o.ReportedNoise():
 		values, sd = []jen.Code{jen.Id("y"), jen.Id("sd"), jen.Id("err")}, jen.Id("sd")
 	}
 	result[jen.Id("SD")] = sd
-	f.Comment("evaluate evaluates the objective at x, for run --journal.")
-	f.Func().Id("evaluate").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Index().Float64()).Params(jen.Qual(programPath, "Evaluation"), jen.Error()).Block(
-		jen.List(values...).Op(":=").Add(measure).Call(jen.Id("ctx"), lib("Point").Call(jen.Id("x"))),
+	f.Comment("evaluate evaluates trial number trial at x, for run --journal.")
+	f.Func().Id("evaluate").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("trial").Int(), jen.Id("x").Index().Float64()).Params(jen.Qual(programPath, "Evaluation"), jen.Error()).Block(
+		jen.List(values...).Op(":=").Add(measure).Call(args...),
 		jen.Return(jen.Qual(programPath, "Evaluation").Values(result), jen.Id("err")),
 	)
 }

@@ -174,3 +174,17 @@ func (o *Optimizer) result(stopped string) Result {
 	}
 	return r
 }
+
+// Simulate evaluates x as Run does, for trial number trial of a journalled run
+// seeded with seed, with fresh draws of the simulated noise from streams of that
+// trial's own: a trial measures the same whenever, and by whichever process, it is made.
+func Simulate(ctx context.Context, seed, trial uint64, x Point) (y float64, err error) {
+	key := seed ^ (trial+1)*0x9E3779B97F4A7C15
+	var value float64
+	value, err = Objective(ctx, x)
+	if err != nil {
+		return
+	}
+	y = value + observationNoise(rand.New(rand.NewPCG(key, noiseStream)))
+	return
+}

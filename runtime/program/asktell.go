@@ -364,7 +364,7 @@ type status struct {
 	// Violations counts, with unknown safety constraints, the trials told
 	// a value that broke a limit.
 	Violations *int `json:"violations,omitempty"`
-	// Stopped says why run --journal ended: budget, interrupted or failure.
+	// Stopped says why run --journal ended: budget, exhausted (no point left to ask for), interrupted or failure.
 	Stopped string `json:"stopped,omitempty"`
 }
 

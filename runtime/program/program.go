@@ -85,9 +85,11 @@ type Problem struct {
 	// NewSession returns the problem's optimiser seeded with seed, for ask,
 	// tell and status.
 	NewSession func(seed uint64) Session
-	// Evaluate evaluates the objective at x, for run --journal; nil when
-	// the objective is external or simulated.
-	Evaluate func(ctx context.Context, x []float64) (Evaluation, error)
+	// Evaluate evaluates trial number trial (1 for the first) at x, for
+	// run --journal; nil when the objective is external. A simulated
+	// problem draws the trial's noise from streams keyed by its number, so
+	// that a trial made again measures the same.
+	Evaluate func(ctx context.Context, trial int, x []float64) (Evaluation, error)
 }
 
 // robustWith returns the problem's robust value with the input noise scaled
@@ -256,8 +258,8 @@ Flags of run:
   --journal J      record every trial in the journal J (a file, or a
                    postgres:// URL shared by runs on many hosts) before
                    evaluating it, and its result before taking another; run
-                   again, it replays the study and goes on (a go or exec
-                   objective and constraints); with --study
+                   again, it replays the study and goes on (any objective
+                   but an external one); with --study
                    NAME, --budget N (trials of the study in all), --json and:
   --workers N      evaluate N trials at once (exec: N processes; go: N
                    goroutines, so the function must be safe for concurrent

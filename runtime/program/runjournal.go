@@ -2,9 +2,11 @@ package program
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/bocdev/boc/runtime/journal"
@@ -66,6 +68,7 @@ const (
 	stoppedBudget      = "budget"
 	stoppedInterrupted = "interrupted"
 	stoppedFailure     = "failure"
+	stoppedExhausted   = "exhausted"
 )
 
 // runJournal runs study f.study of the journal f.journal to budget trials.
@@ -113,7 +116,7 @@ func runJournal(ctx context.Context, p Problem, f studyFlags, policy runPolicy, 
 // journalRefusal says why run --journal cannot run p, or "".
 func journalRefusal(p Problem) string {
 	if p.Evaluate == nil {
-		return "the objective or a safety constraint is external or simulated: a study of a simulated problem is reproduced by --seed, and an external one is driven by ask and tell"
+		return "the objective is external: drive its study with ask and tell"
 	}
 	return ""
 }
@@ -169,6 +172,8 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 			switch {
 			case len(running) == 0 && c.complete:
 				return stopped, nil
+			case len(running) == 0 && c.exhausted:
+				return stoppedExhausted, nil
 			case len(running) == 0 && !c.othersBusy && c.blocked != nil:
 				return "", fmt.Errorf("study %s: %w%s", r.flags.study, c.blocked, pendingNote(r.s.pending()))
 			case len(running) == 0 && !c.othersBusy:
@@ -228,11 +233,11 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 // transact runs fn on the study under the journal's lock and records the
 // events it returns. The study is replayed from the journal unless the
 // last transaction's study is still exact: nobody else wrote to it since,
-// and no pending trial was believed into its optimiser.
+// and its session is not stale (study.stale).
 func (r *runner) transact(fn func(s *study) ([]journal.Event, error)) error {
 	err := r.store.Transact(func(all []journal.Event) ([]journal.Event, error) {
 		s := r.s
-		if s == nil || s.believed || studyEvents(all, r.flags.study) != s.events {
+		if s == nil || s.stale || studyEvents(all, r.flags.study) != s.events {
 			var err error
 			if s, err = replay(r.p, r.flags.study, all); err != nil {
 				return nil, err
@@ -309,6 +314,10 @@ func (r *runner) claim(k int) (c claim, err error) {
 		}
 		for range room {
 			x, err := s.suggest()
+			if errors.Is(err, ErrExhausted) {
+				c.exhausted = true
+				break
+			}
 			if err != nil && len(pending)+len(c.trials) > 0 {
 				// Perhaps only for want of the pending trials' points (a
 				// safe optimiser's): try again once some are told.
@@ -321,8 +330,15 @@ func (r *runner) claim(k int) (c claim, err error) {
 			t := &trial{id: s.nextTrialID(), x: x, worker: r.worker}
 			s.trials = append(s.trials, t)
 			s.byID[t.id] = t
-			if err := s.believe(t); err != nil {
-				return nil, err
+			s.played[t.id] = true
+			// The last one asked need not be believed: the next suggestion
+			// comes after the next transaction, which believes it then if
+			// it is still pending, and a session left as the journal
+			// replays it serves that transaction without a replay.
+			if len(c.trials) < room-1 {
+				if err := s.believe(t); err != nil {
+					return nil, err
+				}
 			}
 			ask := s.event(journal.KindAsk)
 			ask.Trial, ask.X, ask.Worker, ask.Until = t.id, x, r.worker, until
@@ -341,6 +357,8 @@ type claim struct {
 	trials               []*trial
 	complete, othersBusy bool
 	blocked              error
+	// exhausted says the optimiser has no point left to ask for.
+	exhausted bool
 }
 
 // record records trial t's result, observed first: a value the optimiser
@@ -358,12 +376,15 @@ func (r *runner) record(t *trial, result *journal.Event) error {
 			return nil, nil
 		}
 		st.result = result
-		err := s.observe(r.p, st, false)
+		// The trial's round was played when it was asked, unless the session
+		// was replayed since: it plays it now, as replays do.
+		err := s.observe(r.p, st, !s.played[t.id])
 		if err != nil && result.Kind == journal.KindTell {
 			fail := s.event(journal.KindFail)
 			fail.Trial, fail.Reason = t.id, "the optimiser refused the value: "+err.Error()
 			st.result = &fail
-			err = s.observe(r.p, st, false)
+			err = s.observe(r.p, st, !s.played[t.id])
+			s.stale = true
 		}
 		if err != nil {
 			return nil, err
@@ -439,7 +460,7 @@ func (r *runner) evaluate(ctx context.Context, t *trial) *journal.Event {
 // number or too large to model.
 func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	e := journal.Event{Kind: journal.KindTell, Study: r.flags.study, Trial: t.id}
-	ev, err := guarded(ctx, r.p, t.x, r.policy.evalTimeout)
+	ev, err := guarded(ctx, r.p, t, r.policy.evalTimeout)
 	e.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	switch {
 	case err != nil:
@@ -469,12 +490,12 @@ func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	return &e
 }
 
-// guarded is p.Evaluate within timeout (0: none), with a panic of the
+// guarded is p.Evaluate of trial t within timeout (0: none), with a panic of the
 // objective turned into an error that carries its message. When the
 // timeout or ctx ends the evaluation, an exec objective's command is killed
 // and its error returned; a Go objective that ignores its context is left
 // to finish alone after cancelGrace, its result unused.
-func guarded(ctx context.Context, p Problem, x []float64, timeout time.Duration) (Evaluation, error) {
+func guarded(ctx context.Context, p Problem, t *trial, timeout time.Duration) (Evaluation, error) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, fmt.Errorf("the evaluation timed out after %v (--eval-timeout)", timeout))
@@ -491,7 +512,8 @@ func guarded(ctx context.Context, p Problem, x []float64, timeout time.Duration)
 				out <- outcome{err: fmt.Errorf("the objective panicked: %v", r)}
 			}
 		}()
-		ev, err := p.Evaluate(ctx, x)
+		number, _ := strconv.Atoi(t.id)
+		ev, err := p.Evaluate(ctx, number, t.x)
 		out <- outcome{ev, err}
 	}()
 	select {

@@ -26,7 +26,7 @@ func killProblem(log string) Problem {
 	return Problem{Name: "p", Identity: "p\n", Budget: 12, Seed: 1,
 		Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{100},
 		NewSession: func(uint64) Session { return &recorder{} },
-		Evaluate: func(_ context.Context, x []float64) (Evaluation, error) {
+		Evaluate: func(_ context.Context, _ int, x []float64) (Evaluation, error) {
 			f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 			if err != nil {
 				return Evaluation{}, err
@@ -206,9 +206,9 @@ func BenchmarkWorkers(b *testing.B) {
 			p := killProblem(filepath.Join(b.TempDir(), "log"))
 			p.Budget = trials
 			evaluate := p.Evaluate
-			p.Evaluate = func(ctx context.Context, x []float64) (Evaluation, error) {
+			p.Evaluate = func(ctx context.Context, trial int, x []float64) (Evaluation, error) {
 				time.Sleep(evaluation)
-				return evaluate(ctx, x)
+				return evaluate(ctx, trial, x)
 			}
 			start := time.Now()
 			for i := range b.N {

@@ -3,6 +3,7 @@ package program
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -22,7 +23,7 @@ import (
 
 // A Session is the problem's optimiser, as ask and tell drive it.
 type Session interface {
-	// Suggest returns the next point to evaluate.
+	// Suggest returns the next point to evaluate, or ErrExhausted.
 	Suggest() ([]float64, error)
 	// Observe records a trial's value y at x: with its noise sd when the
 	// problem reports it (NaN otherwise), and the unknown constraints'
@@ -41,6 +42,10 @@ type Session interface {
 	Best() (x []float64, mean float64, ok bool)
 	BestObserved() (x []float64, y float64, ok bool)
 }
+
+// ErrExhausted is Session.Suggest's error when every point the optimiser
+// can reach has been evaluated (a small finite domain): a run ends there.
+var ErrExhausted = errors.New("every point the search can reach has been evaluated")
 
 // identity is the hash of a problem's identity text, as journals record it.
 func identity(text string) string {
@@ -74,16 +79,21 @@ type study struct {
 	unweighed []*trial
 	events    int // the study's events in the journal
 	session   Session
-	// believed says the session holds pending trials (believe): it is no
-	// longer the journal's replay.
-	believed bool
+	// stale says the session is no longer what replaying the journal
+	// gives: it holds pending trials (believe), or a round a refused value
+	// left unobserved.
+	stale bool
+	// played are the pending trials whose round (the Suggest that asked
+	// for them, which moves a safe optimiser's state) this session played;
+	// a replay plays the others' when it observes them.
+	played map[string]bool
 }
 
 // replay rebuilds study name of problem p from the journal's events and
 // observes its results in the order they were told (observe). It refuses a
 // study made by another problem, saying what differs.
 func replay(p Problem, name string, events []journal.Event) (*study, error) {
-	s := &study{name: name, byID: map[string]*trial{}, worst: math.NaN(), best: math.NaN(), session: p.NewSession(p.Seed)}
+	s := &study{name: name, byID: map[string]*trial{}, played: map[string]bool{}, worst: math.NaN(), best: math.NaN(), session: p.NewSession(p.Seed)}
 	for _, e := range events {
 		if e.Study != name {
 			continue
@@ -253,7 +263,7 @@ func difference(journal, program string) string {
 // excluded from a safe optimiser's choice). Beliefs only steer ask: tell
 // and status replay without them.
 func (s *study) believe(t *trial) error {
-	s.believed = true
+	s.stale = true
 	if err := s.session.Pending(t.x); err != nil {
 		return fmt.Errorf("study %s, pending trial %s: %w", s.name, t.id, err)
 	}

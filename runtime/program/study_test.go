@@ -131,7 +131,7 @@ func TestRunJournalFailures(t *testing.T) {
 	p := Problem{Name: "p", Identity: "p\n", Maximize: true, Budget: 6, Seed: 1,
 		Dims: []Dim{{Name: "x", Size: 1}}, Lower: []float64{0}, Upper: []float64{10},
 		NewSession: func(uint64) Session { return &recorder{} },
-		Evaluate: func(_ context.Context, x []float64) (Evaluation, error) {
+		Evaluate: func(_ context.Context, _ int, x []float64) (Evaluation, error) {
 			calls++
 			switch calls {
 			case 2:

@@ -7,8 +7,10 @@ package main
 import (
 	"bocgolden/ei_noisy"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -54,6 +56,7 @@ var problem = program.Problem{
 		"    n = 5:int\n" +
 		"seed 8\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -66,6 +69,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, noisy_ei.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
@@ -92,6 +98,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates trial number trial at x, for run --journal.
+func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {
+	y, err := noisy_ei.Simulate(ctx, noisy_ei.Seed, uint64(trial), noisy_ei.Point(x))
+	return program.Evaluation{
+		SD: math.NaN(),
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

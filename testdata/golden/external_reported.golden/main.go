@@ -6,6 +6,7 @@ package main
 
 import (
 	"bocgolden/external_reported"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 )
@@ -62,6 +63,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, external_reported.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {

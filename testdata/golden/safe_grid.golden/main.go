@@ -7,8 +7,10 @@ package main
 import (
 	"bocgolden/safe_grid"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -71,6 +73,7 @@ var problem = program.Problem{
 		"seed 3\n" +
 		"stop when (> best:real -0.002:real):bool\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -83,6 +86,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, safegrid.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
@@ -109,6 +115,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates trial number trial at x, for run --journal.
+func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {
+	y, measured, err := safegrid.Simulate(ctx, safegrid.Seed, uint64(trial), safegrid.Point(x))
+	return program.Evaluation{
+		Constraints: measured[:],
+		SD:          math.NaN(),
+		Y:           y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

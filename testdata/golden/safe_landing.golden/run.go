@@ -280,3 +280,26 @@ func (o *Optimizer) result(stopped string, unsafe int) Result {
 	}
 	return r
 }
+
+// Simulate evaluates x as Run does, for trial number trial of a journalled run
+// seeded with seed, with fresh draws of the simulated noise from streams of that
+// trial's own: a trial measures the same whenever, and by whichever process, it is made.
+func Simulate(ctx context.Context, seed, trial uint64, x Point) (y float64, measured Constraints, err error) {
+	key := seed ^ (trial+1)*0x9E3779B97F4A7C15
+	execution := rand.New(rand.NewPCG(key, executionStream))
+	noiseScale := 1.0
+	var base [noiseBaseLen]float64
+	noise.Fresh(execution, base[:])
+	var eps Point
+	perturbation(&x, base[:], &eps)
+	landed := x
+	for i, e := range eps {
+		landed[i] += noiseScale * e
+	}
+	y, measured, err = Measure(ctx, landed)
+	if err != nil {
+		return
+	}
+	constraintNoise(&measured, rand.New(rand.NewPCG(key, constraintNoiseStream)))
+	return
+}

@@ -233,3 +233,18 @@ func (o *Optimizer) result(stopped string, unsafe int) Result {
 	}
 	return r
 }
+
+// Simulate evaluates x as Run does, for trial number trial of a journalled run
+// seeded with seed, with fresh draws of the simulated noise from streams of that
+// trial's own: a trial measures the same whenever, and by whichever process, it is made.
+func Simulate(ctx context.Context, seed, trial uint64, x Point) (y float64, measured Constraints, err error) {
+	key := seed ^ (trial+1)*0x9E3779B97F4A7C15
+	var value float64
+	value, measured, err = Measure(ctx, x)
+	if err != nil {
+		return
+	}
+	y = value + observationNoise(rand.New(rand.NewPCG(key, noiseStream)))
+	constraintNoise(&measured, rand.New(rand.NewPCG(key, constraintNoiseStream)))
+	return
+}

@@ -7,8 +7,10 @@ package main
 import (
 	"bocgolden/se_ard"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -57,6 +59,7 @@ var problem = program.Problem{
 		"seed 4\n" +
 		"stop when (or (< acquisition:real 1e-09:real):bool (>= evaluations:int 20:int):bool):bool\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -69,6 +72,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, se_ard.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
@@ -95,6 +101,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates trial number trial at x, for run --journal.
+func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {
+	y, err := se_ard.Simulate(ctx, se_ard.Seed, uint64(trial), se_ard.Point(x))
+	return program.Evaluation{
+		SD: math.NaN(),
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

@@ -7,8 +7,10 @@ package main
 import (
 	"bocgolden/stop_early"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/program"
+	"math"
 )
 
 func main() {
@@ -52,6 +54,7 @@ var problem = program.Problem{
 		"seed 3\n" +
 		"stop when (< acquisition:real 1e-06:real):bool\n",
 	NewSession: newSession,
+	Evaluate:   evaluate,
 }
 
 // session drives the optimiser for ask, tell and status.
@@ -64,6 +67,9 @@ func newSession(seed uint64) program.Session {
 }
 func (s session) Suggest() ([]float64, error) {
 	x, err := s.o.Suggest()
+	if errors.Is(err, stop_early.ErrExhausted) {
+		return nil, program.ErrExhausted
+	}
 	return x[:], err
 }
 func (s session) Observe(x []float64, y, sd float64, constraints []float64) error {
@@ -90,6 +96,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+
+// evaluate evaluates trial number trial at x, for run --journal.
+func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {
+	y, err := stop_early.Simulate(ctx, stop_early.Seed, uint64(trial), stop_early.Point(x))
+	return program.Evaluation{
+		SD: math.NaN(),
+		Y:  y,
+	}, err
 }
 
 // run adapts the library's Run to runtime/program.

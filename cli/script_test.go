@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -150,17 +149,7 @@ func postgresCondition(cond string) (bool, error) {
 	if cond != "postgres" {
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}
-	schema, err := journaltest.NewSchema()
-	var noServer journaltest.ErrNoServer
-	switch {
-	case errors.As(err, &noServer) && journaltest.Required():
-		return false, fmt.Errorf("%v (BOC_REQUIRE_POSTGRES=1 requires one)", err)
-	case errors.As(err, &noServer):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return true, schema.Drop()
+	return journaltest.Available()
 }
 
 // cmdPostgresJournal sets the variable VAR to the URL of a journal in a

@@ -20,21 +20,7 @@ import (
 // a connection whose search path is that schema, for writing rows by hand.
 func testDatabase(tb testing.TB) (string, *pgx.Conn) {
 	tb.Helper()
-	schema, err := journaltest.NewSchema()
-	var noServer journaltest.ErrNoServer
-	switch {
-	case errors.As(err, &noServer) && journaltest.Required():
-		tb.Fatal(err.Error() + " (BOC_REQUIRE_POSTGRES=1 requires one)")
-	case errors.As(err, &noServer):
-		tb.Skip(err.Error())
-	case err != nil:
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		if err := schema.Drop(); err != nil {
-			tb.Error(err)
-		}
-	})
+	schema := journaltest.For(tb)
 	return schema.URL, schema.Conn
 }
 

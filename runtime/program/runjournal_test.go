@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bocdev/boc/runtime/journal"
+	"github.com/bocdev/boc/runtime/journal/journaltest"
 )
 
 // runChildEnv makes the test binary a journalled run of killProblem on the
@@ -143,11 +144,22 @@ func TestRunKilled(t *testing.T) {
 
 // TestRunTakesOverLeases: a run leaves alone a trial that another host's
 // live run evaluates until its lease expires, then takes it over; a trial
-// whose run's process is gone from this host it takes over at once.
+// whose run's process is gone from this host it takes over at once. In a
+// journal file, and in PostgreSQL when a server answers (journaltest).
 func TestRunTakesOverLeases(t *testing.T) {
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Skip("no true command:", err)
+	}
+	stores := []struct {
+		kind   string
+		target func(t *testing.T) string
+	}{
+		{"file", func(t *testing.T) string { return filepath.Join(t.TempDir(), "j.journal") }},
+		{"postgres", func(t *testing.T) string {
+			schema := journaltest.For(t)
+			return schema.URL
+		}},
 	}
 	for _, tc := range []struct {
 		name     string
@@ -158,41 +170,54 @@ func TestRunTakesOverLeases(t *testing.T) {
 		{"another host's live run", "elsewhere/1/ab", 1500 * time.Millisecond, 1400 * time.Millisecond, 5 * time.Second},
 		{"a dead run of this host", fmt.Sprintf("%s/%d/ab", hostname(), dead.Process.Pid), time.Hour, 0, time.Second},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "j.journal")
-			p := killProblem(path + ".log")
-			j, err := journal.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = j.Transact(func([]journal.Event) ([]journal.Event, error) {
-				return []journal.Event{
-					{Kind: journal.KindStudy, Study: "p", Identity: identity(p.Identity), Program: p.Identity, Budget: 12},
-					{Kind: journal.KindAsk, Study: "p", Trial: "1", X: []float64{7}, Worker: tc.worker,
-						Until: time.Now().Add(tc.lease).UTC().Format(time.RFC3339Nano)},
-				}, nil
+		for _, store := range stores {
+			t.Run(store.kind+"/"+tc.name, func(t *testing.T) {
+				target := store.target(t)
+				p := killProblem(filepath.Join(t.TempDir(), "log"))
+				j, err := journal.OpenStore(target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = j.Transact(func([]journal.Event) ([]journal.Event, error) {
+					return []journal.Event{
+						{Kind: journal.KindStudy, Study: "p", Identity: identity(p.Identity), Program: p.Identity, Budget: 12},
+						{Kind: journal.KindAsk, Study: "p", Trial: "1", X: []float64{7}, Worker: tc.worker,
+							Until: time.Now().Add(tc.lease).UTC().Format(time.RFC3339Nano)},
+					}, nil
+				})
+				j.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				var out, errs bytes.Buffer
+				if code := Run(context.Background(), p, []string{"run", "--journal", target, "--budget", "2", "--lease", "1s"}, &out, &errs); code != ExitOK {
+					t.Fatalf("exit %d: %s", code, errs.String())
+				}
+				took := time.Since(start)
+				if took < tc.min || took > tc.max {
+					t.Errorf("the run took %v, want %v to %v", took, tc.min, tc.max)
+				}
+				if !strings.Contains(errs.String(), "trial 1: x=7  y=49") {
+					t.Errorf("trial 1 not evaluated:\n%s", errs.String())
+				}
+				j, err = journal.OpenStore(target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer j.Close()
+				leased := false
+				j.Transact(func(events []journal.Event) ([]journal.Event, error) {
+					for _, e := range events {
+						leased = leased || e.Kind == journal.KindLease && e.Trial == "1" && e.Worker != tc.worker
+					}
+					return nil, nil
+				})
+				if !leased {
+					t.Error("no lease event hands trial 1 over")
+				}
 			})
-			j.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			start := time.Now()
-			var out, errs bytes.Buffer
-			if code := Run(context.Background(), p, []string{"run", "--journal", path, "--budget", "2", "--lease", "1s"}, &out, &errs); code != ExitOK {
-				t.Fatalf("exit %d: %s", code, errs.String())
-			}
-			took := time.Since(start)
-			if took < tc.min || took > tc.max {
-				t.Errorf("the run took %v, want %v to %v", took, tc.min, tc.max)
-			}
-			if !strings.Contains(errs.String(), "trial 1: x=7  y=49") {
-				t.Errorf("trial 1 not evaluated:\n%s", errs.String())
-			}
-			b, _ := os.ReadFile(path)
-			if !strings.Contains(string(b), `"event":"lease","study":"p"`) {
-				t.Errorf("no lease event:\n%s", b)
-			}
-		})
+		}
 	}
 }
 

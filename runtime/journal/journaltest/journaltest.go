@@ -7,10 +7,12 @@ package journaltest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"os"
+	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -80,4 +82,42 @@ func (s *Schema) Drop() error {
 	_, err := s.Conn.Exec(ctx, "DROP SCHEMA "+s.name+" CASCADE")
 	s.Conn.Close(ctx)
 	return err
+}
+
+// For gives tb a schema of its own, dropped when tb ends; without a server
+// tb skips, or fails when Required.
+func For(tb testing.TB) *Schema {
+	tb.Helper()
+	s, err := NewSchema()
+	var noServer ErrNoServer
+	switch {
+	case errors.As(err, &noServer) && Required():
+		tb.Fatal(err.Error() + " (BOC_REQUIRE_POSTGRES=1 requires one)")
+	case errors.As(err, &noServer):
+		tb.Skip(err.Error())
+	case err != nil:
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := s.Drop(); err != nil {
+			tb.Error(err)
+		}
+	})
+	return s
+}
+
+// Available reports whether the test server answers; without one it is an
+// error when Required.
+func Available() (bool, error) {
+	s, err := NewSchema()
+	var noServer ErrNoServer
+	switch {
+	case errors.As(err, &noServer) && Required():
+		return false, fmt.Errorf("%v (BOC_REQUIRE_POSTGRES=1 requires one)", err)
+	case errors.As(err, &noServer):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, s.Drop()
 }

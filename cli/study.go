@@ -21,8 +21,10 @@ model in --model and every acquisition in --acquisition (default: the file's
 own) it builds the file with that model and acquisition in place of its own,
 and runs the program with seeds 1..N (--seeds), as many at once as --jobs.
 A method is named by its model and acquisition, "MODEL / ACQ", when both lists
-are given, else by the one that varies. --random adds random search: the same
-program evaluating uniformly random points of the domain.
+are given, else by the one that varies. --random adds random search: uniformly
+random points of the domain, its recommendation judged under boc's default
+model (gp) whatever the file's, so that a problem's random column is the same
+in every study of it.
 
 It reports, for each file, method and budget in --budgets (by default a
 quarter, half, three quarters and all of the smallest file budget), the median and
@@ -31,12 +33,15 @@ evaluated point with the best posterior mean) and that of the best observed
 point, each the noise-free objective there minus the optimum f*, sign-adjusted
 so that regret >= 0. Programs simulate a declared observation noise on
 expression objectives, so noisy problems are judged on the noise-free function.
+When the optimisers of the benchmark are known, a third table gives the
+distance from the recommendation to the nearest of them, in the domain's
+units (the second measure of the corrected-EI paper).
 
 With input noise (the query x lands at x + ε), programs also report the robust
 value of the recommendation, the mean of the noise-free objective over ε, and a
-third table shows its robust regret: the best robust value of the domain,
+further table shows its robust regret: the best robust value of the domain,
 found once per file by the program's robust-optimum command, minus the
-recommendation's. A fourth table averages the robust regret over the targets
+recommendation's. Another averages the robust regret over the targets
 evaluated so far, the measure of Oliveira et al.'s figures: it shows how much
 a run loses while it learns, not only where it ends. The search for the best
 robust value is a grid for domains of 1 or 2 components; for larger ones it

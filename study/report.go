@@ -91,6 +91,13 @@ func (r trial) record(output []byte, budgets []int) error {
 	for k, b := range budgets {
 		step := res.Trace[min(b, len(res.Trace))-1]
 		r.method.recommended[k][r.seed-1] = step.Recommendation
+		if o := r.problem.optimisers; o != nil {
+			d, err := o.distance(step.Recommendation)
+			if err != nil {
+				return fmt.Errorf("after %d evaluations: %v", b, err)
+			}
+			r.method.distance[k][r.seed-1] = d
+		}
 		r.method.robustValue[k][r.seed-1] = math.NaN()
 		if v := step.RecommendationRobust.value; v != nil {
 			r.method.robustValue[k][r.seed-1] = *v
@@ -344,6 +351,9 @@ func summarise(xs []float64) quartiles {
 type studyRegret struct {
 	title string
 	of    func(*method) [][]float64
+	// measure says what the table measures when it is not the regret of
+	// the noise-free objective, or of the robust value (robust).
+	measure string
 	// robust marks the robust regret, which only problems with input noise
 	// have: the table lists only those, and only when there are any.
 	robust bool
@@ -358,6 +368,8 @@ var studyRegrets = []studyRegret{
 		of: func(m *method) [][]float64 { return m.recommendation }},
 	{title: "Regret of the best observed point",
 		of: func(m *method) [][]float64 { return m.bestObserved }},
+	{title: "Distance of the recommendation to the optimiser",
+		of: func(m *method) [][]float64 { return m.distance }, measure: distanceMeasure, only: (*Problem).knowsOptimisers},
 	{title: "Robust regret of the recommendation (E over the input noise)",
 		of: func(m *method) [][]float64 { return m.robust }, robust: true},
 	{title: "Mean robust regret of the evaluated targets (the average over the evaluations so far)",
@@ -372,7 +384,23 @@ var studyRegrets = []studyRegret{
 const (
 	noiseFreeMeasure = "the noise-free objective minus the optimum"
 	robustMeasure    = "the robust value (the noise-free objective's mean over the input noise) minus the best robust value of the domain"
+	distanceMeasure  = "the Euclidean distance, in the domain's units, from the recommendation to the nearest known optimiser"
 )
+
+// measureOf is what a table measures.
+func (r studyRegret) measureOf() string {
+	switch {
+	case r.measure != "":
+		return r.measure
+	case r.robust:
+		return robustMeasure
+	}
+	return noiseFreeMeasure
+}
+
+// knowsOptimisers reports whether a problem's optimisers are known, so
+// that distances to them are measured.
+func (p *Problem) knowsOptimisers() bool { return p.optimisers != nil }
 
 // studyHeader says what the tables of a measure show.
 func studyHeader(cfg Config, measure string) string {
@@ -475,8 +503,8 @@ func WriteText(w io.Writer, cfg Config, problems []*Problem) {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s:\n", r.title)
-		if r.robust {
-			fmt.Fprintf(w, "(%s)\n", robustMeasure)
+		if r.measureOf() != noiseFreeMeasure {
+			fmt.Fprintf(w, "(%s)\n", r.measureOf())
 		}
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 		header := []string{"problem", "method"}
@@ -517,11 +545,7 @@ func WriteMarkdown(w io.Writer, cfg Config, problems []*Problem) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		measure := noiseFreeMeasure
-		if r.robust {
-			measure = robustMeasure
-		}
-		fmt.Fprintf(w, "%s: %s.\n\n", r.title, studyHeader(cfg, measure))
+		fmt.Fprintf(w, "%s: %s.\n\n", r.title, studyHeader(cfg, r.measureOf()))
 		fmt.Fprint(w, "| problem | method |")
 		for _, b := range cfg.Budgets {
 			fmt.Fprintf(w, " %d |", b)
@@ -562,6 +586,9 @@ type studyJSONCase struct {
 	// one per budget.
 	Recommendation []quartiles `json:"recommendation,omitempty"`
 	BestObserved   []quartiles `json:"best_observed,omitempty"`
+	// Distance holds the quartiles of the recommendation's distance to the
+	// nearest known optimiser, for a benchmark whose optimisers are known.
+	Distance []quartiles `json:"distance,omitempty"`
 	// For problems with input noise: RobustOptimum is the best robust value
 	// of the domain and RecommendationRobust the quartiles of the robust
 	// regrets; RobustOptimumNote, if not empty, says why the robust optimum
@@ -592,6 +619,7 @@ type studyJSONRun struct {
 	Recommendation     []json.RawMessage `json:"recommendation"`
 	Regret             []float64         `json:"regret"`
 	BestObservedRegret []float64         `json:"best_observed_regret"`
+	Distance           []float64         `json:"distance,omitempty"`
 	RobustRegret       []float64         `json:"robust_regret,omitempty"`
 	// EvaluatedRobustRegret is the mean robust regret of the targets
 	// evaluated up to each budget.
@@ -612,6 +640,9 @@ func runs(cfg Config, p *Problem, m *method) []studyJSONRun {
 			r.Recommendation = append(r.Recommendation, m.recommended[k][s])
 			r.Regret = append(r.Regret, m.recommendation[k][s])
 			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[k][s])
+			if p.knowsOptimisers() {
+				r.Distance = append(r.Distance, m.distance[k][s])
+			}
 			if p.robustReported {
 				r.RobustRegret = append(r.RobustRegret, m.robust[k][s])
 				r.EvaluatedRobustRegret = append(r.EvaluatedRobustRegret, m.evaluated[k][s])
@@ -636,6 +667,9 @@ func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
 				for k := range cfg.Budgets {
 					c.Recommendation = append(c.Recommendation, summarise(m.recommendation[k]))
 					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
+					if p.knowsOptimisers() {
+						c.Distance = append(c.Distance, summarise(m.distance[k]))
+					}
 				}
 				c.StoppedEarly = earlyStops(cfg, m)
 				c.Runs = runs(cfg, p, m)

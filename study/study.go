@@ -139,6 +139,9 @@ type Problem struct {
 	minimum bool    // f* is a minimum (regret = f - f*), else a maximum
 	budget  int     // the compiled budget
 	methods []*method
+	// optimisers, for a benchmark with known optimisers, gives the distance
+	// of a point to the nearest; nil otherwise.
+	optimisers *optimum
 	// components is the number of components of a point of the domain.
 	components int
 	// robustReported says the programs report the robust value of the
@@ -163,8 +166,10 @@ type method struct {
 	// observed point.
 	recommendation, bestObserved [][]float64
 	// recommended[k][s] is the recommended point itself, as the program's
-	// trace wrote it.
+	// trace wrote it, and distance[k][s] its distance to the nearest known
+	// optimiser (Problem.optimisers).
 	recommended [][]json.RawMessage
+	distance    [][]float64
 	// robustValue[k][s] is the robust value of the recommendation after
 	// budgets[k] evaluations with seed s+1 (NaN when the program reported
 	// null), robustReported[s] whether that run reported robust values at all,
@@ -247,7 +252,7 @@ func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config,
 	fromCandidates := false
 	switch known, ok := knownOptimum(u.Program); {
 	case ok:
-		p.optimum = known
+		p.optimum, p.optimisers = known.f, &known
 	case !math.IsNaN(cfg.Optimum):
 		p.optimum = cfg.Optimum
 	case u.Program.Candidates != nil:
@@ -266,17 +271,9 @@ func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config,
 		p.methods = append(p.methods, m)
 	}
 	if cfg.Random {
-		// Random search ignores the model and acquisition: any built program
-		// serves.
-		r := &method{name: randomMethod, random: true}
-		for _, m := range p.methods {
-			if m.skipped == "" {
-				r.exe = m.exe
-				break
-			}
-		}
-		if r.exe == "" {
-			r.skipped = "no program of this file could be built"
+		r := &method{name: randomMethod, random: true, exe: filepath.Join(dir, "random"+driver.ExeSuffix())}
+		if err := buildRandom(ctx, log, u, r); err != nil {
+			return nil, err
 		}
 		p.methods = append(p.methods, r)
 	}
@@ -437,31 +434,63 @@ func buildMethod(ctx context.Context, log io.Writer, u *driver.Unit, v studyVari
 	return nil
 }
 
-// knownOptimum returns f* when the objective is one benchmark call whose
-// arguments are whole domain variables, in the benchmark's sense (minimise
-// or maximise), with a known optimiser inside the domain.
-func knownOptimum(p *ir.Program) (float64, bool) {
+// randomModel is the model that judges random search in every study: its
+// points are uniform draws whatever the file's model and acquisition, and
+// its recommendation, the best posterior mean, is taken under boc's default
+// model, so that the random column of a problem is the same in every study
+// of it, whichever model the file names.
+const randomModel = "gp"
+
+// buildRandom builds the program of random search into r.exe: the file with
+// the default model and its own acquisition, or ei when that acquisition
+// needs another model (an acquisition over input distributions).
+func buildRandom(ctx context.Context, log io.Writer, u *driver.Unit, r *method) error {
+	v := studyVariant{name: randomMethod, statements: []statement{{"model", randomModel}}}
+	variant := driver.Compile(u.Path, withStatements(u, v.statements...), driver.Options{Dir: u.Dir()})
+	if out, _ := variant.Generate(driver.ProgramOptions); out == nil {
+		v.statements = append(v.statements, statement{"acquisition", "ei"})
+	}
+	return buildMethod(ctx, log, u, v, r)
+}
+
+// optimum is a benchmark's known optimum on a file's domain: its value, its
+// optimisers inside the domain, and the benchmark call's arguments, the
+// domain variables whose values, in this order, make a point of the
+// benchmark.
+type optimum struct {
+	f          float64
+	optimisers [][]float64
+	args       []*ir.Dim
+}
+
+// knownOptimum returns f* and the optimisers when the objective is one
+// benchmark call whose arguments are whole domain variables, in the
+// benchmark's sense (minimise or maximise), with a known optimiser inside
+// the domain.
+func knownOptimum(p *ir.Program) (optimum, bool) {
 	call, ok := p.Objective.Binding.Expr.(*ir.CallExpr)
 	if !ok {
-		return 0, false
+		return optimum{}, false
 	}
 	name, ok := strings.CutPrefix(call.Plugin, "benchmark.")
 	if !ok {
-		return 0, false
+		return optimum{}, false
 	}
+	var out optimum
 	var lo, hi []float64
 	for _, arg := range call.Args {
 		v, ok := arg.(*ir.VarExpr)
 		if !ok {
-			return 0, false
+			return optimum{}, false
 		}
+		out.args = append(out.args, v.Dim)
 		for range v.Dim.Size {
 			lo, hi = append(lo, v.Dim.Lo), append(hi, v.Dim.Hi)
 		}
 	}
 	opt, ok := bench.Known(name, len(lo))
 	if !ok || opt.Maximize != p.Objective.Maximize {
-		return 0, false
+		return optimum{}, false
 	}
 	for _, x := range opt.X {
 		inside := true
@@ -469,10 +498,44 @@ func knownOptimum(p *ir.Program) (float64, bool) {
 			inside = inside && lo[i] <= v && v <= hi[i]
 		}
 		if inside {
-			return opt.F, true
+			out.optimisers = append(out.optimisers, x)
 		}
 	}
-	return 0, false
+	out.f = opt.F
+	return out, len(out.optimisers) > 0
+}
+
+// distance is the Euclidean distance, in the domain's units, from a point
+// as a program's trace writes it (an object from dimension names to values,
+// arrays for vectors) to the nearest known optimiser.
+func (o optimum) distance(point json.RawMessage) (float64, error) {
+	var byName map[string]json.RawMessage
+	if err := json.Unmarshal(point, &byName); err != nil {
+		return 0, fmt.Errorf("reading the point %s: %v", point, err)
+	}
+	var x []float64
+	for _, d := range o.args {
+		values := make([]float64, 1, d.Size)
+		var err error
+		if d.Vector {
+			err = json.Unmarshal(byName[d.Name], &values)
+		} else {
+			err = json.Unmarshal(byName[d.Name], &values[0])
+		}
+		if err != nil || len(values) != d.Size {
+			return 0, fmt.Errorf("the point %s has no value of %s", point, d.Name)
+		}
+		x = append(x, values...)
+	}
+	nearest := math.Inf(1)
+	for _, opt := range o.optimisers {
+		ss := 0.0
+		for i, v := range opt {
+			ss += (x[i] - v) * (x[i] - v)
+		}
+		nearest = min(nearest, math.Sqrt(ss))
+	}
+	return nearest, nil
 }
 
 // trial is one program run of a study.
@@ -534,7 +597,7 @@ func (m *method) prepare(budgets, seeds int) {
 	m.robustValue, m.robustReported = perRun[float64](budgets, seeds), make([]bool, seeds)
 	m.evaluatedRobust, m.bestEvaluated = perRun[float64](budgets, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
 	m.evaluations = make([]int, seeds)
-	m.recommended = perRun[json.RawMessage](budgets, seeds)
+	m.recommended, m.distance = perRun[json.RawMessage](budgets, seeds), perRun[float64](budgets, seeds)
 	m.averageRegret, m.unsafe = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
 	m.safetyReported, m.unsafeReported = make([]bool, seeds), make([]bool, seeds)
 }

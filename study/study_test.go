@@ -119,9 +119,17 @@ func TestStudyJSON(t *testing.T) {
 			for _, r := range c.Runs {
 				var x struct{ X1, X2 *float64 }
 				if err := json.Unmarshal(r.Recommendation[k], &x); err != nil || x.X1 == nil || x.X2 == nil {
-					t.Errorf("%s, seed %d: recommendation %s is not a point of the domain (%v)", c.Method, r.Seed, r.Recommendation[k], err)
+					t.Fatalf("%s, seed %d: recommendation %s is not a point of the domain (%v)", c.Method, r.Seed, r.Recommendation[k], err)
 				}
 				regrets = append(regrets, r.Regret[k])
+				// Branin's three minimisers, all inside the domain.
+				nearest := math.Inf(1)
+				for _, opt := range [][2]float64{{-math.Pi, 12.275}, {math.Pi, 2.275}, {9.42478, 2.475}} {
+					nearest = min(nearest, math.Hypot(*x.X1-opt[0], *x.X2-opt[1]))
+				}
+				if len(r.Distance) != len(got.Budgets) || math.Abs(r.Distance[k]-nearest) > 1e-4 {
+					t.Errorf("%s, seed %d: distances %v, want %v after %d evaluations", c.Method, r.Seed, r.Distance, nearest, got.Budgets[k])
+				}
 			}
 			if q := summarise(regrets); q != c.Recommendation[k] {
 				t.Errorf("%s, budget %d: the runs' regrets %v summarise to %+v, the table has %+v", c.Method, got.Budgets[k], regrets, q, c.Recommendation[k])
@@ -133,6 +141,35 @@ func TestStudyJSON(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "with uei: skipped: ") {
 		t.Errorf("stderr does not report the skipped acquisition:\n%s", stderr)
+	}
+}
+
+// TestRandomColumnIsTheProblems: random search is judged by the default
+// model whatever the file's model and acquisition, so two files of one
+// problem give it the same column.
+func TestRandomColumnIsTheProblems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	column := func(model, acquisition string) []studyJSONRun {
+		src := strings.Replace(tinyProblem, "%s", "branin(x1, x2)", 1)
+		src = strings.Replace(src, "model gp(kernel = matern52(lengthscale = 0.5))", model, 1)
+		src = strings.Replace(src, "acquisition ei", acquisition, 1)
+		path := filepath.Join(t.TempDir(), "tiny.bo")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, _ := runStudy(t, path, Config{Seeds: 2, Budgets: []int{6}, Random: true}, WriteJSON)
+		var got studyJSON
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Results[len(got.Results)-1].Runs
+	}
+	a := column("model gp(kernel = matern32(lengthscale = 0.2))", "acquisition ucb")
+	b := column("model gp", "acquisition pi")
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("random search differs between the files (-first +second):\n%s", diff)
 	}
 }
 

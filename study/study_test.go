@@ -792,3 +792,31 @@ func TestStudySafety(t *testing.T) {
 		}
 	}
 }
+
+// TestDistance: the distance to the nearest known optimiser, over the
+// benchmark call's variables in the call's order whatever the domain's; an
+// input the benchmark does not use (Powell's fifth) does not count.
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		domain, objective, point string
+		want                     float64
+	}{
+		{"b in [0, 15]\n    a in [-5, 10]", "branin(a, b)", `{"b": 2.275, "a": 3.2}`, 3.2 - math.Pi},
+		{"b in [0, 15]\n    a in [-5, 10]", "branin(a, b)", `{"b": 12.275, "a": -3}`, math.Pi - 3},
+		{"x[5] in [-4, 5]", "powell(x)", `{"x": [0.3, 0, 0, -0.4, 4.5]}`, 0.5},
+	} {
+		src := fmt.Sprintf("problem p\ndomain {\n    %s\n}\nobjective minimize %s\nbudget 10\n", tc.domain, tc.objective)
+		u := driver.Compile("p.bo", []byte(src), driver.Options{Dir: t.TempDir()})
+		if !u.OK() {
+			t.Fatalf("%s: %v", src, u.Diagnostics)
+		}
+		o, ok := knownOptimum(u.Program)
+		if !ok {
+			t.Fatalf("%s: no known optimum", tc.objective)
+		}
+		got, err := o.distance(json.RawMessage(tc.point))
+		if err != nil || math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s at %s: distance %v (%v), want %v", tc.objective, tc.point, got, err, tc.want)
+		}
+	}
+}

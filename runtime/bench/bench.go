@@ -156,15 +156,17 @@ func Griewank(x []float64) float64 {
 	return sum/4000 - prod + 1
 }
 
-// Powell is the Powell function for d a multiple of 4, usually on
-// [-4, 5]^d; minimum 0 at the origin. Each block of four inputs adds
-// (x1 + 10x2)² + 5(x3 − x4)² + (x2 − 2x3)⁴ + 10(x1 − x4)⁴.
+// Powell is the Powell function for d >= 4, usually on [-4, 5]^d. Each
+// whole block of four inputs adds (x1 + 10x2)² + 5(x3 − x4)² + (x2 − 2x3)⁴
+// + 10(x1 − x4)⁴; the last d mod 4 inputs, which make no block, are unused,
+// as in BoTorch's Powell, which the corrected-EI paper ran with d = 5. The
+// minimum is 0 where the used inputs are 0.
 func Powell(x []float64) float64 {
-	if len(x) == 0 || len(x)%4 != 0 {
+	if len(x) < 4 {
 		return math.NaN()
 	}
 	sum := 0.0
-	for i := 0; i < len(x); i += 4 {
+	for i := 0; i+4 <= len(x); i += 4 {
 		a, b, c, d := x[i], x[i+1], x[i+2], x[i+3]
 		t1, t2, t3, t4 := a+10*b, c-d, b-2*c, a-d
 		sum += t1*t1 + 5*t2*t2 + t3*t3*t3*t3 + 10*t4*t4*t4*t4

@@ -37,6 +37,7 @@ func TestKnownOptima(t *testing.T) {
 		{"levy", 4, 0, 1e-15},
 		{"griewank", 6, 0, 0},
 		{"powell", 8, 0, 0},
+		{"powell", 5, 0, 0},
 		{"ackley", 5, 0, 1e-15},
 		{"rkhs1d", 1, 5.73839, 5e-6},
 	}
@@ -143,7 +144,7 @@ func TestDimensions(t *testing.T) {
 		{"branin", []int{2}, []int{0, 1, 3}},
 		{"hartmann3", []int{3}, []int{2, 6}},
 		{"hartmann6", []int{6}, []int{3}},
-		{"powell", []int{4, 8, 12}, []int{0, 5, 6}},
+		{"powell", []int{4, 5, 8, 12}, []int{0, 3}},
 		{"sphere", []int{1, 7}, []int{0}},
 		{"rkhs1d", []int{1}, []int{2}},
 	}

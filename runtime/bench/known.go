@@ -7,9 +7,11 @@ import (
 
 // Optimum is the global optimum of a benchmark function in one dimension.
 type Optimum struct {
-	X        [][]float64 // every known global optimiser, in the user's units
-	F        float64     // the optimal value
-	Maximize bool        // the function is maximised (else minimised)
+	// X holds every known global optimiser, in the user's units; a NaN
+	// coordinate is an input the function does not use, optimal at any value.
+	X        [][]float64
+	F        float64 // the optimal value
+	Maximize bool    // the function is maximised (else minimised)
 }
 
 // spec describes one benchmark: its function, accepted dimensions, usual
@@ -17,7 +19,7 @@ type Optimum struct {
 type spec struct {
 	f        func([]float64) float64
 	fixedDim int // exactly this many inputs, or 0 for any
-	multiple int // for any dimension: a multiple of this (0: no constraint)
+	leastDim int // for any dimension: at least this many (0: one)
 	lo, hi   []float64
 	optimum  func(dim int) Optimum
 }
@@ -46,6 +48,16 @@ func maximum1D(f func([]float64) float64) func(int) Optimum {
 	}
 }
 
+// powellOptimum is 0 where the inputs of Powell's blocks of four are 0; the
+// inputs after the last whole block are unused (NaN: any value).
+func powellOptimum(dim int) Optimum {
+	x := make([]float64, dim)
+	for i := dim - dim%4; i < dim; i++ {
+		x[i] = math.NaN()
+	}
+	return Optimum{X: [][]float64{x}, F: 0}
+}
+
 // michalewiczOptimum minimises Michalewicz in any dimension: the function is
 // a sum of one-variable terms, so its minimum is the sum of their minima.
 // Term i oscillates i times faster, hence the finer grid.
@@ -72,7 +84,7 @@ var specs = map[string]spec{
 	"sphere":      {f: Sphere, lo: []float64{-5.12}, hi: []float64{5.12}, optimum: atPoint(0, 0)},
 	"levy":        {f: Levy, lo: []float64{-10}, hi: []float64{10}, optimum: atPoint(1, 0)},
 	"griewank":    {f: Griewank, lo: []float64{-600}, hi: []float64{600}, optimum: atPoint(0, 0)},
-	"powell":      {f: Powell, multiple: 4, lo: []float64{-4}, hi: []float64{5}, optimum: atPoint(0, 0)},
+	"powell":      {f: Powell, leastDim: 4, lo: []float64{-4}, hi: []float64{5}, optimum: powellOptimum},
 	"ackley":      {f: Ackley, lo: []float64{-32.768}, hi: []float64{32.768}, optimum: atPoint(0, 0)},
 	"rkhs1d":      {f: RKHS1D, fixedDim: 1, lo: []float64{0}, hi: []float64{1}, optimum: maximum1D(RKHS1D)},
 	"double_peak": {f: DoublePeak, fixedDim: 1, lo: []float64{0}, hi: []float64{1}, optimum: maximum1D(DoublePeak)},
@@ -100,7 +112,7 @@ func (s spec) accepts(dim int) bool {
 	if s.fixedDim > 0 {
 		return dim == s.fixedDim
 	}
-	return dim >= 1 && dim%max(s.multiple, 1) == 0
+	return dim >= max(s.leastDim, 1)
 }
 
 // Domain returns the usual search box of function name in dimension dim;

@@ -335,7 +335,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	var journalled studyFlags
 	flags.StringVar(&journalled.journal, "journal", "", "")
 	flags.StringVar(&journalled.study, "study", p.Name, "")
-	policy := runPolicy{workers: 1, evalTimeout: defaultEvalTimeout, lease: defaultLease}
+	var policy runPolicy
 	flags.IntVar(&policy.workers, "workers", 1, "")
 	flags.DurationVar(&policy.evalTimeout, "eval-timeout", defaultEvalTimeout, "")
 	flags.IntVar(&policy.retries, "retries", 0, "")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -384,4 +385,38 @@ func variance(y []float64) float64 {
 		ss += (v - mean) * (v - mean)
 	}
 	return ss / float64(len(y))
+}
+
+// BenchmarkRefit times the refit an optimiser makes as observations come
+// in, at n = 200 in d = 6 with one lengthscale per dimension, the variance
+// and the noise learned: a Fitter that has fitted before, warm-started from
+// the current hyperparameters (docs/performance.md; the goal is 20 ms).
+func BenchmarkRefit(b *testing.B) {
+	const n, d = 200, 6
+	_, y := gpSample(n, d, 0.4, 0.1, 3)
+	kern := &ardKernel{xs: make([]float64, n*d), d: d}
+	rng := rand.New(rand.NewPCG(3, 7)) // gpSample's points
+	for i := range kern.xs {
+		kern.xs[i] = rng.Float64()
+	}
+	f := New(n, d+1, true, kern.fill)
+	fixed := make([]float64, n)
+	lo, hi := make([]float64, d+2), make([]float64, d+2)
+	theta := make([]float64, d+2)
+	for j := range d {
+		lo[j], hi[j], theta[j] = 0.01, 10, 0.3
+	}
+	lo[d], hi[d], theta[d] = 0.05, 20, 1
+	lo[d+1], hi[d+1], theta[d+1] = 1e-6, 1, 1e-3
+	if _, err := f.Fit(y, fixed, theta, lo, hi); err != nil {
+		b.Fatal(err)
+	}
+	warm := slices.Clone(theta)
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(theta, warm)
+		if _, err := f.Fit(y, fixed, theta, lo, hi); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

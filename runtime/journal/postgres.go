@@ -47,6 +47,7 @@ const defaultConnectTimeout = 10 * time.Second
 // event, whose line is exactly what the file journal would write.
 type postgresStore struct {
 	name   string // the target without its password, for messages
+	config *pgx.ConnConfig
 	conn   *pgx.Conn
 	events []Event // every event read or written so far, ordered by id
 	lastID int64   // the id of the last of them
@@ -63,15 +64,25 @@ func openPostgres(target string) (Store, error) {
 	if config.ConnectTimeout == 0 {
 		config.ConnectTimeout = defaultConnectTimeout
 	}
-	ctx := context.Background()
-	if s.conn, err = pgx.ConnectConfig(ctx, config); err != nil {
-		return nil, fmt.Errorf("journal %s: cannot connect: %v", s.name, err)
+	s.config = config
+	if err := s.connect(); err != nil {
+		return nil, err
 	}
-	if err := s.locked(ctx, s.migrate); err != nil {
-		s.conn.Close(ctx)
+	if err := s.locked(context.Background(), s.migrate); err != nil {
+		s.conn.Close(context.Background())
 		return nil, err
 	}
 	return s, nil
+}
+
+// connect opens the store's connection.
+func (s *postgresStore) connect() error {
+	conn, err := pgx.ConnectConfig(context.Background(), s.config)
+	if err != nil {
+		return fmt.Errorf("journal %s: cannot connect: %v", s.name, err)
+	}
+	s.conn = conn
+	return nil
 }
 
 // redact returns target without its user, password and parameters (a
@@ -137,15 +148,38 @@ func (s *postgresStore) migrate(ctx context.Context, tx pgx.Tx) error {
 // lock, and inserts the events it returns in the same transaction. The
 // commit is durable when it returns (synchronous_commit, the default), the
 // analogue of the file journal's fsync.
+//
+// A connection that was lost (the server restarted, a network cut) is
+// opened again, and a transaction it broke is run again once: a failed
+// transaction recorded nothing, and one whose commit went through before
+// the connection broke is among the events fn sees the second time, which
+// it decides on as on any other process's.
 func (s *postgresStore) Transact(fn func(events []Event) ([]Event, error)) error {
-	var refused error // fn's own, returned as it is, as the file journal does
-	err := s.locked(context.Background(), func(ctx context.Context, tx pgx.Tx) error {
+	if s.conn.IsClosed() {
+		if err := s.connect(); err != nil {
+			return err
+		}
+	}
+	refused, err := s.transact(fn)
+	if err != nil && !refused && s.conn.IsClosed() {
+		if s.connect() != nil {
+			return err
+		}
+		_, err = s.transact(fn)
+	}
+	return err
+}
+
+// transact is one attempt of Transact; refused says the error is fn's.
+func (s *postgresStore) transact(fn func(events []Event) ([]Event, error)) (refused bool, err error) {
+	var fnErr error // fn's own, returned as it is, as the file journal does
+	err = s.locked(context.Background(), func(ctx context.Context, tx pgx.Tx) error {
 		if err := s.catchUp(ctx, tx); err != nil {
 			return err
 		}
 		var add []Event
-		if add, refused = fn(s.events); refused != nil {
-			return refused
+		if add, fnErr = fn(s.events); fnErr != nil {
+			return fnErr
 		}
 		for _, e := range add {
 			line, err := encode(&e)
@@ -159,10 +193,10 @@ func (s *postgresStore) Transact(fn func(events []Event) ([]Event, error)) error
 		}
 		return nil
 	})
-	if refused != nil {
-		return refused
+	if fnErr != nil {
+		return true, fnErr
 	}
-	return err
+	return false, err
 }
 
 // locked runs fn in a transaction holding the journal's advisory lock, and

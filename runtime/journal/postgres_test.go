@@ -161,6 +161,33 @@ func TestPostgresTransactFailure(t *testing.T) {
 	}
 }
 
+// TestPostgresReconnects: a store whose connection the server ended (a
+// restart, an administrator) connects again on its next transaction and
+// loses nothing.
+func TestPostgresReconnects(t *testing.T) {
+	target, conn := testDatabase(t)
+	s := openTestStore(t, target)
+	record(t, s, sample()[0])
+	terminate := func() {
+		t.Helper()
+		pid := s.(*postgresStore).conn.PgConn().PID()
+		if _, err := conn.Exec(context.Background(), "SELECT pg_terminate_backend($1)", pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	terminate()
+	if err := s.Transact(func(events []Event) ([]Event, error) { return sample()[1:2], nil }); err != nil {
+		t.Fatalf("after the server ended the connection: %v", err)
+	}
+	terminate()
+	if err := s.Transact(func(events []Event) ([]Event, error) { return nil, nil }); err != nil {
+		t.Fatalf("a read after the connection ended: %v", err)
+	}
+	if got := eventsOf(t, openTestStore(t, target)); len(got) != 2 {
+		t.Errorf("%d events, want 2", len(got))
+	}
+}
+
 // TestPostgresCorruptRow: a row that is not an event is an error naming
 // the database and the row's id, whether it is read on opening or later.
 func TestPostgresCorruptRow(t *testing.T) {

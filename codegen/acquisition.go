@@ -44,9 +44,14 @@ func (g *generator) acquisitionParams() []jen.Code {
 func (g *generator) acquisitionDecl(f *jen.File) {
 	a := g.acquisition
 	f.Comment(fmt.Sprintf("acquisition is the score of %s at a candidate with posterior mean", callString(g.p.Acquisition)))
-	f.Comment("mean and standard deviation sd, when the incumbent (the evaluated point with the")
-	f.Comment("largest posterior mean) has posterior mean best, all in the model's convention")
-	f.Comment("(larger is better). Suggest maximises it.")
+	if g.o.Acquisition.Incumbent == registry.BestObserved {
+		f.Comment("mean and standard deviation sd, when the best value observed is best, all in the")
+		f.Comment("model's convention (larger is better). Suggest maximises it.")
+	} else {
+		f.Comment("mean and standard deviation sd, when the incumbent (the evaluated point with the")
+		f.Comment("largest posterior mean) has posterior mean best, all in the model's convention")
+		f.Comment("(larger is better). Suggest maximises it.")
+	}
 	if g.o.Acquisition.Joint {
 		f.Comment("bestSD is the incumbent's posterior standard deviation and cov the posterior")
 		f.Comment("covariance of the candidate and the incumbent.")
@@ -178,4 +183,21 @@ func (g *generator) unitPoint() []jen.Code {
 		stmts = append(stmts, jen.Id("snap").Call(jen.Op("&").Id("p")))
 	}
 	return stmts
+}
+
+// incumbentValue sets i to the incumbent, the evaluated point with the best
+// posterior mean, where the search starts, and best to what the acquisition
+// improves on (registry.IncumbentRule), in the model's convention: that
+// mean, or the best value observed.
+func (g *generator) incumbentValue() []jen.Code {
+	if g.o.Acquisition.Incumbent == registry.BestObserved {
+		return []jen.Code{
+			jen.List(jen.Id("i"), jen.Id("_")).Op(":=").Add(method("incumbent")),
+			field("best").Op("=").Add(field("model")).Dot("Y").Call(field("bestIndex")),
+		}
+	}
+	return []jen.Code{
+		jen.List(jen.Id("i"), jen.Id("mean")).Op(":=").Add(method("incumbent")),
+		field("best").Op("=").Id("mean"),
+	}
 }

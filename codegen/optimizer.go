@@ -272,11 +272,9 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
 		),
 		field("best").Op("=").Lit(0.0),
-		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append([]jen.Code{
-			jen.List(jen.Id("i"), jen.Id("mean")).Op(":=").Add(method("incumbent")),
-			field("best").Op("=").Id("mean"),
+		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(), append([]jen.Code{
 			field("search").Dot("AddStart").Call(whole(field("units").Index(jen.Id("i")))),
-		}, prepareIncumbent...)...),
+		}, prepareIncumbent...)...)...),
 	)
 	body = append(body, prepare...)
 	body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("fantasise")), jen.Id("err").Op("!=").Nil()).Block(

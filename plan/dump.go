@@ -156,6 +156,9 @@ func acquisitionLine(o *Optimizer) string {
 	if u := o.Acquisition.Unscented; u != nil {
 		s += fmt.Sprintf(", averaged over the sigma points of the input noise with κ = %g", u.Kappa)
 	}
+	if o.Acquisition.Incumbent != registry.BestMean {
+		s += "; improving on " + o.Acquisition.Incumbent.String()
+	}
 	if o.Acquisition.Safe == nil {
 		s += "; pending points " + o.Acquisition.Pending.String()
 	}

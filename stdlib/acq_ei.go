@@ -1,20 +1,60 @@
 package stdlib
 
 import (
+	"slices"
+
+	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
 
 func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei",
-		Doc: "expected improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xiParam}, Emit: pointAcquisition(eiEmit), Runtime: []string{runtimeAcq}})
+		Doc:    "expected improvement over the incumbent: the best posterior mean at an evaluated point, or the best value observed",
+		Params: []registry.Param{xiParam, incumbentParam}, Check: checkIncumbent, Emit: improvement(eiEmit), Runtime: []string{runtimeAcq}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "pi",
-		Doc: "probability of improvement over the best posterior mean at an evaluated point", Params: []registry.Param{xiParam}, Emit: pointAcquisition(piEmit), Runtime: []string{runtimeAcq}})
+		Doc:    "probability of improvement over the incumbent: the best posterior mean at an evaluated point, or the best value observed",
+		Params: []registry.Param{xiParam, incumbentParam}, Check: checkIncumbent, Emit: improvement(piEmit), Runtime: []string{runtimeAcq}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei_noisy",
 		Doc:     "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7) over the incumbent, under the joint posterior",
 		Runtime: []string{runtimeAcq},
 		Emit: registry.AcquisitionHooks{Code: eiNoisyEmit,
 			Spec: func(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Joint: true} }}})
+}
+
+// The incumbents ei and pi improve on, the values of their incumbent.
+const (
+	incumbentMean     = "mean"
+	incumbentObserved = "observed"
+)
+
+var (
+	incumbentChoices = []string{incumbentMean, incumbentObserved}
+	incumbentParam   = registry.Param{Name: "incumbent", Type: registry.StringParam, Default: registry.String(incumbentMean),
+		Doc: `what improves: "mean", the best posterior mean at an evaluated point, or "observed", the best value observed (noise included, as scikit-optimize does)`}
+)
+
+// improvement is the hooks of an acquisition that improves on an
+// incumbent, chosen by its incumbent argument.
+func improvement(code registry.AcquisitionEmit) registry.AcquisitionHooks {
+	return registry.AcquisitionHooks{Code: code, Spec: func(a *registry.Args) registry.AcquisitionSpec {
+		rule := registry.BestMean
+		if a.Choice("incumbent", incumbentChoices...) == incumbentObserved {
+			rule = registry.BestObserved
+		}
+		return registry.AcquisitionSpec{Incumbent: rule}
+	}}
+}
+
+// checkIncumbent refuses an incumbent that is not one of the choices.
+func checkIncumbent(ctx *registry.CheckContext) {
+	if a, v := constArg(ctx.Call, "incumbent"); v != nil && v.Type.Kind == dsl.String && !slices.Contains(incumbentChoices, v.Text) {
+		d := dsl.Errorf(a.Span, "unknown incumbent %s: want %q or %q", v, incumbentMean, incumbentObserved)
+		if hint := dsl.DidYouMean(v.Text, incumbentChoices); hint != "" {
+			d = d.WithHint("%s", hint)
+		}
+		ctx.Report(d)
+	}
 }
 
 // EI, PI and corrected noisy EI, scored in log space (logSpace); noisy EI

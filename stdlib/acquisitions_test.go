@@ -134,3 +134,39 @@ func TestUCBScheduleCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestIncumbent: ei and pi improve on the best posterior mean unless told
+// "observed"; another incumbent is refused, with a hint for a misspelling.
+func TestIncumbent(t *testing.T) {
+	for _, name := range []string{"ei", "pi"} {
+		p, _ := registry.ByID("acquisition." + name)
+		for _, tt := range []struct {
+			incumbent string
+			rule      registry.IncumbentRule
+			want      string
+		}{
+			{"mean", registry.BestMean, ""},
+			{"observed", registry.BestObserved, ""},
+			{"observd", registry.BestMean, `error: unknown incumbent "observd": want "mean" or "observed" (did you mean "observed"?)`},
+		} {
+			call := &ir.Call{Plugin: "acquisition." + name, Args: []*ir.Arg{realArg("xi", 0), stringArg("incumbent", tt.incumbent)}}
+			var got []string
+			p.Check(&registry.CheckContext{Call: call, Dim: 2, Report: func(d dsl.Diagnostic) {
+				msg := d.Severity.String() + ": " + d.Message
+				if d.Hint != "" {
+					msg += " (" + d.Hint + ")"
+				}
+				got = append(got, msg)
+			}})
+			if strings.Join(got, "; ") != tt.want {
+				t.Errorf("%s(incumbent = %q): reported %q, want %q", name, tt.incumbent, got, tt.want)
+			}
+			if tt.want != "" {
+				continue
+			}
+			if spec := p.Emit.(registry.AcquisitionHooks).Spec(&registry.Args{Call: call}); spec.Incumbent != tt.rule {
+				t.Errorf("%s(incumbent = %q): rule %v, want %v", name, tt.incumbent, spec.Incumbent, tt.rule)
+			}
+		}
+	}
+}

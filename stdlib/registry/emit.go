@@ -416,6 +416,30 @@ type AcquisitionSpec struct {
 	// pending point, as a guessed constraint value would count towards a
 	// safety certificate.
 	Pending PendingBelief
+	// Incumbent is the value Score's best is: the best posterior mean at an
+	// evaluated point (the zero value), or the best value observed.
+	Incumbent IncumbentRule
+}
+
+// IncumbentRule is what an improvement-based acquisition improves on.
+type IncumbentRule int
+
+const (
+	// BestMean is the largest posterior mean at an evaluated point: under
+	// observation noise, what the model believes the best evaluation is.
+	BestMean IncumbentRule = iota
+	// BestObserved is the largest value observed, noise included, as
+	// scikit-optimize's EI and PI take it: under noise a lucky draw, which
+	// makes the acquisition explore more.
+	BestObserved
+)
+
+// String names the rule as plan dumps show it.
+func (r IncumbentRule) String() string {
+	if r == BestObserved {
+		return "the best value observed"
+	}
+	return "the best posterior mean at an evaluated point"
 }
 
 // PendingBelief is how a pending point enters the model while the next

@@ -151,7 +151,7 @@ var (
 	fitUpper = [numFit]float64{20.0}
 )
 
-// acquisition is the score of ei(xi = 0.001) at a candidate with posterior mean
+// acquisition is the score of ei(xi = 0.001, incumbent = "mean") at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
 // (larger is better). Suggest maximises it.

@@ -124,7 +124,7 @@ var (
 	fitUpper = [numFit]float64{10.0, 10.0, 20.0, 100.0, 1.0}
 )
 
-// acquisition is the score of ei(xi = 0) at a candidate with posterior mean
+// acquisition is the score of ei(xi = 0, incumbent = "mean") at a candidate with posterior mean
 // mean and standard deviation sd, when the incumbent (the evaluated point with the
 // largest posterior mean) has posterior mean best, all in the model's convention
 // (larger is better). Suggest maximises it.

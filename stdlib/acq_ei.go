@@ -49,11 +49,7 @@ func improvement(code registry.AcquisitionEmit) registry.AcquisitionHooks {
 // checkIncumbent refuses an incumbent that is not one of the choices.
 func checkIncumbent(ctx *registry.CheckContext) {
 	if a, v := constArg(ctx.Call, "incumbent"); v != nil && v.Type.Kind == dsl.String && !slices.Contains(incumbentChoices, v.Text) {
-		d := dsl.Errorf(a.Span, "unknown incumbent %s: want %q or %q", v, incumbentMean, incumbentObserved)
-		if hint := dsl.DidYouMean(v.Text, incumbentChoices); hint != "" {
-			d = d.WithHint("%s", hint)
-		}
-		ctx.Report(d)
+		ctx.Report(unknownChoice(a, v, "incumbent", incumbentChoices))
 	}
 }
 

@@ -94,11 +94,7 @@ const runtimeSafe = "github.com/bocdev/boc/runtime/safe"
 func checkSafe(ctx *registry.CheckContext) {
 	name := pluginName(ctx.Call)
 	if a, v := constArg(ctx.Call, "phase1"); v != nil && v.Type.Kind == dsl.String && !slices.Contains(phase1Choices, v.Text) {
-		d := dsl.Errorf(a.Span, "unknown first phase %s: want %q, %q or %q", v, phase1Random, phase1Uncertainty, phase1None)
-		if hint := dsl.DidYouMean(v.Text, phase1Choices); hint != "" {
-			d = d.WithHint("%s", hint)
-		}
-		ctx.Report(d)
+		ctx.Report(unknownChoice(a, v, "first phase", phase1Choices))
 	}
 	if a, v := constArg(ctx.Call, "beta"); v != nil && !a.Default && v.Float() > 0 {
 		ctx.Report(dsl.Warningf(a.Span, "a fixed beta voids Theorem 1's guarantee that every evaluation is safe with probability 1 − δ").

@@ -54,11 +54,7 @@ func checkUCB(ctx *registry.CheckContext) {
 	}
 	used, ok := ucbScheduleParams[v.Text]
 	if !ok {
-		d := dsl.Errorf(a.Span, "unknown UCB schedule %s: want %q, %q or %q", v, scheduleFixed, scheduleSrinivas, scheduleIGP)
-		if hint := dsl.DidYouMean(v.Text, ucbSchedules); hint != "" {
-			d = d.WithHint("%s", hint)
-		}
-		ctx.Report(d)
+		ctx.Report(unknownChoice(a, v, "UCB schedule", ucbSchedules))
 		return
 	}
 	for _, arg := range ctx.Call.Args {

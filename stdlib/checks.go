@@ -2,6 +2,8 @@ package stdlib
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
@@ -19,6 +21,24 @@ func constArg(c *ir.Call, name string) (*ir.Arg, *dsl.Value) {
 		return a, &k.Value
 	}
 	return a, nil
+}
+
+// unknownChoice is the error for a string argument a whose value v is none
+// of choices, what naming the argument, with a hint for a misspelling.
+func unknownChoice(a *ir.Arg, v *dsl.Value, what string, choices []string) dsl.Diagnostic {
+	quoted := make([]string, len(choices))
+	for i, c := range choices {
+		quoted[i] = strconv.Quote(c)
+	}
+	want := quoted[len(quoted)-1]
+	if len(quoted) > 1 {
+		want = strings.Join(quoted[:len(quoted)-1], ", ") + " or " + want
+	}
+	d := dsl.Errorf(a.Span, "unknown %s %s: want %s", what, v, want)
+	if hint := dsl.DidYouMean(v.Text, choices); hint != "" {
+		d = d.WithHint("%s", hint)
+	}
+	return d
 }
 
 // checkCovariance reports a constant covariance that is not square of size n,

@@ -65,11 +65,7 @@ func checkInflation(other string) func(ctx *registry.CheckContext) {
 				ctx.Report(dsl.Warningf(b.Span, `rkhs_bound is ignored unless input_noise = "inflate"`))
 			}
 		default:
-			d := dsl.Errorf(a.Span, "unknown input_noise %s: want %q or %q", v, choices[0], choices[1])
-			if hint := dsl.DidYouMean(v.Text, choices); hint != "" {
-				d = d.WithHint("%s", hint)
-			}
-			ctx.Report(d)
+			ctx.Report(unknownChoice(a, v, "input_noise", choices))
 		}
 	}
 }

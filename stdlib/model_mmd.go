@@ -117,11 +117,7 @@ func checkMMD(ctx *registry.CheckContext) {
 		return
 	}
 	if !slices.Contains(mmdEstimators, v.Text) {
-		d := dsl.Errorf(a.Span, "unknown MMD estimator %s: want %q, %q or %q", v, mmdEstimators[0], mmdEstimators[1], mmdEstimators[2])
-		if hint := dsl.DidYouMean(v.Text, mmdEstimators); hint != "" {
-			d = d.WithHint("%s", hint)
-		}
-		ctx.Report(d)
+		ctx.Report(unknownChoice(a, v, "MMD estimator", mmdEstimators))
 		return
 	}
 	if l := ctx.Call.Arg("landmarks"); v.Text == "empirical" && l != nil && !l.Default {

@@ -378,12 +378,14 @@ func (r *runner) record(t *trial, result *journal.Event) error {
 		st.result = result
 		// The trial's round was played when it was asked, unless the session
 		// was replayed since: it plays it now, as replays do.
-		err := s.observe(r.p, st, !s.played[t.id])
+		replaying := !s.played[t.id]
+		delete(s.played, t.id)
+		err := s.observe(r.p, st, replaying)
 		if err != nil && result.Kind == journal.KindTell {
 			fail := s.event(journal.KindFail)
 			fail.Trial, fail.Reason = t.id, "the optimiser refused the value: "+err.Error()
 			st.result = &fail
-			err = s.observe(r.p, st, !s.played[t.id])
+			err = s.observe(r.p, st, replaying)
 			s.stale = true
 		}
 		if err != nil {

@@ -477,8 +477,8 @@ func (e *Explorer) predict(k int, m *model) {
 				e.kself[j] = m.land.meanTarget(at, n, row)
 				continue
 			}
-			if r, ok := m.Kernel.(rower); ok {
-				r.Row(p, e.units[:n*e.cfg.Dim], row, e.scratch[:n])
+			if m.rower != nil {
+				m.rower.Row(p, e.units[:n*e.cfg.Dim], row, e.scratch[:n])
 			} else {
 				for i := range n {
 					row[i] = m.Kernel.Eval(p, e.unit(i))

@@ -44,6 +44,7 @@ const fitDraws = 8
 // points, ByChance g at each decision point's landing points.
 type landingCov struct {
 	k      kernel.Kernel
+	rower  rower // k when it fills whole rows, else nil (asserted once)
 	draws  int
 	dim    int
 	chance bool
@@ -78,7 +79,8 @@ func newLandingCov(k kernel.Kernel, chance bool, points []float64, n, draws, dim
 	if chance {
 		width = n * draws
 	}
-	c := &landingCov{k: k, draws: draws, dim: dim, chance: chance, points: points, n: n,
+	r, _ := k.(rower)
+	c := &landingCov{k: k, rower: r, draws: draws, dim: dim, chance: chance, points: points, n: n,
 		slotAim: make([]float64, 0, capacity*dim), slotIndex: make([]int, 0, capacity),
 		slotLand: make([]float64, 0, capacity*draws*dim), rows: make([]float64, capacity*width),
 		fresh: make([]bool, 0, capacity), obsSlot: make([]int, 0, capacity),
@@ -153,13 +155,12 @@ func (c *landingCov) row(s int) []float64 {
 		return row
 	}
 	clear(c.cross)
-	r, isRower := c.k.(rower)
 	land := c.slotLanding(s)
 	inv := 1 / float64(c.draws)
 	for j := range c.draws {
 		b := land[j*c.dim : (j+1)*c.dim]
-		if isRower {
-			r.Row(b, c.points, c.out, c.scratch)
+		if c.rower != nil {
+			c.rower.Row(b, c.points, c.out, c.scratch)
 		} else {
 			for q := range c.out {
 				c.out[q] = c.k.Eval(b, c.points[q*c.dim:(q+1)*c.dim])

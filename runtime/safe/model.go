@@ -69,6 +69,10 @@ type model struct {
 	fitted  int       // seed observations at the last fit
 	units   func(i int) []float64
 	land    *landingCov // the covariances off the aim; nil for AtAim
+	// rower is the kernel when it fills whole kernel vectors, else nil:
+	// asserted once here, as an interface assertion on the prediction path
+	// may allocate (the runtime's assertion cache).
+	rower rower
 }
 
 func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, error) {
@@ -80,6 +84,7 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 		grad: make([]float64, p), scale: 1, values: make([]float64, 0, capacity),
 		kvec: make([]float64, capacity), rows: make([]int, 0, capacity),
 		z: make([]float64, capacity), fixed: make([]float64, capacity), units: units}
+	m.rower, _ = c.Kernel.(rower)
 	c.Kernel.Params(m.theta)
 	for j, l := range c.Learned {
 		if !l {

@@ -272,9 +272,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
 		),
 		field("best").Op("=").Lit(0.0),
-		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(), append([]jen.Code{
-			field("search").Dot("AddStart").Call(whole(field("units").Index(jen.Id("i")))),
-		}, prepareIncumbent...)...)...),
+		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(), append(g.incumbentStart(), prepareIncumbent...)...)...),
 	)
 	body = append(body, prepare...)
 	body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("fantasise")), jen.Id("err").Op("!=").Nil()).Block(
@@ -383,6 +381,21 @@ func (g *generator) farthest() jen.Code {
 		jen.Id("err").Op("!=").Nil()).Block(
 		jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
 	)
+}
+
+// incumbentStart gives the search the incumbent i as a start or, for a joint
+// acquisition, which vanishes at the incumbent and has no gradient there, a
+// point beside it (search.Beside).
+func (g *generator) incumbentStart() []jen.Code {
+	incumbent := whole(field("units").Index(jen.Id("i")))
+	if !g.o.Acquisition.Joint {
+		return []jen.Code{field("search").Dot("AddStart").Call(incumbent)}
+	}
+	return []jen.Code{
+		jen.Var().Id("start").Add(unitArray()),
+		jen.Qual(runtimeSearch, "Beside").Call(whole(jen.Id("start")), incumbent),
+		field("search").Dot("AddStart").Call(whole(jen.Id("start"))),
+	}
 }
 
 // runtimeSearch is the import path of the searches.

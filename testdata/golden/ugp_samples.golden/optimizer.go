@@ -372,7 +372,9 @@ func (o *Optimizer) suggest() (Point, error) {
 	if observed > 0 {
 		i, mean := o.incumbent()
 		o.best = mean
-		o.search.AddStart(o.units[i][:])
+		var start [Dim]float64
+		search.Beside(start[:], o.units[i][:])
+		o.search.AddStart(start[:])
 		o.incumbentIndex = i
 	}
 	if err := o.fantasise(); err != nil {

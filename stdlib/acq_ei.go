@@ -10,10 +10,10 @@ import (
 
 func init() {
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei",
-		Doc:    "expected improvement over the incumbent: the best posterior mean at an evaluated point, or the best value observed",
+		Doc:    "expected improvement over the incumbent: the best value observed, or the best posterior mean at an evaluated point",
 		Params: []registry.Param{xiParam, incumbentParam}, Check: checkIncumbent, Emit: improvement(eiEmit), Runtime: []string{runtimeAcq}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "pi",
-		Doc:    "probability of improvement over the incumbent: the best posterior mean at an evaluated point, or the best value observed",
+		Doc:    "probability of improvement over the incumbent: the best value observed, or the best posterior mean at an evaluated point",
 		Params: []registry.Param{xiParam, incumbentParam}, Check: checkIncumbent, Emit: improvement(piEmit), Runtime: []string{runtimeAcq}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "ei_noisy",
 		Doc:     "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7) over the incumbent, under the joint posterior",
@@ -22,25 +22,28 @@ func init() {
 			Spec: func(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Joint: true} }}})
 }
 
-// The incumbents ei and pi improve on, the values of their incumbent.
+// The incumbents ei and pi improve on, the values of their incumbent. The
+// default is the best value observed: under observation noise it lowered the
+// regret of ei by about a fifth and of pi by half, against the best posterior
+// mean, with no difference without noise (docs/noise-factors.md).
 const (
 	incumbentMean     = "mean"
 	incumbentObserved = "observed"
 )
 
 var (
-	incumbentChoices = []string{incumbentMean, incumbentObserved}
-	incumbentParam   = registry.Param{Name: "incumbent", Type: registry.StringParam, Default: registry.String(incumbentMean),
-		Doc: `what improves: "mean", the best posterior mean at an evaluated point, or "observed", the best value observed (noise included, as scikit-optimize does)`}
+	incumbentChoices = []string{incumbentObserved, incumbentMean}
+	incumbentParam   = registry.Param{Name: "incumbent", Type: registry.StringParam, Default: registry.String(incumbentObserved),
+		Doc: `what improves: "observed", the best value observed (noise included, as scikit-optimize does), or "mean", the best posterior mean at an evaluated point`}
 )
 
 // improvement is the hooks of an acquisition that improves on an
 // incumbent, chosen by its incumbent argument.
 func improvement(code registry.AcquisitionEmit) registry.AcquisitionHooks {
 	return registry.AcquisitionHooks{Code: code, Spec: func(a *registry.Args) registry.AcquisitionSpec {
-		rule := registry.BestMean
-		if a.Choice("incumbent", incumbentChoices...) == incumbentObserved {
-			rule = registry.BestObserved
+		rule := registry.BestObserved
+		if a.Choice("incumbent", incumbentChoices...) == incumbentMean {
+			rule = registry.BestMean
 		}
 		return registry.AcquisitionSpec{Incumbent: rule}
 	}}

@@ -135,8 +135,9 @@ func TestUCBScheduleCheck(t *testing.T) {
 	}
 }
 
-// TestIncumbent: ei and pi improve on the best posterior mean unless told
-// "observed"; another incumbent is refused, with a hint for a misspelling.
+// TestIncumbent: ei and pi improve on the best value observed by default and
+// on the best posterior mean when told "mean"; another incumbent is refused,
+// with a hint for a misspelling.
 func TestIncumbent(t *testing.T) {
 	for _, name := range []string{"ei", "pi"} {
 		p, _ := registry.ByID("acquisition." + name)
@@ -147,7 +148,7 @@ func TestIncumbent(t *testing.T) {
 		}{
 			{"mean", registry.BestMean, ""},
 			{"observed", registry.BestObserved, ""},
-			{"observd", registry.BestMean, `error: unknown incumbent "observd": want "mean" or "observed" (did you mean "observed"?)`},
+			{"observd", registry.BestObserved, `error: unknown incumbent "observd": want "observed" or "mean" (did you mean "observed"?)`},
 		} {
 			call := &ir.Call{Plugin: "acquisition." + name, Args: []*ir.Arg{realArg("xi", 0), stringArg("incumbent", tt.incumbent)}}
 			var got []string
@@ -166,6 +167,11 @@ func TestIncumbent(t *testing.T) {
 			}
 			if spec := p.Emit.(registry.AcquisitionHooks).Spec(&registry.Args{Call: call}); spec.Incumbent != tt.rule {
 				t.Errorf("%s(incumbent = %q): rule %v, want %v", name, tt.incumbent, spec.Incumbent, tt.rule)
+			}
+		}
+		for _, param := range p.Params {
+			if param.Name == "incumbent" && param.Default.Text != "observed" {
+				t.Errorf("%s: incumbent defaults to %q, want the best value observed", name, param.Default.Text)
 			}
 		}
 	}

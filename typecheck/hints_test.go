@@ -25,7 +25,7 @@ func TestHints(t *testing.T) {
 		{"function typo", "let a = sqr(4)\nseed a", "unknown function sqr", `did you mean "sqrt"?`},
 		{"parameter typo", "model mmd(landmark = 3)", "mmd has no parameter landmark", `did you mean "landmarks"?`},
 		{"missing argument", "input noise x ~ normal(0)", "normal needs an argument sd", "signature: normal(mean = 0, sd)"},
-		{"too many arguments", `acquisition pi(1, "mean", 2)`, "too many arguments: pi takes 2", `signature: pi(xi = 0, incumbent = "mean")`},
+		{"too many arguments", `acquisition pi(1, "mean", 2)`, "too many arguments: pi takes 2", `signature: pi(xi = 0, incumbent = "observed")`},
 		{"duplicate argument", "acquisition ucb(1, beta = 2)", "beta is given twice", "the first is at 8:17"},
 		{"Go function typo", "constraint c: go " + field + ".Batery >= 0", "has no function Batery", `did you mean "Battery"?`},
 		{"unexported Go function", "constraint c: go " + field + ".unexported >= 0", "unexported is not exported", "export it: rename it to Unexported"},

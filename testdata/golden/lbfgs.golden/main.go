@@ -50,7 +50,7 @@ var problem = program.Problem{
 		"  rkhs_bound = 1:real (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0:real (default)\n" +
-		"  incumbent = \"mean\":string (default)\n" +
+		"  incumbent = \"observed\":string (default)\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int\n" +
 		"  raw = 256:int\n" +

@@ -55,7 +55,7 @@ var problem = program.Problem{
 		"  alpha = learn (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0:real (default)\n" +
-		"  incumbent = \"mean\":string (default)\n" +
+		"  incumbent = \"observed\":string (default)\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +

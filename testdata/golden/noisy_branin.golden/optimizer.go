@@ -152,10 +152,9 @@ var (
 	fitUpper = [numFit]float64{10.0, 10.0, 20.0}
 )
 
-// acquisition is the score of ei(xi = 0, incumbent = "mean") at a candidate with posterior mean
-// mean and standard deviation sd, when the incumbent (the evaluated point with the
-// largest posterior mean) has posterior mean best, all in the model's convention
-// (larger is better). Suggest maximises it.
+// acquisition is the score of ei(xi = 0, incumbent = "observed") at a candidate with posterior mean
+// mean and standard deviation sd, when the best value observed is best, all in the
+// model's convention (larger is better). Suggest maximises it.
 // The score is an increasing function of the acquisition (for the built-in ones its
 // logarithm) that keeps ranking candidates where the acquisition itself underflows
 // to 0; acquisitionValue converts it back.
@@ -290,8 +289,8 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	o.best = 0.0
 	if observed > 0 {
-		i, mean := o.incumbent()
-		o.best = mean
+		i, _ := o.incumbent()
+		o.best = o.model.Y(o.bestIndex)
 		o.search.AddStart(o.units[i][:])
 	}
 	if err := o.fantasise(); err != nil {

@@ -49,7 +49,7 @@ var problem = program.Problem{
 		"  rkhs_bound = 1:real (default)\n" +
 		"acquisition acquisition.pi\n" +
 		"  xi = 0.01:real\n" +
-		"  incumbent = \"mean\":string (default)\n" +
+		"  incumbent = \"observed\":string (default)\n" +
 		"search search.pattern\n" +
 		"  raw = 256:int\n" +
 		"  restarts = 2:int\n" +

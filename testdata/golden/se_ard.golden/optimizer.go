@@ -117,10 +117,9 @@ func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float6
 	return k
 }
 
-// acquisition is the score of pi(xi = 0.01, incumbent = "mean") at a candidate with posterior mean
-// mean and standard deviation sd, when the incumbent (the evaluated point with the
-// largest posterior mean) has posterior mean best, all in the model's convention
-// (larger is better). Suggest maximises it.
+// acquisition is the score of pi(xi = 0.01, incumbent = "observed") at a candidate with posterior mean
+// mean and standard deviation sd, when the best value observed is best, all in the
+// model's convention (larger is better). Suggest maximises it.
 // The score is an increasing function of the acquisition (for the built-in ones its
 // logarithm) that keeps ranking candidates where the acquisition itself underflows
 // to 0; acquisitionValue converts it back.
@@ -224,8 +223,8 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	o.best = 0.0
 	if observed > 0 {
-		i, mean := o.incumbent()
-		o.best = mean
+		i, _ := o.incumbent()
+		o.best = o.model.Y(o.bestIndex)
 		o.search.AddStart(o.units[i][:])
 	}
 	if err := o.fantasise(); err != nil {

@@ -49,7 +49,7 @@ var problem = program.Problem{
 		"    variance = 1:real\n" +
 		"acquisition acquisition.pi\n" +
 		"  xi = 0:real (default)\n" +
-		"  incumbent = \"mean\":string (default)\n" +
+		"  incumbent = \"observed\":string (default)\n" +
 		"search search.pattern\n" +
 		"  raw = 1024:int (default)\n" +
 		"  restarts = 4:int (default)\n" +

@@ -431,6 +431,10 @@ def main():
             "best_observed": [summarise([p.regret(r["best_observed"][b - 1]) for r in mine]) for b in budgets],
             "seconds": seconds,
             "repeated_points": sum(r["duplicates"] for r in mine),
+            # each seed's regrets after each budget, as boc study --json gives them
+            "runs": [{"seed": s + 1, "regret": [p.regret(r["recommendation"][b - 1]) for b in budgets],
+                      "best_observed_regret": [p.regret(r["best_observed"][b - 1]) for b in budgets]}
+                     for s, r in enumerate(mine)],
         }
         if all(r["final"] for r in mine):
             # the noise sd the last GP assumes, in y's units (learned, or the declared one)

@@ -4,7 +4,8 @@ from boc's .bo files, and `boc study`'s way of summarising and printing regret.
 - The benchmark functions and optima are ports of runtime/bench (bench.go,
   known.go).
 - Problem reads one of boc's simple study files: a box domain,
-  `objective minimize branin(...)`, `hartmann3(...)` or `hartmann6(...)`, an
+  `objective minimize` one of BENCHMARKS (branin, hartmann3, hartmann6, levy,
+  griewank, powell) of the domain's inputs, an
   optional `observation noise ~ normal(0, SD)` and a `budget`.
 - noise_rng seeds the stream of simulated observation noise per (problem,
   method, seed).
@@ -64,14 +65,45 @@ def hartmann(a, p, x):
     return -float(np.sum(HARTMANN_ALPHA * np.exp(-np.sum(a * (x - p) ** 2, axis=1))))
 
 
-# Each benchmark: its function of a point, its number of inputs and its known
-# minimum (runtime/bench/known.go: Branin's closed form, Hartmann's published).
+def levy(x):
+    """Levy, any dimension; minimum 0 at (1, ..., 1)."""
+    w = [1 + (v - 1) / 4 for v in x]
+    total = math.sin(math.pi * w[0]) ** 2
+    for wi in w[:-1]:
+        total += (wi - 1) ** 2 * (1 + 10 * math.sin(math.pi * wi + 1) ** 2)
+    return total + (w[-1] - 1) ** 2 * (1 + math.sin(2 * math.pi * w[-1]) ** 2)
+
+
+def griewank(x):
+    """Griewank, any dimension; minimum 0 at the origin."""
+    prod = 1.0
+    for i, v in enumerate(x):
+        prod *= math.cos(v / math.sqrt(i + 1))
+    return sum(v * v for v in x) / 4000 - prod + 1
+
+
+def powell(x):
+    """Powell, d >= 4: a term per whole block of four inputs, the rest unused
+    (BoTorch's convention); minimum 0 where the used inputs are 0."""
+    total = 0.0
+    for i in range(0, len(x) - 3, 4):
+        a, b, c, d = x[i:i + 4]
+        total += (a + 10 * b) ** 2 + 5 * (c - d) ** 2 + (b - 2 * c) ** 4 + 10 * (a - d) ** 4
+    return total
+
+
+# Each benchmark: its function of a point, its number of inputs (None: any,
+# Powell at least 4) and its known minimum (runtime/bench/known.go: Branin's
+# closed form, Hartmann's published, 0 for the others).
 BENCHMARKS = {
     # 5/(4 pi) rounded once, as Go's exact constant arithmetic gives it
     # (computing it in floats here would be 1 ulp off).
     "branin": (branin, 2, 0.3978873577297383),
     "hartmann3": (lambda x: hartmann(HARTMANN3_A, HARTMANN3_P, x), 3, -3.86278),
     "hartmann6": (lambda x: hartmann(HARTMANN6_A, HARTMANN6_P, x), 6, -3.32237),
+    "levy": (levy, None, 0.0),
+    "griewank": (griewank, None, 0.0),
+    "powell": (powell, None, 0.0),
 }
 
 # The quality study's budgets (docs/quality.md), by the file's budget, used
@@ -114,7 +146,9 @@ class Problem:
         if not m or m.group(1) not in BENCHMARKS:
             raise SystemExit(f"{path}: the objective must be 'minimize' one of {', '.join(BENCHMARKS)}")
         self.function, dim, self.optimum = BENCHMARKS[m.group(1)]
-        if dim != len(self.dims):
+        if dim is None and m.group(1) == "powell" and len(self.dims) < 4:
+            raise SystemExit(f"{path}: powell takes at least 4 inputs, the domain has {len(self.dims)}")
+        if dim is not None and dim != len(self.dims):
             raise SystemExit(f"{path}: {m.group(1)} takes {dim} inputs, the domain has {len(self.dims)}")
 
         m = re.search(rf"\bobservation\s+noise\s*~\s*normal\(\s*0\s*,\s*({NUMBER})\s*\)", text)

@@ -8,21 +8,14 @@ import (
 	"github.com/bocdev/boc/runtime/internal/vec"
 )
 
-const (
-	// groupRows and groupPoints shape the batch solve's register block: it
-	// walks down L four rows at a time and advances three points at a time
-	// through them, so that each element of a point loaded from the L2 cache
-	// serves four rows (halving that traffic against two rows, the solve's
-	// bottleneck) and each element of L serves three points. The twelve
-	// accumulators, three elements of the points and one of L take the
-	// sixteen vector registers amd64 code has.
-	groupRows   = 4
-	groupPoints = 3
-	// blockPoints is the number of points whose kernel vectors are solved
-	// together: L streams past them once, while their vectors (48 × n
-	// values, 192 KB at n = 500) stay in the L2 cache.
-	blockPoints = 16 * groupPoints
-)
+// blockPoints is the number of points whose kernel vectors are solved
+// together: L streams past them once, while their vectors (48 × n values,
+// 192 KB at n = 500) stay in the L2 cache. Within a block, the solve walks
+// down L four rows at a time and advances three points at a time through
+// them (vec.Dots4x3): each element of a point loaded from the L2 cache
+// serves four rows, halving that traffic against two rows, the solve's
+// bottleneck.
+const blockPoints = 16 * vec.GroupPoints
 
 // PredictBatch returns the posterior mean and variance (units of y) at m
 // points at once. kstar holds their kernel vectors as an m×Len() row-major
@@ -148,26 +141,26 @@ func (g *GP) checkBatch(kstar []float64, m int, kself, mean, variance []float64)
 // the same order however the points are grouped.
 func (g *GP) solveBlock(x []float64, q int) {
 	n := g.n
-	var rows [groupRows][]float64
-	var s3 [groupRows * groupPoints]float64
-	var s1 [groupRows]float64
+	var rows [vec.GroupRows][]float64
+	var s3 [vec.GroupRows * vec.GroupPoints]float64
+	var s1 [vec.GroupRows]float64
 	i := 0
-	for ; i+groupRows <= n; i += groupRows {
+	for ; i+vec.GroupRows <= n; i += vec.GroupRows {
 		for r := range rows {
 			start := rowStart(i + r)
 			rows[r] = g.l[start : start+i+r+1]
 		}
 		j := 0
-		for ; j+groupPoints <= q; j += groupPoints {
+		for ; j+vec.GroupPoints <= q; j += vec.GroupPoints {
 			x0, x1, x2 := x[j*n:(j+1)*n], x[(j+1)*n:(j+2)*n], x[(j+2)*n:(j+3)*n]
-			dots4x3(&rows, i, x0, x1, x2, &s3)
+			vec.Dots4x3(&rows, i, x0, x1, x2, &s3)
 			solveRows(&rows, x0, s3[0], s3[3], s3[6], s3[9])
 			solveRows(&rows, x1, s3[1], s3[4], s3[7], s3[10])
 			solveRows(&rows, x2, s3[2], s3[5], s3[8], s3[11])
 		}
 		for ; j < q; j++ {
 			xj := x[j*n : (j+1)*n]
-			dots4x1(&rows, i, xj, &s1)
+			vec.Dots4x1(&rows, i, xj, &s1)
 			solveRows(&rows, xj, s1[0], s1[1], s1[2], s1[3])
 		}
 	}
@@ -185,7 +178,7 @@ func (g *GP) solveBlock(x []float64, q int) {
 // solveRows finishes rows i … i+3 of the forward substitution for one point,
 // where i = len(rows[0])−1, rows holds those rows of L (diagonals included)
 // and s0 … s3 are their dot products with x[:i].
-func solveRows(rows *[groupRows][]float64, x []float64, s0, s1, s2, s3 float64) {
+func solveRows(rows *[vec.GroupRows][]float64, x []float64, s0, s1, s2, s3 float64) {
 	i := len(rows[0]) - 1
 	r0, r1, r2, r3 := rows[0], rows[1][:i+2], rows[2][:i+3], rows[3][:i+4]
 	x = x[:i+4]
@@ -193,42 +186,4 @@ func solveRows(rows *[groupRows][]float64, x []float64, s0, s1, s2, s3 float64) 
 	x[i+1] = (x[i+1] - s1 - r1[i]*x[i]) / r1[i+1]
 	x[i+2] = (x[i+2] - s2 - r2[i]*x[i] - r2[i+1]*x[i+1]) / r2[i+2]
 	x[i+3] = (x[i+3] - s3 - r3[i]*x[i] - r3[i+1]*x[i+1] - r3[i+2]*x[i+2]) / r3[i+3]
-}
-
-// dots4x3 writes the dot products of the first i elements of the four rows
-// with p0, p1 and p2 to s, s[3r+k] for row r and point k. The vector kernel,
-// where the CPU has one, sums the longest prefix of a multiple of four
-// elements; plain loops with one accumulator per sum do the rest.
-func dots4x3(rows *[groupRows][]float64, i int, p0, p1, p2 []float64, s *[groupRows * groupPoints]float64) {
-	start := dots4x3Head(rows, i, p0, p1, p2, s)
-	a0, a1, a2, a3 := rows[0][start:i], rows[1][start:i], rows[2][start:i], rows[3][start:i]
-	p0, p1, p2 = p0[start:i], p1[start:i], p2[start:i]
-	s00, s01, s02 := s[0], s[1], s[2]
-	s10, s11, s12 := s[3], s[4], s[5]
-	s20, s21, s22 := s[6], s[7], s[8]
-	s30, s31, s32 := s[9], s[10], s[11]
-	for c, v0 := range p0 {
-		v1, v2 := p1[c], p2[c]
-		u := a0[c]
-		s00, s01, s02 = s00+u*v0, s01+u*v1, s02+u*v2
-		u = a1[c]
-		s10, s11, s12 = s10+u*v0, s11+u*v1, s12+u*v2
-		u = a2[c]
-		s20, s21, s22 = s20+u*v0, s21+u*v1, s22+u*v2
-		u = a3[c]
-		s30, s31, s32 = s30+u*v0, s31+u*v1, s32+u*v2
-	}
-	*s = [...]float64{s00, s01, s02, s10, s11, s12, s20, s21, s22, s30, s31, s32}
-}
-
-// dots4x1 is dots4x3 for one point, with the same arithmetic.
-func dots4x1(rows *[groupRows][]float64, i int, p []float64, s *[groupRows]float64) {
-	start := dots4x1Head(rows, i, p, s)
-	a0, a1, a2, a3 := rows[0][start:i], rows[1][start:i], rows[2][start:i], rows[3][start:i]
-	p = p[start:i]
-	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
-	for c, v := range p {
-		s0, s1, s2, s3 = s0+a0[c]*v, s1+a1[c]*v, s2+a2[c]*v, s3+a3[c]*v
-	}
-	*s = [...]float64{s0, s1, s2, s3}
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"github.com/bocdev/boc/runtime/internal/vec"
 )
 
 // batchQueries returns m random query points' kernel vectors against the
@@ -72,7 +74,7 @@ func TestPredictBatchMatchesPredict(t *testing.T) {
 // bit-identical results to the sequential batch, and allocates nothing. The
 // points make five blocks and a part of one, the last not a whole group.
 func TestBatchWorkersAreDeterministic(t *testing.T) {
-	const n, m = 90, 5*blockPoints + 2*groupPoints + 1
+	const n, m = 90, 5*blockPoints + 2*vec.GroupPoints + 1
 	p := newProblem(3, n, 4, 0.4, true)
 	g := filled(t, p, n, n)
 	kstar, kself := batchQueries(p, n, m, 9)

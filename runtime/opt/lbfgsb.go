@@ -91,6 +91,13 @@ type LBFGSB struct {
 	// FTol stops when an iteration decreases f by at most FTol·|f|; the
 	// test is relative, so it behaves the same at every scale of f.
 	FTol float64
+	// KeepMemory makes Minimize start with the correction pairs the
+	// previous call ended with instead of none. For a sequence of related
+	// problems (a refit after a few more observations) the first step is
+	// then a quasi-Newton step rather than a steepest-descent one of unknown
+	// scale; the pairs are a model of the curvature only, so a stale one
+	// costs iterations, never correctness.
+	KeepMemory bool
 
 	n, m int
 
@@ -137,7 +144,9 @@ func (o *LBFGSB) Minimize(f func(x, grad []float64) float64, x, lo, hi []float64
 		}
 		x[i] = min(max(x[i], lo[i]), hi[i])
 	}
-	o.pairs = 0
+	if !o.KeepMemory {
+		o.pairs = 0
+	}
 	res := Result{F: f(x, o.g), Evaluations: 1}
 	if !finite(res.F) || !allFinite(o.g) {
 		return res, ErrNotFinite

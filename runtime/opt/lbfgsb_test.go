@@ -251,3 +251,37 @@ func BenchmarkMinimizeRosenbrock(b *testing.B) {
 		})
 	}
 }
+
+// TestKeepMemoryReusesCurvature minimises a badly scaled quadratic, then one
+// whose minimum moved a little, as a refit does: with KeepMemory the second
+// search starts from the first one's curvature pairs and needs fewer
+// evaluations than from none, and finds the same minimum.
+func TestKeepMemoryReusesCurvature(t *testing.T) {
+	const n = 6
+	w := []float64{1, 3, 10, 30, 100, 300}
+	lo, hi := filled(n, -10), filled(n, 10)
+	moved := []float64{0.1, -0.2, 0.15, 0.05, -0.1, 0.2}
+	evaluations := func(keep bool) (int, []float64) {
+		o := NewLBFGSB(n, 6)
+		o.KeepMemory = keep
+		x := filled(n, 1)
+		if _, err := o.Minimize(quadratic(w, filled(n, 0), 0.5), x, lo, hi); err != nil {
+			t.Fatal(err)
+		}
+		res, err := o.Minimize(quadratic(w, moved, 0.5), x, lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Evaluations, x
+	}
+	fresh, want := evaluations(false)
+	kept, got := evaluations(true)
+	if kept >= fresh {
+		t.Errorf("the second search took %d evaluations with the kept pairs, %d without", kept, fresh)
+	}
+	for i := range got {
+		if math.Abs(got[i]-moved[i]) > 1e-5 || math.Abs(want[i]-moved[i]) > 1e-5 {
+			t.Errorf("x[%d]: %v with the kept pairs, %v without, want %v", i, got[i], want[i], moved[i])
+		}
+	}
+}

@@ -1,12 +1,12 @@
 //go:build !purego
 
-package gp
+package vec
 
 import "github.com/bocdev/boc/runtime/internal/cpufeat"
 
-// useFMA selects the AVX2/FMA kernels for the batch solve's dot products;
-// the portable loops run where the CPU lacks them. Tests switch it off to
-// check the portable path.
+// useFMA selects the AVX2/FMA kernels for Dots4x3 and Dots4x1; the portable
+// loops run where the CPU lacks them. Tests switch it off to check the
+// portable path.
 var useFMA = cpufeat.AVX2FMA
 
 // dots4x3FMA writes the dot products of a0 … a3 with p0, p1 and p2 over n
@@ -14,20 +14,20 @@ var useFMA = cpufeat.AVX2FMA
 // is summed in four lanes, reduced as (l0 + l2) + (l1 + l3).
 //
 //go:noescape
-func dots4x3FMA(a0, a1, a2, a3, p0, p1, p2 *float64, n int, out *[groupRows * groupPoints]float64)
+func dots4x3FMA(a0, a1, a2, a3, p0, p1, p2 *float64, n int, out *[GroupRows * GroupPoints]float64)
 
 // dots4x1FMA is dots4x3FMA for one point, with the same arithmetic.
 //
 //go:noescape
-func dots4x1FMA(a0, a1, a2, a3, p *float64, n int, out *[groupRows]float64)
+func dots4x1FMA(a0, a1, a2, a3, p *float64, n int, out *[GroupRows]float64)
 
-// dots4x3Head computes dots4x3's sums over the longest prefix of [:i] whose
+// dots4x3Head computes Dots4x3's sums over the longest prefix of [:i] whose
 // length is a multiple of four with the vector kernel, if the CPU has one,
 // and returns that length (0 without one, s then zeroed).
-func dots4x3Head(rows *[groupRows][]float64, i int, p0, p1, p2 []float64, s *[groupRows * groupPoints]float64) int {
+func dots4x3Head(rows *[GroupRows][]float64, i int, p0, p1, p2 []float64, s *[GroupRows * GroupPoints]float64) int {
 	n := i &^ 3
 	if !useFMA || n == 0 {
-		*s = [groupRows * groupPoints]float64{}
+		*s = [GroupRows * GroupPoints]float64{}
 		return 0
 	}
 	_, _, _, _ = rows[0][n-1], rows[1][n-1], rows[2][n-1], rows[3][n-1]
@@ -37,10 +37,10 @@ func dots4x3Head(rows *[groupRows][]float64, i int, p0, p1, p2 []float64, s *[gr
 }
 
 // dots4x1Head is dots4x3Head for one point.
-func dots4x1Head(rows *[groupRows][]float64, i int, p []float64, s *[groupRows]float64) int {
+func dots4x1Head(rows *[GroupRows][]float64, i int, p []float64, s *[GroupRows]float64) int {
 	n := i &^ 3
 	if !useFMA || n == 0 {
-		*s = [groupRows]float64{}
+		*s = [GroupRows]float64{}
 		return 0
 	}
 	_, _, _, _ = rows[0][n-1], rows[1][n-1], rows[2][n-1], rows[3][n-1]

@@ -21,6 +21,8 @@ import math
 import statistics
 import sys
 
+from final import fmt  # the same number format as final.py's tables
+
 
 def quartiles(v):
     v = sorted(v)
@@ -30,14 +32,6 @@ def quartiles(v):
         i = int(x)
         return v[i] if i + 1 >= len(v) else v[i] + (x - i) * (v[i + 1] - v[i])
     return q(0.25), q(0.5), q(0.75)
-
-
-def fmt(v):
-    if v == 0:
-        return "0"
-    if abs(v) >= 100 or abs(v) < 1e-3:
-        return "%.2g" % v
-    return "%.3g" % v
 
 
 def load(paths, seeds, key):

@@ -14,7 +14,7 @@ func init() {
 		Params: []registry.Param{modelKernel(registry.Call("rqmix", registry.Named("variance", registry.Real(1)))), samplesParam,
 			{Name: "landmarks", Type: registry.IntParam, Default: registry.Int(0), Range: nonNegative,
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
-			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
+			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical" (V-statistic), "unbiased" (AIRBO's U-statistic), "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}},
 		Check: checkInputModel(false, checkMMD), Emit: mmdEmit, Runtime: inputModelRuntime})
 }
@@ -23,8 +23,9 @@ func init() {
 // MMD². The empirical estimator is Eq. 8 with the pairs of a sample with
 // itself included (the V-statistic): then MMD² is the squared distance of
 // the samples' empirical embeddings and the kernel matrix is positive
-// definite, while Eq. 8's unbiased form makes it indefinite in practice (the
-// runtime/uncertain tests measure it). Nyström's estimate can come out
+// definite. The unbiased one is Eq. 8 as AIRBO's authors compute it, with
+// k̂(P, P) by the estimator too, which keeps it positive semi-definite where
+// k̂(P, P) = 1 would not (runtime/uncertain's SelfMMD2). Nyström's estimate can come out
 // slightly negative for nearly equal distributions; every estimate is
 // clamped at 0 so that the kernel stays at most 1. Even so, Nyström's
 // per-pair landmarks make Gram matrices indefinite (pivots of −0.0034,
@@ -62,12 +63,25 @@ func mmdSpec(a *registry.Args, _ bool) registry.InputSpec {
 // mmdModel is the GP with mmd's kernel.
 var mmdModel = inputModel(mmdSpec, func(g *registry.ModelGen) *registry.InputModel {
 	alpha := func(ig *registry.InputGen) jen.Code { return ig.Hyper(ig.Call, "alpha", 0).Code }
-	kernelOf := func(ig *registry.InputGen, mmd2 jen.Code) jen.Code {
-		return jen.Qual("math", "Exp").Call(jen.Op("-").Add(alpha(ig)).Op("*").Max(jen.Lit(0.0), mmd2))
+	exp := func(ig *registry.InputGen, mmd2 jen.Code) jen.Code {
+		return jen.Qual("math", "Exp").Call(jen.Op("-").Add(alpha(ig)).Op("*").Add(mmd2))
 	}
+	kernelOf := func(ig *registry.InputGen, mmd2 jen.Code) jen.Code { return exp(ig, jen.Max(jen.Lit(0.0), mmd2)) }
 	one := func(*registry.InputGen) jen.Code { return jen.Lit(1.0) }
 	m := &registry.InputModel{Self: one}
 	switch g.Choice("estimator", mmdEstimators...) {
+	case "unbiased":
+		// Not clamped: a negative estimate is part of the D·K·D structure
+		// that keeps the Gram matrix positive semi-definite (SelfMMD2).
+		m.Stat = func(ig *registry.InputGen) jen.Code {
+			return uncertainCall("SelfMeanKernel", ig.Base, ig.A.Samples, jen.Lit(ig.D))
+		}
+		m.Self = func(ig *registry.InputGen) jen.Code {
+			return exp(ig, uncertainCall("SelfMMD2", ig.Base, ig.A.Samples, jen.Lit(ig.D), ig.A.Stat))
+		}
+		m.Pair = func(ig *registry.InputGen) jen.Code {
+			return exp(ig, uncertainCall("MMD2", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D), ig.A.Stat, ig.B.Stat))
+		}
 	case "embedding":
 		m.Pair = func(ig *registry.InputGen) jen.Code {
 			return kernelOf(ig, uncertainCall("SqDist", ig.A.Embedding, ig.B.Embedding))
@@ -107,10 +121,10 @@ func landmarksOr(a *registry.Args, def int) int {
 }
 
 // mmdEstimators are the values of mmd's estimator parameter.
-var mmdEstimators = []string{"empirical", "nystrom", "embedding"}
+var mmdEstimators = []string{"empirical", "unbiased", "nystrom", "embedding"}
 
 // checkMMD reports an estimator that is not one of mmdEstimators and warns
-// that landmarks are ignored by the empirical estimator.
+// that landmarks are ignored by the sample-sum estimators.
 func checkMMD(ctx *registry.CheckContext) {
 	a, v := constArg(ctx.Call, "estimator")
 	if v == nil || v.Type.Kind != dsl.String {
@@ -120,7 +134,7 @@ func checkMMD(ctx *registry.CheckContext) {
 		ctx.Report(unknownChoice(a, v, "MMD estimator", mmdEstimators))
 		return
 	}
-	if l := ctx.Call.Arg("landmarks"); v.Text == "empirical" && l != nil && !l.Default {
-		ctx.Report(dsl.Warningf(l.Span, "landmarks is ignored by the empirical estimator"))
+	if l := ctx.Call.Arg("landmarks"); (v.Text == "empirical" || v.Text == "unbiased") && l != nil && !l.Default {
+		ctx.Report(dsl.Warningf(l.Span, "landmarks is ignored by the %s estimator", v.Text))
 	}
 }

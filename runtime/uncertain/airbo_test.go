@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // airboReference is testdata/airbo_reference.json: MMD² estimates of four
@@ -107,4 +109,63 @@ func TestEmpiricalMMDMatchesAIRBO(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSelfMMD2MatchesAIRBO checks the unbiased estimate of MMD²(P, P), the
+// diagonal of the authors' Gram matrices, against their estimator applied to
+// a set and itself.
+func TestSelfMMD2MatchesAIRBO(t *testing.T) {
+	for _, c := range loadAIRBOReference(t).Cases {
+		k := rqMixKernel(c.ARDLengthscales, false)
+		for i, u := range c.Samples {
+			got := SelfMMD2(k, u, c.D, SelfMeanKernel(k, u, c.D))
+			relClose(t, fmt.Sprintf("%s: MMD²(P%d, P%d)", c.Name, i, i), got, c.EmpiricalUARD[i][i], 1e-11)
+		}
+	}
+}
+
+// TestUnbiasedGramIsPositiveSemiDefinite: with the diagonal evaluated by the
+// estimator itself (SelfMMD2), the U-statistic's Gram matrix of
+// exp(−α·MMD²) is D·K·D with K the V-statistic's, so positive
+// semi-definite for every lengthscale and α; with the diagonal fixed to 1,
+// as the V-statistic's, it is not (logged, not asserted).
+func TestUnbiasedGramIsPositiveSemiDefinite(t *testing.T) {
+	const n, m = 30, 60
+	ps := gramDistributions(n, m)
+	for _, ls := range []float64{0.01, 0.03, 0.1, 0.3} {
+		k := seKernel(1, []float64{ls})
+		self := make([]float64, n)
+		for i, u := range ps {
+			self[i] = SelfMeanKernel(k, u, 1)
+		}
+		for _, alpha := range []float64{0.1, 1, 10, 100} {
+			estimated, one := mat.NewSymDense(n, nil), mat.NewSymDense(n, nil)
+			for i := range n {
+				estimated.SetSym(i, i, math.Exp(-alpha*SelfMMD2(k, ps[i], 1, self[i])))
+				one.SetSym(i, i, 1)
+				for j := range i {
+					kij := math.Exp(-alpha * MMD2(k, ps[i], ps[j], 1, self[i], self[j]))
+					estimated.SetSym(i, j, kij)
+					one.SetSym(i, j, kij)
+				}
+			}
+			got, largest := smallestEigenvalue(t, estimated)
+			if got < -1e-10*largest {
+				t.Errorf("ℓ = %g, α = %g: smallest eigenvalue %.3g of the Gram matrix (largest %.3g)", ls, alpha, got, largest)
+			}
+			withOne, _ := smallestEigenvalue(t, one)
+			t.Logf("ℓ = %g, α = %g: smallest eigenvalue %.3g with the estimated diagonal, %.3g with 1", ls, alpha, got, withOne)
+		}
+	}
+}
+
+// smallestEigenvalue returns the smallest and largest eigenvalues of g.
+func smallestEigenvalue(t *testing.T, g *mat.SymDense) (smallest, largest float64) {
+	t.Helper()
+	var eig mat.EigenSym
+	if !eig.Factorize(g, false) {
+		t.Fatal("eigendecomposition failed")
+	}
+	v := eig.Values(nil)
+	return v[0], v[len(v)-1]
 }

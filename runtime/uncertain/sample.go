@@ -45,6 +45,25 @@ func SelfMeanKernel(k Kernel, u []float64, d int) float64 {
 	return 2 * s / float64(m*(m-1))
 }
 
+// SelfMMD2 returns the unbiased estimate of MMD²(P, P) from P's own m
+// samples u, given selfU = SelfMeanKernel(k, u, d): Eq. 8 applied to a set
+// and itself, as AIRBO's authors evaluate the diagonal of a Gram matrix. It
+// is 2·(selfU − k̄)/m with k̄ the mean of k(u_i, u_i), so it costs m kernel
+// calls, and it is negative (k̄ is the kernel's largest value for the usual
+// kernels). With MMD2's off-diagonal estimates it makes the Gram matrix of
+// exp(−α·MMD²) equal D·K·D, K that of the V-statistic and D the positive
+// diagonal exp(−α·(selfU − V_u)), V_u = MeanKernel(k, u, u, d), so it stays
+// positive semi-definite.
+func SelfMMD2(k Kernel, u []float64, d int, selfU float64) float64 {
+	m := len(u) / d
+	var diag float64
+	for i := range m {
+		ui := u[i*d : (i+1)*d]
+		diag += k(ui, ui)
+	}
+	return 2 * (selfU - diag/float64(m)) / float64(m)
+}
+
 // MMD2 returns the unbiased empirical estimate of MMD²(P, Q) (AIRBO Eq. 8)
 // from the samples u of P and v of Q and their self terms selfU, selfV
 // (SelfMeanKernel of each, which callers compute once per distribution):

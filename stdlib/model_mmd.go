@@ -16,22 +16,8 @@ func init() {
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical", "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}},
-		Check: checkInputModel(false, checkMMD), Emit: mmdEmit, Runtime: inputModelRuntime})
+		Check: checkInputModel(false, checkMMD), Emit: mmdModel, Runtime: inputModelRuntime})
 }
-
-// mmdEmit gives Nyström's GP a jitter of up to nystromJitter of the mean
-// diagonal (runtime/gp.GP.WithJitterLimit).
-var mmdEmit = registry.ModelHooks{Spec: mmdModel.Spec, Code: func(g *registry.ModelGen) registry.ModelCode {
-	code := mmdModel.Code(g)
-	if g.Choice("estimator", mmdEstimators...) == "nystrom" {
-		code.New = jen.Add(code.New).Dot("WithJitterLimit").Call(jen.Lit(nystromJitter))
-	}
-	return code
-}}
-
-// nystromJitter is the largest jitter, relative to the mean diagonal, of the
-// GP under Nyström's kernel.
-const nystromJitter = 1.0
 
 // mmdSpec represents input distributions as the estimator needs them: an
 // embedding over shared landmarks, or samples (with Nyström's landmarks).

@@ -280,7 +280,7 @@ type Optimizer struct {
 // (the problem's seed is Seed).
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
-		model:  gp.New(Budget).WithJitterLimit(1.0),
+		model:  gp.New(Budget),
 		search: search.NewLBFGS(2, 1024, 4),
 		seed:   seed,
 	}

@@ -16,9 +16,9 @@ import (
 // sqrt(λ_max/λ), whose squares multiply the rounding errors of the cross
 // terms: MMD² is accurate to about ε/pinvRelTol. Dropping directions keeps a
 // valid, lower-rank approximation, so the cut-off trades accuracy for
-// rounding. Measured over 24 seeds of TestNystromGramsArePSD's sample sets,
-// the worst Gram eigenvalue was −8e-8 with a cut-off of 1e-10, −6e-11 with
-// 1e-6 and −1e-12 with 1e-5, while Nyström's mean MMD² error at h = 10
+// rounding. Measured over 24 seeds of TestNystromGramsArePSD's sample sets
+// (60 for 1e-5), the worst Gram eigenvalue was −8e-8 with a cut-off of
+// 1e-10, −6e-11 with 1e-6 and −1e-12 with 1e-5, while Nyström's mean MMD² error at h = 10
 // (TestErrorShrinksWithLandmarks) grew from 7e-4 to 3e-3 and the posterior
 // means of TestAIRBOWorkloadPosteriors did not move.
 const pinvRelTol = 1e-5

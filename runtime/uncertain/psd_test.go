@@ -89,7 +89,7 @@ var psdSampleSets = []struct {
 	}},
 }
 
-// nystromMMD2 returns Nyström's MMD² between every two of dists as an
+// nystromMMD2Matrix returns Nyström's MMD² between every two of dists as an
 // emitted mmd model computes it, clamped at 0.
 func nystromMMD2Matrix(ny *Nystrom, k Kernel, dists [][]float64) [][]float64 {
 	n := len(dists)

@@ -54,7 +54,7 @@ type inputPlan struct {
 func repNames(r jen.Code) registry.RepNames {
 	part := func(name string) jen.Code { return jen.Add(r).Dot(name) }
 	slice := func(name string) jen.Code { return jen.Add(r).Dot(name).Index(jen.Empty().Op(":")) }
-	return registry.RepNames{Samples: slice("samples"), Stat: part("stat"), Embedding: slice("embedding"), Mean: slice("mean"), Cov: slice("cov")}
+	return registry.RepNames{Samples: slice("samples"), Stat: part("stat"), Weights: slice("weights"), Embedding: slice("embedding"), Mean: slice("mean"), Cov: slice("cov")}
 }
 
 // repDecls declares the representation of input distributions, the memory
@@ -68,11 +68,17 @@ func (g *generator) repDecls(f *jen.File) {
 		f.Comment("distribution of a point.")
 		f.Const().Id("Samples").Op("=").Lit(g.o.Model.Inputs.Samples)
 		fields = append(fields, jen.Id("samples").Index(jen.Id("Samples").Op("*").Id("Dim")).Float64().Comment("the draws of x + ε, unit coordinates, row-major"))
-		if g.o.Rep() == registry.EmbeddingRep {
+		switch {
+		case g.o.Rep() == registry.EmbeddingRep:
 			f.Comment("Landmarks is the number of shared landmarks of the mean embeddings.")
 			f.Const().Id("Landmarks").Op("=").Lit(g.o.Model.Inputs.Landmarks)
 			fields = append(fields, jen.Id("embedding").Index(jen.Id("Landmarks")).Float64().Comment("the draws' mean embedding"))
-		} else if m.Stat != nil {
+		case g.o.UsesNystrom():
+			f.Comment("Landmarks is the number of a point's draws that are its Nyström landmarks.")
+			f.Const().Id("Landmarks").Op("=").Lit(g.o.Model.Inputs.Landmarks)
+			fields = append(fields, jen.Id("weights").Index(jen.Id("Landmarks")).Float64().Comment("the draws' Nyström weights"))
+		}
+		if g.o.Rep() == registry.SampleRep && m.Stat != nil {
 			fields = append(fields, jen.Id("stat").Float64().Comment("a statistic of the draws that the kernel reuses"))
 		}
 	case registry.MomentRep:
@@ -118,7 +124,7 @@ func (g *generator) repDecls(f *jen.File) {
 		init = append(init, w("embedding").Op("=").Id("embedding"))
 	}
 	if g.o.UsesNystrom() {
-		init = append(init, w("nystrom").Op("=").Qual(runtimeUncertain, "NewNystrom").Call(jen.Id("Samples"), jen.Lit(g.o.Model.Inputs.Landmarks), jen.Id("Dim")))
+		init = append(init, w("nystrom").Op("=").Qual(runtimeUncertain, "NewNystrom").Call(jen.Id("Samples"), jen.Id("Landmarks"), jen.Id("Dim")))
 	}
 	f.Comment("init makes w compute with the hyperparameters h.")
 	f.Func().Params(jen.Id("w").Op("*").Id("repWork")).Id("init").Params(params...).Block(init...)

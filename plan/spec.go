@@ -121,8 +121,8 @@ func (o *Optimizer) Embeds() bool { return o.Rep() == registry.EmbeddingRep }
 // Samples reports whether the model represents distributions by draws.
 func (o *Optimizer) Samples() bool { return o.InputModel() && o.Rep() != registry.MomentRep }
 
-// UsesNystrom reports whether the model estimates MMD with Nyström's
-// per-pair landmarks.
+// UsesNystrom reports whether the model estimates MMD by Nyström, with
+// landmarks per point.
 func (o *Optimizer) UsesNystrom() bool {
 	return o.Rep() == registry.SampleRep && o.Model.Inputs.Landmarks > 0
 }

@@ -16,36 +16,8 @@ func init() {
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical" (V-statistic), "unbiased" (AIRBO's U-statistic), "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}},
-		Check: checkInputModel(false, checkMMD), Emit: mmdEmit, Runtime: inputModelRuntime})
+		Check: checkInputModel(false, checkMMD), Emit: mmdModel, Runtime: inputModelRuntime})
 }
-
-// mmdEmit is AIRBO's kernel exp(−α·MMD²(P, Q)) with the chosen estimator of
-// MMD². The empirical estimator is Eq. 8 with the pairs of a sample with
-// itself included (the V-statistic): then MMD² is the squared distance of
-// the samples' empirical embeddings and the kernel matrix is positive
-// definite. The unbiased one is Eq. 8 as AIRBO's authors compute it, with
-// k̂(P, P) by the estimator too, which keeps it positive semi-definite where
-// k̂(P, P) = 1 would not (runtime/uncertain's SelfMMD2). Nyström's estimate can come out
-// slightly negative for nearly equal distributions; every estimate is
-// clamped at 0 so that the kernel stays at most 1. Even so, Nyström's
-// per-pair landmarks make Gram matrices indefinite (pivots of −0.0034,
-// −0.046 and −0.287 of the mean diagonal on AIRBO's double-peak problem with
-// its m = 100, h = 10), far beyond the jitter a GP allows for rounding, so
-// its GP may add up to nystromJitter of the mean diagonal: extra noise on
-// the observations whose kernel values disagree with the others', up to
-// noise as large as the prior variance, which keeps such an observation but
-// trusts it little, rather than stop the run.
-var mmdEmit = registry.ModelHooks{Spec: mmdModel.Spec, Code: func(g *registry.ModelGen) registry.ModelCode {
-	code := mmdModel.Code(g)
-	if g.Choice("estimator", mmdEstimators...) == "nystrom" {
-		code.New = jen.Add(code.New).Dot("WithJitterLimit").Call(jen.Lit(nystromJitter))
-	}
-	return code
-}}
-
-// nystromJitter is the largest jitter, relative to the mean diagonal, of the
-// GP under Nyström's kernel (runtime/gp.GP.WithJitterLimit).
-const nystromJitter = 1.0
 
 // mmdSpec represents input distributions as the estimator needs them: an
 // embedding over shared landmarks, or samples (with Nyström's landmarks).
@@ -60,7 +32,19 @@ func mmdSpec(a *registry.Args, _ bool) registry.InputSpec {
 	return s
 }
 
-// mmdModel is the GP with mmd's kernel.
+// mmdModel is the GP with AIRBO's kernel exp(−α·MMD²(P, Q)), MMD² by the
+// chosen estimator. Each is the squared distance of two points of one
+// Hilbert space, so the Gram matrices are positive semi-definite: the
+// embeddings on R^h, Nyström's mean embeddings ν_P in the base kernel's RKHS
+// (each point with its own landmarks, as in AIRBO's code), and for the
+// empirical estimator the samples' empirical embeddings, Eq. 8 with the pairs
+// of a sample with itself included (the V-statistic). The unbiased estimator
+// is Eq. 8 as AIRBO's authors compute it, with k̂(P, P) by the estimator too:
+// its Gram matrix is the V-statistic's scaled on both sides by a positive
+// diagonal (runtime/uncertain's SelfMMD2), where k̂(P, P) = 1 would make it
+// indefinite. Rounding can make the other estimates slightly negative for
+// nearly equal distributions, so they are clamped at 0 and the kernel stays
+// at most 1.
 var mmdModel = inputModel(mmdSpec, func(g *registry.ModelGen) *registry.InputModel {
 	alpha := func(ig *registry.InputGen) jen.Code { return ig.Hyper(ig.Call, "alpha", 0).Code }
 	exp := func(ig *registry.InputGen, mmd2 jen.Code) jen.Code {
@@ -88,10 +72,10 @@ var mmdModel = inputModel(mmdSpec, func(g *registry.ModelGen) *registry.InputMod
 		}
 	case "nystrom":
 		m.Stat = func(ig *registry.InputGen) jen.Code {
-			return jen.Add(ig.Nystrom).Dot("Self").Call(ig.Base, ig.A.Samples)
+			return jen.Add(ig.Nystrom).Dot("Weights").Call(ig.Base, ig.A.Samples, ig.A.Weights)
 		}
 		m.Pair = func(ig *registry.InputGen) jen.Code {
-			cross := jen.Add(ig.Nystrom).Dot("Cross").Call(ig.Base, ig.A.Samples, ig.B.Samples)
+			cross := jen.Add(ig.Nystrom).Dot("Cross").Call(ig.Base, ig.A.Samples, ig.A.Weights, ig.B.Samples, ig.B.Weights)
 			return kernelOf(ig, jen.Add(ig.A.Stat).Op("+").Add(ig.B.Stat).Op("-").Lit(2).Op("*").Add(cross))
 		}
 	default:
@@ -105,8 +89,9 @@ var mmdModel = inputModel(mmdSpec, func(g *registry.ModelGen) *registry.InputMod
 
 // The landmarks mmd chooses when landmarks = 0: shared landmarks must be
 // dense for the kernel's lengthscale (about 3·width/ℓ per dimension, measured
-// in runtime/uncertain), while Nyström's per-pair ones cost O(h³) each, for
-// which AIRBO's 10 is the setting of its Table 1.
+// in runtime/uncertain), while Nyström's, each point's own, cost O(m·h + h³)
+// per point and O(h²) per pair, for which AIRBO's 10 is the setting of its
+// Table 1.
 const (
 	embeddingLandmarks = 32
 	nystromLandmarks   = 10

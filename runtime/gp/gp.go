@@ -57,8 +57,7 @@ import (
 
 const (
 	// The extra diagonal Add may use to keep A positive definite is
-	// jitterStart·10^s·mean(diag A) for s = 0..jitterSteps (1e-10 to 1e-4),
-	// or to the limit WithJitterLimit sets.
+	// jitterStart·10^s·mean(diag A) for s = 0..jitterSteps (1e-10 to 1e-4).
 	jitterStart = 1e-10
 	jitterSteps = 6
 	// pivotFloor is the smallest acceptable d², relative to the mean
@@ -96,8 +95,6 @@ type GP struct {
 	shift, scale float64
 	// standardisedAt is Len() at the last re-standardisation (at least 1).
 	standardisedAt int
-	// jitterSteps is the last step of the jitter ladder (see jitterStart).
-	jitterSteps int
 	// fixedPrior keeps shift = 0 and scale = 1 (WithFixedPrior).
 	fixedPrior bool
 	// fantasies is the number of trailing observations AddFantasy made.
@@ -120,25 +117,7 @@ func New(capacity int) *GP {
 		alpha:          make([]float64, capacity),
 		scale:          1,
 		standardisedAt: 1,
-		jitterSteps:    jitterSteps,
 	}
-}
-
-// WithJitterLimit lets Add and Refactor add up to limit·mean(diag A) to a
-// diagonal entry (instead of 1e-4·mean(diag A)) and returns g. It is for
-// kernels that are positive definite only approximately, such as AIRBO's
-// Nyström estimate of the MMD kernel, whose Gram matrices can have small
-// negative eigenvalues: the jitter then acts as a little extra noise on the
-// observations that need it, where the default ladder, meant for rounding,
-// would report ErrNotPositiveDefinite. The ladder keeps its ×10 steps from
-// 1e-10, up to the first step at or above limit. It panics unless
-// 1e-4 <= limit <= 1.
-func (g *GP) WithJitterLimit(limit float64) *GP {
-	if !(limit >= jitterStart*math.Pow10(jitterSteps) && limit <= 1) {
-		panic(fmt.Sprintf("gp: jitter limit %v outside [1e-4, 1]", limit))
-	}
-	g.jitterSteps = int(math.Ceil(math.Log10(limit/jitterStart) - 1e-9))
-	return g
 }
 
 // WithFixedPrior makes g a GP with the prior the caller's kernel states, in
@@ -332,7 +311,7 @@ func (g *GP) factorRow(i int) error {
 	if meanDiag > 0 {
 		// The row's current jitter first (zero for a new row, what worked
 		// before for a refactor), then the ladder above it.
-		for s := -1; s <= g.jitterSteps; s++ {
+		for s := -1; s <= jitterSteps; s++ {
 			jitter := g.jitter[i]
 			if s >= 0 {
 				jitter = jitterStart * math.Pow10(s) * meanDiag

@@ -593,55 +593,6 @@ func BenchmarkTriangularSolve(b *testing.B) {
 	}
 }
 
-// TestJitterLimit: a slightly indefinite kernel matrix, as an approximate
-// kernel gives, is an error by default and is regularised within the limit
-// WithJitterLimit sets, by the first ×10 step of jitter that suffices; a
-// matrix beyond the limit is still an error.
-func TestJitterLimit(t *testing.T) {
-	// Correlation 1.002 between two points: the pivot is 1 − 1.002² ≈ −0.004.
-	add := func(g *GP, corr float64) error {
-		if err := g.Add(nil, 1, 0, 0); err != nil {
-			t.Fatal(err)
-		}
-		return g.Add([]float64{corr}, 1, 1, 0)
-	}
-	if err := add(New(2), 1.002); !errors.Is(err, ErrNotPositiveDefinite) {
-		t.Fatalf("default limit: %v, want ErrNotPositiveDefinite", err)
-	}
-	g := New(2).WithJitterLimit(1e-2)
-	if err := add(g, 1.002); err != nil {
-		t.Fatalf("limit 1e-2: %v", err)
-	}
-	if j := g.jitter[1]; j != 1e-2 {
-		t.Errorf("jitter %v, want the step 1e-2 (the pivot needs more than 1e-3)", j)
-	}
-	if _, v := g.Predict([]float64{1, 1.002}, 1); math.IsNaN(v) || v < 0 {
-		t.Errorf("variance %v after regularising", v)
-	}
-	if err := add(New(2).WithJitterLimit(1e-2), 1.1); !errors.Is(err, ErrNotPositiveDefinite) {
-		t.Fatalf("pivot −0.21 with limit 1e-2: %v, want ErrNotPositiveDefinite", err)
-	}
-	// The largest limit, Nyström's: a pivot of −0.21 takes jitter 1, noise as
-	// large as the prior variance; one beyond it is still an error.
-	g = New(2).WithJitterLimit(1)
-	if err := add(g, 1.1); err != nil || g.jitter[1] != 1 {
-		t.Fatalf("pivot −0.21 with limit 1: %v, jitter %v, want the step 1", err, g.jitter[1])
-	}
-	if err := add(New(2).WithJitterLimit(1), 1.5); !errors.Is(err, ErrNotPositiveDefinite) {
-		t.Fatalf("pivot −1.25 with limit 1: %v, want ErrNotPositiveDefinite", err)
-	}
-	for _, bad := range []float64{1e-5, 2, math.NaN()} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("WithJitterLimit(%v) did not panic", bad)
-				}
-			}()
-			New(1).WithJitterLimit(bad)
-		}()
-	}
-}
-
 // TestFantasies: a fantasy at its own posterior mean leaves the mean where
 // it was and shrinks the variance (GP-BUCB); fantasies, even past the size
 // at which Add would re-standardise, move neither shift nor scale, Add after

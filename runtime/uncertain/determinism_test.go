@@ -3,6 +3,7 @@ package uncertain
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -38,16 +39,17 @@ func newFixture(t testing.TB) *fixture {
 // several goroutines can call it at once on a shared fixture.
 func (f *fixture) results() []float64 {
 	ny := NewNystrom(f.m, f.h, f.d)
+	au, av := make([]float64, f.h), make([]float64, f.h)
 	work := make([]float64, WorkLen(f.d))
 	mu, emw := make([]float64, f.h), make([]float64, f.h)
 	f.e.Embed(f.k, f.u, mu, emw)
 	su, sv := SelfMeanKernel(f.k, f.u, f.d), SelfMeanKernel(f.k, f.v, f.d)
 	return append([]float64{
 		MeanKernel(f.k, f.u, f.v, f.d), su, sv, MMD2(f.k, f.u, f.v, f.d, su, sv),
-		ny.Self(f.k, f.u), ny.Cross(f.k, f.u, f.v),
+		ny.Weights(f.k, f.u, au), ny.Weights(f.k, f.v, av), ny.Cross(f.k, f.u, au, f.v, av),
 		IntegralSE(1.2, f.ls, f.ma, f.Sa, f.mb, f.Sb, work),
 		SymmetricKLSE(1.2, f.ls, f.ma, f.Sa, f.mb, f.Sb, work),
-	}, mu...)
+	}, slices.Concat(mu, au, av)...)
 }
 
 // TestDeterministic: repeated calls, and calls from 8 goroutines at once
@@ -88,18 +90,20 @@ func TestDeterministic(t *testing.T) {
 func TestZeroAllocs(t *testing.T) {
 	f := newFixture(t)
 	ny := NewNystrom(f.m, f.h, f.d)
+	au, av := make([]float64, f.h), make([]float64, f.h)
+	ny.Weights(f.k, f.v, av)
 	mu, emw := make([]float64, f.h), make([]float64, f.h)
 	lo, hi := []float64{0, 0}, []float64{1, 1}
 	var sink float64
 	for name, fn := range map[string]func(){
-		"SqDist":         func() { sink += SqDist(f.u[:2], f.v[:2]) },
-		"MeanKernel":     func() { sink += MeanKernel(f.k, f.u, f.v, f.d) },
-		"SelfMeanKernel": func() { sink += SelfMeanKernel(f.k, f.u, f.d) },
-		"MMD2":           func() { sink += MMD2(f.k, f.u, f.v, f.d, 1, 1) },
-		"Nystrom.Self":   func() { sink += ny.Self(f.k, f.u) },
-		"Nystrom.Cross":  func() { sink += ny.Cross(f.k, f.u, f.v) },
-		"IntegralSE":     func() { sink += IntegralSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
-		"SymmetricKLSE":  func() { sink += SymmetricKLSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
+		"SqDist":          func() { sink += SqDist(f.u[:2], f.v[:2]) },
+		"MeanKernel":      func() { sink += MeanKernel(f.k, f.u, f.v, f.d) },
+		"SelfMeanKernel":  func() { sink += SelfMeanKernel(f.k, f.u, f.d) },
+		"MMD2":            func() { sink += MMD2(f.k, f.u, f.v, f.d, 1, 1) },
+		"Nystrom.Weights": func() { sink += ny.Weights(f.k, f.u, au) },
+		"Nystrom.Cross":   func() { sink += ny.Cross(f.k, f.u, au, f.v, av) },
+		"IntegralSE":      func() { sink += IntegralSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
+		"SymmetricKLSE":   func() { sink += SymmetricKLSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
 		"SetLandmarks+Prepare": func() {
 			f.e.SetLandmarks(lo, hi)
 			if f.e.Prepare(f.k) != nil {

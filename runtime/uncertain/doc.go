@@ -13,11 +13,11 @@
 //     AIRBO Eq. 8, O(m²) kernel evaluations per pair. The U-statistic self
 //     terms make MMD2 unbiased, but it can be negative, and exp(−α·MMD2) is
 //     not guaranteed positive semi-definite across distributions.
-//   - Nystrom: AIRBO Eq. 12, K ≈ K_mh K_h⁺ K_hm with the first h samples as
-//     landmarks (the union of both sets' landmarks for the cross term),
-//     O(m·h + h³) per term. Each pair has its own landmarks, so the
-//     distances are not those of one feature space and the Gram matrix of
-//     exp(−α·MMD²) is not guaranteed PSD either.
+//   - Nystrom: AIRBO Eq. 12 as their code computes it, K ≈ K_mh K_h⁺ K_hm
+//     with each set's first h samples as its landmarks: each distribution
+//     gets Nyström weights once (O(m·h + h³)), a pair costs O(h²), and
+//     MMD² ≈ ‖ν_P − ν_Q‖² for the Nyström mean embeddings ν in the base
+//     kernel's RKHS, so exp(−α·MMD²) is positive semi-definite (to rounding).
 //   - Embedding: one landmark set Z for the whole problem; each distribution
 //     is embedded once into R^h (O(m·h)), MMD² ≈ ‖μ_P − μ_Q‖² (O(h) per
 //     pair). exp(−α·MMD²) is then a Gaussian kernel on R^h, so its Gram

@@ -63,6 +63,12 @@ func exactMMD2(s2 float64, ls []float64, p, q gaussian) float64 {
 		2*IntegralSE(s2, ls, p.mean, p.cov, q.mean, q.cov, w)
 }
 
+// nystromMMD2 is Nyström's MMD² of the samples u and v, unclamped.
+func nystromMMD2(ny *Nystrom, k Kernel, u, v []float64) float64 {
+	au, av := make([]float64, ny.h), make([]float64, ny.h)
+	return ny.Weights(k, u, au) + ny.Weights(k, v, av) - 2*ny.Cross(k, u, au, v, av)
+}
+
 // vstatMMD2 is the V-statistic MMD², dense sums including the i = j terms:
 // the quantity the Nyström and embedding estimators approximate.
 func vstatMMD2(k Kernel, u, v []float64, d int) float64 {

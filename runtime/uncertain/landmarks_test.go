@@ -3,6 +3,7 @@ package uncertain
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -103,16 +104,27 @@ func TestNewNystromPanics(t *testing.T) {
 		assertPanics(t, "NewNystrom", func() { NewNystrom(s[0], s[1], s[2]) })
 	}
 	ny := NewNystrom(5, 2, 1)
-	assertPanics(t, "Self with wrong length", func() { ny.Self(laplace(1), make([]float64, 4)) })
+	assertPanics(t, "Weights with wrong length", func() { ny.Weights(laplace(1), make([]float64, 4), make([]float64, 2)) })
+	assertPanics(t, "Cross with wrong length", func() {
+		ny.Cross(laplace(1), make([]float64, 5), make([]float64, 2), make([]float64, 4), make([]float64, 2))
+	})
 }
 
-// TestNystromCoincidingLandmarks: Cross(u, u) has every landmark twice, so
-// K_ZZ is exactly singular; the pseudo-inverse must still give Self(u).
+// TestNystromCoincidingLandmarks: samples whose first ten are five samples
+// twice make K_h exactly singular. The pseudo-inverse must give what the
+// five distinct landmarks give (the same span, the same samples), and Cross
+// of the set with itself its self term.
 func TestNystromCoincidingLandmarks(t *testing.T) {
 	for _, k := range []Kernel{laplace(0.2), seKernel(1, []float64{0.3})} {
-		u := gaussian{[]float64{0.5}, diag(0.04)}.samples(100, 9)
-		ny := NewNystrom(100, 10, 1)
-		relClose(t, "Cross(u, u)", ny.Cross(k, u, u), ny.Self(k, u), 1e-8)
+		const m = 100
+		s := gaussian{[]float64{0.5}, diag(0.04)}.samples(m, 9)
+		// The same 100 samples, 0–4 twice and 10–99, in two orders.
+		twice := slices.Concat(s[:5], s[:5], s[10:])
+		distinct := slices.Concat(s[:5], s[10:], s[:5])
+		a, b := make([]float64, 10), make([]float64, 5)
+		self := NewNystrom(m, 10, 1).Weights(k, twice, a)
+		relClose(t, "self term", self, NewNystrom(m, 5, 1).Weights(k, distinct, b), 1e-8)
+		relClose(t, "Cross(u, u)", NewNystrom(m, 10, 1).Cross(k, twice, a, twice, a), self, 1e-8)
 	}
 }
 

@@ -25,9 +25,9 @@ func TestSampleEstimatorsSmall(t *testing.T) {
 	relClose(t, "SqDist", SqDist([]float64{1, 2}, []float64{4, -2}), 25, 0)
 }
 
-// TestNystromExactWhenFullRank: with h = m every sample is a landmark and
-// K_mh K_h⁺ K_hm = K, so Self and Cross equal the dense sums (the cross term
-// with Z = u ∪ v is then exact too).
+// TestNystromExactWhenFullRank: with h = m every sample is a landmark, so
+// K_mh K_h⁺ K_hm = K and ν_u is the samples' mean embedding itself: the
+// self terms and Cross equal the dense sums.
 func TestNystromExactWhenFullRank(t *testing.T) {
 	for _, d := range []int{1, 2} {
 		const m = 12
@@ -36,9 +36,11 @@ func TestNystromExactWhenFullRank(t *testing.T) {
 		u, v := p.samples(m, 3), q.samples(m, 4)
 		k := laplace(0.3)
 		ny := NewNystrom(m, m, d)
-		relClose(t, "Self", ny.Self(k, u), MeanKernel(k, u, u, d), 1e-10)
-		relClose(t, "Cross", ny.Cross(k, u, v), MeanKernel(k, u, v, d), 1e-10)
-		relClose(t, "Cross swapped", ny.Cross(k, v, u), MeanKernel(k, u, v, d), 1e-10)
+		au, av := make([]float64, m), make([]float64, m)
+		relClose(t, "self term of u", ny.Weights(k, u, au), MeanKernel(k, u, u, d), 1e-10)
+		relClose(t, "self term of v", ny.Weights(k, v, av), MeanKernel(k, v, v, d), 1e-10)
+		relClose(t, "Cross", ny.Cross(k, u, au, v, av), MeanKernel(k, u, v, d), 1e-10)
+		relClose(t, "Cross swapped", ny.Cross(k, v, av, u, au), MeanKernel(k, u, v, d), 1e-10)
 	}
 }
 
@@ -129,7 +131,7 @@ func TestMMDEstimatorsVsExact(t *testing.T) {
 			for s := range uint64(seeds) {
 				u, v := tc.p.samples(m, 2*s), tc.q.samples(m, 2*s+1)
 				emp += MMD2(k, u, v, d, SelfMeanKernel(k, u, d), SelfMeanKernel(k, v, d)) / seeds
-				nys += (ny.Self(k, u) + ny.Self(k, v) - 2*ny.Cross(k, u, v)) / seeds
+				nys += nystromMMD2(ny, k, u, v) / seeds
 				e.Embed(k, u, muP, work)
 				e.Embed(k, v, muQ, work)
 				emb += SqDist(muP, muQ) / seeds
@@ -164,7 +166,7 @@ func TestErrorShrinksWithLandmarks(t *testing.T) {
 			dense := vstatMMD2(k, u, v, d)
 			for hi, h := range hs {
 				ny := NewNystrom(m, h, d)
-				nysErr[hi] += math.Abs(ny.Self(k, u)+ny.Self(k, v)-2*ny.Cross(k, u, v)-dense) / float64(seeds*len(mmdCases))
+				nysErr[hi] += math.Abs(nystromMMD2(ny, k, u, v)-dense) / float64(seeds*len(mmdCases))
 				e := NewEmbedding(h, d)
 				e.SetLandmarks(tc.lo, tc.hi)
 				if err := e.Prepare(k); err != nil {

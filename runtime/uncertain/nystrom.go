@@ -11,30 +11,48 @@ import (
 )
 
 // pinvRelTol is the relative eigenvalue cut-off of the pseudo-inverse K_h⁺:
-// eigenvalues below pinvRelTol·λ_max are dropped. Landmarks of two close
-// distributions drawn with common random numbers nearly coincide, so K_h is
-// often numerically singular; truncation keeps a valid (lower-rank) Nyström
-// approximation, while rounding errors of order ε·λ_max in the kept
-// directions are amplified by at most 1/pinvRelTol (≈1e-6 relative).
-const pinvRelTol = 1e-10
+// eigenvalues below pinvRelTol·λ_max are dropped. Close landmarks make K_h
+// numerically singular, and a kept eigenvalue λ allows weights of order
+// sqrt(λ_max/λ), whose squares multiply the rounding errors of the cross
+// terms: MMD² is accurate to about ε/pinvRelTol. Dropping directions keeps a
+// valid, lower-rank approximation, so the cut-off trades accuracy for
+// rounding. Measured over 24 seeds of TestNystromGramsArePSD's sample sets
+// (60 for 1e-5), the worst Gram eigenvalue was −8e-8 with a cut-off of
+// 1e-10, −6e-11 with 1e-6 and −1e-12 with 1e-5, while Nyström's mean MMD² error at h = 10
+// (TestErrorShrinksWithLandmarks) grew from 7e-4 to 3e-3 and the posterior
+// means of TestAIRBOWorkloadPosteriors did not move.
+const pinvRelTol = 1e-5
 
-// Nystrom estimates the mean kernel sums (1/m²)·1ᵀK1 of MMD² with the
-// Nyström approximation K ≈ K_mh K_h⁺ K_mhᵀ (AIRBO Eq. 12) in O(m·h + h³)
-// per call instead of O(m²). The landmarks are the first h samples of each
-// set: the caller's samples are common-random-number draws in a fixed random
-// order, so that is a fixed random subsample. K_h⁺ is the pseudo-inverse by
-// symmetric eigendecomposition (LAPACK dsyev on preallocated memory) with
-// eigenvalues below pinvRelTol·λ_max dropped, which is robust to coinciding
-// landmarks where a Cholesky factorisation would fail.
+// Nystrom is AIRBO's Nyström estimator of MMD² (their Eq. 12 as their code
+// computes it), O(m·h + h³) per distribution and O(h²) per pair instead of
+// the empirical estimator's O(m²) per pair. A distribution with m samples u
+// has as landmarks U_h its first h samples (the caller's samples are
+// common-random-number draws in a fixed random order, so that is a fixed
+// random subsample) and Nyström weights a_u = K_h⁺ K(U_h, u) 1/m, which make
+// ν_u = Σ_j a_uj k(U_hj, ·) the projection of the samples' mean embedding
+// onto the span of k(U_hj, ·). Then
 //
-// MMD² by Nyström is Self(u) + Self(v) − 2·Cross(u, v); callers cache Self
-// per distribution. A Nystrom holds workspaces, so it is not safe for
-// concurrent use: use one per goroutine.
+//	MMD²(u, v) ≈ ‖ν_u − ν_v‖² = a_uᵀK(U_h, U_h)a_u + a_vᵀK(V_h, V_h)a_v − 2·a_uᵀK(U_h, V_h)a_v,
+//
+// the Weights of u and of v minus twice their Cross. Each distribution keeps
+// its own landmarks, as in AIRBO; one landmark set shared by all is the
+// Embedding estimator. Either way every ν_u is a fixed point of the base
+// kernel's RKHS, so the estimates are squared distances in one Hilbert space
+// and exp(−α·MMD²), a Gaussian function of them, gives positive
+// semi-definite Gram matrices over any set of distributions, up to rounding.
+// (Projecting each pair onto the union of its two landmark sets does not:
+// the points then differ from pair to pair.)
+//
+// K_h⁺ is the pseudo-inverse by symmetric eigendecomposition (LAPACK dsyev on
+// preallocated memory) with eigenvalues below pinvRelTol·λ_max dropped, which
+// is robust to coinciding landmarks where a Cholesky factorisation would
+// fail. Weights uses workspaces, so it is not safe for concurrent use: use
+// one Nystrom per goroutine. Cross only reads the Nystrom.
 type Nystrom struct {
 	m, h, d int
-	gram    []float64 // (2h)² landmark Gram matrix, overwritten by eigenvectors
-	eig     []float64 // 2h eigenvalues
-	a, b    []float64 // 2h kernel column sums K(u, Z)ᵀ1 and K(v, Z)ᵀ1
+	gram    []float64 // h×h landmark Gram matrix, overwritten by eigenvectors
+	eig     []float64 // h eigenvalues
+	sums    []float64 // h column sums K(U_h, u)1
 	work    []float64 // dsyev workspace
 }
 
@@ -44,121 +62,109 @@ func NewNystrom(m, h, d int) *Nystrom {
 	if m < 1 || h < 1 || d < 1 || h > m {
 		panic(fmt.Sprintf("uncertain: NewNystrom(m=%d, h=%d, d=%d): need m, h, d ≥ 1 and h ≤ m", m, h, d))
 	}
-	n := 2 * h
 	ny := &Nystrom{
 		m: m, h: h, d: d,
-		gram: make([]float64, n*n),
-		eig:  make([]float64, n),
-		a:    make([]float64, n),
-		b:    make([]float64, n),
+		gram: make([]float64, h*h),
+		eig:  make([]float64, h),
+		sums: make([]float64, h),
 	}
-	// Workspace query for the largest (cross-term) size, which also covers h.
 	var query [1]float64
-	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Lower, N: n, Data: ny.gram, Stride: n}, ny.eig, query[:], -1)
+	lapack64.Syev(lapack.EVCompute, ny.symmetric(), ny.eig, query[:], -1)
 	ny.work = make([]float64, int(query[0]))
 	return ny
 }
 
-// Self returns ≈ (1/m²)·1ᵀK(u, u)1 for the m×d samples u, with u's first h
-// samples as landmarks. It returns NaN only if the kernel returned a
-// non-finite value or the eigensolver failed; it does not allocate.
-func (ny *Nystrom) Self(k Kernel, u []float64) float64 {
-	ny.checkLen(u)
-	n := ny.h
-	ny.landmarkGram(k, u, nil)
-	ny.columnSums(k, u, nil, u, 0, ny.a[:n])
-	return ny.quadForm(n, ny.a[:n], ny.a[:n])
+func (ny *Nystrom) symmetric() blas64.Symmetric {
+	return blas64.Symmetric{Uplo: blas.Lower, N: ny.h, Data: ny.gram, Stride: ny.h}
 }
 
-// Cross returns ≈ (1/m²)·1ᵀK(u, v)1 for m×d samples u and v, with the
-// union Z of both sets' first h samples as landmarks (2h points):
-// 1ᵀK(u,v)1 ≈ (K(u,Z)ᵀ1)ᵀ K_ZZ⁺ (K(v,Z)ᵀ1). It does not allocate.
-func (ny *Nystrom) Cross(k Kernel, u, v []float64) float64 {
+// Weights writes the Nyström weights a = K_h⁺ K(U_h, u) 1/m of the m×d
+// samples u to a (len h) and returns ‖ν_u‖² = aᵀK_h a, which equals
+// (1/m²)·1ᵀK(u, U_h) K_h⁺ K(U_h, u)1, the Nyström estimate of the mean
+// kernel sum (1/m²)·1ᵀK(u, u)1. It returns NaN, and leaves NaN weights, only
+// if the kernel returned a non-finite value or the eigensolver failed; it
+// does not allocate.
+func (ny *Nystrom) Weights(k Kernel, u, a []float64) float64 {
+	ny.checkLen(u)
+	h, d := ny.h, ny.d
+	a = a[:h]
+	g, w, p := ny.gram, ny.eig, ny.sums
+	for i := range h {
+		ui := u[i*d : (i+1)*d]
+		for j := range i + 1 {
+			kij := k(ui, u[j*d:(j+1)*d])
+			g[i*h+j], g[j*h+i] = kij, kij
+		}
+	}
+	// Column sums of K(u, U_h): the landmarks' own rows come from g.
+	copy(p, g[:h])
+	for i := 1; i < h; i++ {
+		for j, kij := range g[i*h : (i+1)*h] {
+			p[j] += kij
+		}
+	}
+	for i := h; i < ny.m; i++ {
+		ui := u[i*d : (i+1)*d]
+		for j := range h {
+			p[j] += k(ui, u[j*d:(j+1)*d])
+		}
+	}
+	nan := func() float64 {
+		for j := range a {
+			a[j] = math.NaN()
+		}
+		return math.NaN()
+	}
+	if !lapack64.Syev(lapack.EVCompute, ny.symmetric(), w, ny.work, len(ny.work)) {
+		return nan()
+	}
+	lmax := w[h-1]
+	if !(lmax > 0) || math.IsInf(lmax, 0) {
+		return nan()
+	}
+	// Eigenvalues ascend; column c of g is the eigenvector q_c of w[c], and
+	// a = Σ_c q_c (q_cᵀK(U_h, u)1/m)/λ_c over the kept eigenvalues.
+	clear(a)
+	m := float64(ny.m)
+	for c := h - 1; c >= 0 && w[c] > pinvRelTol*lmax; c-- {
+		var coef float64
+		for i := range h {
+			coef += g[i*h+c] * p[i]
+		}
+		coef /= m * w[c]
+		for i := range h {
+			a[i] += coef * g[i*h+c]
+		}
+	}
+	// The self term by the cross term's own arithmetic, so that MMD²(u, u)
+	// is exactly 0 and the rounding of self and cross terms alike: that
+	// made the worst eigenvalues of TestNystromGramsArePSD ten times smaller
+	// than the more accurate Σ_c (q_cᵀK(U_h, u)1/m)²/λ_c.
+	return ny.Cross(k, u, a, u, a)
+}
+
+// Cross returns ⟨ν_u, ν_v⟩ = a_uᵀK(U_h, V_h)a_v for the m×d samples u and v
+// and their Weights au and av: the Nyström estimate of (1/m²)·1ᵀK(u, v)1,
+// in h² kernel calls. It does not allocate or write to ny.
+func (ny *Nystrom) Cross(k Kernel, u, au, v, av []float64) float64 {
 	ny.checkLen(u)
 	ny.checkLen(v)
-	n := 2 * ny.h
-	ny.landmarkGram(k, u, v)
-	ny.columnSums(k, u, v, u, 0, ny.a[:n])
-	ny.columnSums(k, u, v, v, ny.h, ny.b[:n])
-	return ny.quadForm(n, ny.a[:n], ny.b[:n])
+	h, d := ny.h, ny.d
+	au, av = au[:h], av[:h]
+	var s float64
+	for i, ai := range au {
+		ui := u[i*d : (i+1)*d]
+		var row float64
+		for j, aj := range av {
+			row += k(ui, v[j*d:(j+1)*d]) * aj
+		}
+		s += ai * row
+	}
+	return s
 }
 
 func (ny *Nystrom) checkLen(u []float64) {
 	if len(u) != ny.m*ny.d {
 		panic(fmt.Sprintf("uncertain: Nystrom got %d values, want m·d = %d", len(u), ny.m*ny.d))
 	}
-}
-
-// landmark returns landmark j of Z = u[:h] ∪ v[:h].
-func (ny *Nystrom) landmark(u, v []float64, j int) []float64 {
-	d := ny.d
-	if j >= ny.h {
-		u, j = v, j-ny.h
-	}
-	return u[j*d : (j+1)*d]
-}
-
-// landmarkGram fills the full n×n Gram matrix of the landmarks, n = h for
-// v == nil and 2h otherwise.
-func (ny *Nystrom) landmarkGram(k Kernel, u, v []float64) {
-	n := ny.h
-	if v != nil {
-		n *= 2
-	}
-	g := ny.gram[:n*n]
-	for i := range n {
-		zi := ny.landmark(u, v, i)
-		for j := range i + 1 {
-			kij := k(zi, ny.landmark(u, v, j))
-			g[i*n+j], g[j*n+i] = kij, kij
-		}
-	}
-}
-
-// columnSums writes s_j = Σ_i k(x_i, z_j) over the m samples x (x = u with
-// first = 0, or x = v with first = h), for the n = len(s) landmarks of
-// u[:h] ∪ v[:h]. The first h rows of x are landmarks first..first+h−1, so
-// their terms come from the Gram matrix instead of new kernel calls; it must
-// run before quadForm overwrites the Gram matrix.
-func (ny *Nystrom) columnSums(k Kernel, u, v, x []float64, first int, s []float64) {
-	n, d := len(s), ny.d
-	g := ny.gram[:n*n]
-	clear(s)
-	for i := range ny.h {
-		for j, kij := range g[(first+i)*n : (first+i+1)*n] {
-			s[j] += kij
-		}
-	}
-	for i := ny.h; i < ny.m; i++ {
-		xi := x[i*d : (i+1)*d]
-		for j := range n {
-			s[j] += k(xi, ny.landmark(u, v, j))
-		}
-	}
-}
-
-// quadForm returns (1/m²)·aᵀK⁺b for the n×n Gram matrix K in ny.gram,
-// which it overwrites with K's eigenvectors.
-func (ny *Nystrom) quadForm(n int, a, b []float64) float64 {
-	g, w := ny.gram[:n*n], ny.eig[:n]
-	if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Lower, N: n, Data: g, Stride: n}, w, ny.work, len(ny.work)) {
-		return math.NaN()
-	}
-	lmax := w[n-1]
-	if !(lmax > 0) || math.IsInf(lmax, 0) {
-		return math.NaN()
-	}
-	// Eigenvalues ascend; column c of g is the eigenvector of w[c].
-	var s float64
-	for c := n - 1; c >= 0 && w[c] > pinvRelTol*lmax; c-- {
-		var qa, qb float64
-		for i := range n {
-			q := g[i*n+c]
-			qa += q * a[i]
-			qb += q * b[i]
-		}
-		s += qa * qb / w[c]
-	}
-	m := float64(ny.m)
-	return s / (m * m)
 }

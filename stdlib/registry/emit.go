@@ -248,7 +248,7 @@ type ModelSpec struct {
 type InputSpec struct {
 	Rep       InputRep
 	Samples   int // SampleRep, EmbeddingRep: draws per point, m
-	Landmarks int // EmbeddingRep: shared landmarks; SampleRep: Nyström landmarks, or 0 for none
+	Landmarks int // EmbeddingRep: shared landmarks; SampleRep: Nyström landmarks per point, or 0 for none
 }
 
 // InflationSpec is a model's inflation by the input noise.
@@ -303,7 +303,8 @@ const (
 // representations (InputSpec).
 type InputModel struct {
 	// Stat, for SampleRep, is the statistic cached with each point's samples
-	// (g.A's), a float64 expression; nil for none.
+	// (g.A's), a float64 expression; nil for none. With Nyström landmarks
+	// its evaluation also fills g.A's Weights.
 	Stat func(g *InputGen) jen.Code
 	// Prelude returns statements at the start of the kernel function, which
 	// Self and Pair may use (e.g. the kernel's lengthscales as an array).
@@ -331,11 +332,12 @@ type InputGen struct {
 }
 
 // RepNames names the parts of a representation: Samples ([]float64, m×D
-// row-major) and Stat (float64) for SampleRep and EmbeddingRep, Embedding
-// ([]float64) for EmbeddingRep, Mean and Cov ([]float64, D and D×D) for
-// MomentRep.
+// row-major) and Stat (float64) for SampleRep and EmbeddingRep, Weights
+// ([]float64, the Nyström weights over a point's Landmarks) for SampleRep
+// with landmarks, Embedding ([]float64) for EmbeddingRep, Mean and Cov
+// ([]float64, D and D×D) for MomentRep.
 type RepNames struct {
-	Samples, Stat, Embedding, Mean, Cov jen.Code
+	Samples, Stat, Weights, Embedding, Mean, Cov jen.Code
 }
 
 // AcquisitionGen is what an acquisition's hook is given: names for the

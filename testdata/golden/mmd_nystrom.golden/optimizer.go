@@ -155,9 +155,13 @@ func perturbation(x *Point, b []float64, eps *Point) {
 // distribution of a point.
 const Samples = 16
 
+// Landmarks is the number of a point's draws that are its Nyström landmarks.
+const Landmarks = 4
+
 // rep represents the input distribution of a point for the mmd model.
 type rep struct {
 	samples [Samples * Dim]float64 // the draws of x + ε, unit coordinates, row-major
+	weights [Landmarks]float64     // the draws' Nyström weights
 	stat    float64                // a statistic of the draws that the kernel reuses
 }
 
@@ -177,7 +181,7 @@ func (w *repWork) init(h *hyperparameters) {
 	w.base = func(a, b []float64) float64 {
 		return kernel(h, (*[Dim]float64)(a), (*[Dim]float64)(b))
 	}
-	w.nystrom = uncertain.NewNystrom(Samples, 4, Dim)
+	w.nystrom = uncertain.NewNystrom(Samples, Landmarks, Dim)
 }
 
 // sample fills r's draws of x + ε for the point at unit coordinates u: from the fixed base uniforms, using w's memory.
@@ -203,7 +207,7 @@ func (o *Optimizer) represent(w *repWork, u *[Dim]float64, r *rep) {
 // finish computes the parts of r that depend on the hyperparameters from its draws,
 // with w's; represent calls it, and refits call it again.
 func (o *Optimizer) finish(w *repWork, r *rep) {
-	r.stat = w.nystrom.Self(w.base, r.samples[:])
+	r.stat = w.nystrom.Weights(w.base, r.samples[:], r.weights[:])
 }
 
 // repKernel is the kernel of mmd(kernel = se(lengthscale = learn, variance = learn), samples = 16, landmarks = 4, estimator = "nystrom", alpha = learn) between the input distributions
@@ -212,7 +216,7 @@ func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
 		return 1.0
 	}
-	return math.Exp(-w.h[3] * max(0.0, a.stat+b.stat-2*w.nystrom.Cross(w.base, a.samples[:], b.samples[:])))
+	return math.Exp(-w.h[3] * max(0.0, a.stat+b.stat-2*w.nystrom.Cross(w.base, a.samples[:], a.weights[:], b.samples[:], b.weights[:])))
 }
 
 // Errors Suggest and Observe return.
@@ -276,7 +280,7 @@ type Optimizer struct {
 // (the problem's seed is Seed).
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
-		model:  gp.New(Budget).WithJitterLimit(1.0),
+		model:  gp.New(Budget),
 		search: search.NewLBFGS(2, 1024, 4),
 		seed:   seed,
 	}

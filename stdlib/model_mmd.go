@@ -15,7 +15,9 @@ func init() {
 			{Name: "landmarks", Type: registry.IntParam, Default: registry.Int(0), Range: nonNegative,
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical" (V-statistic), "unbiased" (AIRBO's U-statistic), "nystrom" or "embedding"`},
-			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"}},
+			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"},
+			{Name: "variance", Type: registry.RealParam, Default: registry.Real(1), Range: positive, Learnable: true, LearnBounds: [2]float64{0.05, 20},
+				Doc: "output scale s² in s²·exp(−α MMD²); AIRBO's authors learn it (variance = learn)"}},
 		Check: checkInputModel(false, checkMMD), Emit: mmdModel, Runtime: inputModelRuntime})
 }
 
@@ -84,8 +86,25 @@ var mmdModel = inputModel(mmdSpec, func(g *registry.ModelGen) *registry.InputMod
 			return kernelOf(ig, uncertainCall("MMD2", ig.Base, ig.A.Samples, ig.B.Samples, jen.Lit(ig.D), ig.A.Stat, ig.B.Stat))
 		}
 	}
+	scaleByVariance(m)
 	return m
 })
+
+// scaleByVariance multiplies m's kernel by mmd's output scale s², unless it
+// is fixed to 1.
+func scaleByVariance(m *registry.InputModel) {
+	self, pair := m.Self, m.Pair
+	scaled := func(kernel func(*registry.InputGen) jen.Code) func(*registry.InputGen) jen.Code {
+		return func(ig *registry.InputGen) jen.Code {
+			s := ig.Hyper(ig.Call, "variance", 0)
+			if s.Fixed && s.Value == 1 {
+				return kernel(ig)
+			}
+			return jen.Add(s.Code).Op("*").Add(kernel(ig))
+		}
+	}
+	m.Self, m.Pair = scaled(self), scaled(pair)
+}
 
 // The landmarks mmd chooses when landmarks = 0: shared landmarks must be
 // dense for the kernel's lengthscale (about 3·width/ℓ per dimension, measured

@@ -70,6 +70,17 @@ def nystrom(x, y, k, h):
     return ax @ kx @ ax + ay @ ky @ ay - 2 * ax @ k(xh, yh) @ ay
 
 
+def smallest_relative_eigenvalue(sets, k, h):
+    """The smallest eigenvalue of the landmarks' matrices over the largest:
+    where it is below boc's cut-off, boc's pseudo-inverse drops directions
+    that numpy's keeps."""
+    out = 1.0
+    for s in sets:
+        w = np.linalg.eigvalsh(k(s[:h], s[:h]))
+        out = min(out, w[0] / w[-1])
+    return float(out)
+
+
 def matrix(sets, estimator):
     return [[float(estimator(a, b)) for b in sets] for a in sets]
 
@@ -101,6 +112,8 @@ def case(rng, name, d, m, h, shift):
         "empirical_u_ard": matrix(sets, lambda a, b: empirical_u(a, b, ka)),
         "nystrom_per_term": matrix(sets, lambda a, b: nystrom(a, b, kt, h)),
         "nystrom_ard": matrix(sets, lambda a, b: nystrom(a, b, ka, h)),
+        "landmark_eigenvalue_per_term": smallest_relative_eigenvalue(sets, kt, h),
+        "landmark_eigenvalue_ard": smallest_relative_eigenvalue(sets, ka, h),
         # AIRBO's Gram matrix from the U-statistic: s²·exp(−MMD²/(2ℓ²))
         "gram_empirical_u_per_term": [[scale * float(np.exp(-v / (2 * mmd_ls ** 2))) for v in row] for row in u],
     }

@@ -54,6 +54,7 @@ var problem = program.Problem{
 		"  landmarks = 0:int (default)\n" +
 		"  estimator = \"unbiased\":string\n" +
 		"  alpha = 2:real\n" +
+		"  variance = learn\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

@@ -90,11 +90,12 @@ func toUnit(x Point) (u [Dim]float64, err error) {
 }
 
 // numHyper is the number of learned kernel hyperparameter values.
-const numHyper = 1
+const numHyper = 2
 
 // hyperparameters holds the learned kernel hyperparameters, in natural units:
 //
 //	h[0]: rqmix's variance
+//	h[1]: mmd's variance
 type hyperparameters [numHyper]float64
 
 // kernel is the model's covariance, rqmix(lengthscale = 0.1, variance = learn),
@@ -117,14 +118,14 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
 // (the observation noise is not learned).
-const numFit = 1
+const numFit = 2
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// rqmix's variance.
+// rqmix's variance; mmd's variance.
 var (
-	fitStart = [numFit]float64{1.0}
-	fitLower = [numFit]float64{0.05}
-	fitUpper = [numFit]float64{20.0}
+	fitStart = [numFit]float64{1.0, 1.0}
+	fitLower = [numFit]float64{0.05, 0.05}
+	fitUpper = [numFit]float64{20.0, 20.0}
 )
 
 // acquisition is the score of ucb(beta = 2, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
@@ -207,13 +208,13 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.SelfMeanKernel(w.base, r.samples[:], 1)
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 0.1, variance = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = 2) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 0.1, variance = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = 2, variance = learn) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
-		return math.Exp(-2.0 * uncertain.SelfMMD2(w.base, a.samples[:], 1, a.stat))
+		return w.h[1] * math.Exp(-2.0*uncertain.SelfMMD2(w.base, a.samples[:], 1, a.stat))
 	}
-	return math.Exp(-2.0 * uncertain.MMD2(w.base, a.samples[:], b.samples[:], 1, a.stat, b.stat))
+	return w.h[1] * math.Exp(-2.0*uncertain.MMD2(w.base, a.samples[:], b.samples[:], 1, a.stat, b.stat))
 }
 
 // Errors Suggest and Observe return.
@@ -229,7 +230,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 0.1, variance = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = 2); larger is better
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 0.1, variance = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = 2, variance = learn); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

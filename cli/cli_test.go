@@ -137,7 +137,7 @@ func TestListPluginsJSON(t *testing.T) {
 		}
 		for i, prm := range reg.Params {
 			lp := p.Params[i]
-			if lp.Name != prm.Name || lp.Type != prm.Type.String() || lp.Default != prm.Default.String() ||
+			if lp.Name != prm.Name || lp.Type != prm.TypeString() || lp.Default != prm.Default.String() ||
 				lp.Required != !prm.Default.IsSet() || lp.Learnable != prm.Learnable || (lp.Range != "") != (prm.Range != nil) {
 				t.Errorf("%s parameter %d listed as %+v, registered as %+v", p.ID, i, lp, prm)
 			}
@@ -182,7 +182,7 @@ func TestListPluginsText(t *testing.T) {
 				}
 				last = i
 				for _, prm := range p.Params {
-					re := `\n      ` + regexp.QuoteMeta(prm.Name) + ` +` + regexp.QuoteMeta(prm.Type.String()) + ` +`
+					re := `\n      ` + regexp.QuoteMeta(prm.Name) + ` +` + regexp.QuoteMeta(prm.TypeString()) + ` +`
 					if !prm.Default.IsSet() {
 						re += "required"
 					} else {

@@ -113,7 +113,7 @@ func writePlugin(w io.Writer, p *registry.Plugin) {
 		if prm.Range != nil {
 			rng = "in " + prm.Range.String()
 		}
-		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\t%s\t%s\n", prm.Name, prm.Type, def, rng, strings.Join(paramTraits(prm), ", "), prm.Doc)
+		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\t%s\t%s\n", prm.Name, prm.TypeString(), def, rng, strings.Join(paramTraits(prm), ", "), prm.Doc)
 	}
 	tw.Flush()
 }
@@ -160,7 +160,7 @@ func listingJSON(plugins []*registry.Plugin) []pluginJSON {
 	for i, p := range plugins {
 		params := make([]paramJSON, len(p.Params))
 		for j, prm := range p.Params {
-			params[j] = paramJSON{Name: prm.Name, Type: prm.Type.String(), Required: !prm.Default.IsSet(), Default: prm.Default.String(),
+			params[j] = paramJSON{Name: prm.Name, Type: prm.TypeString(), Required: !prm.Default.IsSet(), Default: prm.Default.String(),
 				Learnable: prm.Learnable, DomainDependent: prm.DomainDependent, Variadic: prm.Variadic, Doc: prm.Doc}
 			if prm.Range != nil {
 				params[j].Range = prm.Range.String()

@@ -190,7 +190,11 @@ func (g *generator) kernelDecls(f *jen.File) {
 // hyperLabel names component i of a learned hyperparameter for comments.
 func (g *generator) hyperLabel(s plan.Slot, i int) string {
 	label := pluginName(s.Call.Plugin) + "'s " + s.Param
-	if s.Size > 1 {
+	switch p, _ := registry.ByID(s.Call.Plugin); {
+	case s.Size == 1:
+	case p != nil && p.Param(s.Param) != nil && p.Param(s.Param).Len > 0: // one per term, not per component
+		label += fmt.Sprintf(" %d of %d", i+1, s.Size)
+	default:
 		label += " for " + g.p.ComponentName(i)
 	}
 	return label

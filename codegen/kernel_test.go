@@ -28,10 +28,11 @@ import (
 type knode struct {
 	plugin string // kernel plugin name
 	ls     []float64
-	s2     float64 // signal variance
-	alpha  float64 // rq's shape
-	offset float64 // linear's constant
-	factor float64 // scale's constant
+	s2     float64   // signal variance
+	alpha  float64   // rq's shape
+	terms  []float64 // rqmix's per-term lengthscales (nil: all 1)
+	offset float64   // linear's constant
+	factor float64   // scale's constant
 	parts  []*knode
 }
 
@@ -94,6 +95,11 @@ func kernelCases() []kcase {
 			add(name, d, func() *knode { return stationaryNode(name, d, false) })
 			add(name+"_ard", d, func() *knode { return stationaryNode(name, d, true) })
 		}
+		add("rqmix_terms", d, func() *knode {
+			n := stationaryNode("rqmix", d, true)
+			n.terms = []float64{0.5, 0.8, 1.3, 2, 0.7}
+			return n
+		})
 		add("linear", d, func() *knode { return &knode{plugin: "linear", s2: 0.6, offset: 0.4} })
 		add("sum", d, func() *knode {
 			return &knode{plugin: "sum", parts: []*knode{stationaryNode("se", d, true), {plugin: "linear", s2: 0.5, offset: 0.2}}}
@@ -195,6 +201,12 @@ func (k kcase) call(n *knode) (*ir.Call, []float64) {
 	if n.plugin == "rq" {
 		c.Args = append(c.Args, arg("alpha", value("alpha", []float64{n.alpha})))
 	}
+	switch {
+	case n.terms != nil:
+		c.Args = append(c.Args, arg("term_lengthscale", value("term_lengthscale", n.terms)))
+	case n.plugin == "rqmix": // the default the checker fills in
+		c.Args = append(c.Args, arg("term_lengthscale", realConst(1)))
+	}
 	return c, h
 }
 
@@ -228,7 +240,6 @@ func (n *knode) reference(a, b []float64) float64 {
 		r2 += d * d
 	}
 	r := math.Sqrt(r2)
-	rq := func(alpha float64) float64 { return math.Pow(1+r2/(2*alpha), -alpha) }
 	switch n.plugin {
 	case "se":
 		return n.s2 * math.Exp(-r2/2)
@@ -239,9 +250,17 @@ func (n *knode) reference(a, b []float64) float64 {
 	case "matern52":
 		return n.s2 * (1 + math.Sqrt(5)*r + 5*r2/3) * math.Exp(-math.Sqrt(5)*r)
 	case "rq":
-		return n.s2 * rq(n.alpha)
+		return n.s2 * math.Pow(1+r2/(2*n.alpha), -n.alpha)
 	case "rqmix":
-		return n.s2 * (rq(0.2) + rq(0.5) + rq(1) + rq(2) + rq(5))
+		v := 0.0
+		for t, a := range []float64{0.2, 0.5, 1, 2, 5} {
+			l := 1.0
+			if n.terms != nil {
+				l = n.terms[t]
+			}
+			v += math.Pow(1+r2/(2*a*l*l), -a)
+		}
+		return n.s2 * v
 	}
 	panic("no reference for kernel " + n.plugin)
 }

@@ -134,7 +134,7 @@ func (b *builder) slot(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn) (
 	}
 	s := Slot{Call: c, Param: a.Name, Size: 1}
 	if prm.Type == registry.RealOrVecParam {
-		s.Size = b.o.Program.D
+		s.Size = prm.VecLen(b.o.Program.D)
 	}
 	switch {
 	case l.HasBounds:

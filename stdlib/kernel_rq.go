@@ -3,6 +3,8 @@ package stdlib
 import (
 	"math"
 
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -11,8 +13,33 @@ func init() {
 	registry.Register(stationaryKernel("rq", "rational quadratic: s² (1 + r²/(2a))^(−a)", rqEmit,
 		registry.Param{Name: "alpha", Type: registry.RealParam, Default: registry.Real(1), Range: positive, Learnable: true,
 			LearnBounds: [2]float64{0.05, 20}, Doc: "shape a; large a approaches se"}))
-	registry.Register(stationaryKernel("rqmix",
-		"AIRBO's mixture of rational quadratics (Eq. 32): s² Σ_a (1 + r²/(2a))^(−a), a ∈ {0.2, 0.5, 1, 2, 5}", rqmixEmit))
+	rqmix := stationaryKernel("rqmix",
+		"AIRBO's mixture of rational quadratics (Eq. 32): s² Σ_a (1 + r²/(2a·ℓ_a²))^(−a), a ∈ {0.2, 0.5, 1, 2, 5}", rqmixEmit,
+		registry.Param{Name: termLengthscale, Type: registry.RealOrVecParam, Len: len(rqMixShapes), Default: registry.Real(1), Range: positive,
+			Learnable: true, LearnBounds: [2]float64{0.01, 10},
+			Doc: "a lengthscale ℓ_a per term, dividing r² (AIRBO's authors learn one per term: lengthscale = 1, term_lengthscale = learn)"})
+	rqmix.Check = checkTermLengthscales
+	registry.Register(rqmix)
+}
+
+// termLengthscale is rqmix's parameter of one lengthscale per term.
+const termLengthscale = "term_lengthscale"
+
+// checkTermLengthscales warns when rqmix learns both its lengthscales and
+// its per-term ones: the kernel depends only on their products, so one
+// scale would be fitted twice.
+func checkTermLengthscales(ctx *registry.CheckContext) {
+	terms, ls := ctx.Call.Arg(termLengthscale), ctx.Call.Arg(lengthscale.Name)
+	if terms == nil || ls == nil {
+		return
+	}
+	if _, ok := terms.Value.(*ir.Learn); !ok {
+		return
+	}
+	if _, ok := ls.Value.(*ir.Learn); ok {
+		ctx.Report(dsl.Warningf(terms.Span, "rqmix learns both lengthscale and %s, whose products alone matter", termLengthscale).
+			WithHint("fix one, e.g. lengthscale = 1 as in AIRBO's kernel"))
+	}
 }
 
 // rationalQuadratic emits q = 1 + r²/(2a) and p = q^(−a) for shape a, and
@@ -69,14 +96,30 @@ var (
 		}
 		return pr
 	})
-	// rqmixEmit is Σ_a (1 + r²/(2a))^(−a), unnormalised as in the paper:
-	// k(x, x) = 5s².
+	// rqmixEmit is Σ_a (1 + r_a²/(2a))^(−a) with r_a² = r²/ℓ_a², unnormalised
+	// as in the paper: k(x, x) = 5s². A term's slope in r² is its slope in
+	// r_a² over ℓ_a², and its derivative in log ℓ_a is −2·r_a² times that.
 	rqmixEmit = stationaryEmit(func(g *registry.KernelGen, r2 string, _ bool) profile {
 		var pr profile
 		var value, slope *jen.Statement
-		for _, a := range rqMixShapes {
-			stmts, p, s, _ := rationalQuadratic(g, r2, registry.Hyper{Code: jen.Lit(a), Fixed: true, Value: a, Index: -1})
+		for t, a := range rqMixShapes {
+			ra2, scale := r2, g.Hyper(termLengthscale, t)
+			if !(scale.Fixed && scale.Value == 1) {
+				ra2 = g.Fresh("ra2")
+				divided := jen.Id(r2).Op("/").Parens(jen.Add(scale.Code).Op("*").Add(scale.Code))
+				if scale.Fixed {
+					divided = jen.Id(r2).Op("*").Lit(1 / (scale.Value * scale.Value))
+				}
+				pr.stmts = append(pr.stmts, jen.Id(ra2).Op(":=").Add(divided))
+			}
+			stmts, p, s, _ := rationalQuadratic(g, ra2, registry.Hyper{Code: jen.Lit(a), Fixed: true, Value: a, Index: -1})
 			pr.stmts = append(pr.stmts, stmts...)
+			if ra2 != r2 {
+				if !scale.Fixed {
+					pr.own = append(pr.own, hyperTerm{scale.Index, jen.Lit(-2.0).Op("*").Id(ra2).Op("*").Add(s)})
+				}
+				s = jen.Add(s).Op("/").Parens(jen.Add(scale.Code).Op("*").Add(scale.Code))
+			}
 			if value == nil {
 				value, slope = jen.Id(p), jen.Add(s)
 				continue

@@ -373,7 +373,7 @@ func (c *checker) typedValue(owner string, prm *registry.Param, e ast.Expr, ctx 
 	if isInvalid(x) {
 		return nil, false
 	}
-	x, ok := c.convertParam(owner, prm.Type, x)
+	x, ok := c.convertParam(owner, prm, x)
 	if !ok {
 		return nil, false
 	}
@@ -403,8 +403,8 @@ var exactParams = map[registry.ParamType]struct {
 
 // convertParam checks x's type against a parameter type, turning ints into
 // reals where reals are wanted.
-func (c *checker) convertParam(owner string, t registry.ParamType, x ir.Expr) (ir.Expr, bool) {
-	xt := x.Type()
+func (c *checker) convertParam(owner string, prm *registry.Param, x ir.Expr) (ir.Expr, bool) {
+	t, xt := prm.Type, x.Type()
 	want := t.String()
 	switch exact, ok := exactParams[t]; {
 	case ok:
@@ -420,6 +420,13 @@ func (c *checker) convertParam(owner string, t registry.ParamType, x ir.Expr) (i
 	case t == registry.RealOrVecParam:
 		if xt.IsNumeric() {
 			return toReal(x), true
+		}
+		if prm.Len > 0 {
+			if xt.Kind == dsl.Vec && xt.Rows == prm.Len {
+				return x, true
+			}
+			want = fmt.Sprintf("a real or a vec[%d]", prm.Len)
+			break
 		}
 		if xt.Kind == dsl.Vec && (!c.domainOK || xt.Rows == c.prog.D) {
 			return x, true

@@ -136,7 +136,7 @@ const (
 	StringParam                     // a string literal
 	VecParam                        // a vector of any length
 	MatParam                        // a matrix of any shape
-	RealOrVecParam                  // a real, or a vec[d] with d the input dimension (ARD)
+	RealOrVecParam                  // a real, or a vec[n] with n the input dimension (ARD) or the Param's Len
 	KernelParam                     // a kernel: a kernel plugin call or name
 	DistParam                       // a distribution: a distribution plugin call
 )
@@ -144,6 +144,23 @@ const (
 var paramTypeNames = [...]string{"real", "int", "bool", "string", "vec", "mat", "real or vec[d]", "kernel", "dist"}
 
 func (t ParamType) String() string { return paramTypeNames[t] }
+
+// TypeString names what the parameter accepts, its vector's length included.
+func (p Param) TypeString() string {
+	if p.Type == RealOrVecParam && p.Len > 0 {
+		return fmt.Sprintf("real or vec[%d]", p.Len)
+	}
+	return p.Type.String()
+}
+
+// VecLen is the length of a RealOrVecParam's vector in a domain of d
+// components.
+func (p Param) VecLen(d int) int {
+	if p.Len > 0 {
+		return p.Len
+	}
+	return d
+}
 
 // Range bounds a numeric parameter. An open end excludes its value.
 type Range struct {
@@ -191,6 +208,9 @@ type Param struct {
 	// user input (Real(1), Call("matern52"), Learn()). The zero Value means
 	// the parameter is required.
 	Default Value
+	// Len is the length of a RealOrVecParam's vector when it is not the
+	// input dimension (one value per term of a kernel, say); 0 otherwise.
+	Len int
 	// Range, if set, bounds numeric values (each element of a vector).
 	Range *Range
 	// Learnable parameters may be given as `learn` or `learn(init, bounds)`.

@@ -48,12 +48,13 @@ var problem = program.Problem{
 		"    sd = 0.01:real\n" +
 		"model model.mmd\n" +
 		"  kernel = kernel.rqmix\n" +
-		"    lengthscale = 0.1:real\n" +
-		"    variance = learn (default)\n" +
+		"    lengthscale = 1:real\n" +
+		"    variance = 1:real\n" +
+		"    term_lengthscale = learn\n" +
 		"  samples = 16:int\n" +
 		"  landmarks = 0:int (default)\n" +
 		"  estimator = \"unbiased\":string\n" +
-		"  alpha = 2:real\n" +
+		"  alpha = learn (default)\n" +
 		"  variance = learn\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +

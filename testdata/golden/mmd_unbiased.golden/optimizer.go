@@ -90,42 +90,52 @@ func toUnit(x Point) (u [Dim]float64, err error) {
 }
 
 // numHyper is the number of learned kernel hyperparameter values.
-const numHyper = 2
+const numHyper = 7
 
 // hyperparameters holds the learned kernel hyperparameters, in natural units:
 //
-//	h[0]: rqmix's variance
-//	h[1]: mmd's variance
+//	h[0]: rqmix's term_lengthscale 1 of 5
+//	h[1]: rqmix's term_lengthscale 2 of 5
+//	h[2]: rqmix's term_lengthscale 3 of 5
+//	h[3]: rqmix's term_lengthscale 4 of 5
+//	h[4]: rqmix's term_lengthscale 5 of 5
+//	h[5]: mmd's alpha
+//	h[6]: mmd's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, rqmix(lengthscale = 0.1, variance = learn),
+// kernel is the model's covariance, rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
-	d0 := (a[0] - b[0]) * 10.0
+	d0 := (a[0] - b[0]) * 1.0
 	r2 := d0 * d0
-	q := 1.0 + r2*2.5
+	ra2 := r2 / (h[0] * h[0])
+	q := 1.0 + ra2*2.5
 	p := math.Exp(-0.2 * math.Log(q))
-	q1 := 1.0 + r2*1.0
+	ra21 := r2 / (h[1] * h[1])
+	q1 := 1.0 + ra21*1.0
 	p1 := 1.0 / math.Sqrt(q1)
-	q2 := 1.0 + r2*0.5
+	ra22 := r2 / (h[2] * h[2])
+	q2 := 1.0 + ra22*0.5
 	p2 := 1.0 / q2
-	q3 := 1.0 + r2*0.25
+	ra23 := r2 / (h[3] * h[3])
+	q3 := 1.0 + ra23*0.25
 	p3 := 1.0 / (q3 * q3)
-	q4 := 1.0 + r2*0.1
+	ra24 := r2 / (h[4] * h[4])
+	q4 := 1.0 + ra24*0.1
 	p4 := 1.0 / (q4 * q4 * q4 * q4 * q4)
-	return h[0] * (p + p1 + p2 + p3 + p4)
+	return (p + p1 + p2 + p3 + p4)
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
 // (the observation noise is not learned).
-const numFit = 2
+const numFit = 7
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// rqmix's variance; mmd's variance.
+// rqmix's term_lengthscale 1 of 5; rqmix's term_lengthscale 2 of 5; rqmix's term_lengthscale 3 of 5; rqmix's term_lengthscale 4 of 5; rqmix's term_lengthscale 5 of 5; mmd's alpha; mmd's variance.
 var (
-	fitStart = [numFit]float64{1.0, 1.0}
-	fitLower = [numFit]float64{0.05, 0.05}
-	fitUpper = [numFit]float64{20.0, 20.0}
+	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 1.0}
+	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05}
+	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 10.0, 10.0, 100.0, 20.0}
 )
 
 // acquisition is the score of ucb(beta = 2, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
@@ -208,13 +218,13 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.SelfMeanKernel(w.base, r.samples[:], 1)
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 0.1, variance = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = 2, variance = learn) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, variance = learn) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
-		return w.h[1] * math.Exp(-2.0*uncertain.SelfMMD2(w.base, a.samples[:], 1, a.stat))
+		return w.h[6] * math.Exp(-w.h[5]*uncertain.SelfMMD2(w.base, a.samples[:], 1, a.stat))
 	}
-	return w.h[1] * math.Exp(-2.0*uncertain.MMD2(w.base, a.samples[:], b.samples[:], 1, a.stat, b.stat))
+	return w.h[6] * math.Exp(-w.h[5]*uncertain.MMD2(w.base, a.samples[:], b.samples[:], 1, a.stat, b.stat))
 }
 
 // Errors Suggest and Observe return.
@@ -230,7 +240,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 0.1, variance = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = 2, variance = learn); larger is better
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, variance = learn); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 
@@ -713,10 +723,10 @@ func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 	o.fitGram(n, k, true)
 	// The model's own hyperparameters first: they reuse the input distributions
 	// the first fitGram left.
-	for m := 1; m < numHyper; m++ {
+	for m := 5; m < numHyper; m++ {
 		o.fitDifference(m, n, k, dk, false)
 	}
-	for m := range 1 {
+	for m := range 5 {
 		o.fitDifference(m, n, k, dk, true)
 	}
 }

@@ -368,24 +368,31 @@ type studyRegret struct {
 	// only, if set, lists only the problems it holds for (problems with
 	// unknown safety constraints), and the table only when there are any.
 	only func(*Problem) bool
+	// axis names the measure on a plot's y axis; a problem's plot of it is
+	// the file PROBLEM + file + .svg (and .png).
+	axis, file string
 }
 
 // studyRegrets are the regrets of a study.
 var studyRegrets = []studyRegret{
 	{title: "Regret of the recommendation (the evaluated point with the best posterior mean)",
-		of: func(m *method) [][]float64 { return m.recommendation }},
+		of: func(m *method) [][]float64 { return m.recommendation }, axis: "regret of the recommendation"},
 	{title: "Regret of the best observed point",
-		of: func(m *method) [][]float64 { return m.bestObserved }},
+		of: func(m *method) [][]float64 { return m.bestObserved }, axis: "regret of the best observed point", file: "_best_observed"},
 	{title: "Distance of the recommendation to the optimiser",
-		of: func(m *method) [][]float64 { return m.distance }, measure: distanceMeasure, only: (*Problem).knowsOptimisers},
+		of: func(m *method) [][]float64 { return m.distance }, measure: distanceMeasure, only: (*Problem).knowsOptimisers,
+		axis: "distance of the recommendation to the optimiser", file: "_distance"},
 	{title: "Robust regret of the recommendation (E over the input noise)",
-		of: func(m *method) [][]float64 { return m.robust }, robust: true},
+		of: func(m *method) [][]float64 { return m.robust }, robust: true, axis: "robust regret of the recommendation", file: "_robust"},
 	{title: "Mean robust regret of the evaluated targets (the average over the evaluations so far)",
-		of: func(m *method) [][]float64 { return m.evaluated }, robust: true},
+		of: func(m *method) [][]float64 { return m.evaluated }, robust: true,
+		axis: "mean robust regret of the evaluated targets", file: "_robust_evaluated"},
 	{title: "Average regret of the evaluated points (cumulative regret over the evaluations so far, divided by their number: the SGP-UCB paper's measure)",
-		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety},
+		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety,
+		axis: "average regret of the evaluated points", file: "_average_regret"},
 	{title: "Unsafe evaluations so far (simulated constraints truly broken)",
-		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe},
+		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe,
+		axis: "unsafe evaluations so far", file: "_unsafe"},
 }
 
 // Measures of the regret tables, for their headers.
@@ -415,19 +422,27 @@ func studyHeader(cfg Config, measure string) string {
 	return fmt.Sprintf("median [lower quartile, upper quartile] over seeds 1..%d of %s, after each number of evaluations", cfg.Seeds, measure)
 }
 
-// tableProblems returns the problems a table lists: all, or for the robust
-// regret those with input noise (none when no problem has any).
+// tableProblems returns the problems a table lists.
 func tableProblems(r studyRegret, problems []*Problem) []*Problem {
-	if !r.robust && r.only == nil {
-		return problems
-	}
 	var out []*Problem
 	for _, p := range problems {
-		if r.robust && p.robustReported || r.only != nil && r.only(p) {
+		if r.lists(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// lists reports whether a table lists a problem: any, or for the robust
+// regret one with input noise, or one its only holds for.
+func (r studyRegret) lists(p *Problem) bool {
+	switch {
+	case r.robust:
+		return p.robustReported
+	case r.only != nil:
+		return r.only(p)
+	}
+	return true
 }
 
 // reportsSafety reports whether a problem's runs reported unknown safety

@@ -853,3 +853,68 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestWritePlots draws a synthetic study: a problem without input noise
+// whose second method was skipped, and one with input noise, whose robust
+// regret after the first evaluation is unknown for one seed.
+func TestWritePlots(t *testing.T) {
+	cfg := Config{Seeds: 3, Budgets: []int{2, 4}}
+	ran := func(name string, scale float64) *method {
+		m := &method{name: name}
+		m.prepare(cfg.Budgets, cfg.Seeds)
+		for i := range m.recommendation {
+			for s := range m.recommendation[i] {
+				m.recommendation[i][s] = scale / float64(i+s+1)
+				m.bestObserved[i][s] = scale / float64(i+s+2)
+			}
+		}
+		m.robust, m.evaluated = m.recommendation, m.bestObserved
+		return m
+	}
+	plain := &Problem{path: "a/plain.bo", name: "plain", methods: []*method{ran("ei", 1), {name: "ugp", skipped: "no input noise"}, ran("random", 2)}}
+	noisy := &Problem{path: "a/noisy.bo", name: "noisy", robustReported: true, methods: []*method{ran("ei", 1)}}
+	noisy.methods[0].robust = perRun[float64](4, 3)
+	noisy.methods[0].robust[0][1] = math.NaN()
+	dir := t.TempDir()
+	files, err := WritePlots(dir, cfg, []*Problem{plain, noisy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimPrefix(f, dir+string(filepath.Separator)))
+		if info, err := os.Stat(f); err != nil || info.Size() == 0 {
+			t.Errorf("%s: %v, %v", f, info, err)
+		}
+	}
+	want := []string{"plain.svg", "plain.png", "plain_best_observed.svg", "plain_best_observed.png",
+		"noisy.svg", "noisy.png", "noisy_best_observed.svg", "noisy_best_observed.png",
+		"noisy_robust.svg", "noisy_robust.png", "noisy_robust_evaluated.svg", "noisy_robust_evaluated.png"}
+	if !slices.Equal(names, want) {
+		t.Errorf("files %q, want %q", names, want)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "plain.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{">plain<", ">ei<", ">random<", "regret of the recommendation (log scale)", "median over seeds 1..3"} {
+		if !strings.Contains(string(svg), text) {
+			t.Errorf("plain.svg lacks %q", text)
+		}
+	}
+	if strings.Contains(string(svg), "ugp") {
+		t.Error("plain.svg draws the skipped method")
+	}
+	// The robust regrets are 0 but where unknown: a linear axis.
+	if svg, err := os.ReadFile(filepath.Join(dir, "noisy_robust.svg")); err != nil || strings.Contains(string(svg), "log scale") {
+		t.Errorf("noisy_robust.svg: %v; a log scale for zero regrets", err)
+	}
+
+	twin := &Problem{path: "b/plain.bo", name: "plain", methods: []*method{ran("ei", 1)}}
+	if _, err := WritePlots(dir, cfg, []*Problem{plain, twin}); err == nil || !strings.Contains(err.Error(), "a/plain.bo and b/plain.bo have the same name") {
+		t.Errorf("two problems named alike: error %v", err)
+	}
+	if _, err := WritePlots(filepath.Join(dir, "plain.svg"), cfg, []*Problem{plain}); err == nil {
+		t.Error("plots written into a file")
+	}
+}

@@ -177,15 +177,16 @@ func bandOutline(l Line, scale func(float64) float64) plotter.XYs {
 
 // logTicks are the ticks of an axis of log10 values, labelled with the
 // values: marks at 1, 2, ..., 9 times the powers of ten, labels at the
-// powers; a range that holds fewer than two of them also gets labels at 2
-// and 5 times them, then at every mark, and one with fewer than two marks the
+// powers; a range that holds fewer than three of them gets labels at 2 and 5
+// times them too, then at every mark; one with fewer than two marks gets the
 // linear ticks of the values, so that every axis carries numbers.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
+	var ticks []gplot.Tick
+	labels := 0
 	for _, labelled := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
-		var ticks []gplot.Tick
-		labels := 0
+		ticks, labels = ticks[:0], 0
 		for e := int(math.Floor(lo)); e <= int(math.Ceil(hi)); e++ {
 			for m := 1; m <= 9; m++ {
 				// Parsing the decimal gives the float nearest to it, which
@@ -202,11 +203,14 @@ func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
 				ticks = append(ticks, t)
 			}
 		}
-		if labels >= 2 {
+		if labels >= 3 {
 			return ticks
 		}
 	}
-	var ticks []gplot.Tick
+	if labels == 2 {
+		return ticks
+	}
+	ticks = ticks[:0]
 	for _, t := range (gplot.DefaultTicks{}).Ticks(math.Pow(10, lo), math.Pow(10, hi)) {
 		if t.Value > 0 {
 			ticks = append(ticks, gplot.Tick{Value: math.Log10(t.Value), Label: t.Label})

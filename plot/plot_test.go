@@ -141,16 +141,17 @@ func TestChartErrors(t *testing.T) {
 	}
 }
 
-// TestLogTicks: every log axis carries at least two numbers, at powers of
-// ten when it spans two, at round values in between otherwise.
+// TestLogTicks: every log axis carries numbers: at powers of ten when it
+// spans three, at 2 and 5 times them too, or at each mark, when it spans
+// fewer, and at the linear ticks when it spans fewer than two marks.
 func TestLogTicks(t *testing.T) {
 	for _, tc := range []struct {
 		lo, hi float64 // the values, not their logarithms
 		want   []string
 	}{
 		{1e-7, 15, []string{"1e-07", "1e-06", "1e-05", "0.0001", "0.001", "0.01", "0.1", "1", "10"}},
-		{0.05, 3, []string{"0.1", "1"}},
-		{0.15, 3, []string{"0.2", "0.5", "1", "2"}},
+		{0.05, 3, []string{"0.05", "0.1", "0.2", "0.5", "1", "2"}},
+		{2, 9.2, []string{"2", "3", "4", "5", "6", "7", "8", "9"}},
 		{0.45, 0.65, []string{"0.5", "0.6"}},
 		{0.51, 0.58, []string{"0.51", "0.54", "0.57"}}, // within one mark: the values' linear ticks
 	} {

@@ -918,3 +918,29 @@ func TestWritePlots(t *testing.T) {
 		t.Error("plots written into a file")
 	}
 }
+
+// BenchmarkWritePlots draws a study of 10 methods over 200 evaluations and
+// 10 seeds: the regret of the recommendation, of the best observed point and
+// the distance to the optimiser, each as SVG and PNG.
+func BenchmarkWritePlots(b *testing.B) {
+	cfg := Config{Seeds: 10, Budgets: []int{50, 100, 200}}
+	p := &Problem{path: "p.bo", name: "p", optimisers: &optimum{}}
+	for k := range 10 {
+		m := &method{name: fmt.Sprintf("method %d", k)}
+		m.prepare(cfg.Budgets, cfg.Seeds)
+		for i := range m.recommendation {
+			for s := range m.recommendation[i] {
+				m.recommendation[i][s] = math.Exp(-float64((i+1)*(k+1))/100) * float64(s+1)
+				m.bestObserved[i][s] = m.recommendation[i][s] / 2
+				m.distance[i][s] = m.recommendation[i][s] / 3
+			}
+		}
+		p.methods = append(p.methods, m)
+	}
+	dir := b.TempDir()
+	for b.Loop() {
+		if files, err := WritePlots(dir, cfg, []*Problem{p}); err != nil || len(files) != 6 {
+			b.Fatalf("%d files, %v", len(files), err)
+		}
+	}
+}

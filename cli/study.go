@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"os/signal"
@@ -14,7 +15,7 @@ import (
 
 var studyCommand = &command{
 	name:    "study",
-	args:    "FILE.bo... [--seeds N] [--budgets B,...] [--model M,...] [--acquisition A,...] [--random] [--optimum F] [--json|--markdown]",
+	args:    "FILE.bo... [--seeds N] [--budgets B,...] [--model M,...] [--acquisition A,...] [--random] [--optimum F] [--json|--markdown] [--plot DIR]",
 	summary: "compare acquisitions and random search, and models, over many seeds",
 	doc: `Study measures how well the optimiser of each FILE.bo does. For every
 model in --model and every acquisition in --acquisition (default: the file's
@@ -53,6 +54,16 @@ understated.
 --json adds each seed's run to the quartiles: after each budget, the
 recommended point and its regrets, to see where the runs settle.
 
+--plot DIR draws each table after every evaluation, not only at the budgets:
+for each file, a chart of one line per method, the median over the seeds,
+in a band from the lower to the upper quartile, with a logarithmic y axis
+when every value is positive. DIR/PROBLEM.svg and DIR/PROBLEM.png show the
+regret of the recommendation; PROBLEM_best_observed, PROBLEM_distance,
+PROBLEM_robust, PROBLEM_robust_evaluated, PROBLEM_average_regret and
+PROBLEM_unsafe (.svg and .png) the other tables, for the files they list.
+PROBLEM is the file's name without .bo. DIR is made if need be; the same
+study draws the same bytes.
+
 f* is the known optimum when the objective is a single benchmark call over the
 domain's variables (branin(x1, x2), hartmann6(p)), the best candidate of a
 finite decision set (candidates; random search then plays random candidates),
@@ -72,6 +83,7 @@ objective.`,
 		jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "run `N` programs at once")
 		asJSON := fs.Bool("json", false, "print the results as one JSON object")
 		markdown := fs.Bool("markdown", false, "print the results as Markdown tables")
+		plots := fs.String("plot", "", "draw the regrets after every evaluation into `DIR`, as SVG and PNG")
 		return func(e *env, args []string) int {
 			cfg := study.Config{Seeds: *seeds, Random: *random, Optimum: *optimum, Jobs: *jobs}
 			switch {
@@ -95,6 +107,12 @@ objective.`,
 			}
 			if cfg.Acquisitions, err = study.SplitCalls(*acquisitions); err != nil {
 				return e.usageError("--acquisition: %v", err)
+			}
+			// A directory that cannot take the plots fails now, not after the study.
+			if *plots != "" {
+				if err := plotDir(*plots); err != nil {
+					return e.failf("--plot: cannot write into %s: %v", *plots, err)
+				}
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -121,7 +139,29 @@ objective.`,
 			if err != nil {
 				return e.failf("%v", err)
 			}
+			if *plots != "" {
+				files, err := study.WritePlots(*plots, cfg, results)
+				for _, f := range files {
+					fmt.Fprintf(e.stderr, "boc study: wrote %s\n", f)
+				}
+				if err != nil {
+					return e.failf("--plot: %v", err)
+				}
+			}
 			return exitOK
 		}
 	},
+}
+
+// plotDir makes dir if need be and checks that a file can be written in it.
+func plotDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".boc-study-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

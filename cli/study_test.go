@@ -41,6 +41,7 @@ func TestStudyErrors(t *testing.T) {
 		{"unknown optimum", []string{"study", shifted, "--budgets", "4"}, exitFail, `optimum of the objective is unknown.*--optimum`},
 		{"empty model", []string{"study", branin, "--model", ","}, exitUsage, `--model: empty call`},
 		{"misspelt model", []string{"study", branin, "--budgets", "4", "--model", "gq"}, exitFail, `unknown model "gq"`},
+		{"plots into a file", []string{"study", branin, "--budgets", "4", "--plot", filepath.Join(branin, "plots")}, exitFail, `^boc: --plot: cannot write into \S+plots: mkdir `},
 		{"misspelt acquisition", []string{"study", branin, "--budgets", "4", "--acquisition", "eii"}, exitFail, `(?s)unknown acquisition function "eii".*did you mean "ei"`},
 	}
 	for _, tt := range tests {

@@ -18,16 +18,19 @@ import (
 
 // tracedResult is what boc study reads of a program's run --json --trace.
 type tracedResult struct {
-	Trace []struct {
-		Value                *float64        `json:"value"`
-		UnsafeEvaluations    *int            `json:"unsafe_evaluations"`
-		Violations           *int            `json:"violations"`
-		Robust               optionalNumber  `json:"robust"`
-		Recommendation       json.RawMessage `json:"recommendation"`
-		RecommendationValue  *float64        `json:"recommendation_value"`
-		RecommendationRobust optionalNumber  `json:"recommendation_robust"`
-		BestObservedValue    *float64        `json:"best_observed_value"`
-	} `json:"trace"`
+	Trace []tracedStep `json:"trace"`
+}
+
+// tracedStep is one evaluation of the trace, with the recommendation after it.
+type tracedStep struct {
+	Value                *float64        `json:"value"`
+	UnsafeEvaluations    *int            `json:"unsafe_evaluations"`
+	Violations           *int            `json:"violations"`
+	Robust               optionalNumber  `json:"robust"`
+	Recommendation       json.RawMessage `json:"recommendation"`
+	RecommendationValue  *float64        `json:"recommendation_value"`
+	RecommendationRobust optionalNumber  `json:"recommendation_robust"`
+	BestObservedValue    *float64        `json:"best_observed_value"`
 }
 
 // optionalNumber is a JSON number that may be absent, which is not the same
@@ -43,9 +46,8 @@ func (n *optionalNumber) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &n.value)
 }
 
-// run runs the program for one seed and records its regrets after each
-// budget. A run that stopped early (stop when, an exhausted domain) keeps
-// its final recommendation for the larger budgets.
+// run runs the program for one seed, up to the last budget, and records its
+// regrets after each evaluation.
 func (r trial) run(ctx context.Context, budgets []int) error {
 	last := budgets[len(budgets)-1]
 	args := []string{"run", "--json", "--trace", "--seed", strconv.Itoa(r.seed), "--budget", strconv.Itoa(last)}
@@ -70,7 +72,9 @@ func (r trial) run(ctx context.Context, budgets []int) error {
 }
 
 // record reads the output of a program's run --json --trace and records its
-// regrets, and its robust values when it reports them.
+// regrets after each evaluation, and its robust values when it reports them.
+// A run that stopped early (stop when, an exhausted domain) keeps its last
+// values for the evaluations it did not make.
 func (r trial) record(output []byte, budgets []int) error {
 	var res tracedResult
 	if err := json.Unmarshal(output, &res); err != nil {
@@ -79,49 +83,57 @@ func (r trial) record(output []byte, budgets []int) error {
 	if len(res.Trace) == 0 {
 		return errors.New("the program made no evaluation")
 	}
-	r.method.evaluations[r.seed-1] = len(res.Trace)
-	r.method.robustReported[r.seed-1] = res.Trace[0].RecommendationRobust.present
+	m, s := r.method, r.seed-1
+	m.evaluations[s] = len(res.Trace)
+	m.robustReported[s] = res.Trace[0].RecommendationRobust.present
 	safety := res.Trace[0].Violations != nil
-	r.method.safetyReported[r.seed-1] = safety
-	r.method.unsafeReported[r.seed-1] = res.Trace[0].UnsafeEvaluations != nil
-	r.recordEvaluatedRobust(res, budgets)
-	if err := r.recordAverageRegret(res, budgets, safety); err != nil {
+	m.safetyReported[s] = safety
+	m.unsafeReported[s] = res.Trace[0].UnsafeEvaluations != nil
+	for k, b := range budgets {
+		m.recommended[k][s] = res.Trace[min(b, len(res.Trace))-1].Recommendation
+	}
+	last := min(len(res.Trace), budgets[len(budgets)-1])
+	r.recordEvaluatedRobust(res.Trace[:last])
+	if err := r.recordAverageRegret(res.Trace[:last], safety); err != nil {
 		return err
 	}
-	for k, b := range budgets {
-		step := res.Trace[min(b, len(res.Trace))-1]
-		r.method.recommended[k][r.seed-1] = step.Recommendation
+	for i, step := range res.Trace[:last] {
 		if o := r.problem.optimisers; o != nil {
 			d, err := o.distance(step.Recommendation)
 			if err != nil {
-				return fmt.Errorf("after %d evaluations: %v", b, err)
+				return fmt.Errorf("after %d evaluations: %v", i+1, err)
 			}
-			r.method.distance[k][r.seed-1] = d
+			m.distance[i][s] = d
 		}
-		r.method.robustValue[k][r.seed-1] = math.NaN()
+		m.robustValue[i][s] = math.NaN()
 		if v := step.RecommendationRobust.value; v != nil {
-			r.method.robustValue[k][r.seed-1] = *v
+			m.robustValue[i][s] = *v
 		}
 		for _, cell := range []struct {
 			value *float64
 			table [][]float64
-		}{{step.RecommendationValue, r.method.recommendation}, {step.BestObservedValue, r.method.bestObserved}} {
+		}{{step.RecommendationValue, m.recommendation}, {step.BestObservedValue, m.bestObserved}} {
 			regret, err := r.problem.regret(cell.value, safety)
 			if err != nil {
-				return fmt.Errorf("after %d evaluations: %v", b, err)
+				return fmt.Errorf("after %d evaluations: %v", i+1, err)
 			}
-			cell.table[k][r.seed-1] = regret
+			cell.table[i][s] = regret
+		}
+	}
+	for _, t := range m.perEvaluation() {
+		for i := last; i < len(*t); i++ {
+			(*t)[i][s] = (*t)[last-1][s]
 		}
 	}
 	return nil
 }
 
-// recordAverageRegret records the mean regret of the evaluated points up to
-// each budget (NaN once a value is unknown) and, with simulated
+// recordAverageRegret records the mean regret of the evaluated points after
+// each evaluation (NaN once a value is unknown) and, with simulated
 // constraints, the truly unsafe evaluations among them.
-func (r trial) recordAverageRegret(res tracedResult, budgets []int, safety bool) error {
-	s, sum, k := r.seed-1, 0.0, 0
-	for i, step := range res.Trace {
+func (r trial) recordAverageRegret(trace []tracedStep, safety bool) error {
+	s, sum := r.seed-1, 0.0
+	for i, step := range trace {
 		regret := math.NaN()
 		if step.Value != nil {
 			var err error
@@ -130,24 +142,22 @@ func (r trial) recordAverageRegret(res tracedResult, budgets []int, safety bool)
 			}
 		}
 		sum += regret
-		for ; k < len(budgets) && (budgets[k] == i+1 || i+1 == len(res.Trace)); k++ {
-			r.method.averageRegret[k][s] = sum / float64(i+1)
-			r.method.unsafe[k][s] = math.NaN()
-			if u := step.UnsafeEvaluations; u != nil {
-				r.method.unsafe[k][s] = float64(*u)
-			}
+		r.method.averageRegret[i][s] = sum / float64(i+1)
+		r.method.unsafe[i][s] = math.NaN()
+		if u := step.UnsafeEvaluations; u != nil {
+			r.method.unsafe[i][s] = float64(*u)
 		}
 	}
 	return nil
 }
 
 // recordEvaluatedRobust records the mean robust value of the targets evaluated
-// up to each budget, and the best of them; NaN where a robust value is unknown.
-func (r trial) recordEvaluatedRobust(res tracedResult, budgets []int) {
+// so far after each evaluation, and the best of them; NaN where a robust value
+// is unknown.
+func (r trial) recordEvaluatedRobust(trace []tracedStep) {
 	s := r.seed - 1
 	sum, best := 0.0, math.NaN()
-	k := 0
-	for i, step := range res.Trace {
+	for i, step := range trace {
 		v := math.NaN()
 		if step.Robust.value != nil {
 			v = *step.Robust.value
@@ -156,9 +166,7 @@ func (r trial) recordEvaluatedRobust(res tracedResult, budgets []int) {
 		if !math.IsNaN(v) && (math.IsNaN(best) || r.problem.better(v, best)) {
 			best = v
 		}
-		for ; k < len(budgets) && (budgets[k] == i+1 || i+1 == len(res.Trace)); k++ {
-			r.method.evaluatedRobust[k][s] = sum / float64(i+1)
-		}
+		r.method.evaluatedRobust[i][s] = sum / float64(i+1)
 	}
 	r.method.bestEvaluated[s] = best
 }
@@ -307,7 +315,7 @@ func (p *Problem) robustRegrets() error {
 }
 
 // robustRegretsOf returns the robust regrets of a method's robust values,
-// values[k][s] after budgets[k] evaluations with seed s+1.
+// values[i][s] after i+1 evaluations with seed s+1.
 func (p *Problem) robustRegretsOf(m *method, values [][]float64) ([][]float64, error) {
 	regrets := perRun[float64](len(values), len(m.robustReported))
 	for k := range values {
@@ -360,24 +368,31 @@ type studyRegret struct {
 	// only, if set, lists only the problems it holds for (problems with
 	// unknown safety constraints), and the table only when there are any.
 	only func(*Problem) bool
+	// axis names the measure on a plot's y axis; a problem's plot of it is
+	// the file PROBLEM + file + .svg (and .png).
+	axis, file string
 }
 
 // studyRegrets are the regrets of a study.
 var studyRegrets = []studyRegret{
 	{title: "Regret of the recommendation (the evaluated point with the best posterior mean)",
-		of: func(m *method) [][]float64 { return m.recommendation }},
+		of: func(m *method) [][]float64 { return m.recommendation }, axis: "regret of the recommendation"},
 	{title: "Regret of the best observed point",
-		of: func(m *method) [][]float64 { return m.bestObserved }},
+		of: func(m *method) [][]float64 { return m.bestObserved }, axis: "regret of the best observed point", file: "_best_observed"},
 	{title: "Distance of the recommendation to the optimiser",
-		of: func(m *method) [][]float64 { return m.distance }, measure: distanceMeasure, only: (*Problem).knowsOptimisers},
+		of: func(m *method) [][]float64 { return m.distance }, measure: distanceMeasure, only: (*Problem).knowsOptimisers,
+		axis: "distance of the recommendation to the optimiser", file: "_distance"},
 	{title: "Robust regret of the recommendation (E over the input noise)",
-		of: func(m *method) [][]float64 { return m.robust }, robust: true},
+		of: func(m *method) [][]float64 { return m.robust }, robust: true, axis: "robust regret of the recommendation", file: "_robust"},
 	{title: "Mean robust regret of the evaluated targets (the average over the evaluations so far)",
-		of: func(m *method) [][]float64 { return m.evaluated }, robust: true},
+		of: func(m *method) [][]float64 { return m.evaluated }, robust: true,
+		axis: "mean robust regret of the evaluated targets", file: "_robust_evaluated"},
 	{title: "Average regret of the evaluated points (cumulative regret over the evaluations so far, divided by their number: the SGP-UCB paper's measure)",
-		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety},
+		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety,
+		axis: "average regret of the evaluated points", file: "_average_regret"},
 	{title: "Unsafe evaluations so far (simulated constraints truly broken)",
-		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe},
+		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe,
+		axis: "unsafe evaluations so far", file: "_unsafe"},
 }
 
 // Measures of the regret tables, for their headers.
@@ -407,19 +422,27 @@ func studyHeader(cfg Config, measure string) string {
 	return fmt.Sprintf("median [lower quartile, upper quartile] over seeds 1..%d of %s, after each number of evaluations", cfg.Seeds, measure)
 }
 
-// tableProblems returns the problems a table lists: all, or for the robust
-// regret those with input noise (none when no problem has any).
+// tableProblems returns the problems a table lists.
 func tableProblems(r studyRegret, problems []*Problem) []*Problem {
-	if !r.robust && r.only == nil {
-		return problems
-	}
 	var out []*Problem
 	for _, p := range problems {
-		if r.robust && p.robustReported || r.only != nil && r.only(p) {
+		if r.lists(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// lists reports whether a table lists a problem: any, or for the robust
+// regret one with input noise, or one its only holds for.
+func (r studyRegret) lists(p *Problem) bool {
+	switch {
+	case r.robust:
+		return p.robustReported
+	case r.only != nil:
+		return r.only(p)
+	}
+	return true
 }
 
 // reportsSafety reports whether a problem's runs reported unknown safety
@@ -450,8 +473,8 @@ func cells(cfg Config, p *Problem, m *method, r studyRegret) []string {
 		out[0] = "skipped: " + m.skipped
 		return out
 	}
-	for k, regrets := range r.of(m) {
-		q := summarise(regrets)
+	for k, b := range cfg.Budgets {
+		q := summarise(r.of(m)[b-1])
 		out[k] = fmt.Sprintf("%s [%s, %s]", formatRegret(q.Median), formatRegret(q.Q1), formatRegret(q.Q3))
 	}
 	return out
@@ -636,22 +659,22 @@ func runs(cfg Config, p *Problem, m *method) []studyJSONRun {
 	for s := range out {
 		r := &out[s]
 		r.Seed = s + 1
-		for k := range cfg.Budgets {
+		for k, b := range cfg.Budgets {
 			r.Recommendation = append(r.Recommendation, m.recommended[k][s])
-			r.Regret = append(r.Regret, m.recommendation[k][s])
-			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[k][s])
+			r.Regret = append(r.Regret, m.recommendation[b-1][s])
+			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[b-1][s])
 			if p.knowsOptimisers() {
-				r.Distance = append(r.Distance, m.distance[k][s])
+				r.Distance = append(r.Distance, m.distance[b-1][s])
 			}
 			if p.robustReported {
-				r.RobustRegret = append(r.RobustRegret, m.robust[k][s])
-				r.EvaluatedRobustRegret = append(r.EvaluatedRobustRegret, m.evaluated[k][s])
+				r.RobustRegret = append(r.RobustRegret, m.robust[b-1][s])
+				r.EvaluatedRobustRegret = append(r.EvaluatedRobustRegret, m.evaluated[b-1][s])
 			}
 			if p.reportsSafety() {
-				r.AverageRegret = append(r.AverageRegret, m.averageRegret[k][s])
+				r.AverageRegret = append(r.AverageRegret, m.averageRegret[b-1][s])
 			}
 			if p.reportsUnsafe() {
-				r.UnsafeEvaluations = append(r.UnsafeEvaluations, m.unsafe[k][s])
+				r.UnsafeEvaluations = append(r.UnsafeEvaluations, m.unsafe[b-1][s])
 			}
 		}
 	}
@@ -664,28 +687,28 @@ func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
 		for _, m := range p.methods {
 			c := studyJSONCase{Problem: p.name, File: p.path, Optimum: p.optimum, Method: m.name, Skipped: m.skipped}
 			if m.skipped == "" {
-				for k := range cfg.Budgets {
-					c.Recommendation = append(c.Recommendation, summarise(m.recommendation[k]))
-					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[k]))
+				for _, b := range cfg.Budgets {
+					c.Recommendation = append(c.Recommendation, summarise(m.recommendation[b-1]))
+					c.BestObserved = append(c.BestObserved, summarise(m.bestObserved[b-1]))
 					if p.knowsOptimisers() {
-						c.Distance = append(c.Distance, summarise(m.distance[k]))
+						c.Distance = append(c.Distance, summarise(m.distance[b-1]))
 					}
 				}
 				c.StoppedEarly = earlyStops(cfg, m)
 				c.Runs = runs(cfg, p, m)
-				for k := range cfg.Budgets {
+				for _, b := range cfg.Budgets {
 					if p.reportsSafety() {
-						c.AverageRegret = append(c.AverageRegret, summarise(m.averageRegret[k]))
+						c.AverageRegret = append(c.AverageRegret, summarise(m.averageRegret[b-1]))
 					}
 					if p.reportsUnsafe() {
-						c.UnsafeEvaluations = append(c.UnsafeEvaluations, summarise(m.unsafe[k]))
+						c.UnsafeEvaluations = append(c.UnsafeEvaluations, summarise(m.unsafe[b-1]))
 					}
 				}
 				if p.robustReported {
 					c.RobustOptimum, c.RobustOptimumNote = &p.robustOptimum, p.robustNote
-					for k := range cfg.Budgets {
-						c.RecommendationRobust = append(c.RecommendationRobust, summarise(m.robust[k]))
-						c.EvaluatedRobust = append(c.EvaluatedRobust, summarise(m.evaluated[k]))
+					for _, b := range cfg.Budgets {
+						c.RecommendationRobust = append(c.RecommendationRobust, summarise(m.robust[b-1]))
+						c.EvaluatedRobust = append(c.EvaluatedRobust, summarise(m.evaluated[b-1]))
 					}
 				}
 			}

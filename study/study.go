@@ -161,33 +161,34 @@ type method struct {
 	exe     string
 	random  bool
 	skipped string
-	// recommendation[k][s] is the regret of the recommendation after
-	// budgets[k] evaluations with seed s+1; bestObserved that of the best
-	// observed point.
-	recommendation, bestObserved [][]float64
-	// recommended[k][s] is the recommended point itself, as the program's
-	// trace wrote it, and distance[k][s] its distance to the nearest known
-	// optimiser (Problem.optimisers).
+	// The tables below hold one value per evaluation and seed: t[i][s] is
+	// the value after i+1 evaluations with seed s+1, up to the study's last
+	// budget, for the tables at the budgets and the plots of every evaluation.
+	//
+	// recommendation is the regret of the recommendation, bestObserved that
+	// of the best observed point, and distance the recommendation's distance
+	// to the nearest known optimiser (Problem.optimisers).
+	recommendation, bestObserved, distance [][]float64
+	// recommended[k][s] is the recommended point itself after budgets[k]
+	// evaluations, as the program's trace wrote it: only the budgets' are kept.
 	recommended [][]json.RawMessage
-	distance    [][]float64
-	// robustValue[k][s] is the robust value of the recommendation after
-	// budgets[k] evaluations with seed s+1 (NaN when the program reported
-	// null), robustReported[s] whether that run reported robust values at all,
-	// and robust the robust regrets, once the robust optimum is known.
+	// robustValue is the robust value of the recommendation (NaN when the
+	// program reported null), robustReported[s] whether the run with seed s+1
+	// reported robust values at all, and robust the robust regrets, once the
+	// robust optimum is known.
 	robustValue    [][]float64
 	robustReported []bool
 	robust         [][]float64
-	// evaluatedRobust[k][s] is the mean robust value of the targets evaluated
-	// in the first budgets[k] evaluations with seed s+1 (NaN when one is
-	// unknown), bestEvaluated[s] the best robust value of any of them, and
-	// evaluated the regrets of those means, once the robust optimum is known.
+	// evaluatedRobust is the mean robust value of the targets evaluated so
+	// far (NaN when one is unknown), bestEvaluated[s] the best robust value of
+	// any of them, and evaluated the regrets of those means, once the robust
+	// optimum is known.
 	evaluatedRobust [][]float64
 	bestEvaluated   []float64
 	evaluated       [][]float64
-	// averageRegret[k][s] is the mean regret of the points evaluated in the
-	// first budgets[k] evaluations with seed s+1 (the SGP-UCB paper's
-	// measure: cumulative regret over the rounds); unsafe[k][s] the number of
-	// them whose simulated constraints were truly broken, and
+	// averageRegret is the mean regret of the points evaluated so far (the
+	// SGP-UCB paper's measure: cumulative regret over the rounds); unsafe the
+	// number of them whose simulated constraints were truly broken, and
 	// safetyReported[s] whether the run reported constraints at all.
 	averageRegret, unsafe [][]float64
 	// unsafeReported[s] says it counted truly unsafe evaluations
@@ -196,7 +197,7 @@ type method struct {
 	// evaluations[s] is the number of evaluations the run with seed s+1 made:
 	// fewer than the last budget when it stopped early (a `stop when`, or every
 	// reachable point evaluated), and then its last values stand for the
-	// budgets it did not reach.
+	// evaluations it did not make.
 	evaluations []int
 }
 
@@ -557,7 +558,7 @@ func runSeeds(ctx context.Context, problems []*Problem, cfg Config) error {
 			if m.skipped != "" {
 				continue
 			}
-			m.prepare(len(cfg.Budgets), cfg.Seeds)
+			m.prepare(cfg.Budgets, cfg.Seeds)
 			for seed := 1; seed <= cfg.Seeds; seed++ {
 				runs = append(runs, trial{p, m, seed})
 			}
@@ -594,20 +595,27 @@ func runSeeds(ctx context.Context, problems []*Problem, cfg Config) error {
 	return ctx.Err()
 }
 
-// prepare allocates the tables a method's runs fill in.
-func (m *method) prepare(budgets, seeds int) {
-	m.recommendation, m.bestObserved = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
-	m.robustValue, m.robustReported = perRun[float64](budgets, seeds), make([]bool, seeds)
-	m.evaluatedRobust, m.bestEvaluated = perRun[float64](budgets, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
+// prepare allocates the tables a method's runs fill in: per evaluation up
+// to the last budget, and the recommended points per budget.
+func (m *method) prepare(budgets []int, seeds int) {
+	for _, t := range m.perEvaluation() {
+		*t = perRun[float64](budgets[len(budgets)-1], seeds)
+	}
+	m.recommended = perRun[json.RawMessage](len(budgets), seeds)
+	m.robustReported, m.bestEvaluated = make([]bool, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
 	m.evaluations = make([]int, seeds)
-	m.recommended, m.distance = perRun[json.RawMessage](budgets, seeds), perRun[float64](budgets, seeds)
-	m.averageRegret, m.unsafe = perRun[float64](budgets, seeds), perRun[float64](budgets, seeds)
 	m.safetyReported, m.unsafeReported = make([]bool, seeds), make([]bool, seeds)
 }
 
-// perRun makes a table of one value per budget and seed.
-func perRun[T any](budgets, seeds int) [][]T {
-	t := make([][]T, budgets)
+// perEvaluation returns the tables a run fills in evaluation by evaluation.
+func (m *method) perEvaluation() []*[][]float64 {
+	return []*[][]float64{&m.recommendation, &m.bestObserved, &m.distance, &m.robustValue, &m.evaluatedRobust, &m.averageRegret, &m.unsafe}
+}
+
+// perRun makes a table of one value per row (an evaluation or a budget) and
+// seed.
+func perRun[T any](rows, seeds int) [][]T {
+	t := make([][]T, rows)
 	for i := range t {
 		t[i] = make([]T, seeds)
 	}

@@ -385,6 +385,38 @@ func TestEarlyStops(t *testing.T) {
 	}
 }
 
+// TestRecordEveryEvaluation: a run's regrets are kept after every
+// evaluation, not only at the budgets, and a run that stopped early keeps its
+// last values for the evaluations it did not make; the recommended points are
+// kept at the budgets only.
+func TestRecordEveryEvaluation(t *testing.T) {
+	budgets := []int{1, 4}
+	p := &Problem{path: "p.bo", name: "p", optimum: 0, minimum: true, robustOptimum: math.NaN(), methods: []*method{{name: "ei"}}}
+	m := p.methods[0]
+	m.prepare(budgets, 1)
+	out := `{"trace":[{"recommendation":{"x":1},"recommendation_value":3,"best_observed_value":2},` +
+		`{"recommendation":{"x":2},"recommendation_value":0.5,"best_observed_value":0.25}]}`
+	if err := (trial{problem: p, method: m, seed: 1}).record([]byte(out), budgets); err != nil {
+		t.Fatal(err)
+	}
+	column := func(table [][]float64) []float64 {
+		var out []float64
+		for _, row := range table {
+			out = append(out, row[0])
+		}
+		return out
+	}
+	if got, want := column(m.recommendation), []float64{3, 0.5, 0.5, 0.5}; !slices.Equal(got, want) {
+		t.Errorf("regrets of the recommendation %v, want %v", got, want)
+	}
+	if got, want := column(m.bestObserved), []float64{2, 0.25, 0.25, 0.25}; !slices.Equal(got, want) {
+		t.Errorf("regrets of the best observed point %v, want %v", got, want)
+	}
+	if got := fmt.Sprintf("%s %s", m.recommended[0][0], m.recommended[1][0]); got != `{"x":1} {"x":2}` {
+		t.Errorf("recommended points %s, want those after 1 and 2 evaluations", got)
+	}
+}
+
 // robustTrace is the canned output of a program with input noise, three
 // evaluations: the robust value of the recommendation after each.
 func robustTrace(robust ...string) string {
@@ -415,7 +447,7 @@ func TestStudyRobustRegret(t *testing.T) {
 	}
 	for _, p := range []*Problem{noisy, wide, plain} {
 		m := p.methods[0]
-		m.prepare(len(budgets), 2)
+		m.prepare(budgets, 2)
 		for s, out := range outputs[p] {
 			if err := (trial{problem: p, method: m, seed: s + 1}).record([]byte(out), budgets); err != nil {
 				t.Fatalf("%s, seed %d: %v", p.name, s+1, err)
@@ -441,10 +473,10 @@ func TestStudyRobustRegret(t *testing.T) {
 	wantEvaluated := [][]float64{{0.265, 0.49}, {0.19, 0.33}}
 	for k := range want {
 		for s := range want[k] {
-			if got := noisy.methods[0].robust[k][s]; math.Abs(got-want[k][s]) > 1e-12 {
+			if got := noisy.methods[0].robust[budgets[k]-1][s]; math.Abs(got-want[k][s]) > 1e-12 {
 				t.Errorf("robust regret after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, want[k][s])
 			}
-			if got := noisy.methods[0].evaluated[k][s]; math.Abs(got-wantEvaluated[k][s]) > 1e-12 {
+			if got := noisy.methods[0].evaluated[budgets[k]-1][s]; math.Abs(got-wantEvaluated[k][s]) > 1e-12 {
 				t.Errorf("mean robust regret of the evaluated targets after %d evaluations, seed %d: %v, want %v", budgets[k], s+1, got, wantEvaluated[k][s])
 			}
 		}
@@ -543,7 +575,7 @@ func TestStudyRobustErrors(t *testing.T) {
 	}
 	// A null robust value (the program could not compute it) fails the study.
 	p := &Problem{path: "noisy.bo", name: "noisy", components: 1, robustReported: true, robustOptimum: 1, methods: []*method{{name: "ei"}}}
-	p.methods[0].prepare(1, 1)
+	p.methods[0].prepare([]int{2}, 1)
 	if err := (trial{problem: p, method: p.methods[0], seed: 1}).record([]byte(robustTrace("null", "null")), []int{2}); err != nil {
 		t.Fatal(err)
 	}
@@ -582,13 +614,13 @@ func TestJudgeRobust(t *testing.T) {
 		t.Fatal(err)
 	}
 	// problem is a maximisation whose one run recommends robust values -0.75
-	// after the first budget and -0.25 after the second, and evaluates targets
+	// after the first evaluation and -0.25 after the second, and evaluates targets
 	// of mean robust value -1 and -0.6, the best of which is bestEvaluated.
 	problem := func(exe string, components int, reported bool, bestEvaluated float64) *Problem {
 		p := &Problem{path: filepath.Join(dir, "p.bo"), name: "p", components: components, robustOptimum: math.NaN(),
 			methods: []*method{{name: "ei", exe: exe}}}
 		m := p.methods[0]
-		m.prepare(2, 1)
+		m.prepare([]int{2}, 1)
 		m.robustReported[0] = reported
 		m.robustValue[0][0], m.robustValue[1][0] = -0.75, -0.25
 		m.evaluatedRobust[0][0], m.evaluatedRobust[1][0] = -1, -0.6
@@ -599,7 +631,7 @@ func TestJudgeRobust(t *testing.T) {
 		name        string
 		p           *Problem
 		wantOptimum float64 // NaN: not computed
-		wantRegret  float64 // after the second budget
+		wantRegret  float64 // after the second evaluation
 		wantNote    string  // a substring; "" for none
 		wantErr     string
 	}{
@@ -739,7 +771,7 @@ func TestCandidatesOptimum(t *testing.T) {
 	// Twelve evaluations of twelve candidates visit every one: the best
 	// observed point is the optimum, for the optimiser at least.
 	for _, m := range p.methods {
-		for s, r := range m.bestObserved[0] {
+		for s, r := range m.bestObserved[11] {
 			if r < 0 || (m.name != randomMethod && r != 0) {
 				t.Errorf("%s, seed %d: regret %v of the best observed candidate", m.name, s+1, r)
 			}
@@ -760,8 +792,8 @@ func TestStudySafety(t *testing.T) {
 	p := &Problem{path: "safe.bo", name: "safe", optimum: 1, components: 1, robustOptimum: math.NaN(), methods: []*method{{name: "unsafe_ucb"}}}
 	plain := &Problem{path: "plain.bo", name: "plain", optimum: 0, components: 1, robustOptimum: math.NaN(), methods: []*method{{name: "ei"}}}
 	m := p.methods[0]
-	m.prepare(len(budgets), 1)
-	plain.methods[0].prepare(len(budgets), 1)
+	m.prepare(budgets, 1)
+	plain.methods[0].prepare(budgets, 1)
 	// Regrets 0.5, -0.5 (an unsafe point beyond the safe optimum 1) and 1.
 	if err := (trial{problem: p, method: m, seed: 1}).record([]byte(trace(step(0.5, 0), step(1.5, 1), step(0, 1))), budgets); err != nil {
 		t.Fatal(err)
@@ -769,11 +801,12 @@ func TestStudySafety(t *testing.T) {
 	if err := (trial{problem: plain, method: plain.methods[0], seed: 1}).record([]byte(`{"trace":[{"value":-0.1,"recommendation_value":-0.1,"best_observed_value":-0.1}]}`), budgets); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := []float64{m.averageRegret[0][0], m.averageRegret[1][0]}, []float64{0, 1.0 / 3}; math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
+	// After each evaluation, not only at the budgets.
+	if got, want := []float64{m.averageRegret[0][0], m.averageRegret[1][0], m.averageRegret[2][0]}, []float64{0.5, 0, 1.0 / 3}; !slices.EqualFunc(got, want, func(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }) {
 		t.Errorf("average regret %v, want %v", got, want)
 	}
-	if got := []float64{m.unsafe[0][0], m.unsafe[1][0]}; !slices.Equal(got, []float64{1, 1}) {
-		t.Errorf("unsafe evaluations %v, want [1 1]", got)
+	if got := []float64{m.unsafe[0][0], m.unsafe[1][0], m.unsafe[2][0]}; !slices.Equal(got, []float64{0, 1, 1}) {
+		t.Errorf("unsafe evaluations %v, want [0 1 1]", got)
 	}
 	var out bytes.Buffer
 	WriteText(&out, Config{Seeds: 1, Budgets: budgets}, []*Problem{p, plain})
@@ -817,6 +850,97 @@ func TestDistance(t *testing.T) {
 		got, err := o.distance(json.RawMessage(tc.point))
 		if err != nil || math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s at %s: distance %v (%v), want %v", tc.objective, tc.point, got, err, tc.want)
+		}
+	}
+}
+
+// TestWritePlots draws a synthetic study: a problem without input noise
+// whose second method was skipped, and one with input noise, whose robust
+// regret after the first evaluation is unknown for one seed.
+func TestWritePlots(t *testing.T) {
+	cfg := Config{Seeds: 3, Budgets: []int{2, 4}}
+	ran := func(name string, scale float64) *method {
+		m := &method{name: name}
+		m.prepare(cfg.Budgets, cfg.Seeds)
+		for i := range m.recommendation {
+			for s := range m.recommendation[i] {
+				m.recommendation[i][s] = scale / float64(i+s+1)
+				m.bestObserved[i][s] = scale / float64(i+s+2)
+			}
+		}
+		m.robust, m.evaluated = m.recommendation, m.bestObserved
+		return m
+	}
+	plain := &Problem{path: "a/plain.bo", name: "plain", methods: []*method{ran("ei", 1), {name: "ugp", skipped: "no input noise"}, ran("random", 2)}}
+	noisy := &Problem{path: "a/noisy.bo", name: "noisy", robustReported: true, methods: []*method{ran("ei", 1)}}
+	noisy.methods[0].robust = perRun[float64](4, 3)
+	noisy.methods[0].robust[0][1] = math.NaN()
+	dir := t.TempDir()
+	files, err := WritePlots(dir, cfg, []*Problem{plain, noisy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimPrefix(f, dir+string(filepath.Separator)))
+		if info, err := os.Stat(f); err != nil || info.Size() == 0 {
+			t.Errorf("%s: %v, %v", f, info, err)
+		}
+	}
+	want := []string{"plain.svg", "plain.png", "plain_best_observed.svg", "plain_best_observed.png",
+		"noisy.svg", "noisy.png", "noisy_best_observed.svg", "noisy_best_observed.png",
+		"noisy_robust.svg", "noisy_robust.png", "noisy_robust_evaluated.svg", "noisy_robust_evaluated.png"}
+	if !slices.Equal(names, want) {
+		t.Errorf("files %q, want %q", names, want)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "plain.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{">plain<", ">ei<", ">random<", "regret of the recommendation (log scale)", "median over seeds 1..3"} {
+		if !strings.Contains(string(svg), text) {
+			t.Errorf("plain.svg lacks %q", text)
+		}
+	}
+	if strings.Contains(string(svg), "ugp") {
+		t.Error("plain.svg draws the skipped method")
+	}
+	// The robust regrets are 0 but where unknown: a linear axis.
+	if svg, err := os.ReadFile(filepath.Join(dir, "noisy_robust.svg")); err != nil || strings.Contains(string(svg), "log scale") {
+		t.Errorf("noisy_robust.svg: %v; a log scale for zero regrets", err)
+	}
+
+	twin := &Problem{path: "b/plain.bo", name: "plain", methods: []*method{ran("ei", 1)}}
+	if _, err := WritePlots(dir, cfg, []*Problem{plain, twin}); err == nil || !strings.Contains(err.Error(), "a/plain.bo and b/plain.bo have the same name") {
+		t.Errorf("two problems named alike: error %v", err)
+	}
+	if _, err := WritePlots(filepath.Join(dir, "plain.svg"), cfg, []*Problem{plain}); err == nil {
+		t.Error("plots written into a file")
+	}
+}
+
+// BenchmarkWritePlots draws a study of 10 methods over 200 evaluations and
+// 10 seeds: the regret of the recommendation, of the best observed point and
+// the distance to the optimiser, each as SVG and PNG.
+func BenchmarkWritePlots(b *testing.B) {
+	cfg := Config{Seeds: 10, Budgets: []int{50, 100, 200}}
+	p := &Problem{path: "p.bo", name: "p", optimisers: &optimum{}}
+	for k := range 10 {
+		m := &method{name: fmt.Sprintf("method %d", k)}
+		m.prepare(cfg.Budgets, cfg.Seeds)
+		for i := range m.recommendation {
+			for s := range m.recommendation[i] {
+				m.recommendation[i][s] = math.Exp(-float64((i+1)*(k+1))/100) * float64(s+1)
+				m.bestObserved[i][s] = m.recommendation[i][s] / 2
+				m.distance[i][s] = m.recommendation[i][s] / 3
+			}
+		}
+		p.methods = append(p.methods, m)
+	}
+	dir := b.TempDir()
+	for b.Loop() {
+		if files, err := WritePlots(dir, cfg, []*Problem{p}); err != nil || len(files) != 6 {
+			b.Fatalf("%d files, %v", len(files), err)
 		}
 	}
 }

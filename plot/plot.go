@@ -1,0 +1,220 @@
+// Package plot draws charts of lines over a common x axis, each line with a
+// filled band around it (a median between its quartiles, say), as SVG or PNG
+// with gonum/plot. The fonts are compiled in and nothing depends on the time
+// or the machine, so the same chart always gives the same bytes, which
+// golden tests compare. The y axis is logarithmic when every value is
+// positive, and its label says so.
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// A Chart is what is drawn: a title, the axes' labels and the lines.
+type Chart struct {
+	Title, XLabel, YLabel string
+	Lines                 []Line
+}
+
+// A Line is a named series: Y at X, with a band from Lower to Upper. The
+// four have one value per point, every value finite.
+type Line struct {
+	Name               string
+	X, Y, Lower, Upper []float64
+}
+
+// The size of a chart, its legend included, and the resolution of PNGs.
+const (
+	width  = 7 * vg.Inch
+	height = 4.5 * vg.Inch
+	dpi    = 120
+)
+
+// legendGap separates the plot from the legend on its right.
+const legendGap = 8 * vg.Millimeter
+
+// colours are Okabe and Ito's palette, which readers with colour-blindness
+// tell apart, its light yellow last; lines beyond it are dashed, then dotted.
+var colours = []color.NRGBA{
+	{0x00, 0x72, 0xb2, 0xff}, // blue
+	{0xd5, 0x5e, 0x00, 0xff}, // vermillion
+	{0x00, 0x9e, 0x73, 0xff}, // bluish green
+	{0xcc, 0x79, 0xa7, 0xff}, // reddish purple
+	{0xe6, 0x9f, 0x00, 0xff}, // orange
+	{0x56, 0xb4, 0xe9, 0xff}, // sky blue
+	{0x00, 0x00, 0x00, 0xff}, // black
+	{0xf0, 0xe4, 0x42, 0xff}, // yellow
+}
+var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
+
+// bandAlpha is the opacity of a band, low enough to see the bands under it.
+const bandAlpha = 0x38
+
+// SVG writes the chart as an SVG document. Its text names the Liberation
+// fonts without embedding them (a browser without them uses its own), which
+// keeps the file small.
+func (c Chart) SVG(w io.Writer) error {
+	return c.draw(w, vgsvg.New(width, height))
+}
+
+// PNG writes the chart as a PNG image.
+func (c Chart) PNG(w io.Writer) error {
+	return c.draw(w, vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi))})
+}
+
+// draw draws the chart on canvas and writes it to w.
+func (c Chart) draw(w io.Writer, canvas vg.CanvasWriterTo) error {
+	p, legend, err := c.build()
+	if err != nil {
+		return err
+	}
+	dc := draw.New(canvas)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	box := legend.Rectangle(dc)
+	legendWidth := box.Max.X - box.Min.X
+	p.Draw(draw.Crop(dc, 0, -legendWidth-legendGap, 0, 0))
+	// The legend starts level with the top of the plot, below the title.
+	legend.YOffs = -p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y - p.Title.Padding
+	legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, 0, 0, 0))
+	_, err = canvas.WriteTo(w)
+	return err
+}
+
+// build makes the plot of the chart and its legend, kept apart so that the
+// legend goes beside the plot rather than over the lines.
+func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
+	legend := gplot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.Padding = vg.Points(2) // the bands' swatches would touch
+	if len(c.Lines) == 0 {
+		return nil, legend, errors.New("the chart has no line")
+	}
+	logScale := true
+	for _, l := range c.Lines {
+		n := len(l.X)
+		if n == 0 || len(l.Y) != n || len(l.Lower) != n || len(l.Upper) != n {
+			return nil, legend, fmt.Errorf("line %q: %d x, %d y, %d lower and %d upper values; want as many, at least one", l.Name, n, len(l.Y), len(l.Lower), len(l.Upper))
+		}
+		for _, ys := range [][]float64{l.X, l.Y, l.Lower, l.Upper} {
+			for _, v := range ys {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, legend, fmt.Errorf("line %q: the value %v is not a finite number", l.Name, v)
+				}
+			}
+		}
+		for _, ys := range [][]float64{l.Y, l.Lower, l.Upper} {
+			for _, v := range ys {
+				logScale = logScale && v > 0
+			}
+		}
+	}
+	// A log axis draws log10 of the values on a linear one, whose ticks say
+	// what they stand for: gonum/plot's LogScale centres the axis label's
+	// room on the arithmetic midpoint, which squeezes the plot.
+	scale := func(v float64) float64 { return v }
+	p := gplot.New()
+	p.Title.Text = c.Title
+	p.X.Label.Text = c.XLabel
+	p.Y.Label.Text = c.YLabel
+	if logScale {
+		scale = math.Log10
+		p.Y.Tick.Marker = logTicks{}
+		p.Y.Label.Text += " (log scale)"
+	}
+	for i, l := range c.Lines {
+		colour := colours[i%len(colours)]
+		band, err := plotter.NewPolygon(bandOutline(l, scale))
+		if err != nil {
+			return nil, legend, fmt.Errorf("line %q: %v", l.Name, err)
+		}
+		band.Color = color.NRGBA{colour.R, colour.G, colour.B, bandAlpha}
+		band.LineStyle.Width = 0
+		line, err := plotter.NewLine(points(l.X, l.Y, scale))
+		if err != nil {
+			return nil, legend, fmt.Errorf("line %q: %v", l.Name, err)
+		}
+		line.Color = colour
+		line.Width = vg.Points(1.5)
+		line.Dashes = dashes[i/len(colours)%len(dashes)]
+		p.Add(band, line)
+		legend.Add(l.Name, band, line)
+	}
+	return p, legend, nil
+}
+
+// points pairs xs with ys, scaled.
+func points(xs, ys []float64, scale func(float64) float64) plotter.XYs {
+	out := make(plotter.XYs, len(xs))
+	for i := range xs {
+		out[i] = plotter.XY{X: xs[i], Y: scale(ys[i])}
+	}
+	return out
+}
+
+// bandOutline is the outline of a line's band, scaled: along its upper
+// edge, then back along the lower one.
+func bandOutline(l Line, scale func(float64) float64) plotter.XYs {
+	out := points(l.X, l.Upper, scale)
+	for i := len(l.X) - 1; i >= 0; i-- {
+		out = append(out, plotter.XY{X: l.X[i], Y: scale(l.Lower[i])})
+	}
+	return out
+}
+
+// logTicks are the ticks of an axis of log10 values, labelled with the
+// values: marks at 1, 2, ..., 9 times the powers of ten, labels at the
+// powers; a range that holds fewer than three of them gets labels at 2 and 5
+// times them too, then at every mark; one with fewer than two marks gets the
+// linear ticks of the values, so that every axis carries numbers.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
+	var ticks []gplot.Tick
+	labels := 0
+	for _, labelled := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
+		ticks, labels = ticks[:0], 0
+		for e := int(math.Floor(lo)); e <= int(math.Ceil(hi)); e++ {
+			for m := 1; m <= 9; m++ {
+				// Parsing the decimal gives the float nearest to it, which
+				// prints as written: 0.3, not 0.30000000000000004.
+				v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e), 64)
+				t := gplot.Tick{Value: math.Log10(v)}
+				if t.Value < lo || t.Value > hi {
+					continue
+				}
+				if slices.Contains(labelled, m) {
+					t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+					labels++
+				}
+				ticks = append(ticks, t)
+			}
+		}
+		if labels >= 3 {
+			return ticks
+		}
+	}
+	if labels == 2 {
+		return ticks
+	}
+	ticks = ticks[:0]
+	for _, t := range (gplot.DefaultTicks{}).Ticks(math.Pow(10, lo), math.Pow(10, hi)) {
+		if t.Value > 0 {
+			ticks = append(ticks, gplot.Tick{Value: math.Log10(t.Value), Label: t.Label})
+		}
+	}
+	return ticks
+}

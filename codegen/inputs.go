@@ -95,8 +95,11 @@ func (g *generator) repDecls(f *jen.File) {
 		jen.Id("base").Qual(runtimeUncertain, "Kernel").Comment("kernel with h, between points"),
 		jen.Id("work").Index().Float64().Comment("the closed forms' workspace"),
 	}
-	if g.o.Samples() && !g.constantNoise() {
+	if g.o.Samples() && !g.fixedShifts() {
 		work = append(work, jen.Id("eps").Id("Point").Comment("a draw of the input noise"))
+	}
+	if g.freshDraws() {
+		work = append(work, jen.Id("draws").Index(jen.Id("Samples").Op("*").Id("noiseBaseLen")).Float64().Comment("the base uniforms of a point's draws"))
 	}
 	if g.o.Rep() == registry.EmbeddingRep {
 		work = append(work,
@@ -140,19 +143,28 @@ func (g *generator) representDecl(f *jen.File) {
 	var body []jen.Code
 	switch g.o.Rep() {
 	case registry.SampleRep, registry.EmbeddingRep:
-		sample := []jen.Code{
-			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u")),
-			jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
+		// perturbed draws every sample from its row of the base uniforms base.
+		perturbed := func(base *jen.Statement) jen.Code {
+			return jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
 				w("eps").Op("=").Id("Point").Values(),
-				jen.Id("perturbation").Call(jen.Op("&").Id("x"), baseRow(field("noiseBase")), jen.Op("&").Add(w("eps"))),
+				jen.Id("perturbation").Call(jen.Op("&").Id("x"), baseRow(base), jen.Op("&").Add(w("eps"))),
 				jen.Id("s").Op(":=").Id("r").Dot("samples").Index(jen.Id("j").Op("*").Id("Dim").Op(":")),
 				jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(w("eps"))).Block(
 					jen.Id("s").Index(jen.Id("i")).Op("=").Id("u").Index(jen.Id("i")).Op("+").Id("e").Op("/").Add(width(jen.Id("i"))),
 				),
-			),
+			)
 		}
+		x := jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Id("u"))
+		sample := []jen.Code{x, perturbed(field("noiseBase"))}
 		doc := "from the fixed base uniforms, using w's memory."
-		if g.constantNoise() {
+		switch {
+		case g.freshDraws():
+			sample = []jen.Code{x,
+				jen.Qual(runtimeNoise, "FreshAt").Call(field("seed").Op("^").Lit(uint64(drawSalt)), jen.Id("u").Index(jen.Empty().Op(":")), w("draws").Index(jen.Empty().Op(":"))),
+				perturbed(w("draws")),
+			}
+			doc = "base uniforms drawn for u alone (draws = \"fresh\"), using w's memory."
+		case g.constantNoise():
 			sample = []jen.Code{jen.For(jen.Id("j").Op(":=").Range().Id("Samples")).Block(
 				jen.Id("s").Op(":=").Id("r").Dot("samples").Index(jen.Id("j").Op("*").Id("Dim").Op(":")),
 				jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(field("noiseShift")).Index(jen.Id("j"))).Block(
@@ -282,6 +294,7 @@ func (g *generator) inputFields() []jen.Code {
 	}
 	fields := []jen.Code{jen.Line()}
 	switch {
+	case g.o.Samples() && g.freshDraws():
 	case g.o.Samples() && g.constantNoise():
 		fields = append(fields, jen.Id("noiseShift").Index(jen.Id("Samples")).Add(unitArray()).Comment("the draws of the noise, unit coordinates, fixed"))
 	case g.o.Samples():
@@ -325,7 +338,7 @@ func (g *generator) inputInit() []jen.Code {
 			field("err").Op("=").Add(g.errorf(what+": %w", jen.Id("err"))),
 		)
 	}
-	if g.o.Samples() {
+	if g.o.Samples() && !g.freshDraws() {
 		seed := jen.Id("seed").Op("^").Lit(uint64(drawSalt))
 		if !g.constantNoise() {
 			stmts = append(stmts, fail("input noise draws", jen.Qual(runtimeNoise, "Base").Call(jen.Id("Samples"), jen.Id("noiseBaseLen"), seed, whole(field("noiseBase")))))

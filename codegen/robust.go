@@ -86,6 +86,16 @@ func (g *generator) constantNoise() bool {
 	return true
 }
 
+// freshDraws reports whether the model draws every point's samples afresh
+// (mmd's draws = "fresh") instead of from common random numbers.
+func (g *generator) freshDraws() bool {
+	return g.o.Model.Inputs != nil && g.o.Model.Inputs.Fresh
+}
+
+// fixedShifts reports whether every point's draws are the same shifts of
+// the point: common random numbers of a noise that does not depend on x.
+func (g *generator) fixedShifts() bool { return g.constantNoise() && !g.freshDraws() }
+
 // constantCall reports whether every argument of c, nested calls included,
 // is a constant.
 func constantCall(c *ir.Call) bool {

@@ -137,6 +137,9 @@ func modelLine(o *Optimizer) string {
 		case registry.MomentRep:
 			s += ", input distributions as their mean and covariance"
 		}
+		if in.Fresh {
+			s += ", drawn afresh for every point"
+		}
 	}
 	if inf := o.Model.Inflation; inf != nil {
 		s += fmt.Sprintf(", noise inflated by the input noise with B = %g", inf.Bound)

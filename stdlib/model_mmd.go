@@ -16,6 +16,8 @@ func init() {
 				Doc: "landmarks h; 0 chooses: 32 shared ones for the embedding (dense enough for lengthscales down to about 0.1 in 1-D), AIRBO's 10 for Nyström"},
 			{Name: "estimator", Type: registry.StringParam, Default: registry.String("embedding"), Doc: `MMD estimator: "empirical" (V-statistic), "unbiased" (AIRBO's U-statistic), "nystrom" or "embedding"`},
 			{Name: "alpha", Type: registry.RealParam, Default: registry.Learn(), Range: positive, Learnable: true, LearnBounds: [2]float64{0.01, 100}, Doc: "α in exp(−α MMD²)"},
+			{Name: "draws", Type: registry.StringParam, Default: registry.String(drawsCommon),
+				Doc: `"common": every point's samples from the same base uniforms (smooth in x); "fresh": independent samples for every point, as AIRBO's authors draw them`},
 			{Name: "variance", Type: registry.RealParam, Default: registry.Real(1), Range: positive, Learnable: true, LearnBounds: [2]float64{0.05, 20},
 				Doc: "output scale s² in s²·exp(−α MMD²); AIRBO's authors learn it (variance = learn)"}},
 		Check: checkInputModel(false, checkMMD), Emit: mmdModel, Runtime: inputModelRuntime})
@@ -24,7 +26,7 @@ func init() {
 // mmdSpec represents input distributions as the estimator needs them: an
 // embedding over shared landmarks, or samples (with Nyström's landmarks).
 func mmdSpec(a *registry.Args, _ bool) registry.InputSpec {
-	s := registry.InputSpec{Rep: registry.SampleRep, Samples: a.Int("samples")}
+	s := registry.InputSpec{Rep: registry.SampleRep, Samples: a.Int("samples"), Fresh: a.Choice("draws", mmdDraws...) == drawsFresh}
 	switch a.Choice("estimator", mmdEstimators...) {
 	case "embedding":
 		s.Rep, s.Landmarks = registry.EmbeddingRep, landmarksOr(a, embeddingLandmarks)
@@ -124,12 +126,23 @@ func landmarksOr(a *registry.Args, def int) int {
 	return def
 }
 
+// The values of mmd's draws parameter.
+const (
+	drawsCommon = "common"
+	drawsFresh  = "fresh"
+)
+
+var mmdDraws = []string{drawsCommon, drawsFresh}
+
 // mmdEstimators are the values of mmd's estimator parameter.
 var mmdEstimators = []string{"empirical", "unbiased", "nystrom", "embedding"}
 
-// checkMMD reports an estimator that is not one of mmdEstimators and warns
-// that landmarks are ignored by the sample-sum estimators.
+// checkMMD reports an estimator or draws that is not one of the choices and
+// warns that landmarks are ignored by the sample-sum estimators.
 func checkMMD(ctx *registry.CheckContext) {
+	if a, v := constArg(ctx.Call, "draws"); v != nil && v.Type.Kind == dsl.String && !slices.Contains(mmdDraws, v.Text) {
+		ctx.Report(unknownChoice(a, v, "draws", mmdDraws))
+	}
 	a, v := constArg(ctx.Call, "estimator")
 	if v == nil || v.Type.Kind != dsl.String {
 		return

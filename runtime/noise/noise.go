@@ -7,7 +7,8 @@
 // Beta, Chi2, Pick for mixtures). Reusing the same uniforms for every x —
 // common random numbers — keeps a Monte-Carlo acquisition smooth in x instead
 // of jagged (AIRBO, Fig. 3). Fresh draws new uniforms for the execution noise
-// a program simulates at each evaluation.
+// a program simulates at each evaluation, and FreshAt draws for a point
+// independent of every other point's (AIRBO's own sampling).
 //
 // Quantile functions take u strictly inside (0, 1) and valid parameters. At
 // u = 0 and 1 they return the ends of the support (±Inf for Normal); for
@@ -67,6 +68,33 @@ func Fresh(rng *rand.Rand, out []float64) {
 	for i := range out {
 		out[i] = (float64(rng.Uint64()>>11) + 0.5) * 0x1p-53
 	}
+}
+
+// FreshAt fills out with independent pseudo-random uniforms in (0, 1) that
+// depend on seed and on every bit of the point u: the draws of mmd's
+// draws = "fresh", which reproduce AIRBO's i.i.d. samples at every call while
+// staying deterministic whatever the order in which parallel searches
+// evaluate points. Two points that differ in any bit get unrelated draws, so
+// the acquisition is jagged in x, as the authors' is. It does not allocate.
+func FreshAt(seed uint64, u, out []float64) {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, x := range u {
+		h = mix64(h ^ math.Float64bits(x))
+	}
+	rng := rand.NewPCG(seed, h)
+	for i := range out {
+		out[i] = (float64(rng.Uint64()>>11) + 0.5) * 0x1p-53
+	}
+}
+
+// mix64 is SplitMix64's finaliser: every bit of x moves about half the bits
+// of the result.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // Normal returns Φ⁻¹(u), the quantile of the standard normal distribution.

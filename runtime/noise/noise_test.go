@@ -235,6 +235,35 @@ func TestPick(t *testing.T) {
 
 // TestDeterministicAndAllocationFree: the hot-path functions give identical
 // results on repeated calls and never allocate.
+// TestFreshAt: the draws are a function of the seed and the point, in
+// (0, 1), different for points one bit apart and for another seed, and
+// uniform on average.
+func TestFreshAt(t *testing.T) {
+	u := []float64{0.25, 0.5}
+	next := []float64{0.25, math.Nextafter(0.5, 1)}
+	out, again, other, reseeded := make([]float64, 10000), make([]float64, 10000), make([]float64, 10000), make([]float64, 10000)
+	FreshAt(7, u, out)
+	FreshAt(7, u, again)
+	FreshAt(7, next, other)
+	FreshAt(8, u, reseeded)
+	if !slices.Equal(out, again) {
+		t.Error("FreshAt differs for the same seed and point")
+	}
+	if out[0] == other[0] || out[0] == reseeded[0] {
+		t.Errorf("the first draw %v is the same for a point one bit apart (%v) or another seed (%v)", out[0], other[0], reseeded[0])
+	}
+	var sum float64
+	for i, x := range out {
+		if !(x > 0 && x < 1) {
+			t.Fatalf("value %d is %v, outside (0, 1)", i, x)
+		}
+		sum += x
+	}
+	if mean := sum / float64(len(out)); math.Abs(mean-0.5) > 0.0116 { // 4 sd, as in TestFresh
+		t.Errorf("mean %v, want 0.5 ± 0.0116", mean)
+	}
+}
+
 func TestDeterministicAndAllocationFree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	buf := make([]float64, 64)
@@ -242,6 +271,7 @@ func TestDeterministicAndAllocationFree(t *testing.T) {
 	var sink float64
 	calls := map[string]func(){
 		"Fresh":      func() { Fresh(rng, buf) },
+		"FreshAt":    func() { FreshAt(3, weights, buf) },
 		"Normal":     func() { sink += Normal(1e-10) + Normal(0.7) },
 		"Beta":       func() { sink += Beta(0.4, 0.2, 1e-9) + Beta(2, 5, 0.9) },
 		"Chi2 lower": func() { sink += Chi2(0.5, 1e-12) + Chi2(3, 0.1) },

@@ -249,6 +249,9 @@ type InputSpec struct {
 	Rep       InputRep
 	Samples   int // SampleRep, EmbeddingRep: draws per point, m
 	Landmarks int // EmbeddingRep: shared landmarks; SampleRep: Nyström landmarks per point, or 0 for none
+	// Fresh draws each point's samples independently of every other
+	// point's (AIRBO's sampling) instead of from common random numbers.
+	Fresh bool
 }
 
 // InflationSpec is a model's inflation by the input noise.

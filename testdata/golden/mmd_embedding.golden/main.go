@@ -53,6 +53,7 @@ var problem = program.Problem{
 		"  landmarks = 24:int\n" +
 		"  estimator = \"embedding\":string (default)\n" +
 		"  alpha = learn (default)\n" +
+		"  draws = \"common\":string (default)\n" +
 		"  variance = 1:real (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +

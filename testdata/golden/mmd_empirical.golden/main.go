@@ -55,6 +55,7 @@ var problem = program.Problem{
 		"  landmarks = 0:int (default)\n" +
 		"  estimator = \"empirical\":string\n" +
 		"  alpha = 2:real\n" +
+		"  draws = \"common\":string (default)\n" +
 		"  variance = 1:real (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +

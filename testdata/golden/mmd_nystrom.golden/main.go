@@ -53,6 +53,7 @@ var problem = program.Problem{
 		"  landmarks = 4:int\n" +
 		"  estimator = \"nystrom\":string\n" +
 		"  alpha = learn (default)\n" +
+		"  draws = \"common\":string (default)\n" +
 		"  variance = 1:real (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0:real (default)\n" +

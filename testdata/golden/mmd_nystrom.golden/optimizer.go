@@ -210,7 +210,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = w.nystrom.Weights(w.base, r.samples[:], r.weights[:])
 }
 
-// repKernel is the kernel of mmd(kernel = se(lengthscale = learn, variance = learn), samples = 16, landmarks = 4, estimator = "nystrom", alpha = learn, variance = 1) between the input distributions
+// repKernel is the kernel of mmd(kernel = se(lengthscale = learn, variance = learn), samples = 16, landmarks = 4, estimator = "nystrom", alpha = learn, draws = "common", variance = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -232,7 +232,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = se(lengthscale = learn, variance = learn), samples = 16, landmarks = 4, estimator = "nystrom", alpha = learn, variance = 1); larger is better
+	model  *gp.GP        // mmd(kernel = se(lengthscale = learn, variance = learn), samples = 16, landmarks = 4, estimator = "nystrom", alpha = learn, draws = "common", variance = 1); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

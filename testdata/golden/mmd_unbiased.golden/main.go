@@ -55,6 +55,7 @@ var problem = program.Problem{
 		"  landmarks = 0:int (default)\n" +
 		"  estimator = \"unbiased\":string\n" +
 		"  alpha = learn (default)\n" +
+		"  draws = \"fresh\":string\n" +
 		"  variance = learn\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +

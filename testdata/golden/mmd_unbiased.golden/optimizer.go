@@ -178,10 +178,11 @@ type rep struct {
 // repWork is the memory one goroutine uses to represent input distributions and
 // to evaluate the kernel between them, with the hyperparameters h.
 type repWork struct {
-	h    *hyperparameters // the hyperparameters in use
-	base uncertain.Kernel // kernel with h, between points
-	work []float64        // the closed forms' workspace
-	eps  Point            // a draw of the input noise
+	h     *hyperparameters                // the hyperparameters in use
+	base  uncertain.Kernel                // kernel with h, between points
+	work  []float64                       // the closed forms' workspace
+	eps   Point                           // a draw of the input noise
+	draws [Samples * noiseBaseLen]float64 // the base uniforms of a point's draws
 }
 
 // init makes w compute with the hyperparameters h.
@@ -192,12 +193,13 @@ func (w *repWork) init(h *hyperparameters) {
 	}
 }
 
-// sample fills r's draws of x + ε for the point at unit coordinates u: from the fixed base uniforms, using w's memory.
+// sample fills r's draws of x + ε for the point at unit coordinates u: base uniforms drawn for u alone (draws = "fresh"), using w's memory.
 func (o *Optimizer) sample(w *repWork, u *[Dim]float64, r *rep) {
 	x := fromUnit(u)
+	noise.FreshAt(o.seed^uint64(0x63726e2d64726177), u[:], w.draws[:])
 	for j := range Samples {
 		w.eps = Point{}
-		perturbation(&x, o.noiseBase[j*noiseBaseLen:(j+1)*noiseBaseLen], &w.eps)
+		perturbation(&x, w.draws[j*noiseBaseLen:(j+1)*noiseBaseLen], &w.eps)
 		s := r.samples[j*Dim:]
 		for i, e := range w.eps {
 			s[i] = u[i] + e/(Upper[i]-Lower[i])
@@ -218,7 +220,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.SelfMeanKernel(w.base, r.samples[:], 1)
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, variance = learn) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -240,7 +242,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, variance = learn); larger is better
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 
@@ -268,14 +270,13 @@ type Optimizer struct {
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
 
-	noiseBase    [Samples * noiseBaseLen]float64 // the base uniforms of the draws, fixed
-	localNormals [Samples * Dim]float64          // standard normals that localisation estimates are drawn with, fixed
-	reps         [Budget]rep                     // the evaluated points' input distributions
-	rep          rep                             // a candidate's, outside the search
-	rw           repWork                         // the memory of Observe, predict and the incumbent
-	fitHyper     hyperparameters                 // the hyperparameters a refit tries
-	fitWork      repWork                         // the refits' memory, with fitHyper
-	fitReps      [Budget]rep                     // the evaluated points' input distributions under fitHyper
+	localNormals [Samples * Dim]float64 // standard normals that localisation estimates are drawn with, fixed
+	reps         [Budget]rep            // the evaluated points' input distributions
+	rep          rep                    // a candidate's, outside the search
+	rw           repWork                // the memory of Observe, predict and the incumbent
+	fitHyper     hyperparameters        // the hyperparameters a refit tries
+	fitWork      repWork                // the refits' memory, with fitHyper
+	fitReps      [Budget]rep            // the evaluated points' input distributions under fitHyper
 
 	pending  [Budget]Point // the points being evaluated (Pending), in order
 	npending int           // how many
@@ -296,9 +297,6 @@ func New(seed uint64) *Optimizer {
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
-	if err := noise.Base(Samples, noiseBaseLen, seed^uint64(0x63726e2d64726177), o.noiseBase[:]); err != nil && o.err == nil {
-		o.err = fmt.Errorf("mmd_unbiased: input noise draws: %w", err)
-	}
 	if err := noise.Base(Samples, Dim, seed^uint64(0x6c6f63616c697365), o.localNormals[:]); err != nil && o.err == nil {
 		o.err = fmt.Errorf("mmd_unbiased: localisation draws: %w", err)
 	}

@@ -38,7 +38,7 @@ func regretChart(zero bool) Chart {
 }
 
 // TestGoldenSVG compares the SVG of fixed charts with testdata byte for byte
-// (go test ./plot -update rewrites them): the same chart must always give the
+// (go test ./runtime/plot -update rewrites them): the same chart must always give the
 // same file.
 func TestGoldenSVG(t *testing.T) {
 	for _, tc := range []struct {
@@ -61,7 +61,7 @@ func TestGoldenSVG(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("the SVG differs from %s (go test ./plot -update rewrites it)", path)
+				t.Errorf("the SVG differs from %s (go test ./runtime/plot -update rewrites it)", path)
 			}
 			// The y axis says its scale only when it is logarithmic.
 			if logScale := strings.Contains(got.String(), "(log scale)"); logScale == tc.zero {

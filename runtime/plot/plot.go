@@ -35,10 +35,12 @@ type Chart struct {
 
 // A Line is a named series: Y at X, with a band from Lower to Upper, or
 // without one when both are empty. Each has one value per point, every
-// value finite.
+// value finite. Steps draws it level from each point to the next (a best
+// so far, which changes only at its points).
 type Line struct {
 	Name               string
 	X, Y, Lower, Upper []float64
+	Steps              bool
 }
 
 // Points are a named series of points Y at X, drawn unjoined, one value
@@ -169,6 +171,9 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 		line.Color = colour
 		line.Width = vg.Points(1.5)
 		line.Dashes = dashes[i/len(colours)%len(dashes)]
+		if l.Steps {
+			line.StepStyle = plotter.PostStep
+		}
 		p.Add(line)
 		legend.Add(l.Name, append(thumbs, line)...)
 	}

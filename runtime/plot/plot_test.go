@@ -42,7 +42,7 @@ func regretChart(zero bool) Chart {
 // axis although every value is positive.
 func convergenceChart() Chart {
 	c := Chart{Title: "convergence", XLabel: "evaluation", YLabel: "value", Linear: true,
-		Lines:  []Line{{Name: "best so far"}},
+		Lines:  []Line{{Name: "best so far", Steps: true}},
 		Points: []Points{{Name: "observed"}}}
 	best := math.Inf(1)
 	for i := 1; i <= 12; i++ {

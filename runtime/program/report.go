@@ -180,7 +180,9 @@ func toldValues(s *study) []toldValue {
 	return out
 }
 
-// convergenceChart draws each value told and the best so far.
+// convergenceChart draws each value told and the best so far. Minimised
+// positive values are drawn on a log axis, where their approach to the
+// minimum stays visible over orders of magnitude.
 func convergenceChart(p Problem, values []toldValue) plot.Chart {
 	observed := plot.Points{Name: "value told"}
 	best := plot.Line{Name: "best so far", Steps: true}
@@ -192,7 +194,7 @@ func convergenceChart(p Problem, values []toldValue) plot.Chart {
 		}
 		best.X, best.Y = append(best.X, x), append(best.Y, y)
 	}
-	return plot.Chart{Title: "convergence", XLabel: "evaluation (in the order told)", YLabel: "objective", Linear: true,
+	return plot.Chart{Title: "convergence", XLabel: "evaluation (in the order told)", YLabel: "objective", Linear: p.Maximize,
 		Lines: []plot.Line{best}, Points: []plot.Points{observed}}
 }
 
@@ -337,7 +339,7 @@ svg text { font-family: "Liberation Serif", "Times New Roman", Tinos, serif !imp
 <tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
 </table>
 
-<h2>Problem</h2>
+<h2>The problem, as boc checked it</h2>
 <pre>{{.Program}}</pre>
 
 <h2>Convergence</h2>

@@ -2,6 +2,7 @@ package program
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/bocdev/boc/runtime/journal"
@@ -64,6 +66,30 @@ func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
+// A Model is a Session whose posterior can be read anywhere in the domain,
+// which the report draws. The programs boc emits do not implement it yet;
+// their reports say so.
+type Model interface {
+	// Posterior returns the posterior mean of the objective at x, in its
+	// units and sign, and the posterior sd there.
+	Posterior(x []float64) (mean, sd float64, err error)
+	// Lengthscales returns the kernel's learned lengthscales, one per
+	// component, each in units of its component's range; ok is false when
+	// the kernel has no lengthscale per component.
+	Lengthscales() (lengthscales []float64, ok bool)
+}
+
+// Sizes of the model's charts: points along a slice, and a map's grid
+// points per side.
+const (
+	slicePoints = 60
+	mapPoints   = 20
+)
+
+// mappedComponents is how many of the most important components the maps
+// pair.
+const mappedComponents = 3
+
 // reportPage is what the report's template shows.
 type reportPage struct {
 	Problem, Study, Journal, Source string
@@ -78,6 +104,14 @@ type reportPage struct {
 	// Robust is the robust value of the recommendation, "" without input
 	// noise the program simulates.
 	Robust string
+	// Modelled says the model is drawn: Slices through the recommendation
+	// for each component, Maps of the posterior mean and sd for pairs of
+	// the most important components, and their Importance when the kernel
+	// learns a lengthscale per component.
+	Modelled   bool
+	Slices     []template.HTML
+	Maps       []template.HTML
+	Importance []importance
 	// Columns and Trials are the table of every trial, in ask order.
 	Columns []string
 	Trials  [][]string
@@ -103,6 +137,11 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 				return err
 			}
 			page.Constraints = append(page.Constraints, svg)
+		}
+	}
+	if model, ok := s.session.(Model); ok && st.Recommendation != nil {
+		if err := drawModel(&page, p, model, st.Recommendation.x, values); err != nil {
+			return err
 		}
 	}
 	if p.Robust != nil && st.Recommendation != nil {
@@ -212,19 +251,153 @@ func constraintChart(c Constraint, i int, values []toldValue) plot.Chart {
 		Lines: []plot.Line{limit}, Points: []plot.Points{measured}}
 }
 
+// importance is a component's share of the inverse lengthscales.
+type importance struct {
+	Name    string
+	Percent float64
+}
+
+// drawModel draws the model's slices through the recommendation rec, its
+// maps and its components' importance into page.
+func drawModel(page *reportPage, p Problem, model Model, rec []float64, values []toldValue) error {
+	names := componentNames(p.Dims)
+	if len(names) != len(rec) || len(p.Lower) != len(rec) || len(p.Upper) != len(rec) {
+		return fmt.Errorf("the recommendation has %d components, the domain %d", len(rec), len(names))
+	}
+	page.Modelled = true
+	// Components in order of importance, most important first; in
+	// declaration order without lengthscales.
+	order := make([]int, len(rec))
+	for i := range order {
+		order[i] = i
+	}
+	if ls, ok := model.Lengthscales(); ok && len(ls) == len(rec) {
+		total := 0.0
+		for _, l := range ls {
+			total += 1 / l
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ls[a], ls[b]) })
+		for _, i := range order {
+			page.Importance = append(page.Importance, importance{names[i], 100 / ls[i] / total})
+		}
+	}
+	for i, name := range names {
+		chart, err := sliceChart(p, model, rec, i, name, values)
+		if err != nil {
+			return err
+		}
+		svg, err := chartSVG(chart)
+		if err != nil {
+			return err
+		}
+		page.Slices = append(page.Slices, svg)
+	}
+	mapped := order[:min(len(order), mappedComponents)]
+	for a := range mapped {
+		for b := a + 1; b < len(mapped); b++ {
+			i, j := min(mapped[a], mapped[b]), max(mapped[a], mapped[b])
+			maps, err := modelMaps(p, model, rec, i, j, names, values)
+			if err != nil {
+				return err
+			}
+			page.Maps = append(page.Maps, maps...)
+		}
+	}
+	return nil
+}
+
+// along returns n points from lo to hi, both included.
+func along(lo, hi float64, n int) []float64 {
+	out := make([]float64, n)
+	for k := range out {
+		out[k] = lo + (hi-lo)*float64(k)/float64(n-1)
+	}
+	return out
+}
+
+// sliceChart draws the posterior mean ± 2 sd along component i through the
+// recommendation, with every value told at its component i.
+func sliceChart(p Problem, model Model, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
+	mean := plot.Line{Name: "posterior mean ± 2 sd"}
+	x := slices.Clone(rec)
+	for _, v := range along(p.Lower[i], p.Upper[i], slicePoints) {
+		x[i] = v
+		m, sd, err := model.Posterior(x)
+		if err != nil {
+			return plot.Chart{}, fmt.Errorf("the posterior at %s: %w", formatPoint(p.Dims, x), err)
+		}
+		mean.X, mean.Y = append(mean.X, v), append(mean.Y, m)
+		mean.Lower, mean.Upper = append(mean.Lower, m-2*sd), append(mean.Upper, m+2*sd)
+	}
+	told := plot.Points{Name: "values told (all, at their " + name + ")"}
+	for _, v := range values {
+		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, *v.t.result.Y)
+	}
+	m, _, err := model.Posterior(rec)
+	if err != nil {
+		return plot.Chart{}, err
+	}
+	recommended := plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{m}}
+	return plot.Chart{Title: "slice along " + name + " through the recommendation", XLabel: name, YLabel: "objective", Linear: true,
+		Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
+}
+
+// modelMaps draws the posterior mean and sd over components i and j, the
+// others at the recommendation's, with the values told and the
+// recommendation over them.
+func modelMaps(p Problem, model Model, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
+	mean := plot.Map{Title: "posterior mean", XLabel: names[i], YLabel: names[j],
+		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
+	told := plot.Points{Name: "evaluated"}
+	for _, v := range values {
+		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, v.t.x[j])
+	}
+	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}}}
+	sd := mean
+	sd.Title = "posterior sd"
+	sd.Z, mean.Z = nil, nil
+	x := slices.Clone(rec)
+	for _, y := range mean.Y {
+		meanRow, sdRow := make([]float64, len(mean.X)), make([]float64, len(mean.X))
+		for k, v := range mean.X {
+			x[i], x[j] = v, y
+			m, s, err := model.Posterior(x)
+			if err != nil {
+				return nil, fmt.Errorf("the posterior at %s: %w", formatPoint(p.Dims, x), err)
+			}
+			meanRow[k], sdRow[k] = m, s
+		}
+		mean.Z, sd.Z = append(mean.Z, meanRow), append(sd.Z, sdRow)
+	}
+	var out []template.HTML
+	for _, m := range []plot.Map{mean, sd} {
+		var b bytes.Buffer
+		if err := m.SVG(&b); err != nil {
+			return nil, fmt.Errorf("drawing the %s over %s and %s: %v", m.Title, names[i], names[j], err)
+		}
+		out = append(out, inlineSVG(b.Bytes()))
+	}
+	return out, nil
+}
+
 // chartSVG draws c as SVG to put inside HTML: without the XML prologue.
 func chartSVG(c plot.Chart) (template.HTML, error) {
 	var b bytes.Buffer
 	if err := c.SVG(&b); err != nil {
 		return "", fmt.Errorf("drawing the %s: %v", c.Title, err)
 	}
-	svg := b.Bytes()
+	return inlineSVG(b.Bytes()), nil
+}
+
+// inlineSVG is an SVG document without its XML prologue, to put inside
+// HTML.
+func inlineSVG(svg []byte) template.HTML {
 	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
 		svg = svg[i:]
 	}
 	// The SVG is gonum/plot's, made of numbers and the chart's text, which
 	// it escapes.
-	return template.HTML(svg), nil
+	return template.HTML(svg)
 }
 
 // trialTable is the table of every trial, in ask order: its columns' heads
@@ -322,6 +495,10 @@ svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; overflow: 
 /* The charts are laid out with Liberation Serif's widths; Times New Roman has the same. */
 svg text { font-family: "Liberation Serif", "Times New Roman", Tinos, serif !important; }
 .note { color: #555; font-style: italic; }
+h3 { font-size: 1.1em; }
+td .bar { height: 0.8em; width: 0; min-width: 1px; background: #0072b2; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+td.barcell { width: 20em; }
+.maps { display: flex; flex-wrap: wrap; gap: 0 1em; } .maps svg { max-width: 48%; }
 @media print { body { max-width: none; } h2 { break-after: avoid; } svg, tr { break-inside: avoid; } }
 </style>
 </head>
@@ -346,7 +523,17 @@ svg text { font-family: "Liberation Serif", "Times New Roman", Tinos, serif !imp
 {{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}
 
 <h2>Model</h2>
-<p class="note">Not drawn yet: slices and contours of the posterior and the importance of each dimension (its learned lengthscale) need the optimiser's posterior away from the evaluated points, which this program does not expose yet.</p>
+{{if .Modelled}}{{if .Importance}}<h3>Importance</h3>
+<p>Each component's share of the inverse learned lengthscales (in units of its range): the shorter a component's lengthscale, the faster the objective changes along it.</p>
+<table>{{range .Importance}}
+<tr><th>{{.Name}}</th><td>{{printf "%.1f" .Percent}} %</td><td class="barcell"><div class="bar" style="width: {{printf "%.1f" .Percent}}%"></div></td></tr>{{end}}
+</table>{{else}}<p class="note">The kernel learns no lengthscale per component: no importance is drawn, and the maps pair the first components.</p>{{end}}
+<h3>Slices through the recommendation</h3>
+{{range .Slices}}{{.}}
+{{end}}{{if .Maps}}<h3>Maps of the most important pairs</h3>
+<p>The other components at the recommendation's values.</p>
+<div class="maps">{{range .Maps}}{{.}}
+{{end}}</div>{{end}}{{else}}<p class="note">Not drawn: this program's optimiser does not give its posterior away from the evaluated points, which slices, maps and the importance of each component (its learned lengthscale) need; the programs boc emits do not give it yet.</p>{{end}}
 
 <h2>Input noise</h2>
 {{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>

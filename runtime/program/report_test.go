@@ -47,6 +47,16 @@ func (m *modelled) Best() ([]float64, float64, bool) {
 
 func (m *modelled) BestObserved() ([]float64, float64, bool) { return m.Best() }
 
+// Posterior is the values' function, x[0]·(2 − x[1]), with an sd that
+// grows along x[2].
+func (m *modelled) Posterior(x []float64) (float64, float64, error) {
+	return x[0] * (2 - x[1]), 0.5 + x[2], nil
+}
+
+// Lengthscales make v[1] the most important component, then speed, then
+// v[2].
+func (m *modelled) Lengthscales() ([]float64, bool) { return []float64{0.5, 0.25, 1}, true }
+
 // pumpProblem is a safe problem with a scalar and a vector dimension and
 // input noise, maximised.
 func pumpProblem() Problem {
@@ -146,10 +156,34 @@ func TestReportGolden(t *testing.T) {
 		"&lt;safety&gt; &amp; &#34;quotes&#34;", // the problem's text, escaped
 		"<th>v[2]</th>", "the rig &lt;jammed&gt;", "broke a safety limit", "<th>broke a safety limit</th><td>1</td>",
 		"robust value E[f(x + ε)] over the input noise ε: 6", "constraint heat", "<td>safe while ≤ 1</td>",
+		"<tr><th>v[1]</th><td>57.1 %</td>", "<tr><th>speed</th><td>28.6 %</td>", "<tr><th>v[2]</th><td>14.3 %</td>",
+		"slice along v[2] through the recommendation",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+}
+
+// TestReportWithoutModel: a session that gives no posterior gets a report
+// that says the model is not drawn.
+func TestReportWithoutModel(t *testing.T) {
+	dir := t.TempDir()
+	path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
+	writeJournal(t, path, 5)
+	p := pumpProblem()
+	// Only the Session's methods: no posterior, as the emitted programs'
+	// sessions do not give one yet.
+	p.NewSession = func(uint64) Session { return struct{ Session }{&modelled{}} }
+	if code, msg := report(p, "--journal", path, "-o", out); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte("Not drawn: this program's optimiser does not give its posterior")) || bytes.Contains(page, []byte("Slices through")) || !bytes.Contains(page, []byte("recommendation</th>")) {
+		t.Error("the report of a session without a posterior does not say that the model is not drawn")
 	}
 }
 
@@ -163,8 +197,9 @@ func TestReportSelfContained(t *testing.T) {
 	if loc := regexp.MustCompile(`(?i)<script|<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import`).FindIndex(page); loc != nil {
 		t.Errorf("the report refers to something outside it: %q", page[loc[0]:min(loc[1]+40, len(page))])
 	}
-	if n := bytes.Count(page, []byte("<svg")); n != 2 {
-		t.Errorf("%d inline SVG charts, want 2 (convergence and the constraint)", n)
+	// Convergence, the constraint, 3 slices and 3 pairs' maps of mean and sd.
+	if n := bytes.Count(page, []byte("<svg")); n != 11 {
+		t.Errorf("%d inline SVG charts, want 11", n)
 	}
 }
 

@@ -67,8 +67,9 @@ func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 }
 
 // A Model is a Session whose posterior can be read anywhere in the domain,
-// which the report draws. The programs boc emits do not implement it yet;
-// their reports say so.
+// which the report draws. The programs boc emits implement it unless their
+// search works on input distributions (uei, ugp, the MMD models); their
+// reports say that the model is not drawn.
 type Model interface {
 	// Posterior returns the posterior mean of the objective at x, in its
 	// units and sign, and the posterior sd there.
@@ -533,7 +534,7 @@ td.barcell { width: 20em; }
 {{end}}{{if .Maps}}<h3>Maps of the most important pairs</h3>
 <p>The other components at the recommendation's values.</p>
 <div class="maps">{{range .Maps}}{{.}}
-{{end}}</div>{{end}}{{else}}<p class="note">Not drawn: this program's optimiser does not give its posterior away from the evaluated points, which slices, maps and the importance of each component (its learned lengthscale) need; the programs boc emits do not give it yet.</p>{{end}}
+{{end}}</div>{{end}}{{else}}<p class="note">Not drawn: this program's optimiser does not give its posterior at a point (its search works on input distributions), which slices, maps and the importance of each component (its learned lengthscale) need.</p>{{end}}
 
 <h2>Input noise</h2>
 {{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>

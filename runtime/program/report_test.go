@@ -172,8 +172,8 @@ func TestReportWithoutModel(t *testing.T) {
 	path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
 	writeJournal(t, path, 5)
 	p := pumpProblem()
-	// Only the Session's methods: no posterior, as the emitted programs'
-	// sessions do not give one yet.
+	// Only the Session's methods: no posterior, as the sessions of
+	// programs whose search works on input distributions.
 	p.NewSession = func(uint64) Session { return struct{ Session }{&modelled{}} }
 	if code, msg := report(p, "--journal", path, "-o", out); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, msg)
@@ -182,7 +182,7 @@ func TestReportWithoutModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(page, []byte("Not drawn: this program's optimiser does not give its posterior")) || bytes.Contains(page, []byte("Slices through")) || !bytes.Contains(page, []byte("recommendation</th>")) {
+	if !bytes.Contains(page, []byte("Not drawn: this program's optimiser does not give its posterior at a point")) || bytes.Contains(page, []byte("Slices through")) || !bytes.Contains(page, []byte("recommendation</th>")) {
 		t.Error("the report of a session without a posterior does not say that the model is not drawn")
 	}
 }

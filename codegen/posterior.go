@@ -58,14 +58,16 @@ func (g *generator) posteriorDecls(f *jen.File) {
 			jen.If(jen.Id("Integer").Index(jen.Id("i"))).Block(jen.Id("x").Index(jen.Id("i")).Op("=").Qual("math", "Round").Call(jen.Id("x").Index(jen.Id("i")))),
 		))
 	}
-	f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
 	if g.hasInteger() {
+		f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
 		f.Comment("and its standard deviation; integer components are rounded to whole numbers.")
+		f.Comment("It uses the optimiser's working memory, so it must not run concurrently with")
+		f.Comment("Suggest or Observe.")
 	} else {
-		f.Comment("and its standard deviation.")
+		f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
+		f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
+		f.Comment("not run concurrently with Suggest or Observe.")
 	}
-	f.Comment("It uses the optimiser's working memory, so it must not run concurrently with")
-	f.Comment("Suggest or Observe.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Posterior").Params(jen.Id("x").Id("Point")).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(append(round,
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),

@@ -692,9 +692,8 @@ func (o *Optimizer) Acquisition() (value float64, ok bool) {
 }
 
 // Posterior returns the posterior mean at x, in the objective's units and sign,
-// and its standard deviation.
-// It uses the optimiser's working memory, so it must not run concurrently with
-// Suggest or Observe.
+// and its standard deviation. It uses the optimiser's working memory, so it must
+// not run concurrently with Suggest or Observe.
 func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	u, err := toUnit(x)
 	if err != nil {

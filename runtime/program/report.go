@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -20,7 +21,7 @@ import (
 // The command report: one self-contained HTML file about a study, which a
 // browser opens offline (no script, font or image is fetched: the charts
 // are inline SVG) and which prints. The same journal gives the same bytes:
-// the file holds no time but the journal's.
+// the file holds no time.
 
 func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet(p.Name+" report", flag.ContinueOnError)
@@ -98,18 +99,18 @@ type reportPage struct {
 	Program string
 	// Settings and Status are rows of a label and its value.
 	Settings, Status [][2]string
-	// Convergence is the chart of the values told; nil before any.
+	// Convergence is the chart of the values told; empty before any.
 	Convergence template.HTML
 	// Constraints are the charts of each unknown constraint's values.
 	Constraints []template.HTML
 	// Robust is the robust value of the recommendation, "" without input
 	// noise the program simulates.
 	Robust string
-	// Modelled says the model is drawn: Slices through the recommendation
-	// for each component, Maps of the posterior mean and sd for pairs of
-	// the most important components, and their Importance when the kernel
-	// learns a lengthscale per component.
-	Modelled   bool
+	// The model is drawn as Slices through the recommendation for each
+	// component, Maps of the posterior mean and sd for pairs of the most
+	// important components, and their Importance when the kernel learns a
+	// lengthscale per component; or ModelNote says why it is not.
+	ModelNote  string
 	Slices     []template.HTML
 	Maps       []template.HTML
 	Importance []importance
@@ -132,15 +133,21 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 			return err
 		}
 		page.Convergence = svg
-		for i, c := range p.Constraints {
-			svg, err := chartSVG(constraintChart(c, i, values))
+		for _, c := range p.Constraints {
+			svg, err := chartSVG(constraintChart(c, values))
 			if err != nil {
 				return err
 			}
 			page.Constraints = append(page.Constraints, svg)
 		}
 	}
-	if model, ok := s.session.(Model); ok && st.Recommendation != nil {
+	model, ok := s.session.(Model)
+	switch {
+	case !ok:
+		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point (its search works on input distributions), which slices, maps and the importance of each component (its learned lengthscale) need."
+	case st.Recommendation == nil:
+		page.ModelNote = "Not drawn: no value has been told yet."
+	default:
 		if err := drawModel(&page, p, model, st.Recommendation.x, values); err != nil {
 			return err
 		}
@@ -238,9 +245,8 @@ func convergenceChart(p Problem, values []toldValue) plot.Chart {
 		Lines: []plot.Line{best}, Points: []plot.Points{observed}}
 }
 
-// constraintChart draws the values told of constraint c, the i-th, against
-// its limit.
-func constraintChart(c Constraint, i int, values []toldValue) plot.Chart {
+// constraintChart draws the values told of constraint c against its limit.
+func constraintChart(c Constraint, values []toldValue) plot.Chart {
 	measured := plot.Points{Name: "value told"}
 	for _, v := range values {
 		measured.X = append(measured.X, float64(v.evaluation))
@@ -265,14 +271,13 @@ func drawModel(page *reportPage, p Problem, model Model, rec []float64, values [
 	if len(names) != len(rec) || len(p.Lower) != len(rec) || len(p.Upper) != len(rec) {
 		return fmt.Errorf("the recommendation has %d components, the domain %d", len(rec), len(names))
 	}
-	page.Modelled = true
 	// Components in order of importance, most important first; in
 	// declaration order without lengthscales.
 	order := make([]int, len(rec))
 	for i := range order {
 		order[i] = i
 	}
-	if ls, ok := model.Lengthscales(); ok && len(ls) == len(rec) {
+	if ls, ok := model.Lengthscales(); ok && len(ls) == len(rec) && !slices.ContainsFunc(ls, func(l float64) bool { return !(l > 0) || math.IsInf(l, 1) }) {
 		total := 0.0
 		for _, l := range ls {
 			total += 1 / l
@@ -524,7 +529,7 @@ td.barcell { width: 20em; }
 {{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}
 
 <h2>Model</h2>
-{{if .Modelled}}{{if .Importance}}<h3>Importance</h3>
+{{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .Importance}}<h3>Importance</h3>
 <p>Each component's share of the inverse learned lengthscales (in units of its range): the shorter a component's lengthscale, the faster the objective changes along it.</p>
 <table>{{range .Importance}}
 <tr><th>{{.Name}}</th><td>{{printf "%.1f" .Percent}} %</td><td class="barcell"><div class="bar" style="width: {{printf "%.1f" .Percent}}%"></div></td></tr>{{end}}
@@ -534,7 +539,7 @@ td.barcell { width: 20em; }
 {{end}}{{if .Maps}}<h3>Maps of the most important pairs</h3>
 <p>The other components at the recommendation's values.</p>
 <div class="maps">{{range .Maps}}{{.}}
-{{end}}</div>{{end}}{{else}}<p class="note">Not drawn: this program's optimiser does not give its posterior at a point (its search works on input distributions), which slices, maps and the importance of each component (its learned lengthscale) need.</p>{{end}}
+{{end}}</div>{{end}}{{end}}
 
 <h2>Input noise</h2>
 {{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>

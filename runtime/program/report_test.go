@@ -165,25 +165,35 @@ func TestReportGolden(t *testing.T) {
 	}
 }
 
-// TestReportWithoutModel: a session that gives no posterior gets a report
-// that says the model is not drawn.
+// TestReportWithoutModel: a report whose model cannot be drawn says why: a
+// session that gives no posterior, or no value told yet.
 func TestReportWithoutModel(t *testing.T) {
-	dir := t.TempDir()
-	path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
-	writeJournal(t, path, 5)
-	p := pumpProblem()
 	// Only the Session's methods: no posterior, as the sessions of
 	// programs whose search works on input distributions.
-	p.NewSession = func(uint64) Session { return struct{ Session }{&modelled{}} }
-	if code, msg := report(p, "--journal", path, "-o", out); code != ExitOK {
-		t.Fatalf("exit %d: %s", code, msg)
-	}
-	page, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(page, []byte("Not drawn: this program's optimiser does not give its posterior at a point")) || bytes.Contains(page, []byte("Slices through")) || !bytes.Contains(page, []byte("recommendation</th>")) {
-		t.Error("the report of a session without a posterior does not say that the model is not drawn")
+	unmodelled := pumpProblem()
+	unmodelled.NewSession = func(uint64) Session { return struct{ Session }{&modelled{}} }
+	for _, tc := range []struct {
+		name   string
+		p      Problem
+		trials int
+		want   string
+	}{
+		{"no posterior", unmodelled, 5, "Not drawn: this program&#39;s optimiser does not give its posterior at a point"},
+		{"no value", pumpProblem(), 1, "Not drawn: no value has been told yet."},
+	} {
+		dir := t.TempDir()
+		path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
+		writeJournal(t, path, tc.trials)
+		if code, msg := report(tc.p, "--journal", path, "-o", out); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, msg)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(page, []byte(tc.want)) || bytes.Contains(page, []byte("Slices through")) {
+			t.Errorf("%s: the report does not say %q, or draws the model", tc.name, tc.want)
+		}
 	}
 }
 

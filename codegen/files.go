@@ -221,7 +221,7 @@ func (g *generator) program(importPath string) []File {
 }
 
 // sessionDecls emits session, the library's optimiser as runtime/program's
-// Session, for ask, tell and status.
+// Session, for ask, tell, status and report.
 func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
 	point := lib("Point").Call(jen.Id("x"))
@@ -267,6 +267,7 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 			jen.Return(whole(jen.Id("x")), jen.Id("v"), jen.Id("ok")),
 		)
 	}
+	g.sessionModelDecls(f, lib)
 }
 
 // evaluateDecl emits evaluate, one trial's evaluation for run --journal:

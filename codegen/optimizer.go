@@ -80,6 +80,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.placeLandmarksDecl(f)
 	g.inflationDecls(f)
 	g.accessorDecls(f)
+	g.posteriorDecls(f)
 }
 
 func (g *generator) noiseDecl(f *jen.File) {

@@ -57,6 +57,7 @@ func (g *generator) safeDecls(f *jen.File) {
 	g.placeLandmarksDecl(f)
 	g.inflationDecls(f)
 	g.accessorDecls(f)
+	g.posteriorDecls(f)
 }
 
 // judgesTruth reports whether the optimiser consults the simulated

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/bocdev/boc/plot"
+	"github.com/bocdev/boc/runtime/plot"
 )
 
 // plotFormats are the files drawn of each chart, by extension.

@@ -98,7 +98,7 @@ type Store interface {
 // OpenStore opens the journal target names: a postgres:// or postgresql://
 // URL, or else a file path (Open).
 func OpenStore(target string) (Store, error) {
-	if isPostgres(target) {
+	if IsPostgres(target) {
 		return openPostgres(target)
 	}
 	return Open(target)

@@ -13,8 +13,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// isPostgres reports whether target is a PostgreSQL URL.
-func isPostgres(target string) bool {
+// IsPostgres reports whether target is a PostgreSQL URL rather than a
+// file's path.
+func IsPostgres(target string) bool {
 	return strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://")
 }
 

@@ -25,9 +25,15 @@ type studyFlags struct {
 }
 
 func (f *studyFlags) register(p Problem, flags *flag.FlagSet) {
+	f.registerStudy(p, flags)
+	flags.BoolVar(&f.asJSON, "json", false, "")
+}
+
+// registerStudy registers the flags that name the study: --journal and
+// --study.
+func (f *studyFlags) registerStudy(p Problem, flags *flag.FlagSet) {
 	flags.StringVar(&f.journal, "journal", p.Name+".journal", "")
 	flags.StringVar(&f.study, "study", p.Name, "")
-	flags.BoolVar(&f.asJSON, "json", false, "")
 }
 
 // withStudy opens the journal and runs fn on the study, replayed, inside

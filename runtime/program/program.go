@@ -3,6 +3,7 @@
 //
 //	PROG run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R]
 //	PROG ask | tell ID ... | status [--journal J] [--study NAME]
+//	PROG report [--journal J] [--study NAME] -o FILE
 //	PROG robust-optimum [--grid N | --starts N] [--input-noise-scale R] [--json]
 //	PROG optimum [--json]
 //	PROG version
@@ -19,7 +20,8 @@
 // multiplies the simulated input noise, for studies of a misjudged noise.
 // For a finite decision set and an expression objective, optimum prints the
 // best candidate and its value, the reference of a study's regret. ask, tell
-// and status drive a study one trial at a time from a journal (study.go).
+// and status drive a study one trial at a time from a journal (study.go);
+// report writes a study's HTML report (report.go).
 // The package knows nothing of the .bo language and imports no compiler
 // package.
 package program
@@ -202,6 +204,8 @@ func Run(ctx context.Context, p Problem, args []string, stdout, stderr io.Writer
 		return tellCommand(p, args[1:], stdout, stderr)
 	case "status":
 		return statusCommand(p, args[1:], stdout, stderr)
+	case "report":
+		return reportCommand(p, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "%s: version takes no arguments\n", p.Name)
@@ -225,6 +229,7 @@ func usage(p Problem, w io.Writer) {
        %[1]s ask [-n K] [--journal J] [--study NAME] [--json]
        %[1]s tell ID (--value Y [--sd S] [--constraint NAME=V]... | --failed [--reason TEXT]) [--journal J] [--study NAME]
        %[1]s status [--journal J] [--study NAME] [--json]
+       %[1]s report [--journal J] [--study NAME] -o FILE
        %[1]s robust-optimum [--grid N | --starts N] [--input-noise-scale R] [--json]
        %[1]s optimum [--json]
        %[1]s version
@@ -235,6 +240,9 @@ func usage(p Problem, w io.Writer) {
   ask             reserve trials at the optimiser's next points and print them
   tell            record what trial ID measured (or that it failed)
   status          print a study's evaluations, pending trials and recommendation
+  report          write a study's report as one HTML file, which opens offline
+                  and prints: status, settings, the problem, convergence,
+                  safety and every trial
   robust-optimum  find the best robust value E[f(x + input noise)] of the domain
                   (problems with input noise and an expression objective): a
                   grid search for 1 or 2 components; for more, a multi-start
@@ -274,7 +282,7 @@ Flags of run:
                    taken over when its lease expires (at once when that run
                    was on this host)
 
-Flags of ask, tell and status:
+Flags of ask, tell, status and report:
   --journal J      the study's journal file (default %[1]s.journal): one JSON
                    line per event, written before the command returns
   --study NAME     the study within the journal (default %[1]s)
@@ -287,6 +295,7 @@ Flags of ask, tell and status:
   --value Y        tell: the measured value; --sd S its noise sd, when the
                    noise is reported; --constraint NAME=V each unknown
                    constraint's measured value
+  -o FILE          report: the HTML file to write
   --failed         tell: the evaluation failed (--reason TEXT says why); the
                    optimiser holds the point below the worst value told (by
                    the values' spread); before any value, or with unknown

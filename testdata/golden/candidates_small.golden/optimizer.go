@@ -668,3 +668,21 @@ func (o *Optimizer) Evaluations() int {
 func (o *Optimizer) Acquisition() (value float64, ok bool) {
 	return o.lastAcquisition, o.searched
 }
+
+// Posterior returns the posterior mean at x, in the objective's units and sign,
+// and its standard deviation; integer components are rounded to whole numbers.
+// It uses the optimiser's working memory, so it must not run concurrently with
+// Suggest or Observe.
+func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
+	for i := range x {
+		if Integer[i] {
+			x[i] = math.Round(x[i])
+		}
+	}
+	u, err := toUnit(x)
+	if err != nil {
+		return 0, 0, err
+	}
+	m, sd := o.predict(u[:])
+	return -m, sd, nil
+}

@@ -93,3 +93,13 @@ func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
 }
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != external_reported.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), external_reported.Dim)
+	}
+	return s.o.Posterior(external_reported.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
+}

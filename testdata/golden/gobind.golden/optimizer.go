@@ -680,3 +680,15 @@ func (o *Optimizer) Evaluations() int {
 func (o *Optimizer) Acquisition() (value float64, ok bool) {
 	return o.lastAcquisition, o.searched
 }
+
+// Posterior returns the posterior mean at x, in the objective's units and sign,
+// and its standard deviation. It uses the optimiser's working memory, so it must
+// not run concurrently with Suggest or Observe.
+func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
+	u, err := toUnit(x)
+	if err != nil {
+		return 0, 0, err
+	}
+	m, sd := o.posteriorGrad(&o.workers[0], u[:])
+	return -m, sd, nil
+}

@@ -106,6 +106,15 @@ func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
 }
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != lbfgs_noisy.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), lbfgs_noisy.Dim)
+	}
+	return s.o.Posterior(lbfgs_noisy.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	return nil, false
+}
 
 // evaluate evaluates trial number trial at x, for run --journal.
 func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {

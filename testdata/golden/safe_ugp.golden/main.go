@@ -128,6 +128,15 @@ func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
 }
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != safeugp.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), safeugp.Dim)
+	}
+	return s.o.Posterior(safeugp.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	return nil, false
+}
 
 // evaluate evaluates trial number trial at x, for run --journal.
 func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {

@@ -98,6 +98,15 @@ func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
 }
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != srinivas.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), srinivas.Dim)
+	}
+	return s.o.Posterior(srinivas.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	return nil, false
+}
 
 // evaluate evaluates trial number trial at x, for run --journal.
 func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {

@@ -37,17 +37,35 @@ func regretChart(zero bool) Chart {
 	return c
 }
 
+// convergenceChart is a chart such as a report draws: each evaluation's
+// value as a point, the best so far as a line without a band, on a linear
+// axis although every value is positive.
+func convergenceChart() Chart {
+	c := Chart{Title: "convergence", XLabel: "evaluation", YLabel: "value", Linear: true,
+		Lines:  []Line{{Name: "best so far", Steps: true}},
+		Points: []Points{{Name: "observed"}}}
+	best := math.Inf(1)
+	for i := 1; i <= 12; i++ {
+		y := 3 + math.Sin(float64(i))*2/float64(i)
+		best = min(best, y)
+		c.Points[0].X, c.Points[0].Y = append(c.Points[0].X, float64(i)), append(c.Points[0].Y, y)
+		c.Lines[0].X, c.Lines[0].Y = append(c.Lines[0].X, float64(i)), append(c.Lines[0].Y, best)
+	}
+	return c
+}
+
 // TestGoldenSVG compares the SVG of fixed charts with testdata byte for byte
-// (go test ./plot -update rewrites them): the same chart must always give the
+// (go test ./runtime/plot -update rewrites them): the same chart must always give the
 // same file.
 func TestGoldenSVG(t *testing.T) {
 	for _, tc := range []struct {
-		file string
-		zero bool
-	}{{"log.svg", false}, {"linear.svg", true}} {
+		file  string
+		chart Chart
+		log   bool
+	}{{"log.svg", regretChart(false), true}, {"linear.svg", regretChart(true), false}, {"points.svg", convergenceChart(), false}} {
 		t.Run(tc.file, func(t *testing.T) {
 			var got bytes.Buffer
-			if err := regretChart(tc.zero).SVG(&got); err != nil {
+			if err := tc.chart.SVG(&got); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", tc.file)
@@ -61,11 +79,11 @@ func TestGoldenSVG(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("the SVG differs from %s (go test ./plot -update rewrites it)", path)
+				t.Errorf("the SVG differs from %s (go test ./runtime/plot -update rewrites it)", path)
 			}
 			// The y axis says its scale only when it is logarithmic.
-			if logScale := strings.Contains(got.String(), "(log scale)"); logScale == tc.zero {
-				t.Errorf("log scale %v with a zero regret %v", logScale, tc.zero)
+			if logScale := strings.Contains(got.String(), "(log scale)"); logScale != tc.log {
+				t.Errorf("log scale %v, want %v", logScale, tc.log)
 			}
 		})
 	}
@@ -114,12 +132,18 @@ func TestChartErrors(t *testing.T) {
 	inf.Lines[0].X[0] = math.Inf(1)
 	empty := regretChart(false)
 	empty.Lines[0] = Line{Name: "nothing"}
+	unpaired := convergenceChart()
+	unpaired.Points[0].Y = unpaired.Points[0].Y[1:]
+	nanPoint := convergenceChart()
+	nanPoint.Points[0].Y[2] = math.NaN()
 	for _, tc := range []struct {
 		name  string
 		chart Chart
 		want  string
 	}{
-		{"no line", Chart{Title: "none"}, "the chart has no line"},
+		{"no line", Chart{Title: "none"}, "the chart has no line and no point"},
+		{"points unpaired", unpaired, `points "observed": 12 x and 11 y values`},
+		{"points NaN", nanPoint, `points "observed": the value NaN is not a finite number`},
 		{"lengths differ", short, `line "ucb(beta = 2)": 8 x, 8 y, 8 lower and 3 upper values`},
 		{"NaN", nan, `line "random": the value NaN is not a finite number`},
 		{"infinity", inf, `line "ei": the value +Inf is not a finite number`},

@@ -1,9 +1,10 @@
 // Package plot draws charts of lines over a common x axis, each line with a
-// filled band around it (a median between its quartiles, say), as SVG or PNG
-// with gonum/plot. The fonts are compiled in and nothing depends on the time
+// filled band around it (a median between its quartiles, say) or without,
+// and of scattered points, as SVG or PNG with gonum/plot. The fonts are compiled in and nothing depends on the time
 // or the machine, so the same chart always gives the same bytes, which
 // golden tests compare. The y axis is logarithmic when every value is
-// positive, and its label says so.
+// positive, unless the chart asks for a linear one, and its label says so.
+// The boc command's study and the emitted programs' report draw with it.
 package plot
 
 import (
@@ -23,17 +24,30 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// A Chart is what is drawn: a title, the axes' labels and the lines.
+// A Chart is what is drawn: a title, the axes' labels, the lines and the
+// points. Linear keeps the y axis linear when every value is positive.
 type Chart struct {
 	Title, XLabel, YLabel string
 	Lines                 []Line
+	Points                []Points
+	Linear                bool
 }
 
-// A Line is a named series: Y at X, with a band from Lower to Upper. The
-// four have one value per point, every value finite.
+// A Line is a named series: Y at X, with a band from Lower to Upper, or
+// without one when both are empty. Each has one value per point, every
+// value finite. Steps draws it level from each point to the next (a best
+// so far, which changes only at its points).
 type Line struct {
 	Name               string
 	X, Y, Lower, Upper []float64
+	Steps              bool
+}
+
+// Points are a named series of points Y at X, drawn unjoined, one value
+// per point, every value finite.
+type Points struct {
+	Name string
+	X, Y []float64
 }
 
 // The size of a chart, its legend included, and the resolution of PNGs.
@@ -100,27 +114,29 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 	legend := gplot.NewLegend()
 	legend.Top, legend.Left = true, true
 	legend.Padding = vg.Points(2) // the bands' swatches would touch
-	if len(c.Lines) == 0 {
-		return nil, legend, errors.New("the chart has no line")
+	if len(c.Lines) == 0 && len(c.Points) == 0 {
+		return nil, legend, errors.New("the chart has no line and no point")
 	}
-	logScale := true
+	logScale := !c.Linear
 	for _, l := range c.Lines {
 		n := len(l.X)
-		if n == 0 || len(l.Y) != n || len(l.Lower) != n || len(l.Upper) != n {
-			return nil, legend, fmt.Errorf("line %q: %d x, %d y, %d lower and %d upper values; want as many, at least one", l.Name, n, len(l.Y), len(l.Lower), len(l.Upper))
+		banded := len(l.Lower) > 0 || len(l.Upper) > 0
+		if n == 0 || len(l.Y) != n || banded && (len(l.Lower) != n || len(l.Upper) != n) {
+			return nil, legend, fmt.Errorf("line %q: %d x, %d y, %d lower and %d upper values; want as many (or no lower and upper), at least one", l.Name, n, len(l.Y), len(l.Lower), len(l.Upper))
 		}
-		for _, ys := range [][]float64{l.X, l.Y, l.Lower, l.Upper} {
-			for _, v := range ys {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, legend, fmt.Errorf("line %q: the value %v is not a finite number", l.Name, v)
-				}
-			}
+		if err := finite(fmt.Sprintf("line %q", l.Name), l.X, l.Y, l.Lower, l.Upper); err != nil {
+			return nil, legend, err
 		}
-		for _, ys := range [][]float64{l.Y, l.Lower, l.Upper} {
-			for _, v := range ys {
-				logScale = logScale && v > 0
-			}
+		logScale = logScale && allPositive(l.Y, l.Lower, l.Upper)
+	}
+	for _, ps := range c.Points {
+		if len(ps.X) == 0 || len(ps.Y) != len(ps.X) {
+			return nil, legend, fmt.Errorf("points %q: %d x and %d y values; want as many, at least one", ps.Name, len(ps.X), len(ps.Y))
 		}
+		if err := finite(fmt.Sprintf("points %q", ps.Name), ps.X, ps.Y); err != nil {
+			return nil, legend, err
+		}
+		logScale = logScale && allPositive(ps.Y)
 	}
 	// A log axis draws log10 of the values on a linear one, whose ticks say
 	// what they stand for: gonum/plot's LogScale centres the axis label's
@@ -137,12 +153,17 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 	}
 	for i, l := range c.Lines {
 		colour := colours[i%len(colours)]
-		band, err := plotter.NewPolygon(bandOutline(l, scale))
-		if err != nil {
-			return nil, legend, fmt.Errorf("line %q: %v", l.Name, err)
+		var thumbs []gplot.Thumbnailer
+		if len(l.Lower) > 0 {
+			band, err := plotter.NewPolygon(bandOutline(l, scale))
+			if err != nil {
+				return nil, legend, fmt.Errorf("line %q: %v", l.Name, err)
+			}
+			band.Color = color.NRGBA{colour.R, colour.G, colour.B, bandAlpha}
+			band.LineStyle.Width = 0
+			p.Add(band)
+			thumbs = append(thumbs, band)
 		}
-		band.Color = color.NRGBA{colour.R, colour.G, colour.B, bandAlpha}
-		band.LineStyle.Width = 0
 		line, err := plotter.NewLine(points(l.X, l.Y, scale))
 		if err != nil {
 			return nil, legend, fmt.Errorf("line %q: %v", l.Name, err)
@@ -150,10 +171,53 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 		line.Color = colour
 		line.Width = vg.Points(1.5)
 		line.Dashes = dashes[i/len(colours)%len(dashes)]
-		p.Add(band, line)
-		legend.Add(l.Name, band, line)
+		if l.Steps {
+			line.StepStyle = plotter.PostStep
+		}
+		p.Add(line)
+		legend.Add(l.Name, append(thumbs, line)...)
+	}
+	// Points take the colours after the lines', and a shape of their own.
+	for i, ps := range c.Points {
+		scatter, err := plotter.NewScatter(points(ps.X, ps.Y, scale))
+		if err != nil {
+			return nil, legend, fmt.Errorf("points %q: %v", ps.Name, err)
+		}
+		scatter.Color = colours[(len(c.Lines)+i)%len(colours)]
+		scatter.Shape = shapes[i%len(shapes)]
+		scatter.Radius = vg.Points(2.5)
+		p.Add(scatter)
+		legend.Add(ps.Name, scatter)
 	}
 	return p, legend, nil
+}
+
+// shapes mark the series of points.
+var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}}
+
+// finite returns an error naming the series when a value of it is not a
+// finite number.
+func finite(series string, values ...[]float64) error {
+	for _, vs := range values {
+		for _, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s: the value %v is not a finite number", series, v)
+			}
+		}
+	}
+	return nil
+}
+
+// allPositive reports whether every value is positive.
+func allPositive(values ...[]float64) bool {
+	for _, vs := range values {
+		for _, v := range vs {
+			if v <= 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // points pairs xs with ys, scaled.

@@ -1,0 +1,141 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"strconv"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// A Map is a function of two variables drawn as a heat map, Z[i][j] at
+// (X[j], Y[i]) on a grid of increasing X and Y, with points over it (the
+// observations, say) and a legend of its colours.
+type Map struct {
+	Title, XLabel, YLabel string
+	X, Y                  []float64
+	Z                     [][]float64
+	Points                []Points
+}
+
+// mapColours is the number of colours a map's values are binned into, few
+// enough for a reader to match a colour with the legend.
+const mapColours = 10
+
+// mapSize is the size of a map, its legend included: square-ish, so that
+// both variables get the same room.
+const mapSize = 4.5 * vg.Inch
+
+// SVG writes the map as an SVG document.
+func (m Map) SVG(w io.Writer) error {
+	p, legend, err := m.build()
+	if err != nil {
+		return err
+	}
+	canvas := vgsvg.New(mapSize+legendGap+vg.Inch, mapSize)
+	dc := draw.New(canvas)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	box := legend.Rectangle(dc)
+	legendWidth := box.Max.X - box.Min.X
+	p.Draw(draw.Crop(dc, 0, -legendWidth-legendGap, 0, 0))
+	legend.YOffs = -p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y - p.Title.Padding
+	legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, 0, 0, 0))
+	_, err = canvas.WriteTo(w)
+	return err
+}
+
+// build makes the plot of the map and its legend: a swatch per colour,
+// labelled with the range of values it stands for.
+func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
+	legend := gplot.NewLegend()
+	legend.Top, legend.Left = true, true
+	if len(m.X) < 2 || len(m.Y) < 2 || len(m.Z) != len(m.Y) {
+		return nil, legend, fmt.Errorf("map %q: %d x, %d y and %d rows of values; want at least 2 x and 2 y, a row per y", m.Title, len(m.X), len(m.Y), len(m.Z))
+	}
+	for i, row := range m.Z {
+		if len(row) != len(m.X) {
+			return nil, legend, fmt.Errorf("map %q: row %d has %d values for %d x", m.Title, i, len(row), len(m.X))
+		}
+		if err := finite(fmt.Sprintf("map %q", m.Title), row); err != nil {
+			return nil, legend, err
+		}
+	}
+	if err := finite(fmt.Sprintf("map %q", m.Title), m.X, m.Y); err != nil {
+		return nil, legend, err
+	}
+	for _, axis := range [][]float64{m.X, m.Y} {
+		for i := 1; i < len(axis); i++ {
+			if !(axis[i] > axis[i-1]) {
+				return nil, legend, fmt.Errorf("map %q: the grid's coordinates do not increase", m.Title)
+			}
+		}
+	}
+	heat := plotter.NewHeatMap(grid{&m}, mapPalette())
+	if heat.Min == heat.Max {
+		// A constant function still gets a colour.
+		heat.Max = heat.Min + 1
+	}
+	p := gplot.New()
+	p.Title.Text = m.Title
+	p.X.Label.Text = m.XLabel
+	p.Y.Label.Text = m.YLabel
+	p.Add(heat)
+	colours := heat.Palette.Colors()
+	step := (heat.Max - heat.Min) / float64(len(colours))
+	for i := len(colours) - 1; i >= 0; i-- {
+		swatch, err := plotter.NewPolygon(plotter.XYs{{}, {X: 1}, {X: 1, Y: 1}})
+		if err != nil {
+			return nil, legend, err
+		}
+		swatch.Color, swatch.LineStyle.Width = colours[i], 0
+		legend.Add(formatLevel(heat.Min+float64(i)*step)+" to "+formatLevel(heat.Min+float64(i+1)*step), swatch)
+	}
+	for i, ps := range m.Points {
+		if len(ps.X) == 0 || len(ps.Y) != len(ps.X) {
+			return nil, legend, fmt.Errorf("points %q: %d x and %d y values; want as many, at least one", ps.Name, len(ps.X), len(ps.Y))
+		}
+		if err := finite(fmt.Sprintf("points %q", ps.Name), ps.X, ps.Y); err != nil {
+			return nil, legend, err
+		}
+		scatter, err := plotter.NewScatter(points(ps.X, ps.Y, func(v float64) float64 { return v }))
+		if err != nil {
+			return nil, legend, err
+		}
+		// Black shows on every colour of the palette; shapes tell the
+		// series apart.
+		scatter.Color = color.Black
+		scatter.Shape = shapes[i%len(shapes)]
+		scatter.Radius = vg.Points(2.5)
+		p.Add(scatter)
+		legend.Add(ps.Name, scatter)
+	}
+	return p, legend, nil
+}
+
+// mapPalette is Moreland's smooth blue to red, in mapColours steps.
+func mapPalette() palette.Palette {
+	cm := moreland.SmoothBlueRed()
+	cm.SetMin(0)
+	cm.SetMax(1)
+	return cm.Palette(mapColours)
+}
+
+// grid is a Map as gonum/plot's grid: column c at X[c], row r at Y[r].
+type grid struct{ m *Map }
+
+func (g grid) Dims() (c, r int)   { return len(g.m.X), len(g.m.Y) }
+func (g grid) Z(c, r int) float64 { return g.m.Z[r][c] }
+func (g grid) X(c int) float64    { return g.m.X[c] }
+func (g grid) Y(r int) float64    { return g.m.Y[r] }
+
+// formatLevel formats a colour's bound for the legend: three significant
+// digits.
+func formatLevel(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }

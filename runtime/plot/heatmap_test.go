@@ -1,0 +1,88 @@
+package plot
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bowlMap is a map such as a report draws: a bowl on a 20 × 15 grid with
+// three observations and a recommendation over it.
+func bowlMap() Map {
+	m := Map{Title: "posterior mean", XLabel: "a", YLabel: "b",
+		Points: []Points{{Name: "observations", X: []float64{0.1, 0.5, 0.9}, Y: []float64{0.2, 0.7, 0.4}},
+			{Name: "recommendation", X: []float64{0.5}, Y: []float64{0.7}}}}
+	for j := range 20 {
+		m.X = append(m.X, float64(j)/19)
+	}
+	for i := range 15 {
+		y := float64(i) / 14
+		m.Y = append(m.Y, y)
+		row := make([]float64, len(m.X))
+		for j, x := range m.X {
+			row[j] = (x-0.5)*(x-0.5) + (y-0.7)*(y-0.7)
+		}
+		m.Z = append(m.Z, row)
+	}
+	return m
+}
+
+// TestGoldenMap compares the SVG of a fixed map with testdata/map.svg
+// (-update rewrites it) and draws it twice to compare.
+func TestGoldenMap(t *testing.T) {
+	var got, again bytes.Buffer
+	if err := bowlMap().SVG(&got); err != nil {
+		t.Fatal(err)
+	}
+	if err := bowlMap().SVG(&again); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), again.Bytes()) {
+		t.Error("the same map drawn twice gives different SVGs")
+	}
+	path := filepath.Join("testdata", "map.svg")
+	if *update {
+		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("the SVG differs from %s (go test ./runtime/plot -update rewrites it)", path)
+	}
+}
+
+// TestMapErrors: a map that cannot be drawn is an error, never a panic or
+// a broken file.
+func TestMapErrors(t *testing.T) {
+	ragged := bowlMap()
+	ragged.Z[3] = ragged.Z[3][1:]
+	nan := bowlMap()
+	nan.Z[2][2] = math.NaN()
+	decreasing := bowlMap()
+	decreasing.X[4] = 0
+	single := bowlMap()
+	single.X, single.Z = single.X[:1], nil
+	for _, tc := range []struct {
+		name string
+		m    Map
+		want string
+	}{
+		{"ragged", ragged, "row 3 has 19 values for 20 x"},
+		{"NaN", nan, "the value NaN is not a finite number"},
+		{"decreasing", decreasing, "the grid's coordinates do not increase"},
+		{"one column", single, "want at least 2 x and 2 y"},
+	} {
+		var b bytes.Buffer
+		err := tc.m.SVG(&b)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || b.Len() != 0 {
+			t.Errorf("%s: error %v after %d bytes, want one containing %q and none", tc.name, err, b.Len(), tc.want)
+		}
+	}
+}

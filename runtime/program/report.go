@@ -1,0 +1,559 @@
+package program
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/bocdev/boc/runtime/journal"
+	"github.com/bocdev/boc/runtime/plot"
+)
+
+// The command report: one self-contained HTML file about a study, which a
+// browser opens offline (no script, font or image is fetched: the charts
+// are inline SVG) and which prints. The same journal gives the same bytes:
+// the file holds no time.
+
+func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet(p.Name+" report", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var f studyFlags
+	f.registerStudy(p, flags)
+	out := flags.String("o", "", "")
+	if code, ok := parseFlags(p, flags, "report", args, stdout, stderr); !ok {
+		return code
+	}
+	if *out == "" {
+		fmt.Fprintf(stderr, "%s: report: give the file to write: report -o report.html\n", p.Name)
+		return ExitUsage
+	}
+	// Opening a journal file creates it: a report of a missing one would
+	// leave an empty journal behind.
+	if !journal.IsPostgres(f.journal) {
+		if _, err := os.Stat(f.journal); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "%s: report: there is no journal %s; run --journal, or ask and tell, record a study in one\n", p.Name, f.journal)
+			return ExitFailure
+		}
+	}
+	var s *study
+	err := withStudy(p, f, stderr, func(replayed *study) ([]journal.Event, error) {
+		s = replayed
+		return nil, nil
+	})
+	if err == nil && len(s.trials) == 0 {
+		err = fmt.Errorf("study %s in %s has no trials to report", f.study, f.journal)
+	}
+	var page bytes.Buffer
+	if err == nil {
+		err = writeReport(&page, p, f.journal, s)
+	}
+	if err == nil {
+		err = os.WriteFile(*out, page.Bytes(), 0o644)
+	}
+	if err != nil {
+		printError(stderr, p, err)
+		return ExitFailure
+	}
+	fmt.Fprintf(stdout, "report of study %s (%d evaluations) written to %s\n", s.name, s.evaluations(), *out)
+	return ExitOK
+}
+
+// A Model is a Session whose posterior can be read anywhere in the domain,
+// which the report draws. The programs boc emits implement it unless their
+// search works on input distributions (uei, ugp, the MMD models); their
+// reports say that the model is not drawn.
+type Model interface {
+	// Posterior returns the posterior mean of the objective at x, in its
+	// units and sign, and the posterior sd there.
+	Posterior(x []float64) (mean, sd float64, err error)
+	// Lengthscales returns the kernel's learned lengthscales, one per
+	// component, each in units of its component's range; ok is false when
+	// the kernel has no lengthscale per component.
+	Lengthscales() (lengthscales []float64, ok bool)
+}
+
+// Sizes of the model's charts: points along a slice, and a map's grid
+// points per side.
+const (
+	slicePoints = 60
+	mapPoints   = 20
+)
+
+// mappedComponents is how many of the most important components the maps
+// pair.
+const mappedComponents = 3
+
+// reportPage is what the report's template shows.
+type reportPage struct {
+	Problem, Study, Journal, Source string
+	// Program is the problem's canonical text.
+	Program string
+	// Settings and Status are rows of a label and its value.
+	Settings, Status [][2]string
+	// Convergence is the chart of the values told; empty before any.
+	Convergence template.HTML
+	// Constraints are the charts of each unknown constraint's values.
+	Constraints []template.HTML
+	// Robust is the robust value of the recommendation, "" without input
+	// noise the program simulates.
+	Robust string
+	// The model is drawn as Slices through the recommendation for each
+	// component, Maps of the posterior mean and sd for pairs of the most
+	// important components, and their Importance when the kernel learns a
+	// lengthscale per component; or ModelNote says why it is not.
+	ModelNote  string
+	Slices     []template.HTML
+	Maps       []template.HTML
+	Importance []importance
+	// Columns and Trials are the table of every trial, in ask order.
+	Columns []string
+	Trials  [][]string
+}
+
+// writeReport writes the HTML report of study s of problem p, read from
+// journal.
+func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
+	page := reportPage{Problem: p.Name, Study: s.name, Journal: journalName, Source: p.Source, Program: p.Identity,
+		Settings: reportSettings(p)}
+	st := newStatus(p, s)
+	page.Status = reportStatus(p, st)
+	values := toldValues(s)
+	if len(values) > 0 {
+		svg, err := chartSVG(convergenceChart(p, values))
+		if err != nil {
+			return err
+		}
+		page.Convergence = svg
+		for _, c := range p.Constraints {
+			svg, err := chartSVG(constraintChart(c, values))
+			if err != nil {
+				return err
+			}
+			page.Constraints = append(page.Constraints, svg)
+		}
+	}
+	model, ok := s.session.(Model)
+	switch {
+	case !ok:
+		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point (its search works on input distributions), which slices, maps and the importance of each component (its learned lengthscale) need."
+	case st.Recommendation == nil:
+		page.ModelNote = "Not drawn: no value has been told yet."
+	default:
+		if err := drawModel(&page, p, model, st.Recommendation.x, values); err != nil {
+			return err
+		}
+	}
+	if p.Robust != nil && st.Recommendation != nil {
+		page.Robust = formatValue(p.Robust(st.Recommendation.x, 1))
+	}
+	page.Columns, page.Trials = trialTable(p, s)
+	return reportTemplate.Execute(w, page)
+}
+
+// reportSettings are the problem's settings, as rows.
+func reportSettings(p Problem) [][2]string {
+	goal := "minimise"
+	if p.Maximize {
+		goal = "maximise"
+	}
+	rows := [][2]string{{"goal", goal}, {"budget", strconv.Itoa(p.Budget) + " evaluations"}, {"seed", strconv.FormatUint(p.Seed, 10)}}
+	names := componentNames(p.Dims)
+	for i, name := range names {
+		if i < len(p.Lower) && i < len(p.Upper) {
+			rows = append(rows, [2]string{name, "[" + formatValue(p.Lower[i]) + ", " + formatValue(p.Upper[i]) + "]"})
+		}
+	}
+	noise := "not reported"
+	if p.ReportsSD {
+		noise = "reported with each value (its sd)"
+	}
+	rows = append(rows, [2]string{"observation noise", noise})
+	for _, c := range p.Constraints {
+		rows = append(rows, [2]string{"constraint " + c.Name, "safe while " + limitText(c)})
+	}
+	return rows
+}
+
+// limitText says what a constraint's limit is, "≥ 0.5" say.
+func limitText(c Constraint) string {
+	if c.AtLeast {
+		return "≥ " + formatValue(c.Limit)
+	}
+	return "≤ " + formatValue(c.Limit)
+}
+
+// reportStatus is a study's status, as rows.
+func reportStatus(p Problem, st status) [][2]string {
+	rows := [][2]string{
+		{"evaluations", strconv.Itoa(st.Evaluations)},
+		{"failed", strconv.Itoa(st.Failed)},
+		{"pending", strconv.Itoa(len(st.Pending))},
+	}
+	if st.Violations != nil {
+		rows = append(rows, [2]string{"broke a safety limit", strconv.Itoa(*st.Violations)})
+	}
+	if st.Recommendation != nil {
+		rows = append(rows, [2]string{"recommendation", formatPoint(p.Dims, st.Recommendation.x) + "  (posterior mean " + formatValue(float64(*st.RecommendationMean)) + ")"})
+	}
+	if st.BestObserved != nil {
+		rows = append(rows, [2]string{"best observed", formatPoint(p.Dims, st.BestObserved.X.x) + "  y = " + formatValue(float64(st.BestObserved.Y))})
+	}
+	return rows
+}
+
+// toldValue is a trial told a value, numbered in tell order.
+type toldValue struct {
+	evaluation int
+	t          *trial
+}
+
+// toldValues are the trials told a value, in tell order.
+func toldValues(s *study) []toldValue {
+	var out []toldValue
+	for _, t := range s.told {
+		if t.result.Kind == journal.KindTell {
+			out = append(out, toldValue{len(out) + 1, t})
+		}
+	}
+	return out
+}
+
+// convergenceChart draws each value told and the best so far. Minimised
+// positive values are drawn on a log axis, where their approach to the
+// minimum stays visible over orders of magnitude.
+func convergenceChart(p Problem, values []toldValue) plot.Chart {
+	observed := plot.Points{Name: "value told"}
+	best := plot.Line{Name: "best so far", Steps: true}
+	for _, v := range values {
+		x, y := float64(v.evaluation), *v.t.result.Y
+		observed.X, observed.Y = append(observed.X, x), append(observed.Y, y)
+		if n := len(best.Y); n > 0 && !p.better(y, best.Y[n-1]) {
+			y = best.Y[n-1]
+		}
+		best.X, best.Y = append(best.X, x), append(best.Y, y)
+	}
+	return plot.Chart{Title: "convergence", XLabel: "evaluation (in the order told)", YLabel: "objective", Linear: p.Maximize,
+		Lines: []plot.Line{best}, Points: []plot.Points{observed}}
+}
+
+// constraintChart draws the values told of constraint c against its limit.
+func constraintChart(c Constraint, values []toldValue) plot.Chart {
+	measured := plot.Points{Name: "value told"}
+	for _, v := range values {
+		measured.X = append(measured.X, float64(v.evaluation))
+		measured.Y = append(measured.Y, v.t.result.Constraints[c.Name])
+	}
+	first, last := measured.X[0], measured.X[len(measured.X)-1]
+	limit := plot.Line{Name: "limit: safe while " + limitText(c), X: []float64{first, last}, Y: []float64{c.Limit, c.Limit}}
+	return plot.Chart{Title: "constraint " + c.Name, XLabel: "evaluation (in the order told)", YLabel: c.Name, Linear: true,
+		Lines: []plot.Line{limit}, Points: []plot.Points{measured}}
+}
+
+// importance is a component's share of the inverse lengthscales.
+type importance struct {
+	Name    string
+	Percent float64
+}
+
+// drawModel draws the model's slices through the recommendation rec, its
+// maps and its components' importance into page.
+func drawModel(page *reportPage, p Problem, model Model, rec []float64, values []toldValue) error {
+	names := componentNames(p.Dims)
+	if len(names) != len(rec) || len(p.Lower) != len(rec) || len(p.Upper) != len(rec) {
+		return fmt.Errorf("the recommendation has %d components, the domain %d", len(rec), len(names))
+	}
+	// Components in order of importance, most important first; in
+	// declaration order without lengthscales.
+	order := make([]int, len(rec))
+	for i := range order {
+		order[i] = i
+	}
+	if ls, ok := model.Lengthscales(); ok && len(ls) == len(rec) && !slices.ContainsFunc(ls, func(l float64) bool { return !(l > 0) || math.IsInf(l, 1) }) {
+		total := 0.0
+		for _, l := range ls {
+			total += 1 / l
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ls[a], ls[b]) })
+		for _, i := range order {
+			page.Importance = append(page.Importance, importance{names[i], 100 / ls[i] / total})
+		}
+	}
+	for i, name := range names {
+		chart, err := sliceChart(p, model, rec, i, name, values)
+		if err != nil {
+			return err
+		}
+		svg, err := chartSVG(chart)
+		if err != nil {
+			return err
+		}
+		page.Slices = append(page.Slices, svg)
+	}
+	mapped := order[:min(len(order), mappedComponents)]
+	for a := range mapped {
+		for b := a + 1; b < len(mapped); b++ {
+			i, j := min(mapped[a], mapped[b]), max(mapped[a], mapped[b])
+			maps, err := modelMaps(p, model, rec, i, j, names, values)
+			if err != nil {
+				return err
+			}
+			page.Maps = append(page.Maps, maps...)
+		}
+	}
+	return nil
+}
+
+// along returns n points from lo to hi, both included.
+func along(lo, hi float64, n int) []float64 {
+	out := make([]float64, n)
+	for k := range out {
+		out[k] = lo + (hi-lo)*float64(k)/float64(n-1)
+	}
+	return out
+}
+
+// sliceChart draws the posterior mean ± 2 sd along component i through the
+// recommendation, with every value told at its component i.
+func sliceChart(p Problem, model Model, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
+	mean := plot.Line{Name: "posterior mean ± 2 sd"}
+	x := slices.Clone(rec)
+	for _, v := range along(p.Lower[i], p.Upper[i], slicePoints) {
+		x[i] = v
+		m, sd, err := model.Posterior(x)
+		if err != nil {
+			return plot.Chart{}, fmt.Errorf("the posterior at %s: %w", formatPoint(p.Dims, x), err)
+		}
+		mean.X, mean.Y = append(mean.X, v), append(mean.Y, m)
+		mean.Lower, mean.Upper = append(mean.Lower, m-2*sd), append(mean.Upper, m+2*sd)
+	}
+	told := plot.Points{Name: "values told (all, at their " + name + ")"}
+	for _, v := range values {
+		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, *v.t.result.Y)
+	}
+	m, _, err := model.Posterior(rec)
+	if err != nil {
+		return plot.Chart{}, err
+	}
+	recommended := plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{m}}
+	return plot.Chart{Title: "slice along " + name + " through the recommendation", XLabel: name, YLabel: "objective", Linear: true,
+		Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
+}
+
+// modelMaps draws the posterior mean and sd over components i and j, the
+// others at the recommendation's, with the values told and the
+// recommendation over them.
+func modelMaps(p Problem, model Model, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
+	mean := plot.Map{Title: "posterior mean", XLabel: names[i], YLabel: names[j],
+		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
+	told := plot.Points{Name: "evaluated"}
+	for _, v := range values {
+		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, v.t.x[j])
+	}
+	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}}}
+	sd := mean
+	sd.Title = "posterior sd"
+	sd.Z, mean.Z = nil, nil
+	x := slices.Clone(rec)
+	for _, y := range mean.Y {
+		meanRow, sdRow := make([]float64, len(mean.X)), make([]float64, len(mean.X))
+		for k, v := range mean.X {
+			x[i], x[j] = v, y
+			m, s, err := model.Posterior(x)
+			if err != nil {
+				return nil, fmt.Errorf("the posterior at %s: %w", formatPoint(p.Dims, x), err)
+			}
+			meanRow[k], sdRow[k] = m, s
+		}
+		mean.Z, sd.Z = append(mean.Z, meanRow), append(sd.Z, sdRow)
+	}
+	var out []template.HTML
+	for _, m := range []plot.Map{mean, sd} {
+		var b bytes.Buffer
+		if err := m.SVG(&b); err != nil {
+			return nil, fmt.Errorf("drawing the %s over %s and %s: %v", m.Title, names[i], names[j], err)
+		}
+		out = append(out, inlineSVG(b.Bytes()))
+	}
+	return out, nil
+}
+
+// chartSVG draws c as SVG to put inside HTML: without the XML prologue.
+func chartSVG(c plot.Chart) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := c.SVG(&b); err != nil {
+		return "", fmt.Errorf("drawing the %s: %v", c.Title, err)
+	}
+	return inlineSVG(b.Bytes()), nil
+}
+
+// inlineSVG is an SVG document without its XML prologue, to put inside
+// HTML.
+func inlineSVG(svg []byte) template.HTML {
+	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
+		svg = svg[i:]
+	}
+	// The SVG is gonum/plot's, made of numbers and the chart's text, which
+	// it escapes.
+	return template.HTML(svg)
+}
+
+// trialTable is the table of every trial, in ask order: its columns' heads
+// and rows.
+func trialTable(p Problem, s *study) ([]string, [][]string) {
+	names := componentNames(p.Dims)
+	columns := append([]string{"trial", "state", "evaluation"}, names...)
+	columns = append(columns, "y")
+	if p.ReportsSD {
+		columns = append(columns, "sd")
+	}
+	for _, c := range p.Constraints {
+		columns = append(columns, c.Name)
+	}
+	columns = append(columns, "note")
+	evaluation := map[*trial]int{}
+	for _, v := range toldValues(s) {
+		evaluation[v.t] = v.evaluation
+	}
+	var rows [][]string
+	for _, t := range s.trials {
+		row := []string{t.id, "pending", ""}
+		if n := evaluation[t]; n > 0 {
+			row[1], row[2] = "told", strconv.Itoa(n)
+		}
+		for i := range names {
+			row = append(row, "")
+			if i < len(t.x) {
+				row[len(row)-1] = formatValue(t.x[i])
+			}
+		}
+		r := t.result
+		told := r != nil && r.Kind == journal.KindTell
+		row = append(row, optional(told, func() float64 { return *r.Y }))
+		if p.ReportsSD {
+			row = append(row, optional(told && r.SD != nil, func() float64 { return *r.SD }))
+		}
+		note := ""
+		for _, c := range p.Constraints {
+			row = append(row, optional(told, func() float64 { return r.Constraints[c.Name] }))
+			if told && violated(c, r.Constraints[c.Name]) {
+				note = "broke a safety limit"
+			}
+		}
+		switch {
+		case r != nil && r.Kind == journal.KindFail:
+			row[1], note = "failed", r.Reason
+		case r == nil && t.worker != "":
+			note = "evaluated by " + t.worker
+		}
+		rows = append(rows, append(row, note))
+	}
+	return columns, rows
+}
+
+// optional formats value() when ok, "" otherwise.
+func optional(ok bool, value func() float64) string {
+	if !ok {
+		return ""
+	}
+	return formatValue(value())
+}
+
+// componentNames name a point's components: a dimension's name, a vector
+// dimension's with its index from 1, x[1] say.
+func componentNames(dims []Dim) []string {
+	var names []string
+	for _, d := range dims {
+		if !d.Vector {
+			names = append(names, d.Name)
+			continue
+		}
+		for i := range d.Size {
+			names = append(names, d.Name+"["+strconv.Itoa(i+1)+"]")
+		}
+	}
+	return names
+}
+
+// reportTemplate lays the report out; its style sheet is inline and uses
+// the browser's own fonts, so that nothing is fetched.
+var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Problem}}: study {{.Study}}</title>
+<style>
+body { font-family: sans-serif; max-width: 60em; margin: 1em auto; padding: 0 1em; color: #222; background: #fff; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.3em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
+pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; }
+table { border-collapse: collapse; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; overflow: visible; }
+/* The charts are laid out with Liberation Serif's widths; Times New Roman has the same. */
+svg text { font-family: "Liberation Serif", "Times New Roman", Tinos, serif !important; }
+.note { color: #555; font-style: italic; }
+h3 { font-size: 1.1em; }
+td .bar { height: 0.8em; width: 0; min-width: 1px; background: #0072b2; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+td.barcell { width: 20em; }
+.maps { display: flex; flex-wrap: wrap; gap: 0 1em; } .maps svg { max-width: 48%; }
+@media print { body { max-width: none; } h2 { break-after: avoid; } svg, tr { break-inside: avoid; } }
+</style>
+</head>
+<body>
+<h1>Problem {{.Problem}}, study {{.Study}}</h1>
+<p>From the journal <code>{{.Journal}}</code>; the program was generated by boc from <code>{{.Source}}</code>.</p>
+
+<h2>Status</h2>
+<table>{{range .Status}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
+</table>
+
+<h2>Settings</h2>
+<table>{{range .Settings}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
+</table>
+
+<h2>The problem, as boc checked it</h2>
+<pre>{{.Program}}</pre>
+
+<h2>Convergence</h2>
+{{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}
+
+<h2>Model</h2>
+{{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .Importance}}<h3>Importance</h3>
+<p>Each component's share of the inverse learned lengthscales (in units of its range): the shorter a component's lengthscale, the faster the objective changes along it.</p>
+<table>{{range .Importance}}
+<tr><th>{{.Name}}</th><td>{{printf "%.1f" .Percent}} %</td><td class="barcell"><div class="bar" style="width: {{printf "%.1f" .Percent}}%"></div></td></tr>{{end}}
+</table>{{else}}<p class="note">The kernel learns no lengthscale per component: no importance is drawn, and the maps pair the first components.</p>{{end}}
+<h3>Slices through the recommendation</h3>
+{{range .Slices}}{{.}}
+{{end}}{{if .Maps}}<h3>Maps of the most important pairs</h3>
+<p>The other components at the recommendation's values.</p>
+<div class="maps">{{range .Maps}}{{.}}
+{{end}}</div>{{end}}{{end}}
+
+<h2>Input noise</h2>
+{{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>
+<p class="note">The noise distribution is not drawn yet.</p>{{else}}<p class="note">No robust value: the problem has no input noise, or its objective is not an expression this program evaluates.</p>{{end}}
+{{if .Constraints}}
+<h2>Safety</h2>
+{{range .Constraints}}{{.}}
+{{end}}<p class="note">The safe set and the seed points are not drawn yet.</p>
+{{end}}
+<h2>Trials</h2>
+<table>
+<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>{{range .Trials}}
+<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}
+</table>
+</body>
+</html>
+`))

@@ -1,0 +1,301 @@
+package program
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bocdev/boc/runtime/journal"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden report in testdata")
+
+// modelled is a recorder whose recommendation is the point observed with
+// the largest value, as a maximising optimiser's would be.
+type modelled struct {
+	recorder
+	xs [][]float64
+	ys []float64
+}
+
+func (m *modelled) Observe(x []float64, y, sd float64, constraints []float64) error {
+	m.xs, m.ys = append(m.xs, x), append(m.ys, y)
+	return m.recorder.Observe(x, y, sd, constraints)
+}
+
+func (m *modelled) Best() ([]float64, float64, bool) {
+	if len(m.ys) == 0 {
+		return nil, 0, false
+	}
+	best := 0
+	for i, y := range m.ys {
+		if y > m.ys[best] {
+			best = i
+		}
+	}
+	return m.xs[best], m.ys[best], true
+}
+
+func (m *modelled) BestObserved() ([]float64, float64, bool) { return m.Best() }
+
+// Posterior is the values' function, x[0]·(2 − x[1]), with an sd that
+// grows along x[2].
+func (m *modelled) Posterior(x []float64) (float64, float64, error) {
+	return x[0] * (2 - x[1]), 0.5 + x[2], nil
+}
+
+// Lengthscales make v[1] the most important component, then speed, then
+// v[2].
+func (m *modelled) Lengthscales() ([]float64, bool) { return []float64{0.5, 0.25, 1}, true }
+
+// pumpProblem is a safe problem with a scalar and a vector dimension and
+// input noise, maximised.
+func pumpProblem() Problem {
+	return Problem{Name: "pump", Source: "pump.bo", Identity: "problem pump\ndomain {\n    speed in [0, 10]\n    v in [-1, 1]^2\n}\n<safety> & \"quotes\"\n",
+		Budget: 20, Seed: 7, Maximize: true,
+		Dims:  []Dim{{Name: "speed", Size: 1}, {Name: "v", Size: 2, Vector: true}},
+		Lower: []float64{0, -1, -1}, Upper: []float64{10, 1, 1},
+		Constraints: []Constraint{{Name: "heat", Limit: 1}},
+		Robust:      func(x []float64, _ float64) float64 { return x[0] - 0.5 },
+		NewSession:  func(uint64) Session { return &modelled{} }}
+}
+
+// writeJournal records a study of n trials of pumpProblem at path: values
+// rising and falling, trial 3 failed, the last pending, every fifth hot.
+func writeJournal(t testing.TB, path string, n int) {
+	t.Helper()
+	p := pumpProblem()
+	j, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	events := []journal.Event{{Kind: journal.KindStudy, Study: "pump", Identity: identity(p.Identity), Program: p.Identity, Problem: p.Name, Budget: p.Budget, Seed: p.Seed}}
+	for i := 1; i <= n; i++ {
+		id := strconv.Itoa(i)
+		x := []float64{float64(i%10) + 0.5, float64(i%3) - 1, 0.25}
+		events = append(events, journal.Event{Kind: journal.KindAsk, Study: "pump", Trial: id, X: x})
+		switch {
+		case i == n:
+		case i == 3:
+			events = append(events, journal.Event{Kind: journal.KindFail, Study: "pump", Trial: id, Reason: "the rig <jammed>"})
+		default:
+			heat := 0.5
+			if i%5 == 0 {
+				heat = 1.5
+			}
+			events = append(events, journal.Event{Kind: journal.KindTell, Study: "pump", Trial: id, Y: value(x[0] * (2 - x[1])),
+				Constraints: map[string]float64{"heat": heat}})
+		}
+	}
+	if err := j.Transact(func([]journal.Event) ([]journal.Event, error) { return events, nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// report runs the report command and returns its exit code and messages.
+func report(p Problem, args ...string) (int, string) {
+	var out, errs bytes.Buffer
+	code := Run(context.Background(), p, append([]string{"report"}, args...), &out, &errs)
+	return code, out.String() + errs.String()
+}
+
+// TestReportGolden: the report of a fixed study is testdata/report.html
+// byte for byte (go test ./runtime/program -run Report -update rewrites
+// it), and the same when written again.
+func TestReportGolden(t *testing.T) {
+	golden, err := filepath.Abs(filepath.Join("testdata", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The report names its journal: a relative path keeps it the same.
+	t.Chdir(t.TempDir())
+	path := "pump.journal"
+	writeJournal(t, path, 9)
+	var pages [2][]byte
+	for i := range pages {
+		out := "report" + strconv.Itoa(i) + ".html"
+		code, msg := report(pumpProblem(), "--journal", path, "-o", out)
+		if code != ExitOK || !strings.Contains(msg, "report of study pump (7 evaluations) written to "+out) {
+			t.Fatalf("exit %d: %s", code, msg)
+		}
+		var err error
+		if pages[i], err = os.ReadFile(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(pages[0], pages[1]) {
+		t.Error("the same journal gives different reports")
+	}
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, pages[0], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(pages[0], want) {
+		t.Errorf("the report differs from %s (go test ./runtime/program -run Report -update rewrites it)", golden)
+	}
+	page := string(pages[0])
+	for _, want := range []string{
+		"&lt;safety&gt; &amp; &#34;quotes&#34;", // the problem's text, escaped
+		"<th>v[2]</th>", "the rig &lt;jammed&gt;", "broke a safety limit", "<th>broke a safety limit</th><td>1</td>",
+		"robust value E[f(x + ε)] over the input noise ε: 6", "constraint heat", "<td>safe while ≤ 1</td>",
+		"<tr><th>v[1]</th><td>57.1 %</td>", "<tr><th>speed</th><td>28.6 %</td>", "<tr><th>v[2]</th><td>14.3 %</td>",
+		"slice along v[2] through the recommendation",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+// TestReportWithoutModel: a report whose model cannot be drawn says why: a
+// session that gives no posterior, or no value told yet.
+func TestReportWithoutModel(t *testing.T) {
+	// Only the Session's methods: no posterior, as the sessions of
+	// programs whose search works on input distributions.
+	unmodelled := pumpProblem()
+	unmodelled.NewSession = func(uint64) Session { return struct{ Session }{&modelled{}} }
+	for _, tc := range []struct {
+		name   string
+		p      Problem
+		trials int
+		want   string
+	}{
+		{"no posterior", unmodelled, 5, "Not drawn: this program&#39;s optimiser does not give its posterior at a point"},
+		{"no value", pumpProblem(), 1, "Not drawn: no value has been told yet."},
+	} {
+		dir := t.TempDir()
+		path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
+		writeJournal(t, path, tc.trials)
+		if code, msg := report(tc.p, "--journal", path, "-o", out); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, msg)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(page, []byte(tc.want)) || bytes.Contains(page, []byte("Slices through")) {
+			t.Errorf("%s: the report does not say %q, or draws the model", tc.name, tc.want)
+		}
+	}
+}
+
+// TestReportSelfContained: the report fetches nothing: no script, style
+// sheet, image or font from anywhere.
+func TestReportSelfContained(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("testdata", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loc := regexp.MustCompile(`(?i)<script|<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import`).FindIndex(page); loc != nil {
+		t.Errorf("the report refers to something outside it: %q", page[loc[0]:min(loc[1]+40, len(page))])
+	}
+	// Convergence, the constraint, 3 slices and 3 pairs' maps of mean and sd.
+	if n := bytes.Count(page, []byte("<svg")); n != 11 {
+		t.Errorf("%d inline SVG charts, want 11", n)
+	}
+}
+
+// TestReportErrors: what report refuses, each with a message, and nothing
+// written; a missing journal is not created.
+func TestReportErrors(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pump.journal")
+	writeJournal(t, path, 4)
+	out := filepath.Join(dir, "r.html")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no -o", []string{"--journal", path}, ExitUsage, "give the file to write: report -o report.html"},
+		{"no journal", []string{"--journal", filepath.Join(dir, "none.journal"), "-o", out}, ExitFailure, "there is no journal " + filepath.Join(dir, "none.journal")},
+		{"empty study", []string{"--journal", path, "--study", "other", "-o", out}, ExitFailure, "study other in " + path + " has no trials to report"},
+		{"unwritable", []string{"--journal", path, "-o", filepath.Join(dir, "no", "such", "dir", "r.html")}, ExitFailure, "no such file or directory"},
+		{"arguments", []string{"--journal", path, "-o", out, "extra"}, ExitUsage, "report takes no arguments"},
+	} {
+		code, msg := report(pumpProblem(), tc.args...)
+		if code != tc.code || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: exit %d, %q; want %d and a message containing %q", tc.name, code, msg, tc.code, tc.want)
+		}
+	}
+	for _, name := range []string{"none.journal", "r.html"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was created", name)
+		}
+	}
+}
+
+// TestReportInChromium opens the report as a person would, in headless
+// Chromium, and checks that its screenshot is not blank. It skips where
+// Chromium is not installed (.ci/run installs Debian's).
+func TestReportInChromium(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not on PATH: the report is not looked at in a browser (apt-get install chromium)")
+	}
+	page, err := filepath.Abs(filepath.Join("testdata", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	shot := filepath.Join(dir, "report.png")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir="+dir,
+		"--screenshot="+shot, "--window-size=1200,2000", "file://"+page)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, msg)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colours := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			colours[[4]uint32{r, g, bl, a}] = true
+		}
+	}
+	if b.Dx() != 1200 || len(colours) < 16 {
+		t.Errorf("the screenshot is %d pixels wide with %d colours: blank", b.Dx(), len(colours))
+	}
+}
+
+// BenchmarkReport writes the report of a study of 200 trials; the session
+// is a stub, so the time is the report's own, not the optimiser's replay.
+func BenchmarkReport(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "pump.journal")
+	writeJournal(b, path, 200)
+	out := filepath.Join(b.TempDir(), "r.html")
+	for b.Loop() {
+		if code, msg := report(pumpProblem(), "--journal", path, "-o", out); code != ExitOK {
+			b.Fatal(msg)
+		}
+	}
+}

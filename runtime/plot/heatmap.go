@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -39,17 +38,7 @@ func (m Map) SVG(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	canvas := vgsvg.New(mapSize+legendGap+vg.Inch, mapSize)
-	dc := draw.New(canvas)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	box := legend.Rectangle(dc)
-	legendWidth := box.Max.X - box.Min.X
-	p.Draw(draw.Crop(dc, 0, -legendWidth-legendGap, 0, 0))
-	legend.YOffs = -p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y - p.Title.Padding
-	legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, 0, 0, 0))
-	_, err = canvas.WriteTo(w)
-	return err
+	return drawBeside(w, vgsvg.New(mapSize+legendGap+vg.Inch, mapSize), p, legend)
 }
 
 // build makes the plot of the map and its legend: a swatch per colour,

@@ -95,6 +95,12 @@ func (c Chart) draw(w io.Writer, canvas vg.CanvasWriterTo) error {
 	if err != nil {
 		return err
 	}
+	return drawBeside(w, canvas, p, legend)
+}
+
+// drawBeside draws p on a white canvas with its legend to the right, and
+// writes the canvas to w.
+func drawBeside(w io.Writer, canvas vg.CanvasWriterTo, p *gplot.Plot, legend gplot.Legend) error {
 	dc := draw.New(canvas)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
@@ -104,7 +110,7 @@ func (c Chart) draw(w io.Writer, canvas vg.CanvasWriterTo) error {
 	// The legend starts level with the top of the plot, below the title.
 	legend.YOffs = -p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y - p.Title.Padding
 	legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, 0, 0, 0))
-	_, err = canvas.WriteTo(w)
+	_, err := canvas.WriteTo(w)
 	return err
 }
 

@@ -190,12 +190,12 @@ func (g *generator) kernelDecls(f *jen.File) {
 // hyperLabel names component i of a learned hyperparameter for comments.
 func (g *generator) hyperLabel(s plan.Slot, i int) string {
 	label := pluginName(s.Call.Plugin) + "'s " + s.Param
-	switch p, _ := registry.ByID(s.Call.Plugin); {
+	switch {
 	case s.Size == 1:
-	case p != nil && p.Param(s.Param) != nil && p.Param(s.Param).Len > 0: // one per term, not per component
-		label += fmt.Sprintf(" %d of %d", i+1, s.Size)
-	default:
+	case s.PerComponent:
 		label += " for " + g.p.ComponentName(i)
+	default:
+		label += fmt.Sprintf(" %d of %d", i+1, s.Size)
 	}
 	return label
 }

@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"github.com/bocdev/boc/plan"
-	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -27,11 +26,8 @@ func (g *generator) posteriorFunc() string {
 func (g *generator) lengthscaleSlot() *plan.Slot {
 	var found *plan.Slot
 	for i, s := range g.o.Hyper.Slots {
-		if s.Param != "lengthscale" || s.Size != g.p.D {
+		if s.Param != "lengthscale" || !s.PerComponent {
 			continue
-		}
-		if p, _ := registry.ByID(s.Call.Plugin); p != nil && p.Param(s.Param) != nil && p.Param(s.Param).Len > 0 {
-			continue // one per term, not per component
 		}
 		if found != nil {
 			return nil
@@ -53,20 +49,14 @@ func (g *generator) posteriorDecls(f *jen.File) {
 		at = field(fn).Call(jen.Op("&").Add(field("workers")).Index(jen.Lit(0)), jen.Id("u").Index(jen.Op(":")))
 	}
 	var round []jen.Code
+	f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
+	f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
+	f.Comment("not run concurrently with Suggest or Observe.")
 	if g.hasInteger() {
+		f.Comment("Integer components are rounded to whole numbers.")
 		round = append(round, jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
 			jen.If(jen.Id("Integer").Index(jen.Id("i"))).Block(jen.Id("x").Index(jen.Id("i")).Op("=").Qual("math", "Round").Call(jen.Id("x").Index(jen.Id("i")))),
 		))
-	}
-	if g.hasInteger() {
-		f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
-		f.Comment("and its standard deviation; integer components are rounded to whole numbers.")
-		f.Comment("It uses the optimiser's working memory, so it must not run concurrently with")
-		f.Comment("Suggest or Observe.")
-	} else {
-		f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
-		f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
-		f.Comment("not run concurrently with Suggest or Observe.")
 	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Posterior").Params(jen.Id("x").Id("Point")).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(append(round,

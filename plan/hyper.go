@@ -28,8 +28,11 @@ type Slot struct {
 	Call        *ir.Call
 	Param       string
 	Index, Size int
-	Init        []float64
-	Lo, Hi      float64
+	// PerComponent says the slot holds one value per domain component (a
+	// lengthscale per component, ARD), not a vector of another length.
+	PerComponent bool
+	Init         []float64
+	Lo, Hi       float64
 }
 
 // Slot returns the slot of parameter param of call c, or nil when it is not
@@ -134,7 +137,7 @@ func (b *builder) slot(p *registry.Plugin, c *ir.Call, a *ir.Arg, l *ir.Learn) (
 	}
 	s := Slot{Call: c, Param: a.Name, Size: 1}
 	if prm.Type == registry.RealOrVecParam {
-		s.Size = prm.VecLen(b.o.Program.D)
+		s.Size, s.PerComponent = prm.VecLen(b.o.Program.D), prm.Len == 0
 	}
 	switch {
 	case l.HasBounds:

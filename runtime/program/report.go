@@ -377,33 +377,32 @@ func modelMaps(p Problem, model Model, rec []float64, i, j int, names []string, 
 	}
 	var out []template.HTML
 	for _, m := range []plot.Map{mean, sd} {
-		var b bytes.Buffer
-		if err := m.SVG(&b); err != nil {
-			return nil, fmt.Errorf("drawing the %s over %s and %s: %v", m.Title, names[i], names[j], err)
+		svg, err := inlineSVG(m.Title+" over "+names[i]+" and "+names[j], m.SVG)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, inlineSVG(b.Bytes()))
+		out = append(out, svg)
 	}
 	return out, nil
 }
 
-// chartSVG draws c as SVG to put inside HTML: without the XML prologue.
-func chartSVG(c plot.Chart) (template.HTML, error) {
-	var b bytes.Buffer
-	if err := c.SVG(&b); err != nil {
-		return "", fmt.Errorf("drawing the %s: %v", c.Title, err)
-	}
-	return inlineSVG(b.Bytes()), nil
-}
+// chartSVG draws c as SVG to put inside HTML.
+func chartSVG(c plot.Chart) (template.HTML, error) { return inlineSVG(c.Title, c.SVG) }
 
-// inlineSVG is an SVG document without its XML prologue, to put inside
-// HTML.
-func inlineSVG(svg []byte) template.HTML {
+// inlineSVG draws what with write and returns the SVG document without its
+// XML prologue, to put inside HTML.
+func inlineSVG(what string, write func(io.Writer) error) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return "", fmt.Errorf("drawing the %s: %v", what, err)
+	}
+	svg := b.Bytes()
 	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
 		svg = svg[i:]
 	}
 	// The SVG is gonum/plot's, made of numbers and the chart's text, which
 	// it escapes.
-	return template.HTML(svg)
+	return template.HTML(svg), nil
 }
 
 // trialTable is the table of every trial, in ask order: its columns' heads

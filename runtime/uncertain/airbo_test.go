@@ -94,21 +94,19 @@ func TestEmpiricalMMDMatchesAIRBO(t *testing.T) {
 			first := func(i int) []float64 { return c.Samples[i][:c.D] }
 			relClose(t, "rqmix", ard(first(0), first(1)), c.RQMixARD, 1e-12)
 			relClose(t, "per-term rqmix", perTerm(first(0), first(1)), c.RQMixPerTerm, 1e-12)
+			ustat := func(k Kernel, u, v []float64) float64 {
+				return MMD2(k, u, v, c.D, SelfMeanKernel(k, u, c.D), SelfMeanKernel(k, v, c.D))
+			}
+			vstat := func(k Kernel, u, v []float64) float64 { return vstatMMD2(k, u, v, c.D) }
 			for _, est := range []struct {
 				name string
 				k    Kernel
 				want [][]float64
 				mmd2 func(k Kernel, u, v []float64) float64
 			}{
-				{"U-statistic", ard, c.EmpiricalUARD, func(k Kernel, u, v []float64) float64 {
-					return MMD2(k, u, v, c.D, SelfMeanKernel(k, u, c.D), SelfMeanKernel(k, v, c.D))
-				}},
-				{"U-statistic, per-term lengthscales", perTerm, c.EmpiricalUPerTerm, func(k Kernel, u, v []float64) float64 {
-					return MMD2(k, u, v, c.D, SelfMeanKernel(k, u, c.D), SelfMeanKernel(k, v, c.D))
-				}},
-				{"V-statistic", ard, c.EmpiricalVARD, func(k Kernel, u, v []float64) float64 {
-					return vstatMMD2(k, u, v, c.D)
-				}},
+				{"U-statistic", ard, c.EmpiricalUARD, ustat},
+				{"U-statistic, per-term lengthscales", perTerm, c.EmpiricalUPerTerm, ustat},
+				{"V-statistic", ard, c.EmpiricalVARD, vstat},
 			} {
 				for i, u := range c.Samples {
 					for j, v := range c.Samples {

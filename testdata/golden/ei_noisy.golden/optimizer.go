@@ -676,9 +676,9 @@ func (o *Optimizer) Acquisition() (value float64, ok bool) {
 }
 
 // Posterior returns the posterior mean at x, in the objective's units and sign,
-// and its standard deviation; integer components are rounded to whole numbers.
-// It uses the optimiser's working memory, so it must not run concurrently with
-// Suggest or Observe.
+// and its standard deviation. It uses the optimiser's working memory, so it must
+// not run concurrently with Suggest or Observe.
+// Integer components are rounded to whole numbers.
 func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	for i := range x {
 		if Integer[i] {

@@ -25,20 +25,44 @@ func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
 		Model:   field("model"),
 		Score:   jen.Id("score"),
 	}
+	if g.o.Acquisition.Arms > 0 {
+		ag.Arm = jen.Id("arm")
+	}
 	g.acquisition = h(ag)
 	g.checkArgs(&ag.Args)
 }
 
 // acquisitionParams are the parameters of the emitted acquisition function.
 func (g *generator) acquisitionParams() []jen.Code {
-	params := []jen.Code{jen.Id("mean"), jen.Id("sd"), jen.Id("best")}
+	names := []jen.Code{jen.Id("mean"), jen.Id("sd"), jen.Id("best")}
 	if g.o.Acquisition.Joint {
-		params = append(params, jen.Id("bestSD"), jen.Id("cov"))
+		names = append(names, jen.Id("bestSD"), jen.Id("cov"))
 	}
 	if g.acquisition.Setting != nil {
-		params = append(params, jen.Id("setting"))
+		names = append(names, jen.Id("setting"))
+	}
+	params := []jen.Code{jen.List(names...).Float64()}
+	if g.o.Acquisition.Arms > 0 {
+		params = append(params, jen.Id("arm").Int())
 	}
 	return params
+}
+
+// acquisitionArgs are the arguments of a call of the emitted acquisition
+// function, at a candidate whose posterior is mean and sd, and cov its
+// covariance with the incumbent for a joint acquisition.
+func (g *generator) acquisitionArgs(cov jen.Code) []jen.Code {
+	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
+	if g.o.Acquisition.Joint {
+		args = append(args, field("bestSD"), cov)
+	}
+	if g.acquisition.Setting != nil {
+		args = append(args, field("setting"))
+	}
+	if g.o.Acquisition.Arms > 0 {
+		args = append(args, field("arm"))
+	}
+	return args
 }
 
 func (g *generator) acquisitionDecl(f *jen.File) {
@@ -59,16 +83,23 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 	if a.Setting != nil {
 		f.Comment("setting is the value acquisitionSetting computed for this suggestion.")
 	}
+	if g.o.Acquisition.Arms > 0 {
+		f.Comment("arm is the arm of the portfolio being scored.")
+	}
 	if a.Value != nil {
 		f.Comment("The score is an increasing function of the acquisition (for the built-in ones its")
 		f.Comment("logarithm) that keeps ranking candidates where the acquisition itself underflows")
 		f.Comment("to 0; acquisitionValue converts it back.")
 	}
-	f.Func().Id("acquisition").Params(jen.List(g.acquisitionParams()...).Float64()).Float64().Block(jen.Return(a.Score))
+	f.Func().Id("acquisition").Params(g.acquisitionParams()...).Float64().Block(jen.Return(a.Score))
 	if a.Value != nil {
 		f.Comment("acquisitionValue converts a score of acquisition into the acquisition's value,")
 		f.Comment("in its natural units (the objective's for expected improvement).")
-		f.Func().Id("acquisitionValue").Params(jen.Id("score").Float64()).Float64().Block(jen.Return(a.Value))
+		params := []jen.Code{jen.Id("score").Float64()}
+		if g.o.Acquisition.Arms > 0 {
+			params = append(params, jen.Id("arm").Int())
+		}
+		f.Func().Id("acquisitionValue").Params(params...).Float64().Block(jen.Return(a.Value))
 	}
 }
 
@@ -102,6 +133,9 @@ func (g *generator) prepareAcquisition() (incumbent, always, fantasised []jen.Co
 	if g.acquisition.Setting != nil {
 		always = append(always, field("setting").Op("=").Add(method("acquisitionSetting")))
 	}
+	if g.o.Acquisition.Arms > 0 {
+		always = append(always, field("setGains").Call(jen.Id("n")))
+	}
 	return incumbent, always, fantasised
 }
 
@@ -110,6 +144,9 @@ func (g *generator) prepareAcquisition() (incumbent, always, fantasised []jen.Co
 func (g *generator) acquisitionValue(value jen.Code) jen.Code {
 	if g.acquisition.Value == nil {
 		return value
+	}
+	if g.o.Acquisition.Arms > 0 {
+		return jen.Id("acquisitionValue").Call(value, field("arm"))
 	}
 	return jen.Id("acquisitionValue").Call(value)
 }
@@ -143,13 +180,7 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 // acquisitionAtDecls emits acquisitionAt, the score at a candidate for a search
 // without gradients, and what it needs of the joint posterior.
 func (g *generator) acquisitionAtDecls(f *jen.File) {
-	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if g.o.Acquisition.Joint {
-		args = append(args, field("bestSD"), field("incumbentCovariance").Call(jen.Id("u")))
-	}
-	if g.acquisition.Setting != nil {
-		args = append(args, field("setting"))
-	}
+	args := g.acquisitionArgs(field("incumbentCovariance").Call(jen.Id("u")))
 	f.Comment("acquisitionAt is the acquisition's score at unit coordinates u.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
 		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),

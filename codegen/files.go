@@ -125,6 +125,9 @@ func (g *generator) program(importPath string) []File {
 		}
 		fields = append(fields, kv{"Constraints", jen.Index().Add(prog("Constraint")).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, cs...)})
 	}
+	if g.o.Acquisition.Arms > 0 {
+		fields = append(fields, kv{"CarriesState", jen.True()})
+	}
 	if g.o.SimulatesInputNoise() {
 		fields = append(fields, kv{"Robust", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("noiseScale").Float64()).Float64().Block(
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),

@@ -103,13 +103,7 @@ func (g *generator) inputSearchDecls(f *jen.File) {
 	f.Type().Id("searchWorker").Struct(fields...)
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
 	rw, rep, p := jen.Op("&").Add(w("rw")), jen.Op("&").Add(w("rep")), jen.Op("&").Id("p")
-	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if g.o.Acquisition.Joint {
-		args = append(args, field("bestSD"), jen.Id("cov"))
-	}
-	if g.acquisition.Setting != nil {
-		args = append(args, field("setting"))
-	}
+	args := g.acquisitionArgs(jen.Id("cov"))
 	body := g.unitPoint()
 	if g.o.Unscented() {
 		body = append(body, g.unscentedScore(args)...)

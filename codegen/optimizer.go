@@ -74,6 +74,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.pendingDecls(f)
 	g.predictDecls(f)
 	g.searchDecls(f)
+	g.portfolioDecls(f)
 	g.candidatesDecls(f)
 	g.observeDecl(f)
 	g.refitDecls(f)
@@ -134,6 +135,7 @@ func (g *generator) structDecl(f *jen.File) {
 		jen.Id("searched").Bool().Comment("whether the last suggestion maximised the acquisition"),
 	}
 	fields = append(fields, g.acquisitionFields()...)
+	fields = append(fields, g.portfolioFields()...)
 	fields = append(fields, g.learnFields()...)
 	fields = append(fields,
 		jen.Line(),
@@ -287,7 +289,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 		body = append(body, g.finiteSearch()...)
 	case !g.o.Explores():
 		body = append(body,
-			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
+			g.acquisitionSearch(),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
@@ -301,7 +303,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 		)
 	default:
 		body = append(body,
-			jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0))),
+			g.acquisitionSearch(),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
@@ -386,9 +388,13 @@ func (g *generator) farthest() jen.Code {
 
 // incumbentStart gives the search the incumbent i as a start or, for a joint
 // acquisition, which vanishes at the incumbent and has no gradient there, a
-// point beside it (search.Beside).
+// point beside it (search.Beside). A portfolio keeps it for each arm's
+// search (searchArms).
 func (g *generator) incumbentStart() []jen.Code {
 	incumbent := whole(field("units").Index(jen.Id("i")))
+	if g.o.Acquisition.Arms > 0 {
+		return []jen.Code{jen.List(field("start"), field("hasStart")).Op("=").List(jen.Id("i"), jen.True())}
+	}
 	if !g.o.Acquisition.Joint {
 		return []jen.Code{field("search").Dot("AddStart").Call(incumbent)}
 	}

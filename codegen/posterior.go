@@ -21,6 +21,17 @@ func (g *generator) posteriorFunc() string {
 	return ""
 }
 
+// posteriorAt is a call of posteriorFunc, which must not be "", at the unit
+// coordinates u (a slice), with the first search worker's memory where it
+// needs one.
+func (g *generator) posteriorAt(u jen.Code) jen.Code {
+	fn := g.posteriorFunc()
+	if fn == "posteriorGrad" {
+		return field(fn).Call(jen.Op("&").Add(field("workers")).Index(jen.Lit(0)), u)
+	}
+	return field(fn).Call(u)
+}
+
 // lengthscaleSlot is the learned slot of a lengthscale per component, when
 // the kernel has exactly one; nil otherwise.
 func (g *generator) lengthscaleSlot() *plan.Slot {
@@ -44,10 +55,6 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	if fn == "" {
 		return
 	}
-	at := field(fn).Call(jen.Id("u").Index(jen.Op(":")))
-	if fn == "posteriorGrad" {
-		at = field(fn).Call(jen.Op("&").Add(field("workers")).Index(jen.Lit(0)), jen.Id("u").Index(jen.Op(":")))
-	}
 	var round []jen.Code
 	f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
 	f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
@@ -62,7 +69,7 @@ func (g *generator) posteriorDecls(f *jen.File) {
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(append(round,
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Lit(0), jen.Id("err"))),
-		jen.List(jen.Id("m"), jen.Id("sd")).Op(":=").Add(at),
+		jen.List(jen.Id("m"), jen.Id("sd")).Op(":=").Add(g.posteriorAt(jen.Id("u").Index(jen.Op(":")))),
 		jen.Return(g.fromModel(jen.Id("m")), jen.Id("sd"), jen.Nil()),
 	)...)
 	s := g.lengthscaleSlot()

@@ -156,13 +156,7 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 	incumbent := jen.Op("&").Add(field("units")).Index(field("incumbentIndex"))
 	p := jen.Op("&").Id("p")
 
-	valueArgs := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
-	if g.o.Acquisition.Joint {
-		valueArgs = append(valueArgs, field("bestSD"), jen.Id("cov"))
-	}
-	if a.Setting != nil {
-		valueArgs = append(valueArgs, field("setting"))
-	}
+	valueArgs := g.acquisitionArgs(jen.Id("cov"))
 	valueOnly := append(g.unitPoint(),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 			w("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(p, jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
@@ -212,7 +206,7 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 	} else {
 		f.Comment("mean and sd.")
 	}
-	f.Func().Id("acquisitionGrad").Params(jen.List(g.acquisitionParams()...).Float64()).Params(jen.List(results...).Float64()).
+	f.Func().Id("acquisitionGrad").Params(g.acquisitionParams()...).Params(jen.List(results...).Float64()).
 		Block(jen.Return(a.Gradient))
 
 	f.Comment("acquisitionGradAt is the acquisition's score at unit coordinates u and, unless")

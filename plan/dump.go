@@ -156,6 +156,9 @@ func acquisitionLine(o *Optimizer) string {
 	if o.Acquisition.Joint {
 		s += ", under the joint posterior of candidate and incumbent"
 	}
+	if a := o.Acquisition.Arms; a > 0 {
+		s += fmt.Sprintf(", a portfolio of %d arms drawn with η = %g", a, o.Acquisition.Eta)
+	}
 	if u := o.Acquisition.Unscented; u != nil {
 		s += fmt.Sprintf(", averaged over the sigma points of the input noise with κ = %g", u.Kappa)
 	}

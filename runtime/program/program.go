@@ -80,6 +80,12 @@ type Problem struct {
 	Optimum func() (x []float64, value float64)
 	// Constraints are the unknown safety constraints, in declaration order.
 	Constraints []Constraint
+	// CarriesState says the optimiser's suggestions depend on the ones
+	// before, not on the observations alone: a portfolio acquisition judges
+	// its arms by what each proposed. A safe optimiser (Constraints) does
+	// too. Replaying a study then suggests before each observation, as ask
+	// did.
+	CarriesState bool
 	// Identity describes what the problem is, budget aside (the checked
 	// program's canonical text): a journal's study records its hash, and
 	// only a program of the same identity continues the study.

@@ -141,10 +141,11 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 // refuses is not recorded.
 // replaying says the session's rounds are not played yet: a safe
 // optimiser's state moves with them (its confidence intervals are
-// intersected at each), so a replay plays each as ask did.
+// intersected at each), as a portfolio's does (CarriesState), so a replay
+// plays each as ask did.
 func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	r := t.result
-	if replaying && len(p.Constraints) > 0 {
+	if replaying && (len(p.Constraints) > 0 || p.CarriesState) {
 		if _, err := s.suggest(); err != nil {
 			return fmt.Errorf("study %s, replaying trial %s: %w", s.name, t.id, err)
 		}

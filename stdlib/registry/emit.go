@@ -369,6 +369,9 @@ type AcquisitionGen struct {
 	Model jen.Code
 	// Score is the value of the result's Score expression inside Value.
 	Score jen.Code
+	// Arm is the int number of the arm being scored, for a portfolio (a
+	// spec with Arms): Score, Gradient and Value see it.
+	Arm jen.Code
 }
 
 // AcquisitionCode is the code of an acquisition.
@@ -424,6 +427,13 @@ type AcquisitionSpec struct {
 	// Incumbent is the value Score's best is: the best posterior mean at an
 	// evaluated point (the zero value), or the best value observed.
 	Incumbent IncumbentRule
+	// Arms, above 0, makes the acquisition a portfolio of that many arms
+	// (GP-Hedge): each suggestion searches every arm (Score with Arm set),
+	// and plays one arm's maximiser, drawn with probability proportional to
+	// exp(Eta·gain), the gain of an arm the posterior mean summed over its
+	// maximisers so far. The model must be over points.
+	Arms int
+	Eta  float64
 }
 
 // IncumbentRule is what an improvement-based acquisition improves on.

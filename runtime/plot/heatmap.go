@@ -16,11 +16,13 @@ import (
 
 // A Map is a function of two variables drawn as a heat map, Z[i][j] at
 // (X[j], Y[i]) on a grid of increasing X and Y, with points over it (the
-// observations, say) and a legend of its colours.
+// observations, say) and a legend of its colours. Pale, when not nil, marks
+// cells drawn paler.
 type Map struct {
 	Title, XLabel, YLabel string
 	X, Y                  []float64
 	Z                     [][]float64
+	Pale                  *Cells
 	Points                []Points
 }
 
@@ -86,6 +88,14 @@ func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
 		}
 		swatch.Color, swatch.LineStyle.Width = colours[i], 0
 		legend.Add(formatLevel(heat.Min+float64(i)*step)+" to "+formatLevel(heat.Min+float64(i+1)*step), swatch)
+	}
+	if m.Pale != nil {
+		pale, err := newPaleCells(&m)
+		if err != nil {
+			return nil, legend, err
+		}
+		p.Add(pale)
+		legend.Add(m.Pale.Name, pale)
 	}
 	for i, ps := range m.Points {
 		if len(ps.X) == 0 || len(ps.Y) != len(ps.X) {

@@ -10,9 +10,10 @@ import (
 )
 
 // bowlMap is a map such as a report draws: a bowl on a 20 × 15 grid with
-// three observations and a recommendation over it.
+// three observations and a recommendation over it, and the cells of a disc
+// drawn paler.
 func bowlMap() Map {
-	m := Map{Title: "posterior mean", XLabel: "a", YLabel: "b",
+	m := Map{Title: "posterior mean", XLabel: "a", YLabel: "b", Pale: &Cells{Name: "paler"},
 		Points: []Points{{Name: "observations", X: []float64{0.1, 0.5, 0.9}, Y: []float64{0.2, 0.7, 0.4}},
 			{Name: "recommendation", X: []float64{0.5}, Y: []float64{0.7}}}}
 	for j := range 20 {
@@ -21,11 +22,12 @@ func bowlMap() Map {
 	for i := range 15 {
 		y := float64(i) / 14
 		m.Y = append(m.Y, y)
-		row := make([]float64, len(m.X))
+		row, pale := make([]float64, len(m.X)), make([]bool, len(m.X))
 		for j, x := range m.X {
 			row[j] = (x-0.5)*(x-0.5) + (y-0.7)*(y-0.7)
+			pale[j] = (x-0.8)*(x-0.8)+(y-0.2)*(y-0.2) < 0.1
 		}
-		m.Z = append(m.Z, row)
+		m.Z, m.Pale.In = append(m.Z, row), append(m.Pale.In, pale)
 	}
 	return m
 }
@@ -69,6 +71,8 @@ func TestMapErrors(t *testing.T) {
 	decreasing.X[4] = 0
 	single := bowlMap()
 	single.X, single.Z = single.X[:1], nil
+	paleRagged := bowlMap()
+	paleRagged.Pale.In[1] = paleRagged.Pale.In[1][2:]
 	for _, tc := range []struct {
 		name string
 		m    Map
@@ -78,6 +82,7 @@ func TestMapErrors(t *testing.T) {
 		{"NaN", nan, "the value NaN is not a finite number"},
 		{"decreasing", decreasing, "the grid's coordinates do not increase"},
 		{"one column", single, "want at least 2 x and 2 y"},
+		{"pale ragged", paleRagged, "row 1 of paler has 18 cells for 20 x"},
 	} {
 		var b bytes.Buffer
 		err := tc.m.SVG(&b)

@@ -65,6 +65,9 @@ func (g *generator) posteriorDecls(f *jen.File) {
 		jen.List(jen.Id("m"), jen.Id("sd")).Op(":=").Add(at),
 		jen.Return(g.fromModel(jen.Id("m")), jen.Id("sd"), jen.Nil()),
 	)...)
+	if g.o.Safety != nil {
+		g.safeEstimateDecls(f)
+	}
 	s := g.lengthscaleSlot()
 	if s == nil {
 		return
@@ -77,8 +80,35 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	)
 }
 
+// safeEstimateDecls emits a safe optimiser's ConstraintPosterior and
+// SeedPoints, from which a report estimates the safe set.
+func (g *generator) safeEstimateDecls(f *jen.File) {
+	zero := []jen.Code{jen.Lit(0), jen.Lit(0), jen.Lit(0)}
+	f.Comment("ConstraintPosterior returns unknown constraint k's posterior mean and sd at x, in")
+	f.Comment("its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings")
+	f.Comment("the explorer up to date first, as Suggest does, and allocates; it must not run")
+	f.Comment("concurrently with Suggest or Observe.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Id("Point")).
+		Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("beta")).Float64(), jen.Id("err").Error()).Block(
+		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(append(zero, field("err"))...)),
+		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(append(zero, jen.Id("err"))...)),
+		jen.Return(field("explorer").Dot("Estimate").Call(jen.Id("k"), jen.Id("u").Index(jen.Op(":")))),
+	)
+	f.Comment("SeedPoints returns the points the safe exploration started from, known safe.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("SeedPoints").Params().Params(jen.Id("seeds").Index().Id("Point")).Block(
+		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+		jen.For(jen.List(jen.Id("_"), jen.Id("i")).Op(":=").Range().Add(field("explorer").Dot("Seeds").Call())).Block(
+			jen.Id("seeds").Op("=").Append(jen.Id("seeds"), field("decision").Index(jen.Id("i"))),
+		),
+		jen.Return(),
+	)
+}
+
 // sessionModelDecls emits the session's Posterior and Lengthscales, which
-// make it a runtime/program.Model, when the optimiser gives its posterior.
+// make it a runtime/program.Model, when the optimiser gives its posterior;
+// and a safe optimiser's ConstraintPosterior and SeedPoints, which make it a
+// runtime/program.SafeModel.
 func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Statement) {
 	if g.posteriorFunc() == "" {
 		return
@@ -98,4 +128,19 @@ func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Stateme
 		}
 	}
 	f.Func().Params(jen.Id("s").Id("session")).Id("Lengthscales").Params().Params(jen.Index().Float64(), jen.Bool()).Block(body...)
+	if g.o.Safety == nil {
+		return
+	}
+	f.Func().Params(jen.Id("s").Id("session")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Float64(), jen.Float64(), jen.Error()).Block(
+		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim"))).Block(
+			jen.Return(jen.Lit(0), jen.Lit(0), jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components, want %d"), jen.Len(jen.Id("x")), lib("Dim"))),
+		),
+		jen.Return(s("ConstraintPosterior").Call(jen.Id("k"), lib("Point").Call(jen.Id("x")))),
+	)
+	f.Func().Params(jen.Id("s").Id("session")).Id("SeedPoints").Params().Params(jen.Id("seeds").Index().Index().Float64()).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(s("SeedPoints")).Call()).Block(
+			jen.Id("seeds").Op("=").Append(jen.Id("seeds"), whole(jen.Id("x"))),
+		),
+		jen.Return(),
+	)
 }

@@ -43,8 +43,8 @@ func regretChart(zero bool) Chart {
 func convergenceChart() Chart {
 	c := Chart{Title: "convergence", XLabel: "evaluation", YLabel: "value", Linear: true,
 		Regions: []Region{{Name: "shaded", Intervals: [][2]float64{{2.5, 4}, {9, 13}}}},
-		Lines:  []Line{{Name: "best so far", Steps: true}},
-		Points: []Points{{Name: "observed"}}}
+		Lines:   []Line{{Name: "best so far", Steps: true}},
+		Points:  []Points{{Name: "observed"}}}
 	best := math.Inf(1)
 	for i := 1; i <= 12; i++ {
 		y := 3 + math.Sin(float64(i))*2/float64(i)

@@ -101,8 +101,15 @@ type reportPage struct {
 	Settings, Status [][2]string
 	// Convergence is the chart of the values told; empty before any.
 	Convergence template.HTML
-	// Constraints are the charts of each unknown constraint's values.
+	// Safety is set for a problem with unknown constraints: Constraints are
+	// the charts of each one's values, Broken says how many broke each
+	// limit, SafeNote what the slices and maps show of the safe set or why
+	// they do not, Seeds the seed points.
+	Safety      bool
 	Constraints []template.HTML
+	Broken      [][2]string
+	SafeNote    string
+	Seeds       []string
 	// Robust is the robust value of the recommendation, "" without input
 	// noise the program simulates.
 	Robust string
@@ -141,6 +148,12 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 			page.Constraints = append(page.Constraints, svg)
 		}
 	}
+	var safe *safeSet
+	if len(p.Constraints) > 0 {
+		page.Safety = true
+		page.Broken = brokenLimits(p, values)
+		safe = estimateSafety(&page, p, s.session, st.Recommendation)
+	}
 	model, ok := s.session.(Model)
 	switch {
 	case !ok:
@@ -148,7 +161,7 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	case st.Recommendation == nil:
 		page.ModelNote = "Not drawn: no value has been told yet."
 	default:
-		if err := drawModel(&page, p, model, st.Recommendation.x, values); err != nil {
+		if err := drawModel(&page, p, model, safe, st.Recommendation.x, values); err != nil {
 			return err
 		}
 	}
@@ -258,6 +271,49 @@ func constraintChart(c Constraint, values []toldValue) plot.Chart {
 		Lines: []plot.Line{limit}, Points: []plot.Points{measured}}
 }
 
+// brokenLimits says, for each unknown constraint, how many of the values
+// told broke its limit.
+func brokenLimits(p Problem, values []toldValue) [][2]string {
+	var rows [][2]string
+	for _, c := range p.Constraints {
+		n := 0
+		for _, v := range values {
+			if violated(c, v.t.result.Constraints[c.Name]) {
+				n++
+			}
+		}
+		rows = append(rows, [2]string{c.Name, fmt.Sprintf("%d of %d evaluations broke its limit (safe while %s)", n, len(values), limitText(c))})
+	}
+	return rows
+}
+
+// estimateSafety returns the estimate of the safe set that the model's
+// slices and maps draw, and puts the seed points and a note on it into
+// page; nil, with a note that says why, when there is none.
+func estimateSafety(page *reportPage, p Problem, session Session, rec *point) *safeSet {
+	model, ok := session.(SafeModel)
+	if !ok {
+		page.SafeNote = "The safe set is not drawn: this program's optimiser does not give its constraints' posterior."
+		return nil
+	}
+	for _, x := range model.SeedPoints() {
+		page.Seeds = append(page.Seeds, formatPoint(p.Dims, x))
+	}
+	if rec == nil {
+		page.SafeNote = "The safe set is not drawn: no value has been told yet."
+		return nil
+	}
+	safe := &safeSet{p, model}
+	_, beta, err := safe.at(rec.x)
+	if err != nil {
+		page.SafeNote = "The safe set is not drawn: " + err.Error() + "."
+		return nil
+	}
+	page.SafeNote = "The model's slices shade, and its maps leave in colour, the estimated safe set: the points where every constraint's confidence bound (μ + √β σ of a ≤ limit, μ − √β σ of a ≥ one, β = " +
+		formatValue(beta) + ") keeps its limit, by the constraints' posterior now. The optimiser certifies only points of its decision set, with bounds intersected over its rounds, so the set it plays in can differ."
+	return safe
+}
+
 // importance is a component's share of the inverse lengthscales.
 type importance struct {
 	Name    string
@@ -265,8 +321,9 @@ type importance struct {
 }
 
 // drawModel draws the model's slices through the recommendation rec, its
-// maps and its components' importance into page.
-func drawModel(page *reportPage, p Problem, model Model, rec []float64, values []toldValue) error {
+// maps and its components' importance into page, with the estimated safe
+// set when safe is not nil.
+func drawModel(page *reportPage, p Problem, model Model, safe *safeSet, rec []float64, values []toldValue) error {
 	names := componentNames(p.Dims)
 	if len(names) != len(rec) || len(p.Lower) != len(rec) || len(p.Upper) != len(rec) {
 		return fmt.Errorf("the recommendation has %d components, the domain %d", len(rec), len(names))
@@ -288,7 +345,7 @@ func drawModel(page *reportPage, p Problem, model Model, rec []float64, values [
 		}
 	}
 	for i, name := range names {
-		chart, err := sliceChart(p, model, rec, i, name, values)
+		chart, err := sliceChart(p, model, safe, rec, i, name, values)
 		if err != nil {
 			return err
 		}
@@ -302,7 +359,7 @@ func drawModel(page *reportPage, p Problem, model Model, rec []float64, values [
 	for a := range mapped {
 		for b := a + 1; b < len(mapped); b++ {
 			i, j := min(mapped[a], mapped[b]), max(mapped[a], mapped[b])
-			maps, err := modelMaps(p, model, rec, i, j, names, values)
+			maps, err := modelMaps(p, model, safe, rec, i, j, names, values)
 			if err != nil {
 				return err
 			}
@@ -322,11 +379,21 @@ func along(lo, hi float64, n int) []float64 {
 }
 
 // sliceChart draws the posterior mean ± 2 sd along component i through the
-// recommendation, with every value told at its component i.
-func sliceChart(p Problem, model Model, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
+// recommendation, with every value told at its component i, over the
+// estimated safe set when safe is not nil.
+func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
 	mean := plot.Line{Name: "posterior mean ± 2 sd"}
 	x := slices.Clone(rec)
-	for _, v := range along(p.Lower[i], p.Upper[i], slicePoints) {
+	vs := along(p.Lower[i], p.Upper[i], slicePoints)
+	var regions []plot.Region
+	if safe != nil {
+		r, err := safe.safeRegion(rec, i, vs)
+		if err != nil {
+			return plot.Chart{}, err
+		}
+		regions = append(regions, r)
+	}
+	for _, v := range vs {
 		x[i] = v
 		m, sd, err := model.Posterior(x)
 		if err != nil {
@@ -345,13 +412,14 @@ func sliceChart(p Problem, model Model, rec []float64, i int, name string, value
 	}
 	recommended := plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{m}}
 	return plot.Chart{Title: "slice along " + name + " through the recommendation", XLabel: name, YLabel: "objective", Linear: true,
-		Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
+		Regions: regions, Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
 }
 
 // modelMaps draws the posterior mean and sd over components i and j, the
 // others at the recommendation's, with the values told and the
-// recommendation over them.
-func modelMaps(p Problem, model Model, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
+// recommendation over them; and, when safe is not nil, the cells outside
+// the estimated safe set greyed and the seed points.
+func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
 	mean := plot.Map{Title: "posterior mean", XLabel: names[i], YLabel: names[j],
 		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
 	told := plot.Points{Name: "evaluated"}
@@ -359,6 +427,14 @@ func modelMaps(p Problem, model Model, rec []float64, i, j int, names []string, 
 		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, v.t.x[j])
 	}
 	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}}}
+	if safe != nil {
+		pale, err := safe.unsafeCells(rec, i, j, mean.X, mean.Y)
+		if err != nil {
+			return nil, err
+		}
+		mean.Pale = pale
+		mean.Points = append(mean.Points, safe.seedPoints(i, j)...)
+	}
 	sd := mean
 	sd.Title = "posterior sd"
 	sd.Z, mean.Z = nil, nil
@@ -543,10 +619,18 @@ td.barcell { width: 20em; }
 <h2>Input noise</h2>
 {{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>
 <p class="note">The noise distribution is not drawn yet.</p>{{else}}<p class="note">No robust value: the problem has no input noise, or its objective is not an expression this program evaluates.</p>{{end}}
-{{if .Constraints}}
+{{if .Safety}}
 <h2>Safety</h2>
+<table>{{range .Broken}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
+</table>
 {{range .Constraints}}{{.}}
-{{end}}<p class="note">The safe set and the seed points are not drawn yet.</p>
+{{end}}<p>{{.SafeNote}}</p>
+{{if .Seeds}}<h3>Seed points</h3>
+<p>The points the safe exploration started from, known safe; the maps mark them.</p>
+<ul>{{range .Seeds}}
+<li>{{.}}</li>{{end}}
+</ul>{{end}}
 {{end}}
 <h2>Trials</h2>
 <table>

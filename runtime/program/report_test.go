@@ -57,6 +57,15 @@ func (m *modelled) Posterior(x []float64) (float64, float64, error) {
 // v[2].
 func (m *modelled) Lengthscales() ([]float64, bool) { return []float64{0.5, 0.25, 1}, true }
 
+// ConstraintPosterior makes heat rise with speed, 0.1 + 0.1·speed ± 0.05
+// with β = 4: estimated safe up to a speed of 8.
+func (m *modelled) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	return 0.1 + 0.1*x[0], 0.05, 4, nil
+}
+
+// SeedPoints is one point at low speed.
+func (m *modelled) SeedPoints() [][]float64 { return [][]float64{{1, 0, 0}} }
+
 // pumpProblem is a safe problem with a scalar and a vector dimension and
 // input noise, maximised.
 func pumpProblem() Problem {

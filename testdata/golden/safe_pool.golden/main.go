@@ -129,6 +129,18 @@ func (s session) Lengthscales() ([]float64, bool) {
 	ls := s.o.Lengthscales()
 	return ls[:], true
 }
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safepool.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safepool.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safepool.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
+}
 
 // evaluate evaluates trial number trial at x, for run --journal.
 func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {

@@ -130,6 +130,14 @@ func (g *generator) program(importPath string) []File {
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),
 		)})
 	}
+	if g.o.Draws != nil {
+		fields = append(fields, kv{"InputNoise", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("n").Int()).Params(jen.Index().Index().Float64(), jen.Error()).Block(
+			jen.List(jen.Id("draws"), jen.Id("err")).Op(":=").Add(lib("InputNoiseDraws")).Call(lib("Point").Call(jen.Id("x")), jen.Id("n")),
+			jen.Id("eps").Op(":=").Make(jen.Index().Index().Float64(), jen.Len(jen.Id("draws"))),
+			jen.For(jen.Id("j").Op(":=").Range().Id("draws")).Block(jen.Id("eps").Index(jen.Id("j")).Op("=").Add(whole(jen.Id("draws").Index(jen.Id("j"))))),
+			jen.Return(jen.Id("eps"), jen.Id("err")),
+		)})
+	}
 	var text bytes.Buffer
 	ir.FprintIdentity(&text, g.p)
 	// One line of the text per line of code, for readable diffs.

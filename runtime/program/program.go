@@ -74,6 +74,11 @@ type Problem struct {
 	// multiplies every draw of the noise (1: the noise as declared), as
 	// Options.InputNoiseScale does in a run.
 	Robust func(x []float64, noiseScale float64) float64
+	// InputNoise returns n draws of the input noise ε at x (a query aimed at
+	// x lands at x + ε), one value per component, 0 in those without noise:
+	// quasi-random draws with a fixed seed, so a deterministic function. Nil
+	// when the problem has no input noise or its optimiser never draws it.
+	InputNoise func(x []float64, n int) ([][]float64, error)
 	// Optimum returns the best point of a finite decision set and its
 	// noise-free value (NaN when no candidate is feasible). Nil unless the
 	// problem has candidates and an expression objective.

@@ -113,6 +113,12 @@ type reportPage struct {
 	// Robust is the robust value of the recommendation, "" without input
 	// noise the program simulates.
 	Robust string
+	// Noise are the densities of the input noise's draws at the
+	// recommendation, one per noisy component, and NoiseMoments the mean
+	// and sd of each; NoiseNote says why they are not drawn.
+	Noise        []template.HTML
+	NoiseMoments [][2]string
+	NoiseNote    string
 	// The model is drawn as Slices through the recommendation for each
 	// component, Maps of the posterior mean and sd for pairs of the most
 	// important components, and their Importance when the kernel learns a
@@ -167,6 +173,17 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	}
 	if p.Robust != nil && st.Recommendation != nil {
 		page.Robust = formatValue(p.Robust(st.Recommendation.x, 1))
+	}
+	switch {
+	case p.InputNoise == nil:
+		page.NoiseNote = "The input noise is not drawn: the problem has none, or its optimiser never draws it."
+	case st.Recommendation == nil:
+		page.NoiseNote = "The input noise is not drawn: no value has been told yet."
+	default:
+		var err error
+		if page.Noise, page.NoiseMoments, err = noiseCharts(p, st.Recommendation.x); err != nil {
+			return err
+		}
 	}
 	page.Columns, page.Trials = trialTable(p, s)
 	return reportTemplate.Execute(w, page)
@@ -617,8 +634,13 @@ td.barcell { width: 20em; }
 {{end}}</div>{{end}}{{end}}
 
 <h2>Input noise</h2>
-{{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>
-<p class="note">The noise distribution is not drawn yet.</p>{{else}}<p class="note">No robust value: the problem has no input noise, or its objective is not an expression this program evaluates.</p>{{end}}
+{{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>{{else}}<p class="note">No robust value: the problem has no input noise, or its objective is not an expression this program evaluates.</p>{{end}}
+{{if .NoiseNote}}<p class="note">{{.NoiseNote}}</p>{{else}}<p>The input noise ε at the recommendation: a query aimed at x lands at x + ε.</p>
+<table>{{range .NoiseMoments}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
+</table>
+{{range .Noise}}{{.}}
+{{end}}{{end}}
 {{if .Safety}}
 <h2>Safety</h2>
 <table>{{range .Broken}}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,23 @@ func pumpProblem() Problem {
 		Lower: []float64{0, -1, -1}, Upper: []float64{10, 1, 1},
 		Constraints: []Constraint{{Name: "heat", Limit: 1}},
 		Robust:      func(x []float64, _ float64) float64 { return x[0] - 0.5 },
+		InputNoise:  pumpNoise,
 		NewSession:  func(uint64) Session { return &modelled{} }}
+}
+
+// pumpNoise draws n values of a triangular noise of speed on [−1, 1]
+// that does not depend on x, and none of v.
+func pumpNoise(_ []float64, n int) ([][]float64, error) {
+	eps := make([][]float64, n)
+	for j := range eps {
+		u := (float64(j) + 0.5) / float64(n)
+		e := math.Sqrt(2*u) - 1
+		if u > 0.5 {
+			e = 1 - math.Sqrt(2*(1-u))
+		}
+		eps[j] = []float64{e, 0, 0}
+	}
+	return eps, nil
 }
 
 // writeJournal records a study of n trials of pumpProblem at path: values
@@ -216,9 +233,10 @@ func TestReportSelfContained(t *testing.T) {
 	if loc := regexp.MustCompile(`(?i)<script|<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import`).FindIndex(page); loc != nil {
 		t.Errorf("the report refers to something outside it: %q", page[loc[0]:min(loc[1]+40, len(page))])
 	}
-	// Convergence, the constraint, 3 slices and 3 pairs' maps of mean and sd.
-	if n := bytes.Count(page, []byte("<svg")); n != 11 {
-		t.Errorf("%d inline SVG charts, want 11", n)
+	// Convergence, the constraint, 3 slices, 3 pairs' maps of mean and sd,
+	// the noise of speed.
+	if n := bytes.Count(page, []byte("<svg")); n != 12 {
+		t.Errorf("%d inline SVG charts, want 12", n)
 	}
 }
 

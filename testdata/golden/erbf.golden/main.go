@@ -34,6 +34,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return erbf.Robust(erbf.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := erbf.InputNoiseDraws(erbf.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem erbf\n" +
 		"dims D=2\n" +
 		"  x real [-2, 2] component 0\n" +

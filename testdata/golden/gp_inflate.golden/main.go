@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return gp_inflate.Robust(gp_inflate.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := gp_inflate.InputNoiseDraws(gp_inflate.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem gp_inflate\n" +
 		"dims D=2\n" +
 		"  p vec[2] [0, 3.141592653589793] components 0..1\n" +

@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return gp_input_noise.Robust(gp_input_noise.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := gp_input_noise.InputNoiseDraws(gp_input_noise.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem gp_input_noise\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +

@@ -34,6 +34,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return mmd_nystrom.Robust(mmd_nystrom.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := mmd_nystrom.InputNoiseDraws(mmd_nystrom.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem mmd_nystrom\n" +
 		"dims D=2\n" +
 		"  x real [0, 1] component 0\n" +

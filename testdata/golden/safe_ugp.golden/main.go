@@ -37,6 +37,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return safeugp.Robust(safeugp.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := safeugp.InputNoiseDraws(safeugp.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem safeugp\n" +
 		"dims D=2\n" +
 		"  a real [0, 1] component 0\n" +

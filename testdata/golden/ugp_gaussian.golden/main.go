@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return ugp_gaussian.Robust(ugp_gaussian.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := ugp_gaussian.InputNoiseDraws(ugp_gaussian.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem ugp_gaussian\n" +
 		"dims D=3\n" +
 		"  p vec[3] [0, 3.141592653589793] components 0..2\n" +

@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return ugp_igp.Robust(ugp_igp.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := ugp_igp.InputNoiseDraws(ugp_igp.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem ugp_igp\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +

@@ -34,6 +34,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return ugp_samples.Robust(ugp_samples.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := ugp_samples.InputNoiseDraws(ugp_samples.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem ugp_samples\n" +
 		"dims D=2\n" +
 		"  x real [-1, 1] component 0\n" +

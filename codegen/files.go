@@ -130,6 +130,9 @@ func (g *generator) program(importPath string) []File {
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),
 		)})
 	}
+	if g.o.InputModel() {
+		fields = append(fields, kv{"ModelOverInputs", jen.True()})
+	}
 	if g.o.Draws != nil {
 		fields = append(fields, kv{"InputNoise", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("n").Int()).Params(jen.Index().Index().Float64(), jen.Error()).Block(
 			jen.List(jen.Id("draws"), jen.Id("err")).Op(":=").Add(lib("InputNoiseDraws")).Call(lib("Point").Call(jen.Id("x")), jen.Id("n")),

@@ -9,16 +9,15 @@ import (
 // draws (runtime/program.Model).
 
 // posteriorFunc names the emitted function that gives the posterior at
-// unit coordinates, or "" when the optimiser has none for a single point
-// (a search by differences over input distributions).
+// unit coordinates: predict, or posteriorGrad, with its gradient, when the
+// optimiser has no predict (a gradient search with the kernel's analytic
+// gradient). A model over input distributions gives the posterior of the
+// input distribution centred at the point: of the robust value there.
 func (g *generator) posteriorFunc() string {
-	switch {
-	case g.o.Safety != nil || !g.o.GradientSearch():
-		return "predict"
-	case !g.o.DifferenceSearch():
+	if g.o.Safety == nil && g.o.GradientSearch() && !g.o.DifferenceSearch() {
 		return "posteriorGrad"
 	}
-	return ""
+	return "predict"
 }
 
 // lengthscaleSlot is the learned slot of a lengthscale per component, when
@@ -41,9 +40,6 @@ func (g *generator) lengthscaleSlot() *plan.Slot {
 // one per component.
 func (g *generator) posteriorDecls(f *jen.File) {
 	fn := g.posteriorFunc()
-	if fn == "" {
-		return
-	}
 	at := field(fn).Call(jen.Id("u").Index(jen.Op(":")))
 	if fn == "posteriorGrad" {
 		at = field(fn).Call(jen.Op("&").Add(field("workers")).Index(jen.Lit(0)), jen.Id("u").Index(jen.Op(":")))
@@ -52,6 +48,10 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
 	f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
 	f.Comment("not run concurrently with Suggest or Observe.")
+	if g.o.InputModel() {
+		f.Comment("The model is over input distributions: this is the posterior of the input")
+		f.Comment("noise's distribution centred at x, of the robust value E[f(x + ε)].")
+	}
 	if g.hasInteger() {
 		f.Comment("Integer components are rounded to whole numbers.")
 		round = append(round, jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
@@ -110,9 +110,6 @@ func (g *generator) safeEstimateDecls(f *jen.File) {
 // and a safe optimiser's ConstraintPosterior and SeedPoints, which make it a
 // runtime/program.SafeModel.
 func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Statement) {
-	if g.posteriorFunc() == "" {
-		return
-	}
 	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
 	f.Func().Params(jen.Id("s").Id("session")).Id("Posterior").Params(jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Float64(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim"))).Block(

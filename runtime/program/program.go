@@ -79,6 +79,10 @@ type Problem struct {
 	// quasi-random draws with a fixed seed, so a deterministic function. Nil
 	// when the problem has no input noise or its optimiser never draws it.
 	InputNoise func(x []float64, n int) ([][]float64, error)
+	// ModelOverInputs says that the optimiser's model is over input
+	// distributions (Model's posterior at x is then of the robust value
+	// E[f(x + ε)]).
+	ModelOverInputs bool
 	// Optimum returns the best point of a finite decision set and its
 	// noise-free value (NaN when no candidate is feasible). Nil unless the
 	// problem has candidates and an expression objective.

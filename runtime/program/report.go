@@ -68,12 +68,13 @@ func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 }
 
 // A Model is a Session whose posterior can be read anywhere in the domain,
-// which the report draws. The programs boc emits implement it unless their
-// search works on input distributions (uei, ugp, the MMD models); their
-// reports say that the model is not drawn.
+// which the report draws. The programs boc emits implement it; a report of
+// a session that does not says that the model is not drawn.
 type Model interface {
 	// Posterior returns the posterior mean of the objective at x, in its
-	// units and sign, and the posterior sd there.
+	// units and sign, and the posterior sd there: of the robust value
+	// E[f(x + ε)] when the model is over input distributions
+	// (Problem.ModelOverInputs).
 	Posterior(x []float64) (mean, sd float64, err error)
 	// Lengthscales returns the kernel's learned lengthscales, one per
 	// component, each in units of its component's range; ok is false when
@@ -123,7 +124,9 @@ type reportPage struct {
 	// component, Maps of the posterior mean and sd for pairs of the most
 	// important components, and their Importance when the kernel learns a
 	// lengthscale per component; or ModelNote says why it is not.
-	ModelNote  string
+	ModelNote string
+	// OverInputs says that the model is over input distributions.
+	OverInputs bool
 	Slices     []template.HTML
 	Maps       []template.HTML
 	Importance []importance
@@ -161,9 +164,10 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 		safe = estimateSafety(&page, p, s.session, st.Recommendation)
 	}
 	model, ok := s.session.(Model)
+	page.OverInputs = p.ModelOverInputs
 	switch {
 	case !ok:
-		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point (its search works on input distributions), which slices, maps and the importance of each component (its learned lengthscale) need."
+		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point, which slices, maps and the importance of each component (its learned lengthscale) need."
 	case st.Recommendation == nil:
 		page.ModelNote = "Not drawn: no value has been told yet."
 	default:
@@ -395,11 +399,20 @@ func along(lo, hi float64, n int) []float64 {
 	return out
 }
 
+// posteriorName names the model's posterior: a robust one when the model
+// is over input distributions.
+func posteriorName(p Problem) string {
+	if p.ModelOverInputs {
+		return "robust posterior"
+	}
+	return "posterior"
+}
+
 // sliceChart draws the posterior mean ± 2 sd along component i through the
 // recommendation, with every value told at its component i, over the
 // estimated safe set when safe is not nil.
 func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
-	mean := plot.Line{Name: "posterior mean ± 2 sd"}
+	mean := plot.Line{Name: posteriorName(p) + " mean ± 2 sd"}
 	x := slices.Clone(rec)
 	vs := along(p.Lower[i], p.Upper[i], slicePoints)
 	var regions []plot.Region
@@ -437,7 +450,7 @@ func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, nam
 // recommendation over them; and, when safe is not nil, the cells outside
 // the estimated safe set greyed and the seed points.
 func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
-	mean := plot.Map{Title: "posterior mean", XLabel: names[i], YLabel: names[j],
+	mean := plot.Map{Title: posteriorName(p) + " mean", XLabel: names[i], YLabel: names[j],
 		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
 	told := plot.Points{Name: "evaluated"}
 	for _, v := range values {
@@ -453,7 +466,7 @@ func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, n
 		mean.Points = append(mean.Points, safe.seedPoints(i, j)...)
 	}
 	sd := mean
-	sd.Title = "posterior sd"
+	sd.Title = posteriorName(p) + " sd"
 	sd.Z, mean.Z = nil, nil
 	x := slices.Clone(rec)
 	for _, y := range mean.Y {
@@ -621,7 +634,8 @@ td.barcell { width: 20em; }
 {{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}
 
 <h2>Model</h2>
-{{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .Importance}}<h3>Importance</h3>
+{{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .OverInputs}}<p>The model is over input distributions: its posterior at x is that of the input noise's distribution centred at x, the robust posterior of E[f(x + ε)], which the slices and maps draw. The values told are f where the queries landed.</p>
+{{end}}{{if .Importance}}<h3>Importance</h3>
 <p>Each component's share of the inverse learned lengthscales (in units of its range): the shorter a component's lengthscale, the faster the objective changes along it.</p>
 <table>{{range .Importance}}
 <tr><th>{{.Name}}</th><td>{{printf "%.1f" .Percent}} %</td><td class="barcell"><div class="bar" style="width: {{printf "%.1f" .Percent}}%"></div></td></tr>{{end}}

@@ -3,6 +3,7 @@ package program
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"image/png"
 	"math"
@@ -323,6 +324,55 @@ func BenchmarkReport(b *testing.B) {
 	for b.Loop() {
 		if code, msg := report(pumpProblem(), "--journal", path, "-o", out); code != ExitOK {
 			b.Fatal(msg)
+		}
+	}
+}
+
+// landing is a safe session whose constraint has no posterior at one aim.
+type landing struct{ modelled }
+
+func (*landing) ConstraintPosterior(int, []float64) (float64, float64, float64, error) {
+	return 0, 0, 0, errors.New("constraint heat is judged where the queries land, not at one point")
+}
+
+// plain is a session that gives neither posterior: only a recorder's.
+type plain struct{ recorder }
+
+// TestReportVariants: what the report says of a robust model, of a safe
+// set it cannot estimate, and of a session without a posterior or an input
+// noise.
+func TestReportVariants(t *testing.T) {
+	robust := pumpProblem()
+	robust.ModelOverInputs = true
+	unestimated := pumpProblem()
+	unestimated.NewSession = func(uint64) Session { return &landing{} }
+	bare := pumpProblem()
+	bare.NewSession, bare.InputNoise = func(uint64) Session { return &plain{} }, nil
+	for _, tc := range []struct {
+		name string
+		p    Problem
+		want []string
+	}{
+		{"robust", robust, []string{">robust posterior mean ± 2 sd</text>", ">robust posterior sd</text>", "The model is over input distributions"}},
+		{"landing", unestimated, []string{"The safe set is not drawn: constraint heat is judged where the queries land, not at one point.", "<li>speed=1 v=[0 0]</li>"}},
+		{"bare", bare, []string{"Not drawn: this program&#39;s optimiser does not give its posterior at a point",
+			"The safe set is not drawn: this program&#39;s optimiser does not give its constraints&#39; posterior.",
+			"The input noise is not drawn: the problem has none, or its optimiser never draws it."}},
+	} {
+		dir := t.TempDir()
+		path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
+		writeJournal(t, path, 6)
+		if code, msg := report(tc.p, "--journal", path, "-o", out); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, msg)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !bytes.Contains(page, []byte(w)) {
+				t.Errorf("%s: the report does not say %q", tc.name, w)
+			}
 		}
 	}
 }

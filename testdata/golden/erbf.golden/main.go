@@ -34,6 +34,7 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return erbf.Robust(erbf.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
 	InputNoise: func(x []float64, n int) ([][]float64, error) {
 		draws, err := erbf.InputNoiseDraws(erbf.Point(x), n)
 		eps := make([][]float64, len(draws))
@@ -111,6 +112,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != erbf.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), erbf.Dim)
+	}
+	return s.o.Posterior(erbf.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

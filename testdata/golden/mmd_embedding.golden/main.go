@@ -33,6 +33,7 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return mmd_embedding.Robust(mmd_embedding.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
 	InputNoise: func(x []float64, n int) ([][]float64, error) {
 		draws, err := mmd_embedding.InputNoiseDraws(mmd_embedding.Point(x), n)
 		eps := make([][]float64, len(draws))
@@ -118,6 +119,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != mmd_embedding.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), mmd_embedding.Dim)
+	}
+	return s.o.Posterior(mmd_embedding.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -37,6 +37,7 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return safeugp.Robust(safeugp.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
 	InputNoise: func(x []float64, n int) ([][]float64, error) {
 		draws, err := safeugp.InputNoiseDraws(safeugp.Point(x), n)
 		eps := make([][]float64, len(draws))

@@ -696,6 +696,8 @@ func (o *Optimizer) Evaluations() int {
 // Posterior returns the posterior mean at x, in the objective's units and sign,
 // and its standard deviation. It uses the optimiser's working memory, so it must
 // not run concurrently with Suggest or Observe.
+// The model is over input distributions: this is the posterior of the input
+// noise's distribution centred at x, of the robust value E[f(x + ε)].
 func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	u, err := toUnit(x)
 	if err != nil {

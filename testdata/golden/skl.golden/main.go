@@ -33,6 +33,7 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return skl.Robust(skl.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
 	InputNoise: func(x []float64, n int) ([][]float64, error) {
 		draws, err := skl.InputNoiseDraws(skl.Point(x), n)
 		eps := make([][]float64, len(draws))

@@ -113,6 +113,16 @@ func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
 }
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != uei.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), uei.Dim)
+	}
+	return s.o.Posterior(uei.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
+}
 
 // evaluate evaluates trial number trial at x, for run --journal.
 func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, error) {

@@ -141,17 +141,13 @@ func (g *generator) program(importPath string) []File {
 			jen.Return(jen.Id("eps"), jen.Id("err")),
 		)})
 	}
-	var text bytes.Buffer
-	ir.FprintIdentity(&text, g.p)
-	// One line of the text per line of code, for readable diffs.
-	identity := jen.Null()
-	for i, line := range strings.SplitAfter(strings.TrimSuffix(text.String(), "\n"), "\n") {
-		if i > 0 {
-			identity.Op("+").Line()
-		}
-		identity.Lit(strings.TrimSuffix(line, "\n") + "\n")
+	var identity bytes.Buffer
+	ir.FprintIdentity(&identity, g.p)
+	fields = append(fields, kv{"Identity", textLit(identity.String())})
+	if g.text != "" {
+		fields = append(fields, kv{"Text", textLit(g.text)})
 	}
-	fields = append(fields, kv{"Identity", identity}, kv{"NewSession", jen.Id("newSession")})
+	fields = append(fields, kv{"NewSession", jen.Id("newSession")})
 	if !external {
 		fields = append(fields, kv{"Evaluate", jen.Id("evaluate")})
 	}
@@ -229,6 +225,22 @@ func (g *generator) program(importPath string) []File {
 		)
 	}
 	return []File{g.render("main.go", f)}
+}
+
+// textLit is a string literal of text, one line of the text per line of
+// code, for readable diffs.
+func textLit(text string) *jen.Statement {
+	lit := jen.Null()
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue // after a final newline
+		}
+		if i > 0 {
+			lit.Op("+").Line()
+		}
+		lit.Lit(line)
+	}
+	return lit
 }
 
 // sessionDecls emits session, the library's optimiser as runtime/program's

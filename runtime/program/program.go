@@ -54,6 +54,7 @@ type Dim struct {
 type Problem struct {
 	Name   string // the problem name, also the program's name in messages
 	Source string // the .bo file it was generated from
+	Text   string // that file's text, "" when it is not known
 	Dims   []Dim
 	// Lower and Upper are the bounds of the domain, one per component.
 	Lower, Upper []float64

@@ -96,8 +96,9 @@ const mappedComponents = 3
 // reportPage is what the report's template shows.
 type reportPage struct {
 	Problem, Study, Journal, Source string
-	// Program is the problem's canonical text.
-	Program string
+	// Text is the problem's .bo source, "" when the program does not know
+	// it; Program is the problem's canonical text.
+	Text, Program string
 	// Settings and Status are rows of a label and its value.
 	Settings, Status [][2]string
 	// Convergence is the chart of the values told; empty before any.
@@ -138,7 +139,7 @@ type reportPage struct {
 // writeReport writes the HTML report of study s of problem p, read from
 // journal.
 func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
-	page := reportPage{Problem: p.Name, Study: s.name, Journal: journalName, Source: p.Source, Program: p.Identity,
+	page := reportPage{Problem: p.Name, Study: s.name, Journal: journalName, Source: p.Source, Text: p.Text, Program: p.Identity,
 		Settings: reportSettings(p)}
 	st := newStatus(p, s)
 	page.Status = reportStatus(p, st)
@@ -627,8 +628,13 @@ td.barcell { width: 20em; }
 <tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
 </table>
 
-<h2>The problem, as boc checked it</h2>
-<pre>{{.Program}}</pre>
+{{if .Text}}<h2>The problem</h2>
+<p>Its source, <code>{{.Source}}</code>:</p>
+<pre>{{.Text}}</pre>
+<h3>As boc checked it</h3>
+<p>Every default spelled out.</p>
+{{else}}<h2>The problem, as boc checked it</h2>
+{{end}}<pre>{{.Program}}</pre>
 
 <h2>Convergence</h2>
 {{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}

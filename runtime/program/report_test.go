@@ -71,7 +71,7 @@ func (m *modelled) SeedPoints() [][]float64 { return [][]float64{{1, 0, 0}} }
 // pumpProblem is a safe problem with a scalar and a vector dimension and
 // input noise, maximised.
 func pumpProblem() Problem {
-	return Problem{Name: "pump", Source: "pump.bo", Identity: "problem pump\ndomain {\n    speed in [0, 10]\n    v in [-1, 1]^2\n}\n<safety> & \"quotes\"\n",
+	return Problem{Name: "pump", Source: "pump.bo", Text: "// A pump <that> must not overheat.\nproblem pump\n...\n", Identity: "problem pump\ndomain {\n    speed in [0, 10]\n    v in [-1, 1]^2\n}\n<safety> & \"quotes\"\n",
 		Budget: 20, Seed: 7, Maximize: true,
 		Dims:  []Dim{{Name: "speed", Size: 1}, {Name: "v", Size: 2, Vector: true}},
 		Lower: []float64{0, -1, -1}, Upper: []float64{10, 1, 1},

@@ -69,6 +69,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 17\n",
+	Text: "// The expected-RBF baseline: moment-matched Gaussian input noise (the circle\n" +
+		"// is not Gaussian, so the compiler warns).\n" +
+		"problem erbf\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-2, 2]\n" +
+		"    y in [-2, 2]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize sphere(x, y)\n" +
+		"input noise (x, y) ~ circle(0.3)\n" +
+		"model erbf\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
+		"seed 17\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -71,6 +71,21 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 3:int\n" +
 		"seed 23\n",
+	Text: "// Plain GP-UCB on a problem with input noise: the model ignores it (the\n" +
+		"// compiler warns), but the program simulates it and reports robust values.\n" +
+		"problem gp_input_noise\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ iid(normal(0, 0.01), 1)\n" +
+		"model gp\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 8\n" +
+		"init sobol(3)\n" +
+		"seed 23\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -76,6 +76,21 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 3\n",
+	Text: "// AIRBO's MMD kernel with the shared-landmark embedding (the default\n" +
+		"// estimator) on the double-peak function under skewed beta input noise.\n" +
+		"problem mmd_embedding\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize double_peak(x)\n" +
+		"input noise x ~ beta(0.4, 0.2, scale = 0.1)\n" +
+		"model mmd(samples = 32, landmarks = 24)\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
+		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -78,6 +78,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 7\n",
+	Text: "// The empirical MMD estimator (the V-statistic) with a fixed kernel and alpha,\n" +
+		"// under a step-changing chi-squared input noise.\n" +
+		"problem mmd_empirical\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ chi2(if x < 0.6 then 0.5 else 7.0, scale = 0.01)\n" +
+		"model mmd(kernel = rqmix(lengthscale = 0.1), samples = 16, estimator = \"empirical\", alpha = 2)\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
+		"seed 7\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

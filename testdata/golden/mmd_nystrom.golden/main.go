@@ -74,6 +74,22 @@ var problem = program.Problem{
 		"  init.lhs\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// AIRBO's Nyström MMD estimator, input-dependent noise on one component of\n" +
+		"// two, with expected improvement.\n" +
+		"problem mmd_nystrom\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize sphere(x, y)\n" +
+		"input noise x ~ normal(0, 0.01 + 0.1 * x)\n" +
+		"model mmd(kernel = se(lengthscale = learn), samples = 16, landmarks = 4, estimator = \"nystrom\")\n" +
+		"acquisition ei\n" +
+		"budget 10\n" +
+		"init lhs(4)\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

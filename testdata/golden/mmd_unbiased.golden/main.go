@@ -78,6 +78,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 7\n",
+	Text: "// AIRBO's MMD kernel as its authors wrote it: the unbiased estimator (the\n" +
+		"// U-statistic, with the diagonal evaluated by the estimator), a learned\n" +
+		"// output scale, rqmix with one learned lengthscale per term, and samples\n" +
+		"// drawn afresh for every point, under a step-changing chi-squared input\n" +
+		"// noise.\n" +
+		"problem mmd_unbiased\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ chi2(if x < 0.6 then 0.5 else 7.0, scale = 0.01)\n" +
+		"model mmd(kernel = rqmix(lengthscale = 1, variance = 1, term_lengthscale = learn), samples = 16, estimator = \"unbiased\", variance = learn, draws = \"fresh\")\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
+		"seed 7\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -185,6 +185,35 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// SGP-UCB under input noise: one constraint certified in the mean where the\n" +
+		"// queries land, one by chance, over a finite decision set.\n" +
+		"problem safelanding\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (a - 0.8)^2 + (b - 0.3)^2\n" +
+		"input noise (a, b) ~ iid(normal(0, 0.03), n = 2)\n" +
+		"candidates grid(n = 9)\n" +
+		"\n" +
+		"constraint reach: simulated a + b <= 1.2 {\n" +
+		"    seed [[0.25, 0.25], [0.375, 0.25]]\n" +
+		"    kernel se(lengthscale = 0.6, variance = 0.1)\n" +
+		"    noise ~ normal(0, 0.02)\n" +
+		"    landing chance(alpha = 0.1, draws = 16)\n" +
+		"}\n" +
+		"constraint load: simulated 1 - a * b >= 0.7 {\n" +
+		"    seed [[0.25, 0.25], [0.375, 0.25]]\n" +
+		"    kernel matern32(lengthscale = 1)\n" +
+		"    landing mean\n" +
+		"}\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.3, variance = 1))\n" +
+		"acquisition safe_ucb(window = 5, cap = 10)\n" +
+		"budget 20\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -93,6 +93,32 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// uGP-UCB's model of the objective under input noise with SGP-UCB's safety:\n" +
+		"// the objective's Gaussian process takes each query as the distribution it\n" +
+		"// lands by, and the constraint is certified in the mean where the queries\n" +
+		"// land, on a grid of the domain.\n" +
+		"problem safeugp\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (a - 0.8)^2 + (b - 0.3)^2\n" +
+		"input noise (a, b) ~ iid(uniform(-0.05, 0.05), n = 2)\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"constraint load: simulated 1 - a * b >= 0.7 {\n" +
+		"    seed [[0.25, 0.25], [0.375, 0.25]]\n" +
+		"    kernel matern32(lengthscale = 1)\n" +
+		"    noise ~ normal(0, 0.01)\n" +
+		"    landing mean(draws = 8)\n" +
+		"}\n" +
+		"\n" +
+		"model ugp(kernel = se(lengthscale = 0.3, variance = 1))\n" +
+		"acquisition safe_ucb(window = 5, cap = 10)\n" +
+		"budget 20\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -66,6 +66,21 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 19\n",
+	Text: "// The symmetric-KL baseline with a fixed se kernel and uniform input noise.\n" +
+		"problem skl\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize double_peak(x)\n" +
+		"input noise x ~ uniform(-0.05, 0.05)\n" +
+		"model skl(kernel = se(lengthscale = 0.1, variance = 1))\n" +
+		"acquisition pi\n" +
+		"search pattern\n" +
+		"budget 8\n" +
+		"init sobol(4)\n" +
+		"seed 19\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

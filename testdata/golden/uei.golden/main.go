@@ -69,6 +69,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 29\n",
+	Text: "// Unscented expected improvement (Nogueira et al.) on a plain GP, the uGP\n" +
+		"// paper's baseline: EI averaged over the sigma points of the Gaussian input\n" +
+		"// noise at each candidate.\n" +
+		"problem uei\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[2] in [0, pi]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize michalewicz(p)\n" +
+		"input noise p ~ iid(normal(0, 0.1), 2)\n" +
+		"model gp(kernel = se)\n" +
+		"acquisition uei\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
+		"seed 29\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

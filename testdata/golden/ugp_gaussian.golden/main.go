@@ -75,6 +75,24 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 11\n",
+	Text: "// uGP with the integral kernel in closed form (se kernel, Gaussian input\n" +
+		"// noise, one correlated pair) and uGP-UCB with beta = 3.\n" +
+		"problem ugp_gaussian\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[3] in [0, pi]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize michalewicz(p)\n" +
+		"input noise {\n" +
+		"    p[0:2] ~ mvnormal([0, 0], [[0.01, 0.002], [0.002, 0.01]])\n" +
+		"    p[2] ~ normal(0, 0.1)\n" +
+		"}\n" +
+		"model ugp\n" +
+		"acquisition ucb(beta = 3)\n" +
+		"budget 12\n" +
+		"init sobol(6)\n" +
+		"seed 11\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -74,6 +74,24 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 3\n",
+	Text: "// uGP-UCB with the theory's schedule (Oliveira et al., Thm 5, Eq. 20): the\n" +
+		"// integral kernel in closed form, the observation noise inflated by the input\n" +
+		"// noise's σ_E² (Prop. 3) so that the model's noise is σ_ν² = σ_E² + σ_ζ², and\n" +
+		"// the weight of the posterior sd b + σ_ν √(2(I + 1 + ln(1/δ))).\n" +
+		"problem ugp_igp\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ normal(0, 0.05)\n" +
+		"observation noise ~ normal(0, 0.1)\n" +
+		"model ugp(kernel = se(lengthscale = 0.1), input_noise = \"inflate\", rkhs_bound = 2)\n" +
+		"acquisition ucb(schedule = \"igp\", delta = 0.4, rkhs_bound = 2)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
+		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -70,6 +70,23 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 13\n",
+	Text: "// uGP by Monte Carlo over the samples: a mixture input noise has no closed\n" +
+		"// form. Corrected noisy EI on top.\n" +
+		"problem ugp_samples\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    y in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -sphere(x, y)\n" +
+		"input noise (x, y) ~ gmm([0.5, 0.5], [[0, 0], [0.1, -0.1]], [[0.01, 0], [0, 0.01]])\n" +
+		"model ugp(samples = 12)\n" +
+		"acquisition ei_noisy\n" +
+		"observation noise learn\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
+		"seed 13\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -89,5 +90,27 @@ func TestMapErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || b.Len() != 0 {
 			t.Errorf("%s: error %v after %d bytes, want one containing %q and none", tc.name, err, b.Len(), tc.want)
 		}
+	}
+}
+
+// TestMapBins: a map's colours stand for equal bins of its values, as its
+// legend says: a value in the first tenth of the range takes the first
+// colour, as the minimum does.
+func TestMapBins(t *testing.T) {
+	m := Map{Title: "bins", X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{0, 0.07}, {0.5, 1}}}
+	var b bytes.Buffer
+	if err := m.SVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	// The cells come first after the white background, column by column:
+	// 0, 0.5, 0.07, 1.
+	var cells []string
+	for _, f := range regexp.MustCompile(`fill:#[0-9A-F]{6}`).FindAllString(b.String(), -1) {
+		if f != "fill:#FFFFFF" {
+			cells = append(cells, f)
+		}
+	}
+	if len(cells) < 4 || cells[0] != cells[2] || cells[0] == cells[1] || cells[1] == cells[3] {
+		t.Errorf("the cells of 0, 0.5, 0.07 and 1 are filled %v; want the first and third alike, the others apart", cells[:min(4, len(cells))])
 	}
 }

@@ -603,6 +603,7 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.3em; border-bottom: 1px solid #ccc; m
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+table.trials th[data-sorted="up"]::after { content: " ▲"; } table.trials th[data-sorted="down"]::after { content: " ▼"; }
 svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; overflow: visible; }
 /* The charts are laid out with Liberation Serif's widths; Times New Roman has the same. */
 svg text { font-family: "Liberation Serif", "Times New Roman", Tinos, serif !important; }
@@ -675,10 +676,35 @@ td.barcell { width: 20em; }
 </ul>{{end}}
 {{end}}
 <h2>Trials</h2>
-<table>
-<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>{{range .Trials}}
+<table class="trials">
+<thead><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Trials}}
 <tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}
+</tbody>
 </table>
+` + sortScript + `
 </body>
 </html>
 `))
+
+// sortScript sorts the trial table by a column when its head is clicked,
+// the other way when clicked again: numbers as numbers, other text as text.
+// It fetches nothing; without it (scripts off, print) the table is in ask
+// order.
+const sortScript = `<script>
+document.querySelectorAll("table.trials th").forEach(function (th, col) {
+  th.title = "sort by " + th.textContent;
+  th.style.cursor = "pointer";
+  th.addEventListener("click", function () {
+    var body = th.closest("table").tBodies[0];
+    var dir = th.dataset.sorted === "up" ? -1 : 1;
+    th.closest("tr").querySelectorAll("th").forEach(function (h) { delete h.dataset.sorted; });
+    th.dataset.sorted = dir === 1 ? "up" : "down";
+    Array.from(body.rows).sort(function (a, b) {
+      var x = a.cells[col].textContent, y = b.cells[col].textContent;
+      var nx = Number(x), ny = Number(y);
+      return dir * (x !== "" && y !== "" && !isNaN(nx) && !isNaN(ny) ? nx - ny : x.localeCompare(y));
+    }).forEach(function (r) { body.appendChild(r); });
+  });
+});
+</script>`

@@ -225,14 +225,17 @@ func TestReportWithoutModel(t *testing.T) {
 }
 
 // TestReportSelfContained: the report fetches nothing: no script, style
-// sheet, image or font from anywhere.
+// sheet, image or font from anywhere; its one script is inline.
 func TestReportSelfContained(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join("testdata", "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if loc := regexp.MustCompile(`(?i)<script|<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import`).FindIndex(page); loc != nil {
+	if loc := regexp.MustCompile(`(?i)<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import|fetch\(|XMLHttpRequest|import\(`).FindIndex(page); loc != nil {
 		t.Errorf("the report refers to something outside it: %q", page[loc[0]:min(loc[1]+40, len(page))])
+	}
+	if n, inline := bytes.Count(page, []byte("<script")), bytes.Count(page, []byte("<script>")); n != 1 || inline != 1 {
+		t.Errorf("%d scripts, %d of them inline without attributes; want the one inline", n, inline)
 	}
 	// Convergence, the constraint, 3 slices, 3 pairs' maps of mean and sd,
 	// the noise of speed.
@@ -276,23 +279,12 @@ func TestReportErrors(t *testing.T) {
 // Chromium, and checks that its screenshot is not blank. It skips where
 // Chromium is not installed (.ci/run installs Debian's).
 func TestReportInChromium(t *testing.T) {
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not on PATH: the report is not looked at in a browser (apt-get install chromium)")
-	}
 	page, err := filepath.Abs(filepath.Join("testdata", "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	shot := filepath.Join(dir, "report.png")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, browser, "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir="+dir,
-		"--screenshot="+shot, "--window-size=1200,2000", "file://"+page)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, msg)
-	}
+	shot := filepath.Join(t.TempDir(), "report.png")
+	chromium(t, "--screenshot="+shot, "--window-size=1200,2000", "file://"+page)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +304,62 @@ func TestReportInChromium(t *testing.T) {
 	}
 	if b.Dx() != 1200 || len(colours) < 16 {
 		t.Errorf("the screenshot is %d pixels wide with %d colours: blank", b.Dx(), len(colours))
+	}
+}
+
+// chromium runs headless Chromium with args and returns its standard
+// output; it skips the test where Chromium is not installed (.ci/run
+// installs Debian's).
+func chromium(t *testing.T, args ...string) []byte {
+	t.Helper()
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not on PATH: the report is not looked at in a browser (apt-get install chromium)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=" + t.TempDir()}, args...)...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, errs.Bytes())
+	}
+	return out.Bytes()
+}
+
+// TestReportSortsInChromium clicks the head of the trial table's y column
+// in headless Chromium, once and twice, and checks that the rows are sorted
+// by y, the trials without a value first, then the other way.
+func TestReportSortsInChromium(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := bytes.Index(golden, []byte(`<table class="trials">`)), bytes.LastIndex(golden, []byte("</script>"))
+	if start < 0 || end < start {
+		t.Fatal("the report has no trial table followed by its script")
+	}
+	for _, tc := range []struct {
+		clicks int
+		want   []string
+	}{
+		{1, []string{"", "", "2.5", "3", "5.5", "8.5", "9", "15", "19.5"}},
+		{2, []string{"19.5", "15", "9", "8.5", "5.5", "3", "2.5", "", ""}},
+	} {
+		page := filepath.Join(t.TempDir(), "sort.html")
+		click := strings.Repeat(`document.querySelectorAll("table.trials th")[6].click();`, tc.clicks)
+		html := "<!DOCTYPE html><html><body>" + string(golden[start:end]) + "</script><script>" + click + "</script></body></html>"
+		if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom := chromium(t, "--dump-dom", "file://"+page)
+		var ys []string
+		for _, row := range regexp.MustCompile(`<tr><td>(?:[^<]*</td><td>){6}([^<]*)</td>`).FindAllSubmatch(dom, -1) {
+			ys = append(ys, string(row[1]))
+		}
+		if strings.Join(ys, " | ") != strings.Join(tc.want, " | ") {
+			t.Errorf("after %d clicks the values are in the order %q, want %q", tc.clicks, ys, tc.want)
+		}
 	}
 }
 

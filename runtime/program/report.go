@@ -179,16 +179,8 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	if p.Robust != nil && st.Recommendation != nil {
 		page.Robust = formatValue(p.Robust(st.Recommendation.x, 1))
 	}
-	switch {
-	case p.InputNoise == nil:
-		page.NoiseNote = "The input noise is not drawn: the problem has none, or its optimiser never draws it."
-	case st.Recommendation == nil:
-		page.NoiseNote = "The input noise is not drawn: no value has been told yet."
-	default:
-		var err error
-		if page.Noise, page.NoiseMoments, err = noiseCharts(p, st.Recommendation.x); err != nil {
-			return err
-		}
+	if err := drawNoise(&page, p, st.Recommendation); err != nil {
+		return err
 	}
 	page.Columns, page.Trials = trialTable(p, s)
 	return reportTemplate.Execute(w, page)
@@ -291,49 +283,6 @@ func constraintChart(c Constraint, values []toldValue) plot.Chart {
 	limit := plot.Line{Name: "limit: safe while " + limitText(c), X: []float64{first, last}, Y: []float64{c.Limit, c.Limit}}
 	return plot.Chart{Title: "constraint " + c.Name, XLabel: "evaluation (in the order told)", YLabel: c.Name, Linear: true,
 		Lines: []plot.Line{limit}, Points: []plot.Points{measured}}
-}
-
-// brokenLimits says, for each unknown constraint, how many of the values
-// told broke its limit.
-func brokenLimits(p Problem, values []toldValue) [][2]string {
-	var rows [][2]string
-	for _, c := range p.Constraints {
-		n := 0
-		for _, v := range values {
-			if violated(c, v.t.result.Constraints[c.Name]) {
-				n++
-			}
-		}
-		rows = append(rows, [2]string{c.Name, fmt.Sprintf("%d of %d evaluations broke its limit (safe while %s)", n, len(values), limitText(c))})
-	}
-	return rows
-}
-
-// estimateSafety returns the estimate of the safe set that the model's
-// slices and maps draw, and puts the seed points and a note on it into
-// page; nil, with a note that says why, when there is none.
-func estimateSafety(page *reportPage, p Problem, session Session, rec *point) *safeSet {
-	model, ok := session.(SafeModel)
-	if !ok {
-		page.SafeNote = "The safe set is not drawn: this program's optimiser does not give its constraints' posterior."
-		return nil
-	}
-	for _, x := range model.SeedPoints() {
-		page.Seeds = append(page.Seeds, formatPoint(p.Dims, x))
-	}
-	if rec == nil {
-		page.SafeNote = "The safe set is not drawn: no value has been told yet."
-		return nil
-	}
-	safe := &safeSet{p, model}
-	_, beta, err := safe.at(rec.x)
-	if err != nil {
-		page.SafeNote = "The safe set is not drawn: " + err.Error() + "."
-		return nil
-	}
-	page.SafeNote = "The model's slices shade, and its maps leave in colour, the estimated safe set: the points where every constraint's confidence bound (μ + √β σ of a ≤ limit, μ − √β σ of a ≥ one, β = " +
-		formatValue(beta) + ") keeps its limit, by the constraints' posterior now. The optimiser certifies only points of its decision set, with bounds intersected over its rounds, so the set it plays in can differ."
-	return safe
 }
 
 // importance is a component's share of the inverse lengthscales.

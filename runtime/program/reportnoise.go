@@ -18,6 +18,22 @@ const (
 	noiseBins  = 30
 )
 
+// drawNoise draws the input noise at the recommendation rec into page, or
+// says there why it does not.
+func drawNoise(page *reportPage, p Problem, rec *point) error {
+	switch {
+	case p.InputNoise == nil:
+		page.NoiseNote = "The input noise is not drawn: the problem has none, or its optimiser never draws it."
+	case rec == nil:
+		page.NoiseNote = "The input noise is not drawn: no value has been told yet."
+	default:
+		var err error
+		page.Noise, page.NoiseMoments, err = noiseCharts(p, rec.x)
+		return err
+	}
+	return nil
+}
+
 // noiseCharts draws, for each component the input noise moves at x, the
 // density of its draws (a histogram, drawn through its bins' centres), and
 // returns the rows of their mean and sd.

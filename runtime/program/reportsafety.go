@@ -23,6 +23,49 @@ type SafeModel interface {
 	SeedPoints() [][]float64
 }
 
+// brokenLimits says, for each unknown constraint, how many of the values
+// told broke its limit.
+func brokenLimits(p Problem, values []toldValue) [][2]string {
+	var rows [][2]string
+	for _, c := range p.Constraints {
+		n := 0
+		for _, v := range values {
+			if violated(c, v.t.result.Constraints[c.Name]) {
+				n++
+			}
+		}
+		rows = append(rows, [2]string{c.Name, fmt.Sprintf("%d of %d evaluations broke its limit (safe while %s)", n, len(values), limitText(c))})
+	}
+	return rows
+}
+
+// estimateSafety returns the estimate of the safe set that the model's
+// slices and maps draw, and puts the seed points and a note on it into
+// page; nil, with a note that says why, when there is none.
+func estimateSafety(page *reportPage, p Problem, session Session, rec *point) *safeSet {
+	model, ok := session.(SafeModel)
+	if !ok {
+		page.SafeNote = "The safe set is not drawn: this program's optimiser does not give its constraints' posterior."
+		return nil
+	}
+	for _, x := range model.SeedPoints() {
+		page.Seeds = append(page.Seeds, formatPoint(p.Dims, x))
+	}
+	if rec == nil {
+		page.SafeNote = "The safe set is not drawn: no value has been told yet."
+		return nil
+	}
+	safe := &safeSet{p, model}
+	_, beta, err := safe.at(rec.x)
+	if err != nil {
+		page.SafeNote = "The safe set is not drawn: " + err.Error() + "."
+		return nil
+	}
+	page.SafeNote = "The model's slices shade, and its maps leave in colour, the estimated safe set: the points where every constraint's confidence bound (μ + √β σ of a ≤ limit, μ − √β σ of a ≥ one, β = " +
+		formatValue(beta) + ") keeps its limit, by the constraints' posterior now. The optimiser certifies only points of its decision set, with bounds intersected over its rounds, so the set it plays in can differ."
+	return safe
+}
+
 // safeSet estimates the safe set of problem p from a safe optimiser's
 // constraints: the points where every unknown constraint's confidence
 // bound (μ + √β σ of a ≤ constraint, μ − √β σ of a ≥ one) keeps its limit.

@@ -44,7 +44,6 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	if fn == "posteriorGrad" {
 		at = field(fn).Call(jen.Op("&").Add(field("workers")).Index(jen.Lit(0)), jen.Id("u").Index(jen.Op(":")))
 	}
-	var round []jen.Code
 	f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
 	f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
 	f.Comment("not run concurrently with Suggest or Observe.")
@@ -52,12 +51,7 @@ func (g *generator) posteriorDecls(f *jen.File) {
 		f.Comment("The model is over input distributions: this is the posterior of the input")
 		f.Comment("noise's distribution centred at x, of the robust value E[f(x + ε)].")
 	}
-	if g.hasInteger() {
-		f.Comment("Integer components are rounded to whole numbers.")
-		round = append(round, jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
-			jen.If(jen.Id("Integer").Index(jen.Id("i"))).Block(jen.Id("x").Index(jen.Id("i")).Op("=").Qual("math", "Round").Call(jen.Id("x").Index(jen.Id("i")))),
-		))
-	}
+	round := g.roundIntegers(f)
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Posterior").Params(jen.Id("x").Id("Point")).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(append(round,
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
@@ -80,6 +74,19 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	)
 }
 
+// roundIntegers are the statements that round the integer components of
+// the point x to whole numbers, none without integer components; it adds a
+// line saying so to the comment of the function about to be emitted.
+func (g *generator) roundIntegers(f *jen.File) []jen.Code {
+	if !g.hasInteger() {
+		return nil
+	}
+	f.Comment("Integer components are rounded to whole numbers.")
+	return []jen.Code{jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
+		jen.If(jen.Id("Integer").Index(jen.Id("i"))).Block(jen.Id("x").Index(jen.Id("i")).Op("=").Qual("math", "Round").Call(jen.Id("x").Index(jen.Id("i")))),
+	)}
+}
+
 // safeEstimateDecls emits a safe optimiser's ConstraintPosterior and
 // SeedPoints, from which a report estimates the safe set.
 func (g *generator) safeEstimateDecls(f *jen.File) {
@@ -88,13 +95,14 @@ func (g *generator) safeEstimateDecls(f *jen.File) {
 	f.Comment("its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings")
 	f.Comment("the explorer up to date first, as Suggest does, and allocates; it must not run")
 	f.Comment("concurrently with Suggest or Observe.")
+	round := g.roundIntegers(f)
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Id("Point")).
-		Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("beta")).Float64(), jen.Id("err").Error()).Block(
-		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(append(zero, field("err"))...)),
+		Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("beta")).Float64(), jen.Id("err").Error()).Block(append([]jen.Code{
+		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(append(zero, field("err"))...))}, append(round,
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(append(zero, jen.Id("err"))...)),
 		jen.Return(field("explorer").Dot("Estimate").Call(jen.Id("k"), jen.Id("u").Index(jen.Op(":")))),
-	)
+	)...)...)
 	f.Comment("SeedPoints returns the points the safe exploration started from, known safe.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("SeedPoints").Params().Params(jen.Id("seeds").Index().Id("Point")).Block(
 		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Nil())),

@@ -707,9 +707,15 @@ func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 // its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings
 // the explorer up to date first, as Suggest does, and allocates; it must not run
 // concurrently with Suggest or Observe.
+// Integer components are rounded to whole numbers.
 func (o *Optimizer) ConstraintPosterior(k int, x Point) (mean, sd, beta float64, err error) {
 	if o.err != nil {
 		return 0, 0, 0, o.err
+	}
+	for i := range x {
+		if Integer[i] {
+			x[i] = math.Round(x[i])
+		}
 	}
 	u, err := toUnit(x)
 	if err != nil {

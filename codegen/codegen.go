@@ -27,6 +27,9 @@ type Options struct {
 	// ImportPath is the import path under which the library package will live;
 	// the program's main package imports it from there.
 	ImportPath string
+	// Text is the .bo file's text, which the program keeps for its report;
+	// empty when it has none to keep.
+	Text string
 }
 
 // File is one generated Go file; Name is relative to the output directory.
@@ -47,7 +50,7 @@ type Output struct {
 // internal error, a bug in boc or a plugin. The main package is emitted only
 // when opt.ImportPath is set, since it must import the library.
 func Generate(o *plan.Optimizer, opt Options) (*Output, dsl.Diagnostics) {
-	g := &generator{o: o, p: o.Program, pkg: opt.Package}
+	g := &generator{o: o, p: o.Program, pkg: opt.Package, text: opt.Text}
 	if g.pkg == "" {
 		g.pkg = g.p.Name
 	}
@@ -84,6 +87,7 @@ type generator struct {
 	o     *plan.Optimizer
 	p     *ir.Program // o.Program
 	pkg   string
+	text  string // the .bo file's (Options.Text)
 	diags dsl.Diagnostics
 
 	components []component

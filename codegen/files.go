@@ -133,17 +133,24 @@ func (g *generator) program(importPath string) []File {
 			jen.Return(lib("Robust").Call(lib("Point").Call(jen.Id("x")), jen.Id("noiseScale"))),
 		)})
 	}
-	var text bytes.Buffer
-	ir.FprintIdentity(&text, g.p)
-	// One line of the text per line of code, for readable diffs.
-	identity := jen.Null()
-	for i, line := range strings.SplitAfter(strings.TrimSuffix(text.String(), "\n"), "\n") {
-		if i > 0 {
-			identity.Op("+").Line()
-		}
-		identity.Lit(strings.TrimSuffix(line, "\n") + "\n")
+	if g.o.InputModel() {
+		fields = append(fields, kv{"ModelOverInputs", jen.True()})
 	}
-	fields = append(fields, kv{"Identity", identity}, kv{"NewSession", jen.Id("newSession")})
+	if g.o.Draws != nil {
+		fields = append(fields, kv{"InputNoise", jen.Func().Params(jen.Id("x").Index().Float64(), jen.Id("n").Int()).Params(jen.Index().Index().Float64(), jen.Error()).Block(
+			jen.List(jen.Id("draws"), jen.Id("err")).Op(":=").Add(lib("InputNoiseDraws")).Call(lib("Point").Call(jen.Id("x")), jen.Id("n")),
+			jen.Id("eps").Op(":=").Make(jen.Index().Index().Float64(), jen.Len(jen.Id("draws"))),
+			jen.For(jen.Id("j").Op(":=").Range().Id("draws")).Block(jen.Id("eps").Index(jen.Id("j")).Op("=").Add(whole(jen.Id("draws").Index(jen.Id("j"))))),
+			jen.Return(jen.Id("eps"), jen.Id("err")),
+		)})
+	}
+	var identity bytes.Buffer
+	ir.FprintIdentity(&identity, g.p)
+	fields = append(fields, kv{"Identity", textLit(identity.String())})
+	if g.text != "" {
+		fields = append(fields, kv{"Text", textLit(g.text)})
+	}
+	fields = append(fields, kv{"NewSession", jen.Id("newSession")})
 	if !external {
 		fields = append(fields, kv{"Evaluate", jen.Id("evaluate")})
 	}
@@ -221,6 +228,22 @@ func (g *generator) program(importPath string) []File {
 		)
 	}
 	return []File{g.render("main.go", f)}
+}
+
+// textLit is a string literal of text, one line of the text per line of
+// code, for readable diffs.
+func textLit(text string) *jen.Statement {
+	lit := jen.Null()
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue // after a final newline
+		}
+		if i > 0 {
+			lit.Op("+").Line()
+		}
+		lit.Lit(line)
+	}
+	return lit
 }
 
 // sessionDecls emits session, the library's optimiser as runtime/program's

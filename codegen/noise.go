@@ -68,6 +68,20 @@ func (g *generator) noiseDecls(f *jen.File) {
 	f.Comment("from the noiseBaseLen base uniforms b; components without noise are left as they are.")
 	f.Func().Id("perturbation").Params(jen.Id("x").Op("*").Id("Point"), jen.Id("b").Index().Float64(), jen.Id("eps").Op("*").Id("Point")).Block(body...)
 
+	f.Comment("InputNoiseDraws returns n draws of the input noise ε at x (a query aimed at x")
+	f.Comment("lands at x + ε), in user units, 0 in the components without noise: the")
+	f.Comment("quasi-random draws of Robust's, the same at every call. It allocates.")
+	f.Func().Id("InputNoiseDraws").Params(jen.Id("x").Id("Point"), jen.Id("n").Int()).Params(jen.Index().Id("Point"), jen.Error()).Block(
+		jen.Id("base").Op(":=").Make(jen.Index().Float64(), jen.Id("n").Op("*").Id("noiseBaseLen")),
+		jen.If(jen.Id("err").Op(":=").Qual(runtimeNoise, "Base").Call(jen.Id("n"), jen.Id("noiseBaseLen"), jen.Lit(uint64(robustSeed)), jen.Id("base")),
+			jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.Id("eps").Op(":=").Make(jen.Index().Id("Point"), jen.Id("n")),
+		jen.For(jen.Id("j").Op(":=").Range().Id("eps")).Block(
+			jen.Id("perturbation").Call(jen.Op("&").Id("x"), baseRow(jen.Id("base")), jen.Op("&").Id("eps").Index(jen.Id("j"))),
+		),
+		jen.Return(jen.Id("eps"), jen.Nil()),
+	)
+
 	if !g.o.EmitsMoments() {
 		return
 	}

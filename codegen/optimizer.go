@@ -430,8 +430,11 @@ func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 // acquisition needs before a search, and the known constraints' predicate.
 func (g *generator) predictDecls(f *jen.File) {
 	g.acquisitionStateDecls(f)
-	if !g.o.GradientSearch() {
+	switch {
+	case !g.o.GradientSearch():
 		g.valueDecls(f)
+	case g.o.DifferenceSearch():
+		g.predictDecl(f) // Posterior's
 	}
 	if len(g.known) > 0 {
 		f.Comment("feasibleAt reports whether unit coordinates u satisfy the known constraints.")

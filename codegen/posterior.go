@@ -9,21 +9,19 @@ import (
 // draws (runtime/program.Model).
 
 // posteriorFunc names the emitted function that gives the posterior at
-// unit coordinates, or "" when the optimiser has none for a single point
-// (a search by differences over input distributions).
+// unit coordinates: predict, or posteriorGrad, with its gradient, when the
+// optimiser has no predict (a gradient search with the kernel's analytic
+// gradient). A model over input distributions gives the posterior of the
+// input distribution centred at the point: of the robust value there.
 func (g *generator) posteriorFunc() string {
-	switch {
-	case g.o.Safety != nil || !g.o.GradientSearch():
-		return "predict"
-	case !g.o.DifferenceSearch():
+	if g.o.Safety == nil && g.o.GradientSearch() && !g.o.DifferenceSearch() {
 		return "posteriorGrad"
 	}
-	return ""
+	return "predict"
 }
 
-// posteriorAt is a call of posteriorFunc, which must not be "", at the unit
-// coordinates u (a slice), with the first search worker's memory where it
-// needs one.
+// posteriorAt is a call of posteriorFunc at the unit coordinates u (a
+// slice), with the first search worker's memory where it needs one.
 func (g *generator) posteriorAt(u jen.Code) jen.Code {
 	fn := g.posteriorFunc()
 	if fn == "posteriorGrad" {
@@ -51,20 +49,14 @@ func (g *generator) lengthscaleSlot() *plan.Slot {
 // posteriorDecls emits Posterior, and Lengthscales when the kernel learns
 // one per component.
 func (g *generator) posteriorDecls(f *jen.File) {
-	fn := g.posteriorFunc()
-	if fn == "" {
-		return
-	}
-	var round []jen.Code
 	f.Comment("Posterior returns the posterior mean at x, in the objective's units and sign,")
 	f.Comment("and its standard deviation. It uses the optimiser's working memory, so it must")
 	f.Comment("not run concurrently with Suggest or Observe.")
-	if g.hasInteger() {
-		f.Comment("Integer components are rounded to whole numbers.")
-		round = append(round, jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
-			jen.If(jen.Id("Integer").Index(jen.Id("i"))).Block(jen.Id("x").Index(jen.Id("i")).Op("=").Qual("math", "Round").Call(jen.Id("x").Index(jen.Id("i")))),
-		))
+	if g.o.InputModel() {
+		f.Comment("The model is over input distributions: this is the posterior of the input")
+		f.Comment("noise's distribution centred at x, of the robust value E[f(x + ε)].")
 	}
+	round := g.roundIntegers(f)
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Posterior").Params(jen.Id("x").Id("Point")).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(append(round,
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
@@ -72,6 +64,9 @@ func (g *generator) posteriorDecls(f *jen.File) {
 		jen.List(jen.Id("m"), jen.Id("sd")).Op(":=").Add(g.posteriorAt(jen.Id("u").Index(jen.Op(":")))),
 		jen.Return(g.fromModel(jen.Id("m")), jen.Id("sd"), jen.Nil()),
 	)...)
+	if g.o.Safety != nil {
+		g.safeEstimateDecls(f)
+	}
 	s := g.lengthscaleSlot()
 	if s == nil {
 		return
@@ -84,12 +79,50 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	)
 }
 
-// sessionModelDecls emits the session's Posterior and Lengthscales, which
-// make it a runtime/program.Model, when the optimiser gives its posterior.
-func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Statement) {
-	if g.posteriorFunc() == "" {
-		return
+// roundIntegers are the statements that round the integer components of
+// the point x to whole numbers, none without integer components; it adds a
+// line saying so to the comment of the function about to be emitted.
+func (g *generator) roundIntegers(f *jen.File) []jen.Code {
+	if !g.hasInteger() {
+		return nil
 	}
+	f.Comment("Integer components are rounded to whole numbers.")
+	return []jen.Code{jen.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
+		jen.If(jen.Id("Integer").Index(jen.Id("i"))).Block(jen.Id("x").Index(jen.Id("i")).Op("=").Qual("math", "Round").Call(jen.Id("x").Index(jen.Id("i")))),
+	)}
+}
+
+// safeEstimateDecls emits a safe optimiser's ConstraintPosterior and
+// SeedPoints, from which a report estimates the safe set.
+func (g *generator) safeEstimateDecls(f *jen.File) {
+	zero := []jen.Code{jen.Lit(0), jen.Lit(0), jen.Lit(0)}
+	f.Comment("ConstraintPosterior returns unknown constraint k's posterior mean and sd at x, in")
+	f.Comment("its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings")
+	f.Comment("the explorer up to date first, as Suggest does, and allocates; it must not run")
+	f.Comment("concurrently with Suggest or Observe.")
+	round := g.roundIntegers(f)
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Id("Point")).
+		Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("beta")).Float64(), jen.Id("err").Error()).Block(append([]jen.Code{
+		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(append(zero, field("err"))...))}, append(round,
+		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(append(zero, jen.Id("err"))...)),
+		jen.Return(field("explorer").Dot("Estimate").Call(jen.Id("k"), jen.Id("u").Index(jen.Op(":")))),
+	)...)...)
+	f.Comment("SeedPoints returns the points the safe exploration started from, known safe.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("SeedPoints").Params().Params(jen.Id("seeds").Index().Id("Point")).Block(
+		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+		jen.For(jen.List(jen.Id("_"), jen.Id("i")).Op(":=").Range().Add(field("explorer").Dot("Seeds").Call())).Block(
+			jen.Id("seeds").Op("=").Append(jen.Id("seeds"), field("decision").Index(jen.Id("i"))),
+		),
+		jen.Return(),
+	)
+}
+
+// sessionModelDecls emits the session's Posterior and Lengthscales, which
+// make it a runtime/program.Model, when the optimiser gives its posterior;
+// and a safe optimiser's ConstraintPosterior and SeedPoints, which make it a
+// runtime/program.SafeModel.
+func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Statement) {
 	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
 	f.Func().Params(jen.Id("s").Id("session")).Id("Posterior").Params(jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Float64(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim"))).Block(
@@ -105,4 +138,19 @@ func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Stateme
 		}
 	}
 	f.Func().Params(jen.Id("s").Id("session")).Id("Lengthscales").Params().Params(jen.Index().Float64(), jen.Bool()).Block(body...)
+	if g.o.Safety == nil {
+		return
+	}
+	f.Func().Params(jen.Id("s").Id("session")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Float64(), jen.Float64(), jen.Error()).Block(
+		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim"))).Block(
+			jen.Return(jen.Lit(0), jen.Lit(0), jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components, want %d"), jen.Len(jen.Id("x")), lib("Dim"))),
+		),
+		jen.Return(s("ConstraintPosterior").Call(jen.Id("k"), lib("Point").Call(jen.Id("x")))),
+	)
+	f.Func().Params(jen.Id("s").Id("session")).Id("SeedPoints").Params().Params(jen.Id("seeds").Index().Index().Float64()).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(s("SeedPoints")).Call()).Block(
+			jen.Id("seeds").Op("=").Append(jen.Id("seeds"), whole(jen.Id("x"))),
+		),
+		jen.Return(),
+	)
 }

@@ -98,7 +98,8 @@ func (u *Unit) OK() bool { return u.Plan != nil && !u.Diagnostics.HasErrors() }
 // Dir is the directory the file's Go bindings and candidate files resolve from.
 func (u *Unit) Dir() string { return u.dir }
 
-// Generate emits the Go code of a unit that compiled. Its diagnostics are
+// Generate emits the Go code of a unit that compiled, the program keeping
+// the unit's source text unless opt gives another. Its diagnostics are
 // added to the unit's and returned; the output is nil when one is an error.
 // Every language error was reported by Compile, so an error here is a bad
 // package name in opt or a bug in boc.
@@ -112,6 +113,9 @@ func (u *Unit) Generate(opt codegen.Options) (*codegen.Output, dsl.Diagnostics) 
 			u.add(diags)
 			return nil, diags
 		}
+	}
+	if opt.Text == "" {
+		opt.Text = string(u.Source)
 	}
 	out, diags := codegen.Generate(u.Plan, opt)
 	if !u.add(diags) {

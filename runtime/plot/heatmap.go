@@ -16,11 +16,13 @@ import (
 
 // A Map is a function of two variables drawn as a heat map, Z[i][j] at
 // (X[j], Y[i]) on a grid of increasing X and Y, with points over it (the
-// observations, say) and a legend of its colours.
+// observations, say) and a legend of its colours; level lines mark the
+// colours' bounds. Pale, when not nil, marks cells drawn paler.
 type Map struct {
 	Title, XLabel, YLabel string
 	X, Y                  []float64
 	Z                     [][]float64
+	Pale                  *Cells
 	Points                []Points
 }
 
@@ -76,16 +78,30 @@ func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
 	p.Title.Text = m.Title
 	p.X.Label.Text = m.XLabel
 	p.Y.Label.Text = m.YLabel
-	p.Add(heat)
 	colours := heat.Palette.Colors()
-	step := (heat.Max - heat.Min) / float64(len(colours))
+	lo, step := heat.Min, (heat.Max-heat.Min)/float64(len(colours))
+	equalBins(heat)
+	p.Add(heat)
 	for i := len(colours) - 1; i >= 0; i-- {
 		swatch, err := plotter.NewPolygon(plotter.XYs{{}, {X: 1}, {X: 1, Y: 1}})
 		if err != nil {
 			return nil, legend, err
 		}
 		swatch.Color, swatch.LineStyle.Width = colours[i], 0
-		legend.Add(formatLevel(heat.Min+float64(i)*step)+" to "+formatLevel(heat.Min+float64(i+1)*step), swatch)
+		legend.Add(formatLevel(lo+float64(i)*step)+" to "+formatLevel(lo+float64(i+1)*step), swatch)
+	}
+	levels := make([]float64, len(colours)-1)
+	for i := range levels {
+		levels[i] = lo + float64(i+1)*step
+	}
+	p.Add(levelLines{&m, levels})
+	if m.Pale != nil {
+		pale, err := newPaleCells(&m)
+		if err != nil {
+			return nil, legend, err
+		}
+		p.Add(pale)
+		legend.Add(m.Pale.Name, pale)
 	}
 	for i, ps := range m.Points {
 		if len(ps.X) == 0 || len(ps.Y) != len(ps.X) {
@@ -107,6 +123,20 @@ func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
 		legend.Add(ps.Name, scatter)
 	}
 	return p, legend, nil
+}
+
+// equalBins makes the heat map's n colours stand for n equal bins of its
+// values from Min to Max, as the legend says. gonum/plot gives a value v
+// the colour of index round((v − Min)·(n − 1)/(Max − Min)), whose first and
+// last bins are half as wide as the others; the same rule over the range
+// shrunk by a twentieth of it at both ends, with the values beyond it
+// (underflow, overflow) in the end colours, gives equal bins.
+func equalBins(heat *plotter.HeatMap) {
+	colours := heat.Palette.Colors()
+	n := float64(len(colours))
+	width := heat.Max - heat.Min
+	heat.Min, heat.Max = heat.Min+width/(2*n), heat.Max-width/(2*n)
+	heat.Underflow, heat.Overflow = colours[0], colours[len(colours)-1]
 }
 
 // mapPalette is Moreland's smooth blue to red, in mapColours steps.

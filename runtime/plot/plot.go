@@ -1,6 +1,7 @@
 // Package plot draws charts of lines over a common x axis, each line with a
 // filled band around it (a median between its quartiles, say) or without,
-// and of scattered points, as SVG or PNG with gonum/plot. The fonts are compiled in and nothing depends on the time
+// of scattered points and of shaded intervals of x, as SVG or PNG, and heat
+// maps with points and paler cells over them, as SVG, with gonum/plot. The fonts are compiled in and nothing depends on the time
 // or the machine, so the same chart always gives the same bytes, which
 // golden tests compare. The y axis is logarithmic when every value is
 // positive, unless the chart asks for a linear one, and its label says so.
@@ -24,10 +25,12 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// A Chart is what is drawn: a title, the axes' labels, the lines and the
-// points. Linear keeps the y axis linear when every value is positive.
+// A Chart is what is drawn: a title, the axes' labels, the shaded regions,
+// the lines and the points. Linear keeps the y axis linear when every value
+// is positive.
 type Chart struct {
 	Title, XLabel, YLabel string
+	Regions               []Region
 	Lines                 []Line
 	Points                []Points
 	Linear                bool
@@ -156,6 +159,14 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 		scale = math.Log10
 		p.Y.Tick.Marker = logTicks{}
 		p.Y.Label.Text += " (log scale)"
+	}
+	for _, r := range c.Regions {
+		s, err := newShading(r)
+		if err != nil {
+			return nil, legend, err
+		}
+		p.Add(s)
+		legend.Add(r.Name, s)
 	}
 	for i, l := range c.Lines {
 		colour := colours[i%len(colours)]

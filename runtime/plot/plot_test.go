@@ -39,11 +39,12 @@ func regretChart(zero bool) Chart {
 
 // convergenceChart is a chart such as a report draws: each evaluation's
 // value as a point, the best so far as a line without a band, on a linear
-// axis although every value is positive.
+// axis although every value is positive; two shaded intervals.
 func convergenceChart() Chart {
 	c := Chart{Title: "convergence", XLabel: "evaluation", YLabel: "value", Linear: true,
-		Lines:  []Line{{Name: "best so far", Steps: true}},
-		Points: []Points{{Name: "observed"}}}
+		Regions: []Region{{Name: "shaded", Intervals: [][2]float64{{2.5, 4}, {9, 13}}}},
+		Lines:   []Line{{Name: "best so far", Steps: true}},
+		Points:  []Points{{Name: "observed"}}}
 	best := math.Inf(1)
 	for i := 1; i <= 12; i++ {
 		y := 3 + math.Sin(float64(i))*2/float64(i)
@@ -136,6 +137,8 @@ func TestChartErrors(t *testing.T) {
 	unpaired.Points[0].Y = unpaired.Points[0].Y[1:]
 	nanPoint := convergenceChart()
 	nanPoint.Points[0].Y[2] = math.NaN()
+	backwards := convergenceChart()
+	backwards.Regions[0].Intervals[1] = [2]float64{9, 8}
 	for _, tc := range []struct {
 		name  string
 		chart Chart
@@ -144,6 +147,7 @@ func TestChartErrors(t *testing.T) {
 		{"no line", Chart{Title: "none"}, "the chart has no line and no point"},
 		{"points unpaired", unpaired, `points "observed": 12 x and 11 y values`},
 		{"points NaN", nanPoint, `points "observed": the value NaN is not a finite number`},
+		{"region backwards", backwards, `region "shaded": the interval [9, 8] ends before it starts`},
 		{"lengths differ", short, `line "ucb(beta = 2)": 8 x, 8 y, 8 lower and 3 upper values`},
 		{"NaN", nan, `line "random": the value NaN is not a finite number`},
 		{"infinity", inf, `line "ei": the value +Inf is not a finite number`},

@@ -54,6 +54,7 @@ type Dim struct {
 type Problem struct {
 	Name   string // the problem name, also the program's name in messages
 	Source string // the .bo file it was generated from
+	Text   string // that file's text, "" when it is not known
 	Dims   []Dim
 	// Lower and Upper are the bounds of the domain, one per component.
 	Lower, Upper []float64
@@ -74,6 +75,15 @@ type Problem struct {
 	// multiplies every draw of the noise (1: the noise as declared), as
 	// Options.InputNoiseScale does in a run.
 	Robust func(x []float64, noiseScale float64) float64
+	// InputNoise returns n draws of the input noise ε at x (a query aimed at
+	// x lands at x + ε), one value per component, 0 in those without noise:
+	// quasi-random draws with a fixed seed, so a deterministic function. Nil
+	// when the problem has no input noise or its optimiser never draws it.
+	InputNoise func(x []float64, n int) ([][]float64, error)
+	// ModelOverInputs says that the optimiser's model is over input
+	// distributions (Model's posterior at x is then of the robust value
+	// E[f(x + ε)]).
+	ModelOverInputs bool
 	// Optimum returns the best point of a finite decision set and its
 	// noise-free value (NaN when no candidate is feasible). Nil unless the
 	// problem has candidates and an expression objective.

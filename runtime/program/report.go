@@ -68,12 +68,13 @@ func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 }
 
 // A Model is a Session whose posterior can be read anywhere in the domain,
-// which the report draws. The programs boc emits implement it unless their
-// search works on input distributions (uei, ugp, the MMD models); their
-// reports say that the model is not drawn.
+// which the report draws. The programs boc emits implement it; a report of
+// a session that does not says that the model is not drawn.
 type Model interface {
 	// Posterior returns the posterior mean of the objective at x, in its
-	// units and sign, and the posterior sd there.
+	// units and sign, and the posterior sd there: of the robust value
+	// E[f(x + ε)] when the model is over input distributions
+	// (Problem.ModelOverInputs).
 	Posterior(x []float64) (mean, sd float64, err error)
 	// Lengthscales returns the kernel's learned lengthscales, one per
 	// component, each in units of its component's range; ok is false when
@@ -95,22 +96,38 @@ const mappedComponents = 3
 // reportPage is what the report's template shows.
 type reportPage struct {
 	Problem, Study, Journal, Source string
-	// Program is the problem's canonical text.
-	Program string
+	// Text is the problem's .bo source, "" when the program does not know
+	// it; Program is the problem's canonical text.
+	Text, Program string
 	// Settings and Status are rows of a label and its value.
 	Settings, Status [][2]string
 	// Convergence is the chart of the values told; empty before any.
 	Convergence template.HTML
-	// Constraints are the charts of each unknown constraint's values.
+	// Safety is set for a problem with unknown constraints: Constraints are
+	// the charts of each one's values, Broken says how many broke each
+	// limit, SafeNote what the slices and maps show of the safe set or why
+	// they do not, Seeds the seed points.
+	Safety      bool
 	Constraints []template.HTML
+	Broken      [][2]string
+	SafeNote    string
+	Seeds       []string
 	// Robust is the robust value of the recommendation, "" without input
 	// noise the program simulates.
 	Robust string
+	// Noise are the densities of the input noise's draws at the
+	// recommendation, one per noisy component, and NoiseMoments the mean
+	// and sd of each; NoiseNote says why they are not drawn.
+	Noise        []template.HTML
+	NoiseMoments [][2]string
+	NoiseNote    string
 	// The model is drawn as Slices through the recommendation for each
 	// component, Maps of the posterior mean and sd for pairs of the most
 	// important components, and their Importance when the kernel learns a
 	// lengthscale per component; or ModelNote says why it is not.
-	ModelNote  string
+	ModelNote string
+	// OverInputs says that the model is over input distributions.
+	OverInputs bool
 	Slices     []template.HTML
 	Maps       []template.HTML
 	Importance []importance
@@ -122,7 +139,7 @@ type reportPage struct {
 // writeReport writes the HTML report of study s of problem p, read from
 // journal.
 func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
-	page := reportPage{Problem: p.Name, Study: s.name, Journal: journalName, Source: p.Source, Program: p.Identity,
+	page := reportPage{Problem: p.Name, Study: s.name, Journal: journalName, Source: p.Source, Text: p.Text, Program: p.Identity,
 		Settings: reportSettings(p)}
 	st := newStatus(p, s)
 	page.Status = reportStatus(p, st)
@@ -141,19 +158,29 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 			page.Constraints = append(page.Constraints, svg)
 		}
 	}
+	var safe *safeSet
+	if len(p.Constraints) > 0 {
+		page.Safety = true
+		page.Broken = brokenLimits(p, values)
+		safe = estimateSafety(&page, p, s.session, st.Recommendation)
+	}
 	model, ok := s.session.(Model)
+	page.OverInputs = p.ModelOverInputs
 	switch {
 	case !ok:
-		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point (its search works on input distributions), which slices, maps and the importance of each component (its learned lengthscale) need."
+		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point, which slices, maps and the importance of each component (its learned lengthscale) need."
 	case st.Recommendation == nil:
 		page.ModelNote = "Not drawn: no value has been told yet."
 	default:
-		if err := drawModel(&page, p, model, st.Recommendation.x, values); err != nil {
+		if err := drawModel(&page, p, model, safe, st.Recommendation.x, values); err != nil {
 			return err
 		}
 	}
 	if p.Robust != nil && st.Recommendation != nil {
 		page.Robust = formatValue(p.Robust(st.Recommendation.x, 1))
+	}
+	if err := drawNoise(&page, p, st.Recommendation); err != nil {
+		return err
 	}
 	page.Columns, page.Trials = trialTable(p, s)
 	return reportTemplate.Execute(w, page)
@@ -265,8 +292,9 @@ type importance struct {
 }
 
 // drawModel draws the model's slices through the recommendation rec, its
-// maps and its components' importance into page.
-func drawModel(page *reportPage, p Problem, model Model, rec []float64, values []toldValue) error {
+// maps and its components' importance into page, with the estimated safe
+// set when safe is not nil.
+func drawModel(page *reportPage, p Problem, model Model, safe *safeSet, rec []float64, values []toldValue) error {
 	names := componentNames(p.Dims)
 	if len(names) != len(rec) || len(p.Lower) != len(rec) || len(p.Upper) != len(rec) {
 		return fmt.Errorf("the recommendation has %d components, the domain %d", len(rec), len(names))
@@ -288,7 +316,7 @@ func drawModel(page *reportPage, p Problem, model Model, rec []float64, values [
 		}
 	}
 	for i, name := range names {
-		chart, err := sliceChart(p, model, rec, i, name, values)
+		chart, err := sliceChart(p, model, safe, rec, i, name, values)
 		if err != nil {
 			return err
 		}
@@ -302,7 +330,7 @@ func drawModel(page *reportPage, p Problem, model Model, rec []float64, values [
 	for a := range mapped {
 		for b := a + 1; b < len(mapped); b++ {
 			i, j := min(mapped[a], mapped[b]), max(mapped[a], mapped[b])
-			maps, err := modelMaps(p, model, rec, i, j, names, values)
+			maps, err := modelMaps(p, model, safe, rec, i, j, names, values)
 			if err != nil {
 				return err
 			}
@@ -321,12 +349,31 @@ func along(lo, hi float64, n int) []float64 {
 	return out
 }
 
+// posteriorName names the model's posterior: a robust one when the model
+// is over input distributions.
+func posteriorName(p Problem) string {
+	if p.ModelOverInputs {
+		return "robust posterior"
+	}
+	return "posterior"
+}
+
 // sliceChart draws the posterior mean ± 2 sd along component i through the
-// recommendation, with every value told at its component i.
-func sliceChart(p Problem, model Model, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
-	mean := plot.Line{Name: "posterior mean ± 2 sd"}
+// recommendation, with every value told at its component i, over the
+// estimated safe set when safe is not nil.
+func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
+	mean := plot.Line{Name: posteriorName(p) + " mean ± 2 sd"}
 	x := slices.Clone(rec)
-	for _, v := range along(p.Lower[i], p.Upper[i], slicePoints) {
+	vs := along(p.Lower[i], p.Upper[i], slicePoints)
+	var regions []plot.Region
+	if safe != nil {
+		r, err := safe.safeRegion(rec, i, vs)
+		if err != nil {
+			return plot.Chart{}, err
+		}
+		regions = append(regions, r)
+	}
+	for _, v := range vs {
 		x[i] = v
 		m, sd, err := model.Posterior(x)
 		if err != nil {
@@ -345,22 +392,31 @@ func sliceChart(p Problem, model Model, rec []float64, i int, name string, value
 	}
 	recommended := plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{m}}
 	return plot.Chart{Title: "slice along " + name + " through the recommendation", XLabel: name, YLabel: "objective", Linear: true,
-		Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
+		Regions: regions, Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
 }
 
 // modelMaps draws the posterior mean and sd over components i and j, the
 // others at the recommendation's, with the values told and the
-// recommendation over them.
-func modelMaps(p Problem, model Model, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
-	mean := plot.Map{Title: "posterior mean", XLabel: names[i], YLabel: names[j],
+// recommendation over them; and, when safe is not nil, the cells outside
+// the estimated safe set greyed and the seed points.
+func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
+	mean := plot.Map{Title: posteriorName(p) + " mean", XLabel: names[i], YLabel: names[j],
 		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
 	told := plot.Points{Name: "evaluated"}
 	for _, v := range values {
 		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, v.t.x[j])
 	}
 	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}}}
+	if safe != nil {
+		pale, err := safe.unsafeCells(rec, i, j, mean.X, mean.Y)
+		if err != nil {
+			return nil, err
+		}
+		mean.Pale = pale
+		mean.Points = append(mean.Points, safe.seedPoints(i, j)...)
+	}
 	sd := mean
-	sd.Title = "posterior sd"
+	sd.Title = posteriorName(p) + " sd"
 	sd.Z, mean.Z = nil, nil
 	x := slices.Clone(rec)
 	for _, y := range mean.Y {
@@ -496,6 +552,7 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.3em; border-bottom: 1px solid #ccc; m
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+table.trials th[data-sorted="up"]::after { content: " ▲"; } table.trials th[data-sorted="down"]::after { content: " ▼"; }
 svg { max-width: 100%; height: auto; display: block; margin: 0.5em 0; overflow: visible; }
 /* The charts are laid out with Liberation Serif's widths; Times New Roman has the same. */
 svg text { font-family: "Liberation Serif", "Times New Roman", Tinos, serif !important; }
@@ -511,48 +568,92 @@ td.barcell { width: 20em; }
 <h1>Problem {{.Problem}}, study {{.Study}}</h1>
 <p>From the journal <code>{{.Journal}}</code>; the program was generated by boc from <code>{{.Source}}</code>.</p>
 
-<h2>Status</h2>
+<h2 id="status">Status</h2>
 <table>{{range .Status}}
 <tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
 </table>
 
-<h2>Settings</h2>
+<h2 id="settings">Settings</h2>
 <table>{{range .Settings}}
 <tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
 </table>
 
-<h2>The problem, as boc checked it</h2>
-<pre>{{.Program}}</pre>
+{{if .Text}}<h2 id="problem">The problem</h2>
+<p>Its source, <code>{{.Source}}</code>:</p>
+<pre>{{.Text}}</pre>
+<h3>As boc checked it</h3>
+<p>Every default spelled out.</p>
+{{else}}<h2 id="problem">The problem, as boc checked it</h2>
+{{end}}<pre>{{.Program}}</pre>
 
-<h2>Convergence</h2>
+<h2 id="convergence">Convergence</h2>
 {{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}
 
-<h2>Model</h2>
-{{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .Importance}}<h3>Importance</h3>
+<h2 id="model">Model</h2>
+{{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .OverInputs}}<p>The model is over input distributions: its posterior at x is that of the input noise's distribution centred at x, the robust posterior of E[f(x + ε)], which the slices and maps draw. The values told are f where the queries landed.</p>
+{{end}}{{if .Importance}}<h3>Importance</h3>
 <p>Each component's share of the inverse learned lengthscales (in units of its range): the shorter a component's lengthscale, the faster the objective changes along it.</p>
 <table>{{range .Importance}}
 <tr><th>{{.Name}}</th><td>{{printf "%.1f" .Percent}} %</td><td class="barcell"><div class="bar" style="width: {{printf "%.1f" .Percent}}%"></div></td></tr>{{end}}
 </table>{{else}}<p class="note">The kernel learns no lengthscale per component: no importance is drawn, and the maps pair the first components.</p>{{end}}
-<h3>Slices through the recommendation</h3>
+<h3 id="slices">Slices through the recommendation</h3>
 {{range .Slices}}{{.}}
-{{end}}{{if .Maps}}<h3>Maps of the most important pairs</h3>
+{{end}}{{if .Maps}}<h3 id="maps">Maps of the most important pairs</h3>
 <p>The other components at the recommendation's values.</p>
 <div class="maps">{{range .Maps}}{{.}}
 {{end}}</div>{{end}}{{end}}
 
-<h2>Input noise</h2>
-{{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>
-<p class="note">The noise distribution is not drawn yet.</p>{{else}}<p class="note">No robust value: the problem has no input noise, or its objective is not an expression this program evaluates.</p>{{end}}
-{{if .Constraints}}
-<h2>Safety</h2>
-{{range .Constraints}}{{.}}
-{{end}}<p class="note">The safe set and the seed points are not drawn yet.</p>
-{{end}}
-<h2>Trials</h2>
-<table>
-<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>{{range .Trials}}
-<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}
+<h2 id="noise">Input noise</h2>
+{{if .Robust}}<p>The recommendation's robust value E[f(x + ε)] over the input noise ε: {{.Robust}}.</p>{{else}}<p class="note">No robust value: the problem has no input noise, or its objective is not an expression this program evaluates.</p>{{end}}
+{{if .NoiseNote}}<p class="note">{{.NoiseNote}}</p>{{else}}<p>The input noise ε at the recommendation: a query aimed at x lands at x + ε.</p>
+<table>{{range .NoiseMoments}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
 </table>
+{{range .Noise}}{{.}}
+{{end}}{{end}}
+{{if .Safety}}
+<h2 id="safety">Safety</h2>
+<table>{{range .Broken}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}
+</table>
+{{range .Constraints}}{{.}}
+{{end}}<p>{{.SafeNote}}</p>
+{{if .Seeds}}<h3>Seed points</h3>
+<p>The points the safe exploration started from, known safe; the maps mark them.</p>
+<ul>{{range .Seeds}}
+<li>{{.}}</li>{{end}}
+</ul>{{end}}
+{{end}}
+<h2 id="trials">Trials</h2>
+<table class="trials">
+<thead><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Trials}}
+<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}
+</tbody>
+</table>
+` + sortScript + `
 </body>
 </html>
 `))
+
+// sortScript sorts the trial table by a column when its head is clicked,
+// the other way when clicked again: numbers as numbers, other text as text.
+// It fetches nothing; without it (scripts off, print) the table is in ask
+// order.
+const sortScript = `<script>
+document.querySelectorAll("table.trials th").forEach(function (th, col) {
+  th.title = "sort by " + th.textContent;
+  th.style.cursor = "pointer";
+  th.addEventListener("click", function () {
+    var body = th.closest("table").tBodies[0];
+    var dir = th.dataset.sorted === "up" ? -1 : 1;
+    th.closest("tr").querySelectorAll("th").forEach(function (h) { delete h.dataset.sorted; });
+    th.dataset.sorted = dir === 1 ? "up" : "down";
+    Array.from(body.rows).sort(function (a, b) {
+      var x = a.cells[col].textContent, y = b.cells[col].textContent;
+      var nx = Number(x), ny = Number(y);
+      return dir * (x !== "" && y !== "" && !isNaN(nx) && !isNaN(ny) ? nx - ny : x.localeCompare(y));
+    }).forEach(function (r) { body.appendChild(r); });
+  });
+});
+</script>`

@@ -3,8 +3,10 @@ package program
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,16 +59,41 @@ func (m *modelled) Posterior(x []float64) (float64, float64, error) {
 // v[2].
 func (m *modelled) Lengthscales() ([]float64, bool) { return []float64{0.5, 0.25, 1}, true }
 
+// ConstraintPosterior makes heat rise with speed, 0.1 + 0.1·speed ± 0.05
+// with β = 4: estimated safe up to a speed of 8.
+func (m *modelled) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	return 0.1 + 0.1*x[0], 0.05, 4, nil
+}
+
+// SeedPoints is one point at low speed.
+func (m *modelled) SeedPoints() [][]float64 { return [][]float64{{1, 0, 0}} }
+
 // pumpProblem is a safe problem with a scalar and a vector dimension and
 // input noise, maximised.
 func pumpProblem() Problem {
-	return Problem{Name: "pump", Source: "pump.bo", Identity: "problem pump\ndomain {\n    speed in [0, 10]\n    v in [-1, 1]^2\n}\n<safety> & \"quotes\"\n",
+	return Problem{Name: "pump", Source: "pump.bo", Text: "// A pump <that> must not overheat.\nproblem pump\n...\n", Identity: "problem pump\ndomain {\n    speed in [0, 10]\n    v in [-1, 1]^2\n}\n<safety> & \"quotes\"\n",
 		Budget: 20, Seed: 7, Maximize: true,
 		Dims:  []Dim{{Name: "speed", Size: 1}, {Name: "v", Size: 2, Vector: true}},
 		Lower: []float64{0, -1, -1}, Upper: []float64{10, 1, 1},
 		Constraints: []Constraint{{Name: "heat", Limit: 1}},
 		Robust:      func(x []float64, _ float64) float64 { return x[0] - 0.5 },
+		InputNoise:  pumpNoise,
 		NewSession:  func(uint64) Session { return &modelled{} }}
+}
+
+// pumpNoise draws n values of a triangular noise of speed on [−1, 1]
+// that does not depend on x, and none of v.
+func pumpNoise(_ []float64, n int) ([][]float64, error) {
+	eps := make([][]float64, n)
+	for j := range eps {
+		u := (float64(j) + 0.5) / float64(n)
+		e := math.Sqrt(2*u) - 1
+		if u > 0.5 {
+			e = 1 - math.Sqrt(2*(1-u))
+		}
+		eps[j] = []float64{e, 0, 0}
+	}
+	return eps, nil
 }
 
 // writeJournal records a study of n trials of pumpProblem at path: values
@@ -198,18 +225,22 @@ func TestReportWithoutModel(t *testing.T) {
 }
 
 // TestReportSelfContained: the report fetches nothing: no script, style
-// sheet, image or font from anywhere.
+// sheet, image or font from anywhere; its one script is inline.
 func TestReportSelfContained(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join("testdata", "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if loc := regexp.MustCompile(`(?i)<script|<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import`).FindIndex(page); loc != nil {
+	if loc := regexp.MustCompile(`(?i)<link|<img|<iframe|<object|\b(src|href)\s*=|url\(|@import|fetch\(|XMLHttpRequest|import\(`).FindIndex(page); loc != nil {
 		t.Errorf("the report refers to something outside it: %q", page[loc[0]:min(loc[1]+40, len(page))])
 	}
-	// Convergence, the constraint, 3 slices and 3 pairs' maps of mean and sd.
-	if n := bytes.Count(page, []byte("<svg")); n != 11 {
-		t.Errorf("%d inline SVG charts, want 11", n)
+	if n, inline := bytes.Count(page, []byte("<script")), bytes.Count(page, []byte("<script>")); n != 1 || inline != 1 {
+		t.Errorf("%d scripts, %d of them inline without attributes; want the one inline", n, inline)
+	}
+	// Convergence, the constraint, 3 slices, 3 pairs' maps of mean and sd,
+	// the noise of speed.
+	if n := bytes.Count(page, []byte("<svg")); n != 12 {
+		t.Errorf("%d inline SVG charts, want 12", n)
 	}
 }
 
@@ -248,23 +279,12 @@ func TestReportErrors(t *testing.T) {
 // Chromium, and checks that its screenshot is not blank. It skips where
 // Chromium is not installed (.ci/run installs Debian's).
 func TestReportInChromium(t *testing.T) {
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not on PATH: the report is not looked at in a browser (apt-get install chromium)")
-	}
 	page, err := filepath.Abs(filepath.Join("testdata", "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	shot := filepath.Join(dir, "report.png")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, browser, "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir="+dir,
-		"--screenshot="+shot, "--window-size=1200,2000", "file://"+page)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, msg)
-	}
+	shot := filepath.Join(t.TempDir(), "report.png")
+	chromium(t, "--screenshot="+shot, "--window-size=1200,2000", "file://"+page)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
@@ -287,6 +307,62 @@ func TestReportInChromium(t *testing.T) {
 	}
 }
 
+// chromium runs headless Chromium with args and returns its standard
+// output; it skips the test where Chromium is not installed (.ci/run
+// installs Debian's).
+func chromium(t *testing.T, args ...string) []byte {
+	t.Helper()
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not on PATH: the report is not looked at in a browser (apt-get install chromium)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=" + t.TempDir()}, args...)...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, errs.Bytes())
+	}
+	return out.Bytes()
+}
+
+// TestReportSortsInChromium clicks the head of the trial table's y column
+// in headless Chromium, once and twice, and checks that the rows are sorted
+// by y, the trials without a value first, then the other way.
+func TestReportSortsInChromium(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := bytes.Index(golden, []byte(`<table class="trials">`)), bytes.LastIndex(golden, []byte("</script>"))
+	if start < 0 || end < start {
+		t.Fatal("the report has no trial table followed by its script")
+	}
+	for _, tc := range []struct {
+		clicks int
+		want   []string
+	}{
+		{1, []string{"", "", "2.5", "3", "5.5", "8.5", "9", "15", "19.5"}},
+		{2, []string{"19.5", "15", "9", "8.5", "5.5", "3", "2.5", "", ""}},
+	} {
+		page := filepath.Join(t.TempDir(), "sort.html")
+		click := strings.Repeat(`document.querySelectorAll("table.trials th")[6].click();`, tc.clicks)
+		html := "<!DOCTYPE html><html><body>" + string(golden[start:end]) + "</script><script>" + click + "</script></body></html>"
+		if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom := chromium(t, "--dump-dom", "file://"+page)
+		var ys []string
+		for _, row := range regexp.MustCompile(`<tr><td>(?:[^<]*</td><td>){6}([^<]*)</td>`).FindAllSubmatch(dom, -1) {
+			ys = append(ys, string(row[1]))
+		}
+		if strings.Join(ys, " | ") != strings.Join(tc.want, " | ") {
+			t.Errorf("after %d clicks the values are in the order %q, want %q", tc.clicks, ys, tc.want)
+		}
+	}
+}
+
 // BenchmarkReport writes the report of a study of 200 trials; the session
 // is a stub, so the time is the report's own, not the optimiser's replay.
 func BenchmarkReport(b *testing.B) {
@@ -296,6 +372,55 @@ func BenchmarkReport(b *testing.B) {
 	for b.Loop() {
 		if code, msg := report(pumpProblem(), "--journal", path, "-o", out); code != ExitOK {
 			b.Fatal(msg)
+		}
+	}
+}
+
+// landing is a safe session whose constraint has no posterior at one aim.
+type landing struct{ modelled }
+
+func (*landing) ConstraintPosterior(int, []float64) (float64, float64, float64, error) {
+	return 0, 0, 0, errors.New("constraint heat is judged where the queries land, not at one point")
+}
+
+// plain is a session that gives neither posterior: only a recorder's.
+type plain struct{ recorder }
+
+// TestReportVariants: what the report says of a robust model, of a safe
+// set it cannot estimate, and of a session without a posterior or an input
+// noise.
+func TestReportVariants(t *testing.T) {
+	robust := pumpProblem()
+	robust.ModelOverInputs = true
+	unestimated := pumpProblem()
+	unestimated.NewSession = func(uint64) Session { return &landing{} }
+	bare := pumpProblem()
+	bare.NewSession, bare.InputNoise = func(uint64) Session { return &plain{} }, nil
+	for _, tc := range []struct {
+		name string
+		p    Problem
+		want []string
+	}{
+		{"robust", robust, []string{">robust posterior mean ± 2 sd</text>", ">robust posterior sd</text>", "The model is over input distributions"}},
+		{"landing", unestimated, []string{"The safe set is not drawn: constraint heat is judged where the queries land, not at one point.", "<li>speed=1 v=[0 0]</li>"}},
+		{"bare", bare, []string{"Not drawn: this program&#39;s optimiser does not give its posterior at a point",
+			"The safe set is not drawn: this program&#39;s optimiser does not give its constraints&#39; posterior.",
+			"The input noise is not drawn: the problem has none, or its optimiser never draws it."}},
+	} {
+		dir := t.TempDir()
+		path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")
+		writeJournal(t, path, 6)
+		if code, msg := report(tc.p, "--journal", path, "-o", out); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, msg)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !bytes.Contains(page, []byte(w)) {
+				t.Errorf("%s: the report does not say %q", tc.name, w)
+			}
 		}
 	}
 }

@@ -529,3 +529,29 @@ func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	m, sd := o.predict(u[:])
 	return m, sd, nil
 }
+
+// ConstraintPosterior returns unknown constraint k's posterior mean and sd at x, in
+// its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings
+// the explorer up to date first, as Suggest does, and allocates; it must not run
+// concurrently with Suggest or Observe.
+func (o *Optimizer) ConstraintPosterior(k int, x Point) (mean, sd, beta float64, err error) {
+	if o.err != nil {
+		return 0, 0, 0, o.err
+	}
+	u, err := toUnit(x)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return o.explorer.Estimate(k, u[:])
+}
+
+// SeedPoints returns the points the safe exploration started from, known safe.
+func (o *Optimizer) SeedPoints() (seeds []Point) {
+	if o.err != nil {
+		return nil
+	}
+	for _, i := range o.explorer.Seeds() {
+		seeds = append(seeds, o.decision[i])
+	}
+	return
+}

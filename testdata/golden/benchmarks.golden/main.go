@@ -54,6 +54,23 @@ var problem = program.Problem{
 		"  init.random\n" +
 		"    n = 8:int\n" +
 		"seed 9\n",
+	Text: "// Benchmarks of any dimension on a vector, and the built-in functions, in\n" +
+		"// one expression objective.\n" +
+		"problem benchmarks\n" +
+		"\n" +
+		"let centre = [0.5, 0.25, -0.5, 1]\n" +
+		"\n" +
+		"domain {\n" +
+		"    q[4] in [-2, 2]\n" +
+		"    s in [0.5, 3]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize michalewicz(q + 2) / 10 + sphere(q - centre) + levy(q) / 10 + griewank(q) + powell(q) / 100 + ackley(q[0:3]) / 10 + (if s < 1 then abs(s - 0.75) else sqrt(s) - 1) + max(q[0], q[1], 0) + min(q) / 10 + norm(q) / 100 + dot(q, centre) / 100 + sum(q * q) / 100 + exp(-s) + log(s) / 10 + floor(s) / 100 + ceil(s) / 100 + sin(q[3]) * tan(0.1 * s)\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = [0.3, 0.3, 0.3, 0.3, 0.5]))\n" +
+		"budget 24\n" +
+		"init random(8)\n" +
+		"seed 9\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -126,6 +126,28 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 4\n",
+	Text: "// A finite decision set read from a CSV file: Suggest chooses the free\n" +
+		"// candidate with the best acquisition (the search's MaximizeFinite over a\n" +
+		"// constant table), and the generated initial design is moved onto the\n" +
+		"// nearest candidates. The known constraint rules some candidates out.\n" +
+		"problem grid\n" +
+		"\n" +
+		"domain {\n" +
+		"    x1 in [-5, 10]\n" +
+		"    x2 in [0, 15]\n" +
+		"}\n" +
+		"\n" +
+		"candidates file \"candidates.csv\"\n" +
+		"\n" +
+		"objective minimize branin(x1, x2)\n" +
+		"\n" +
+		"constraint corner: x1 + x2 <= 20\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.3))\n" +
+		"acquisition ei\n" +
+		"budget 20\n" +
+		"init sobol(5)\n" +
+		"seed 4\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -104,6 +104,24 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 3:int\n" +
 		"seed 7\n",
+	Text: "// The SGP-UCB paper's decision set: points drawn uniformly in a ball around\n" +
+		"// the centre of the domain, generated at compile time from the seed.\n" +
+		"problem ball\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    y in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"candidates uniform_ball(n = 40, radius = 1)\n" +
+		"\n" +
+		"objective maximize -(x - 0.3)^2 - (y + 0.2)^2\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.4))\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 12\n" +
+		"init sobol(3)\n" +
+		"seed 7\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

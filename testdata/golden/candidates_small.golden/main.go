@@ -67,6 +67,26 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 2:int\n" +
 		"seed 2\n",
+	Text: "// A decision set smaller than the budget, with the pattern search and an\n" +
+		"// integer component: once every candidate has been evaluated the run stops\n" +
+		"// as exhausted.\n" +
+		"problem few\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-5, 5]\n" +
+		"    k in 0..2\n" +
+		"}\n" +
+		"\n" +
+		"candidates file \"candidates_small.csv\"\n" +
+		"\n" +
+		"objective minimize x * x + k\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.5))\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"search pattern(raw = 64, restarts = 2)\n" +
+		"budget 10\n" +
+		"init sobol(2)\n" +
+		"seed 2\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

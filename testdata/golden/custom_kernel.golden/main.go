@@ -55,6 +55,24 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 2\n",
+	Text: "// A kernel that is not part of stdlib: codegen/diag_test.go registers\n" +
+		"// kernel.test_cauchy from the test binary, and this case is checked, emitted,\n" +
+		"// built and run like every other, with no change to typecheck or codegen.\n" +
+		"// (Outside the codegen tests, boc does not know the kernel.)\n" +
+		"problem custom_kernel\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -((x - 0.3)^2 + (y - 0.6)^2)\n" +
+		"\n" +
+		"model gp(kernel = test_cauchy(scale = 1.5))\n" +
+		"acquisition ucb(beta = 1)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
+		"seed 2\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

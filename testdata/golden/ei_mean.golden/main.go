@@ -57,6 +57,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 4\n",
+	Text: "// Expected improvement over the best posterior mean at an evaluated point\n" +
+		"// instead of the default, the best value observed (noise included, as\n" +
+		"// scikit-optimize takes it): under noise the model's belief, not a lucky draw.\n" +
+		"problem ei_mean\n" +
+		"\n" +
+		"domain {\n" +
+		"    x1 in [-5, 10]\n" +
+		"    x2 in [0, 15]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(x1, x2)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 10)\n" +
+		"\n" +
+		"model gp\n" +
+		"acquisition ei(incumbent = \"mean\")\n" +
+		"budget 20\n" +
+		"init sobol(5)\n" +
+		"seed 4\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -55,6 +55,26 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 8\n",
+	Text: "// Corrected noisy expected improvement (Zhou, Ma, Blaschko) on a noisy\n" +
+		"// objective with an integer dimension: the score uses the posterior\n" +
+		"// covariance of each candidate with the incumbent, whose solve is computed\n" +
+		"// once per suggestion.\n" +
+		"problem noisy_ei\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-5, 10]\n" +
+		"    k in 0..8\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(x, k)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 5)\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.3))\n" +
+		"acquisition ei_noisy\n" +
+		"budget 20\n" +
+		"init sobol(5)\n" +
+		"seed 8\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -34,6 +34,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return erbf.Robust(erbf.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := erbf.InputNoiseDraws(erbf.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem erbf\n" +
 		"dims D=2\n" +
 		"  x real [-2, 2] component 0\n" +
@@ -59,6 +68,22 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 17\n",
+	Text: "// The expected-RBF baseline: moment-matched Gaussian input noise (the circle\n" +
+		"// is not Gaussian, so the compiler warns).\n" +
+		"problem erbf\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-2, 2]\n" +
+		"    y in [-2, 2]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize sphere(x, y)\n" +
+		"input noise (x, y) ~ circle(0.3)\n" +
+		"model erbf\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
 		"seed 17\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -103,6 +128,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != erbf.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), erbf.Dim)
+	}
+	return s.o.Posterior(erbf.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -54,6 +54,20 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 6\n",
+	Text: "// An objective computed by an external command speaking JSON.\n" +
+		"problem execsphere\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    v[2] in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize exec \"./execsphere_objective\" \"--shift\" \"0.25\"\n" +
+		"\n" +
+		"model gp(kernel = matern32(lengthscale = 0.4))\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
+		"seed 6\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -56,6 +56,23 @@ var problem = program.Problem{
 		"  init.lhs\n" +
 		"    n = 4:int\n" +
 		"seed 8\n",
+	Text: "// An objective computed by an external command that reports each value's\n" +
+		"// noise sd: {\"y\": value, \"sd\": sd} on its standard output.\n" +
+		"problem execreported\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    v[2] in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize exec \"./execsphere_objective\" \"--shift\" \"0.25\" \"--sd\" \"0.05\"\n" +
+		"observation noise reported\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.5))\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 12\n" +
+		"init lhs(4)\n" +
+		"seed 8\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

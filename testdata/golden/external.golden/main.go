@@ -53,6 +53,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 8\n",
+	Text: "// An objective reported by someone else: the library is driven through\n" +
+		"// Suggest and Observe, and the program cannot run it.\n" +
+		"problem external_ask\n" +
+		"\n" +
+		"domain {\n" +
+		"    t in [0, 10]\n" +
+		"    n in 0..3\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize external\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.3))\n" +
+		"acquisition ucb(beta = 3)\n" +
+		"budget 16\n" +
+		"init sobol(4)\n" +
+		"seed 8\n",
 	NewSession: newSession,
 }
 

@@ -50,6 +50,23 @@ var problem = program.Problem{
 		"  init.lhs\n" +
 		"    n = 4:int\n" +
 		"seed 2\n",
+	Text: "// An external objective whose measurements come with their noise sd: the\n" +
+		"// library is driven through Suggest and ObserveWithSD.\n" +
+		"problem external_reported\n" +
+		"\n" +
+		"domain {\n" +
+		"    t in [0, 10]\n" +
+		"    rate in [0.001, 1] log\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize external\n" +
+		"observation noise reported\n" +
+		"\n" +
+		"model gp(kernel = matern32(lengthscale = learn))\n" +
+		"acquisition ei_noisy\n" +
+		"budget 14\n" +
+		"init lhs(4)\n" +
+		"seed 2\n",
 	NewSession: newSession,
 }
 

@@ -54,6 +54,21 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 3\n",
+	Text: "// A Go-bound objective taking a context and returning an error.\n" +
+		"problem gobind\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    w[2] in [0, 2]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize go \"github.com/bocdev/boc/testdata/golden/objectives\".Bowl\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.3))\n" +
+		"acquisition ei\n" +
+		"budget 15\n" +
+		"init sobol(5)\n" +
+		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

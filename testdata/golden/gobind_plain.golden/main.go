@@ -52,6 +52,17 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// A Go-bound objective of the plain form func([N]float64) float64.\n" +
+		"problem gobind_plain\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize go \"github.com/bocdev/boc/testdata/golden/objectives\".Bump\n" +
+		"\n" +
+		"budget 10\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -52,6 +52,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 4\n",
+	Text: "// A Go-bound objective that reports the noise sd of each value it returns.\n" +
+		"problem gobindreported\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    w[2] in [0, 2]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize go \"github.com/bocdev/boc/testdata/golden/objectives\".BowlWithSD\n" +
+		"observation noise reported\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = learn))\n" +
+		"acquisition ei_noisy\n" +
+		"budget 16\n" +
+		"init sobol(5)\n" +
+		"seed 4\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

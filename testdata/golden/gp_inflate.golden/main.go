@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return gp_inflate.Robust(gp_inflate.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := gp_inflate.InputNoiseDraws(gp_inflate.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem gp_inflate\n" +
 		"dims D=2\n" +
 		"  p vec[2] [0, 3.141592653589793] components 0..1\n" +
@@ -65,6 +73,23 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 31\n",
+	Text: "// IGP-UCB, the uGP paper's baseline: a GP on the targets whose observation\n" +
+		"// noise is inflated by the input noise (Oliveira et al., Prop. 3), with\n" +
+		"// learned se lengthscales, so the inflation follows each refit.\n" +
+		"problem gp_inflate\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[2] in [0, pi]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize michalewicz(p)\n" +
+		"input noise p ~ iid(normal(0, 0.1), 2)\n" +
+		"observation noise ~ normal(0, 0.05)\n" +
+		"model gp(kernel = se, input_noise = \"inflate\", rkhs_bound = 2)\n" +
+		"acquisition ucb(beta = 3)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
 		"seed 31\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,

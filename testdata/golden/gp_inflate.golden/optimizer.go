@@ -173,6 +173,21 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[1] = (0.1 * noise.Normal(b[1]))
 }
 
+// InputNoiseDraws returns n draws of the input noise ε at x (a query aimed at x
+// lands at x + ε), in user units, 0 in the components without noise: the
+// quasi-random draws of Robust's, the same at every call. It allocates.
+func InputNoiseDraws(x Point, n int) ([]Point, error) {
+	base := make([]float64, n*noiseBaseLen)
+	if err := noise.Base(n, noiseBaseLen, uint64(0x726f627573742d76), base); err != nil {
+		return nil, err
+	}
+	eps := make([]Point, n)
+	for j := range eps {
+		perturbation(&x, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps[j])
+	}
+	return eps, nil
+}
+
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).

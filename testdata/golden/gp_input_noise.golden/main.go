@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return gp_input_noise.Robust(gp_input_noise.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := gp_input_noise.InputNoiseDraws(gp_input_noise.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem gp_input_noise\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +
@@ -62,6 +70,21 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 3:int\n" +
+		"seed 23\n",
+	Text: "// Plain GP-UCB on a problem with input noise: the model ignores it (the\n" +
+		"// compiler warns), but the program simulates it and reports robust values.\n" +
+		"problem gp_input_noise\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ iid(normal(0, 0.01), 1)\n" +
+		"model gp\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 8\n" +
+		"init sobol(3)\n" +
 		"seed 23\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,

@@ -163,6 +163,21 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[0] = (0.01 * noise.Normal(b[0]))
 }
 
+// InputNoiseDraws returns n draws of the input noise ε at x (a query aimed at x
+// lands at x + ε), in user units, 0 in the components without noise: the
+// quasi-random draws of Robust's, the same at every call. It allocates.
+func InputNoiseDraws(x Point, n int) ([]Point, error) {
+	base := make([]float64, n*noiseBaseLen)
+	if err := noise.Base(n, noiseBaseLen, uint64(0x726f627573742d76), base); err != nil {
+		return nil, err
+	}
+	eps := make([]Point, n)
+	for j := range eps {
+		perturbation(&x, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps[j])
+	}
+	return eps, nil
+}
+
 // Errors Suggest and Observe return.
 var (
 	// ErrFull means the optimiser already holds Budget observations.

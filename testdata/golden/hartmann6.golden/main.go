@@ -54,6 +54,20 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 12:int\n" +
 		"seed 7\n",
+	Text: "// A vector dimension used whole by a benchmark, with UCB.\n" +
+		"problem hartmann\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[6] in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize hartmann6(p)\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.25))\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 40\n" +
+		"init sobol(12)\n" +
+		"seed 7\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

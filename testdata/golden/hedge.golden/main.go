@@ -57,6 +57,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 9:int\n" +
 		"seed 1\n",
+	Text: "// GP-Hedge's portfolio of ei, pi and ucb on Hartmann3 with observation noise\n" +
+		"// of 10% of its range, as noisy_hartmann3.bo: every search maximises the\n" +
+		"// three arms and plays one, drawn by the gains of their maximisers so far\n" +
+		"// (codegen/quality_test.go runs it against random search).\n" +
+		"problem hedge\n" +
+		"\n" +
+		"domain {\n" +
+		"    x[3] in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize hartmann3(x)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 0.3863)\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = learn))\n" +
+		"acquisition hedge\n" +
+		"budget 50\n" +
+		"init sobol(9)\n" +
+		"seed 1\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -54,6 +54,21 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 2:int\n" +
 		"seed 1\n",
+	Text: "// A domain of six whole-number points and a budget of eight: once every\n" +
+		"// point is evaluated the optimiser reports that the domain is exhausted.\n" +
+		"problem integers\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in 0..2\n" +
+		"    b in 0..1\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (a - 1)^2 + b\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.5))\n" +
+		"budget 8\n" +
+		"init sobol(2)\n" +
+		"seed 1\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

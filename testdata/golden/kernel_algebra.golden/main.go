@@ -66,6 +66,23 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 7\n",
+	Text: "// Kernel algebra: a sum of a fixed squared exponential and a scaled product\n" +
+		"// of a linear kernel and a Matérn kernel whose lengthscale is learned from\n" +
+		"// a given start inside given bounds.\n" +
+		"problem kernel_algebra\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(15 * x - 5, 15 * y)\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.3, variance = 0.5) + 0.5 * linear * matern32(lengthscale = learn(init = 0.4, bounds = [0.05, 2])))\n" +
+		"acquisition ei\n" +
+		"budget 14\n" +
+		"init sobol(5)\n" +
+		"seed 7\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -56,6 +56,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 6\n",
+	Text: "// A linear kernel plus a constant offset, both learned within given bounds,\n" +
+		"// on a nearly linear objective.\n" +
+		"problem kernel_linear\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    y in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize 2 * x - y + 0.1 * x * y\n" +
+		"\n" +
+		"model gp(kernel = linear(variance = learn(bounds = [0.1, 10]), offset = learn(init = 0.5, bounds = [0.01, 5])))\n" +
+		"acquisition ucb(beta = 1)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
+		"seed 6\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

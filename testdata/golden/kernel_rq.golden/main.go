@@ -55,6 +55,22 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 3\n",
+	Text: "// A rational-quadratic kernel with fixed ARD lengthscales and a learned\n" +
+		"// shape α; its signal variance is learned too (the default).\n" +
+		"problem kernel_rq\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [0, 2]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (x - 0.3)^2 + 0.5 * (y - 1.2)^2 + 0.05 * sin(9 * x)\n" +
+		"\n" +
+		"model gp(kernel = rq(lengthscale = [0.3, 0.4], alpha = learn))\n" +
+		"acquisition ei\n" +
+		"budget 14\n" +
+		"init sobol(5)\n" +
+		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -55,6 +55,21 @@ var problem = program.Problem{
 		"  init.lhs\n" +
 		"    n = 6:int\n" +
 		"seed 5\n",
+	Text: "// AIRBO's mixture of rational quadratics (Eq. 32) with its defaults: one\n" +
+		"// learned lengthscale per component and a learned signal variance.\n" +
+		"problem kernel_rqmix\n" +
+		"\n" +
+		"domain {\n" +
+		"    v[3] in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize hartmann3(v)\n" +
+		"\n" +
+		"model gp(kernel = rqmix)\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 14\n" +
+		"init lhs(6)\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

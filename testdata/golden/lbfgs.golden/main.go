@@ -58,6 +58,29 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 3\n",
+	Text: "// The gradient-based acquisition search: Sobol candidates, the best refined\n" +
+		"// by projected L-BFGS-B with the acquisition's analytic gradient (kernel input\n" +
+		"// gradient, posterior gradient, EI's derivatives), restarts in parallel. The\n" +
+		"// integer component is searched on its continuous relaxation and rounded; the\n" +
+		"// known constraint keeps the refined points feasible.\n" +
+		"problem lbfgs_search\n" +
+		"\n" +
+		"domain {\n" +
+		"    x1 in [-5, 10]\n" +
+		"    x2 in [0, 15]\n" +
+		"    k in 0..3\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(x1, x2) + k\n" +
+		"\n" +
+		"constraint budget_line: x1 + x2 <= 18\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = 0.3))\n" +
+		"acquisition ei\n" +
+		"search lbfgs(restarts = 4, raw = 256)\n" +
+		"budget 20\n" +
+		"init sobol(6)\n" +
+		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

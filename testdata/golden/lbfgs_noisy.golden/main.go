@@ -62,6 +62,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 8\n",
+	Text: "// Corrected noisy EI with the gradient-based search: its gradient includes\n" +
+		"// the derivative of the covariance between the candidate and the incumbent.\n" +
+		"problem lbfgs_noisy\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-5, 10]\n" +
+		"    y in [0, 15]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(x, y)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 5)\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.3) + 0.5 * linear)\n" +
+		"acquisition ei_noisy\n" +
+		"search lbfgs\n" +
+		"budget 20\n" +
+		"init sobol(5)\n" +
+		"seed 8\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -54,6 +54,22 @@ var problem = program.Problem{
 		"  init.lhs\n" +
 		"    n = 6:int\n" +
 		"seed 2\n",
+	Text: "// The exponential (Matérn 1/2) kernel with a Latin hypercube, on the AIRBO\n" +
+		"// one-dimensional test functions.\n" +
+		"problem peaks\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x) + double_peak(y)\n" +
+		"\n" +
+		"model gp(kernel = matern12(lengthscale = 0.1))\n" +
+		"acquisition ei(xi = 0.001)\n" +
+		"budget 20\n" +
+		"init lhs(6)\n" +
+		"seed 2\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -60,6 +60,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 5:int\n" +
 		"seed 11\n",
+	Text: "// Integer and log-scaled dimensions, UCB, and a known constraint the search\n" +
+		"// and the initial design must respect.\n" +
+		"problem training\n" +
+		"\n" +
+		"domain {\n" +
+		"    lr in [1e-4, 1e-1] log\n" +
+		"    layers in 1..8\n" +
+		"    dropout in [0, 0.5]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (log(lr) - log(3e-3))^2 / 4 + 0.05 * (layers - 5)^2 + dropout\n" +
+		"\n" +
+		"constraint capacity: layers * (1 - dropout) >= 2\n" +
+		"\n" +
+		"model gp(kernel = matern32(lengthscale = 0.3))\n" +
+		"acquisition ucb(beta = 1.5)\n" +
+		"budget 20\n" +
+		"init sobol(5)\n" +
+		"seed 11\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

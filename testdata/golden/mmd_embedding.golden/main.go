@@ -33,6 +33,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return mmd_embedding.Robust(mmd_embedding.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := mmd_embedding.InputNoiseDraws(mmd_embedding.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem mmd_embedding\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +
@@ -66,6 +75,21 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 3\n",
+	Text: "// AIRBO's MMD kernel with the shared-landmark embedding (the default\n" +
+		"// estimator) on the double-peak function under skewed beta input noise.\n" +
+		"problem mmd_embedding\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize double_peak(x)\n" +
+		"input noise x ~ beta(0.4, 0.2, scale = 0.1)\n" +
+		"model mmd(samples = 32, landmarks = 24)\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
 		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -110,6 +134,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != mmd_embedding.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), mmd_embedding.Dim)
+	}
+	return s.o.Posterior(mmd_embedding.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

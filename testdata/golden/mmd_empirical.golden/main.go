@@ -33,6 +33,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return mmd_empirical.Robust(mmd_empirical.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := mmd_empirical.InputNoiseDraws(mmd_empirical.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem mmd_empirical\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +
@@ -68,6 +77,22 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 7\n",
+	Text: "// The empirical MMD estimator (the V-statistic) with a fixed kernel and alpha,\n" +
+		"// under a step-changing chi-squared input noise.\n" +
+		"problem mmd_empirical\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ chi2(if x < 0.6 then 0.5 else 7.0, scale = 0.01)\n" +
+		"model mmd(kernel = rqmix(lengthscale = 0.1), samples = 16, estimator = \"empirical\", alpha = 2)\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
 		"seed 7\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -112,6 +137,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != mmd_empirical.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), mmd_empirical.Dim)
+	}
+	return s.o.Posterior(mmd_empirical.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	return nil, false
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -34,6 +34,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return mmd_nystrom.Robust(mmd_nystrom.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := mmd_nystrom.InputNoiseDraws(mmd_nystrom.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem mmd_nystrom\n" +
 		"dims D=2\n" +
 		"  x real [0, 1] component 0\n" +
@@ -64,6 +73,22 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.lhs\n" +
 		"    n = 4:int\n" +
+		"seed 5\n",
+	Text: "// AIRBO's Nyström MMD estimator, input-dependent noise on one component of\n" +
+		"// two, with expected improvement.\n" +
+		"problem mmd_nystrom\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize sphere(x, y)\n" +
+		"input noise x ~ normal(0, 0.01 + 0.1 * x)\n" +
+		"model mmd(kernel = se(lengthscale = learn), samples = 16, landmarks = 4, estimator = \"nystrom\")\n" +
+		"acquisition ei\n" +
+		"budget 10\n" +
+		"init lhs(4)\n" +
 		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -108,6 +133,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != mmd_nystrom.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), mmd_nystrom.Dim)
+	}
+	return s.o.Posterior(mmd_nystrom.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -54,6 +54,24 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 8\n",
+	Text: "// A noisy objective whose observation noise is learned with the kernel's\n" +
+		"// hyperparameters; the program simulates no noise, since none is declared,\n" +
+		"// so the learned variance should shrink towards its lower bound.\n" +
+		"problem noise_learn\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize sin(6 * x) + 0.3 * x\n" +
+		"\n" +
+		"observation noise learn\n" +
+		"\n" +
+		"model gp(kernel = matern32)\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
+		"seed 8\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -57,6 +57,26 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 1\n",
+	Text: "// Branin with observation noise of 10% of its range, as in\n" +
+		"// bench/studies/branin_noisy.bo. Under noise the acquisition's maximiser\n" +
+		"// often is an evaluated point (a corner of the box); the optimiser must\n" +
+		"// evaluate it again rather than stop (codegen/quality_test.go).\n" +
+		"problem noisy_branin\n" +
+		"\n" +
+		"domain {\n" +
+		"    x1 in [-5, 10]\n" +
+		"    x2 in [0, 15]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(x1, x2)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 30.77)\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = learn))\n" +
+		"acquisition ei\n" +
+		"budget 50\n" +
+		"init sobol(6)\n" +
+		"seed 1\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -55,6 +55,24 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 9:int\n" +
 		"seed 1\n",
+	Text: "// Hartmann3 with observation noise of 10% of its range, as in\n" +
+		"// bench/studies/hartmann3_noisy.bo: GP-BO must beat random search clearly\n" +
+		"// (codegen/quality_test.go).\n" +
+		"problem noisy_hartmann3\n" +
+		"\n" +
+		"domain {\n" +
+		"    x[3] in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize hartmann3(x)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 0.3863)\n" +
+		"\n" +
+		"model gp(kernel = matern52(lengthscale = learn))\n" +
+		"acquisition ei\n" +
+		"budget 50\n" +
+		"init sobol(9)\n" +
+		"seed 1\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -54,6 +54,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 1\n",
+	Text: "// The README's quickstart: minimise Branin with a GP and expected improvement.\n" +
+		"// With the kernel's hyperparameters learned by maximum likelihood, 30\n" +
+		"// evaluations get within 0.05 of its minimum.\n" +
+		"problem quickstart\n" +
+		"\n" +
+		"domain {\n" +
+		"    x1 in [-5, 10]\n" +
+		"    x2 in [0, 15]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize branin(x1, x2)\n" +
+		"\n" +
+		"// The GP's matern52 kernel learns one lengthscale per input and its signal\n" +
+		"// variance from the data (the defaults: lengthscale = learn, variance = learn).\n" +
+		"model gp\n" +
+		"acquisition ei\n" +
+		"budget 30\n" +
+		"init sobol(6)\n" +
+		"seed 1\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

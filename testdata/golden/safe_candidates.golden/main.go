@@ -166,6 +166,31 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// SafeOpt over a finite decision set with two simulated constraints, each\n" +
+		"// with its own kernel, and GP-optimistic expanders.\n" +
+		"problem safecandidates\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (a - 0.8)^2 + (b - 0.3)^2\n" +
+		"candidates grid(n = 9)\n" +
+		"\n" +
+		"constraint reach: simulated a + b <= 1.4 {\n" +
+		"    seed [[0.5, 0.5], [0.375, 0.5]]\n" +
+		"    kernel se(lengthscale = 0.6, variance = 0.1)\n" +
+		"    noise ~ normal(0, 0.02)\n" +
+		"}\n" +
+		"constraint load: simulated 1 - a * b >= 0.5 {\n" +
+		"    seed [[0.5, 0.5], [0.375, 0.5]]\n" +
+		"    kernel matern32(lengthscale = 1)\n" +
+		"}\n" +
+		"\n" +
+		"acquisition safeopt(delta = 0.05)\n" +
+		"budget 20\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -219,6 +244,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 func (s session) Lengthscales() ([]float64, bool) {
 	ls := s.o.Lengthscales()
 	return ls[:], true
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safecandidates.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safecandidates.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safecandidates.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

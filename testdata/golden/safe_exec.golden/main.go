@@ -72,6 +72,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 2\n",
+	Text: "// StageOpt with the Lipschitz rule on a command that reports a constraint\n" +
+		"// with its objective value ({\"y\": ..., \"load\": ...}), and a second\n" +
+		"// constraint measured by a command of its own.\n" +
+		"problem safeexec\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    v[2] in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize exec \"./execsphere_objective\" \"--shift\" \"0.25\" \"--report\" \"load\"\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"constraint load: reported <= 1.2 { seed [[0, 0, 0]] }\n" +
+		"constraint sphere: exec \"./execsphere_objective\" <= 2.5 { seed [[0, 0, 0]] }\n" +
+		"\n" +
+		"acquisition stageopt(lipschitz = 4, window = 4, cap = 10)\n" +
+		"budget 16\n" +
+		"seed 2\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -125,6 +144,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 func (s session) Lengthscales() ([]float64, bool) {
 	ls := s.o.Lengthscales()
 	return ls[:], true
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safeexec.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safeexec.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safeexec.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

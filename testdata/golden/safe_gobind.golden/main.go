@@ -72,6 +72,25 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 2\n",
+	Text: "// SGP-UCB on a Go objective that reports a constraint with its value (the\n" +
+		"// load, in a field of the struct it returns), and a second constraint\n" +
+		"// measured by a Go function of its own.\n" +
+		"problem safegobind\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    v[2] in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize go \"github.com/bocdev/boc/testdata/golden/objectives\".SphereLoad\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"constraint load: reported <= 1.2 { seed [[0, 0, 0]] }\n" +
+		"constraint sphere: go \"github.com/bocdev/boc/testdata/golden/objectives\".Sphere <= 2.5 { seed [[0, 0, 0]] }\n" +
+		"\n" +
+		"acquisition safe_ucb(window = 4, cap = 10)\n" +
+		"budget 16\n" +
+		"seed 2\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -125,6 +144,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 func (s session) Lengthscales() ([]float64, bool) {
 	ls := s.o.Lengthscales()
 	return ls[:], true
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safegobind.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safegobind.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safegobind.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -72,6 +72,28 @@ var problem = program.Problem{
 		"    n = 4:int\n" +
 		"seed 3\n" +
 		"stop when (> best:real -0.002:real):bool\n",
+	Text: "// SGP-UCB on a grid of a continuous domain: a simulated temperature that\n" +
+		"// must stay at or below 70, measured with noise, modelled by its own GP; the\n" +
+		"// run stops once an observed value comes within 0.002 of the optimum 0.\n" +
+		"problem safegrid\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -(x - 0.7)^2 - (y - 0.6)^2\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"constraint heat: simulated 40 + 50 * x * y <= 70 {\n" +
+		"    seed [[0.1, 0.1], [0.2, 0.1]]\n" +
+		"    noise ~ normal(0, 0.5)\n" +
+		"}\n" +
+		"\n" +
+		"acquisition safe_ucb(window = 8, cap = 20)\n" +
+		"budget 30\n" +
+		"stop when best > -0.002\n" +
+		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -125,6 +147,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 func (s session) Lengthscales() ([]float64, bool) {
 	ls := s.o.Lengthscales()
 	return ls[:], true
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safegrid.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safegrid.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safegrid.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

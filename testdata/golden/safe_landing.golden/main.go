@@ -42,6 +42,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return safelanding.Robust(safelanding.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := safelanding.InputNoiseDraws(safelanding.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem safelanding\n" +
 		"dims D=2\n" +
 		"  a real [0, 1] component 0\n" +
@@ -177,6 +185,35 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// SGP-UCB under input noise: one constraint certified in the mean where the\n" +
+		"// queries land, one by chance, over a finite decision set.\n" +
+		"problem safelanding\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (a - 0.8)^2 + (b - 0.3)^2\n" +
+		"input noise (a, b) ~ iid(normal(0, 0.03), n = 2)\n" +
+		"candidates grid(n = 9)\n" +
+		"\n" +
+		"constraint reach: simulated a + b <= 1.2 {\n" +
+		"    seed [[0.25, 0.25], [0.375, 0.25]]\n" +
+		"    kernel se(lengthscale = 0.6, variance = 0.1)\n" +
+		"    noise ~ normal(0, 0.02)\n" +
+		"    landing chance(alpha = 0.1, draws = 16)\n" +
+		"}\n" +
+		"constraint load: simulated 1 - a * b >= 0.7 {\n" +
+		"    seed [[0.25, 0.25], [0.375, 0.25]]\n" +
+		"    kernel matern32(lengthscale = 1)\n" +
+		"    landing mean\n" +
+		"}\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.3, variance = 1))\n" +
+		"acquisition safe_ucb(window = 5, cap = 10)\n" +
+		"budget 20\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -229,6 +266,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 }
 func (s session) Lengthscales() ([]float64, bool) {
 	return nil, false
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safelanding.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safelanding.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safelanding.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -75,6 +75,30 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 10:int\n" +
 		"seed 5\n",
+	Text: "// SGP-UCB on a continuous domain of five components, too many for a grid:\n" +
+		"// the safe set grows as a pool of points by certified local search from the\n" +
+		"// seed, within a known constraint and with an integer component.\n" +
+		"problem safepool\n" +
+		"\n" +
+		"domain {\n" +
+		"    x[4] in [0, 1]\n" +
+		"    n in 0..10\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -sum((x - 0.6)^2) - 0.01 * (n - 6)^2\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"constraint spend: x[0] + x[1] <= 1.6\n" +
+		"\n" +
+		"constraint heat: simulated 30 + 40 * sum(x^2) + n <= 60 {\n" +
+		"    seed [[0.2, 0.2, 0.2, 0.2, 2]]\n" +
+		"    kernel se(lengthscale = 0.5)\n" +
+		"    noise ~ normal(0, 0.2)\n" +
+		"}\n" +
+		"\n" +
+		"acquisition safe_ucb(window = 5, cap = 12)\n" +
+		"budget 40\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -128,6 +152,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 func (s session) Lengthscales() ([]float64, bool) {
 	ls := s.o.Lengthscales()
 	return ls[:], true
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safepool.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safepool.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safepool.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -118,6 +118,29 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 9\n",
+	Text: "// A study's safe problem: SGP-UCB over 40 actions in the unit ball, with a\n" +
+		"// reward and a constraint drawn from GP priors, and seeds drawn by the run's\n" +
+		"// seed among the truly safe actions.\n" +
+		"problem saferandom\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[2] in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize gp_sample(p, 1, 3)\n" +
+		"candidates uniform_ball(n = 40, radius = 1)\n" +
+		"observation noise ~ normal(0, 0.1)\n" +
+		"\n" +
+		"constraint g: simulated gp_sample(p, 0.6, 4) >= 0 {\n" +
+		"    seed random(n = 4)\n" +
+		"    kernel se(lengthscale = 0.3, variance = 1)\n" +
+		"    noise ~ normal(0, 0.1)\n" +
+		"}\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.5, variance = 1))\n" +
+		"acquisition safe_ucb(window = 5, cap = 10)\n" +
+		"budget 24\n" +
+		"seed 9\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }
@@ -170,6 +193,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 }
 func (s session) Lengthscales() ([]float64, bool) {
 	return nil, false
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != saferandom.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), saferandom.Dim)
+	}
+	return s.o.ConstraintPosterior(k, saferandom.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -37,6 +37,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return safeugp.Robust(safeugp.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := safeugp.InputNoiseDraws(safeugp.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem safeugp\n" +
 		"dims D=2\n" +
 		"  a real [0, 1] component 0\n" +
@@ -83,6 +92,32 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 5\n",
+	Text: "// uGP-UCB's model of the objective under input noise with SGP-UCB's safety:\n" +
+		"// the objective's Gaussian process takes each query as the distribution it\n" +
+		"// lands by, and the constraint is certified in the mean where the queries\n" +
+		"// land, on a grid of the domain.\n" +
+		"problem safeugp\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize (a - 0.8)^2 + (b - 0.3)^2\n" +
+		"input noise (a, b) ~ iid(uniform(-0.05, 0.05), n = 2)\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"constraint load: simulated 1 - a * b >= 0.7 {\n" +
+		"    seed [[0.25, 0.25], [0.375, 0.25]]\n" +
+		"    kernel matern32(lengthscale = 1)\n" +
+		"    noise ~ normal(0, 0.01)\n" +
+		"    landing mean(draws = 8)\n" +
+		"}\n" +
+		"\n" +
+		"model ugp(kernel = se(lengthscale = 0.3, variance = 1))\n" +
+		"acquisition safe_ucb(window = 5, cap = 10)\n" +
+		"budget 20\n" +
 		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -136,6 +171,18 @@ func (s session) Posterior(x []float64) (float64, float64, error) {
 }
 func (s session) Lengthscales() ([]float64, bool) {
 	return nil, false
+}
+func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, float64, error) {
+	if len(x) != safeugp.Dim {
+		return 0, 0, 0, fmt.Errorf("%d components, want %d", len(x), safeugp.Dim)
+	}
+	return s.o.ConstraintPosterior(k, safeugp.Point(x))
+}
+func (s session) SeedPoints() (seeds [][]float64) {
+	for _, x := range s.o.SeedPoints() {
+		seeds = append(seeds, x[:])
+	}
+	return
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

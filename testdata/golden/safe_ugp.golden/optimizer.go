@@ -122,6 +122,21 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[1] = ((-0.05) + (0.1 * b[1]))
 }
 
+// InputNoiseDraws returns n draws of the input noise ε at x (a query aimed at x
+// lands at x + ε), in user units, 0 in the components without noise: the
+// quasi-random draws of Robust's, the same at every call. It allocates.
+func InputNoiseDraws(x Point, n int) ([]Point, error) {
+	base := make([]float64, n*noiseBaseLen)
+	if err := noise.Base(n, noiseBaseLen, uint64(0x726f627573742d76), base); err != nil {
+		return nil, err
+	}
+	eps := make([]Point, n)
+	for j := range eps {
+		perturbation(&x, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps[j])
+	}
+	return eps, nil
+}
+
 // Samples is the number of draws of the input noise that represent the input
 // distribution of a point.
 const Samples = 100
@@ -681,6 +696,8 @@ func (o *Optimizer) Evaluations() int {
 // Posterior returns the posterior mean at x, in the objective's units and sign,
 // and its standard deviation. It uses the optimiser's working memory, so it must
 // not run concurrently with Suggest or Observe.
+// The model is over input distributions: this is the posterior of the input
+// noise's distribution centred at x, of the robust value E[f(x + ε)].
 func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	u, err := toUnit(x)
 	if err != nil {
@@ -688,4 +705,30 @@ func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	}
 	m, sd := o.predict(u[:])
 	return -m, sd, nil
+}
+
+// ConstraintPosterior returns unknown constraint k's posterior mean and sd at x, in
+// its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings
+// the explorer up to date first, as Suggest does, and allocates; it must not run
+// concurrently with Suggest or Observe.
+func (o *Optimizer) ConstraintPosterior(k int, x Point) (mean, sd, beta float64, err error) {
+	if o.err != nil {
+		return 0, 0, 0, o.err
+	}
+	u, err := toUnit(x)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return o.explorer.Estimate(k, u[:])
+}
+
+// SeedPoints returns the points the safe exploration started from, known safe.
+func (o *Optimizer) SeedPoints() (seeds []Point) {
+	if o.err != nil {
+		return nil
+	}
+	for _, i := range o.explorer.Seeds() {
+		seeds = append(seeds, o.decision[i])
+	}
+	return
 }

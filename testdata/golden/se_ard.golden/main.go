@@ -59,6 +59,27 @@ var problem = program.Problem{
 		"  [0.5, 1.9]\n" +
 		"seed 4\n" +
 		"stop when (or (< acquisition:real 1e-09:real):bool (>= evaluations:int 20:int):bool):bool\n",
+	Text: "// A squared-exponential kernel with one lengthscale per component and a\n" +
+		"// signal variance, explicit initial points, probability of improvement,\n" +
+		"// declared observation noise and an early stop.\n" +
+		"problem se_ard\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [-2, 2]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -sphere(a - 0.5, b / 4 - 0.25) + 0.1 * cos(3 * a)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 0.01)\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = [0.3, 0.15], variance = 1.5))\n" +
+		"acquisition pi(xi = 0.01)\n" +
+		"search pattern(raw = 256, restarts = 2)\n" +
+		"budget 25\n" +
+		"init [[0.1, -1.5], [0.9, 0.5], [0.5, 1.9]]\n" +
+		"seed 4\n" +
+		"stop when acquisition < 1e-9 or evaluations >= 20\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

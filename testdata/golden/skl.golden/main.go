@@ -33,6 +33,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return skl.Robust(skl.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := skl.InputNoiseDraws(skl.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem skl\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +
@@ -56,6 +65,21 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 19\n",
+	Text: "// The symmetric-KL baseline with a fixed se kernel and uniform input noise.\n" +
+		"problem skl\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize double_peak(x)\n" +
+		"input noise x ~ uniform(-0.05, 0.05)\n" +
+		"model skl(kernel = se(lengthscale = 0.1, variance = 1))\n" +
+		"acquisition pi\n" +
+		"search pattern\n" +
+		"budget 8\n" +
+		"init sobol(4)\n" +
 		"seed 19\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,

@@ -143,6 +143,21 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[0] = ((-0.05) + (0.1 * b[0]))
 }
 
+// InputNoiseDraws returns n draws of the input noise ε at x (a query aimed at x
+// lands at x + ε), in user units, 0 in the components without noise: the
+// quasi-random draws of Robust's, the same at every call. It allocates.
+func InputNoiseDraws(x Point, n int) ([]Point, error) {
+	base := make([]float64, n*noiseBaseLen)
+	if err := noise.Base(n, noiseBaseLen, uint64(0x726f627573742d76), base); err != nil {
+		return nil, err
+	}
+	eps := make([]Point, n)
+	for j := range eps {
+		perturbation(&x, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps[j])
+	}
+	return eps, nil
+}
+
 // noiseMoments writes the mean and covariance of the input noise at x, in user
 // units, to mean and cov (row-major); entries of components without noise, and
 // between independently declared components, are left as they are (zero).
@@ -720,6 +735,8 @@ func (o *Optimizer) Acquisition() (value float64, ok bool) {
 // Posterior returns the posterior mean at x, in the objective's units and sign,
 // and its standard deviation. It uses the optimiser's working memory, so it must
 // not run concurrently with Suggest or Observe.
+// The model is over input distributions: this is the posterior of the input
+// noise's distribution centred at x, of the robust value E[f(x + ε)].
 func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	u, err := toUnit(x)
 	if err != nil {

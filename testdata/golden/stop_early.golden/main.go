@@ -54,6 +54,23 @@ var problem = program.Problem{
 		"  [1]\n" +
 		"seed 3\n" +
 		"stop when (< acquisition:real 1e-06:real):bool\n",
+	Text: "// Early stopping on the acquisition (MATH.md §7): once the largest expected\n" +
+		"// improvement the search finds falls below 1e-6, in the objective's units,\n" +
+		"// the run ends before its budget.\n" +
+		"problem stop_early\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -(x - 0.3)^2\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.5))\n" +
+		"acquisition ei\n" +
+		"budget 40\n" +
+		"init [[0.0], [0.5], [1.0]]\n" +
+		"seed 3\n" +
+		"stop when acquisition < 1e-6\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -59,6 +59,25 @@ var problem = program.Problem{
 		"  init.random\n" +
 		"    n = 4:int\n" +
 		"seed 5\n",
+	Text: "// UCB with the IGP-UCB schedule: the weight of the posterior standard\n" +
+		"// deviation is B + σ_ν √(2(γ + 1 + ln(1/δ))), with γ the information gain of\n" +
+		"// the observations so far, recomputed before every search.\n" +
+		"problem igp\n" +
+		"\n" +
+		"domain {\n" +
+		"    a in [0, 1]\n" +
+		"    b in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize double_peak(a) + rkhs1d(b)\n" +
+		"\n" +
+		"observation noise ~ normal(0, 0.05)\n" +
+		"\n" +
+		"model gp(kernel = se(lengthscale = 0.2))\n" +
+		"acquisition ucb(schedule = \"igp\", delta = 0.1, rkhs_bound = 2)\n" +
+		"budget 15\n" +
+		"init random(4)\n" +
+		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

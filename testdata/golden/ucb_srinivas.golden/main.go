@@ -54,6 +54,21 @@ var problem = program.Problem{
 		"  init.lhs\n" +
 		"    n = 6:int\n" +
 		"seed 6\n",
+	Text: "// UCB with Srinivas et al.'s schedule: β_t = 2 log(t^{d/2+2} π²/(3δ)) in\n" +
+		"// their convention μ + β_t^{1/2} σ, so the weight of σ is √β_t.\n" +
+		"problem srinivas\n" +
+		"\n" +
+		"domain {\n" +
+		"    x[3] in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize hartmann3(x)\n" +
+		"\n" +
+		"model gp(kernel = matern32(lengthscale = 0.25))\n" +
+		"acquisition ucb(schedule = \"srinivas\", delta = 0.05)\n" +
+		"budget 15\n" +
+		"init lhs(6)\n" +
+		"seed 6\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

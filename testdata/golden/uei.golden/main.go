@@ -33,6 +33,14 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return uei.Robust(uei.Point(x), noiseScale)
 	},
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := uei.InputNoiseDraws(uei.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem uei\n" +
 		"dims D=2\n" +
 		"  p vec[2] [0, 3.141592653589793] components 0..1\n" +
@@ -60,6 +68,22 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 29\n",
+	Text: "// Unscented expected improvement (Nogueira et al.) on a plain GP, the uGP\n" +
+		"// paper's baseline: EI averaged over the sigma points of the Gaussian input\n" +
+		"// noise at each candidate.\n" +
+		"problem uei\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[2] in [0, pi]\n" +
+		"}\n" +
+		"\n" +
+		"objective minimize michalewicz(p)\n" +
+		"input noise p ~ iid(normal(0, 0.1), 2)\n" +
+		"model gp(kernel = se)\n" +
+		"acquisition uei\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
 		"seed 29\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -104,6 +128,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != uei.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), uei.Dim)
+	}
+	return s.o.Posterior(uei.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -33,6 +33,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return ugp_gaussian.Robust(ugp_gaussian.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := ugp_gaussian.InputNoiseDraws(ugp_gaussian.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem ugp_gaussian\n" +
 		"dims D=3\n" +
 		"  p vec[3] [0, 3.141592653589793] components 0..2\n" +
@@ -65,6 +74,24 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
+		"seed 11\n",
+	Text: "// uGP with the integral kernel in closed form (se kernel, Gaussian input\n" +
+		"// noise, one correlated pair) and uGP-UCB with beta = 3.\n" +
+		"problem ugp_gaussian\n" +
+		"\n" +
+		"domain {\n" +
+		"    p[3] in [0, pi]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize michalewicz(p)\n" +
+		"input noise {\n" +
+		"    p[0:2] ~ mvnormal([0, 0], [[0.01, 0.002], [0.002, 0.01]])\n" +
+		"    p[2] ~ normal(0, 0.1)\n" +
+		"}\n" +
+		"model ugp\n" +
+		"acquisition ucb(beta = 3)\n" +
+		"budget 12\n" +
+		"init sobol(6)\n" +
 		"seed 11\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -109,6 +136,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != ugp_gaussian.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), ugp_gaussian.Dim)
+	}
+	return s.o.Posterior(ugp_gaussian.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

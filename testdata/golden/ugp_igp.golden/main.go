@@ -33,6 +33,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return ugp_igp.Robust(ugp_igp.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := ugp_igp.InputNoiseDraws(ugp_igp.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem ugp_igp\n" +
 		"dims D=1\n" +
 		"  x real [0, 1] component 0\n" +
@@ -64,6 +73,24 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 3\n",
+	Text: "// uGP-UCB with the theory's schedule (Oliveira et al., Thm 5, Eq. 20): the\n" +
+		"// integral kernel in closed form, the observation noise inflated by the input\n" +
+		"// noise's σ_E² (Prop. 3) so that the model's noise is σ_ν² = σ_E² + σ_ζ², and\n" +
+		"// the weight of the posterior sd b + σ_ν √(2(I + 1 + ln(1/δ))).\n" +
+		"problem ugp_igp\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize rkhs1d(x)\n" +
+		"input noise x ~ normal(0, 0.05)\n" +
+		"observation noise ~ normal(0, 0.1)\n" +
+		"model ugp(kernel = se(lengthscale = 0.1), input_noise = \"inflate\", rkhs_bound = 2)\n" +
+		"acquisition ucb(schedule = \"igp\", delta = 0.4, rkhs_bound = 2)\n" +
+		"budget 12\n" +
+		"init sobol(4)\n" +
 		"seed 3\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -108,6 +135,15 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != ugp_igp.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), ugp_igp.Dim)
+	}
+	return s.o.Posterior(ugp_igp.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	return nil, false
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

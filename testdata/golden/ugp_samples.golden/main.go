@@ -34,6 +34,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return ugp_samples.Robust(ugp_samples.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := ugp_samples.InputNoiseDraws(ugp_samples.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem ugp_samples\n" +
 		"dims D=2\n" +
 		"  x real [-1, 1] component 0\n" +
@@ -60,6 +69,23 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 13\n",
+	Text: "// uGP by Monte Carlo over the samples: a mixture input noise has no closed\n" +
+		"// form. Corrected noisy EI on top.\n" +
+		"problem ugp_samples\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [-1, 1]\n" +
+		"    y in [-1, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -sphere(x, y)\n" +
+		"input noise (x, y) ~ gmm([0.5, 0.5], [[0, 0], [0.1, -0.1]], [[0.01, 0], [0, 0.01]])\n" +
+		"model ugp(samples = 12)\n" +
+		"acquisition ei_noisy\n" +
+		"observation noise learn\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
 		"seed 13\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -104,6 +130,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != ugp_samples.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), ugp_samples.Dim)
+	}
+	return s.o.Posterior(ugp_samples.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

@@ -26,17 +26,14 @@ func init() {
 }
 
 // checkHedge refuses what the portfolio does not support in this version:
-// models over input distributions, finite decision sets, and stopping on
-// the acquisition, whose arms' values are in different units.
+// finite decision sets, and stopping on the acquisition, whose arms' values
+// are in different units.
 func checkHedge(ctx *registry.CheckContext) {
 	if !ctx.Complete {
 		return
 	}
 	p, name := ctx.Program, pluginName(ctx.Call)
 	switch {
-	case modelsInputNoise(p.Model):
-		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s with model %s is not supported in this version of boc", name, pluginName(p.Model)).
-			WithHint("use ucb or ei with this model, or hedge with model gp"))
 	case p.Candidates != nil:
 		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s over a finite decision set is not supported in this version of boc", name).
 			WithHint("use ei, pi or ucb with candidates"))

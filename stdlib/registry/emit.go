@@ -431,7 +431,7 @@ type AcquisitionSpec struct {
 	// (GP-Hedge): each suggestion searches every arm (Score with Arm set),
 	// and plays one arm's maximiser, drawn with probability proportional to
 	// exp(Eta·gain), the gain of an arm the posterior mean summed over its
-	// maximisers so far. The model must be over points.
+	// maximisers so far.
 	Arms int
 	Eta  float64
 }

@@ -149,7 +149,7 @@ func (k Block) rqMix(r2, arg []float64) {
 	}
 	s2 := k.Variance
 	for j, x := range r2 {
-		arg[j] = -rqMixShapes[0] * math.Log(1+c[0]*x)
+		arg[j] = 1 + c[0]*x
 		q1, q2, q3, q4 := 1+c[1]*x, 1+c[2]*x, 1+c[3]*x, 1+c[4]*x
 		sq := math.Sqrt(q1)
 		q3s := q3 * q3
@@ -164,11 +164,46 @@ func (k Block) rqMix(r2, arg []float64) {
 		// Far apart (or not a number): the denominator would overflow.
 		r2[j] = s2 * (1/sq + 1/q2 + 1/q3s + 1/q45)
 	}
+	scaledLogs(arg, -rqMixShapes[0])
 	fastexp.Exp(arg, arg)
 	for j := range r2 {
 		r2[j] += s2 * arg[j]
 	}
 }
+
+// scaledLogs sets x[j] = c·ln x[j] for x[j] ≥ 1 (or NaN), to within a few
+// ulps of math.Log, in straight-line code that overlaps from one value to
+// the next, where math.Log is a call: x = 2^e·m with m in [√½, √2), and
+// ln m = 2·atanh(s) = 2s·Σ_k s^2k/(2k+1) with s = (m − 1)/(m + 1),
+// |s| ≤ 0.172, truncated after s^18 (relative error below 3e-17).
+func scaledLogs(x []float64, c float64) {
+	for j, v := range x {
+		if !(v <= math.MaxFloat64) {
+			x[j] = c * math.Log(v) // +Inf, NaN
+			continue
+		}
+		bits := math.Float64bits(v)
+		e := float64(int(bits>>52) - 1023)
+		m := math.Float64frombits(bits&(1<<52-1) | 1023<<52) // in [1, 2)
+		if m > math.Sqrt2 {
+			m, e = m/2, e+1
+		}
+		s := (m - 1) / (m + 1)
+		z := s * s
+		z2 := z * z
+		z4 := z2 * z2
+		// Σ_{k=1}^{9} z^k/(2k+1) by Estrin's scheme.
+		p := (1.0/3+z/5)*z + (1.0/7+z/9)*z*z2 + ((1.0/11+z/13)+(1.0/15+z/17)*z2)*z*z4 + z4*z4*z/19
+		x[j] = c * (e*ln2Hi + (e*ln2Lo + 2*s*(1+p)))
+	}
+}
+
+// ln2Hi + ln2Lo is ln 2, ln2Hi with enough trailing zeros that e·ln2Hi is
+// exact for the exponents e of float64.
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+)
 
 // rqMixFractionMax bounds the common denominator of RQMix's fraction, so
 // that its numerator (at most three times as large) stays finite.

@@ -134,11 +134,11 @@ func (k Block) chunk(a, points, out []float64) {
 }
 
 // rqMix replaces the squared distances in r2 by RQMix's values, using arg
-// (as long) for the exponents of its shape-0.2 term. The other shapes have
-// closed forms: (1+t)^−½ = 1/√(1+t), and the shapes 1, 2 and 5 are one
-// fraction with the product of their bases as the denominator, so that a
-// kernel value costs one logarithm, one batched exponential, one square root
-// and one division.
+// (as long) for the bases of its shape-0.2 term, (1+t)^−⅕ by
+// inverseFifthRoots. The other shapes have closed forms: (1+t)^−½ = 1/√(1+t),
+// and the shapes 1, 2 and 5 are one fraction with the product of their bases
+// as the denominator, so that a kernel value costs one square root and one
+// division besides multiplications and additions.
 func (k Block) rqMix(r2, arg []float64) {
 	var c [len(rqMixShapes)]float64 // q_a = 1 + c_a·r²
 	for t, a := range rqMixShapes {
@@ -164,46 +164,46 @@ func (k Block) rqMix(r2, arg []float64) {
 		// Far apart (or not a number): the denominator would overflow.
 		r2[j] = s2 * (1/sq + 1/q2 + 1/q3s + 1/q45)
 	}
-	scaledLogs(arg, -rqMixShapes[0])
-	fastexp.Exp(arg, arg)
+	inverseFifthRoots(arg)
 	for j := range r2 {
 		r2[j] += s2 * arg[j]
 	}
 }
 
-// scaledLogs sets x[j] = c·ln x[j] for x[j] ≥ 1 (or NaN), to within a few
-// ulps of math.Log, in straight-line code that overlaps from one value to
-// the next, where math.Log is a call: x = 2^e·m with m in [√½, √2), and
-// ln m = 2·atanh(s) = 2s·Σ_k s^2k/(2k+1) with s = (m − 1)/(m + 1),
-// |s| ≤ 0.172, truncated after s^18 (relative error below 3e-17).
-func scaledLogs(x []float64, c float64) {
+// inverseFifthRoots sets x[j] = x[j]^(−1/5) for x[j] ≥ 1 (or NaN), to
+// within a few ulps of math.Pow, in straight-line code without a division,
+// logarithm or exponential: x = 2^(5q+r)·m with m in [1, 2) and r < 5, so
+// x^(−1/5) = 2^−q·2^(−r/5)·m^(−1/5); a degree-5 polynomial gives m^(−1/5) to
+// within 3.4e-6 (interpolation at the Chebyshev nodes of [1, 2]), and two
+// Newton steps y ← y + y·(1 − m·y⁵)/5, each squaring the relative error
+// times 3, bring that below 1e-20, so that the rounding of the last step
+// and of the scaling is what remains.
+func inverseFifthRoots(x []float64) {
 	for j, v := range x {
-		if !(v <= math.MaxFloat64) {
-			x[j] = c * math.Log(v) // +Inf, NaN
+		if !(v >= 1 && v <= math.MaxFloat64) {
+			x[j] = math.Pow(v, -0.2) // +Inf, NaN
 			continue
 		}
 		bits := math.Float64bits(v)
-		e := float64(int(bits>>52) - 1023)
-		m := math.Float64frombits(bits&(1<<52-1) | 1023<<52) // in [1, 2)
-		if m > math.Sqrt2 {
-			m, e = m/2, e+1
+		e := int(bits>>52) - 1023
+		m := math.Float64frombits(bits&(1<<52-1) | 1023<<52)
+		t := m - 1.5
+		y := fifthRootPoly[0] + t*(fifthRootPoly[1]+t*(fifthRootPoly[2]+t*(fifthRootPoly[3]+t*(fifthRootPoly[4]+t*fifthRootPoly[5]))))
+		for range 2 {
+			y2 := y * y
+			y += y * (1 - m*(y2*y2*y)) / 5
 		}
-		s := (m - 1) / (m + 1)
-		z := s * s
-		z2 := z * z
-		z4 := z2 * z2
-		// Σ_{k=1}^{9} z^k/(2k+1) by Estrin's scheme.
-		p := (1.0/3+z/5)*z + (1.0/7+z/9)*z*z2 + ((1.0/11+z/13)+(1.0/15+z/17)*z2)*z*z4 + z4*z4*z/19
-		x[j] = c * (e*ln2Hi + (e*ln2Lo + 2*s*(1+p)))
+		q, r := e/5, e%5
+		x[j] = y * (fifthRootOfHalf[r] * math.Float64frombits(uint64(1023-q)<<52))
 	}
 }
 
-// ln2Hi + ln2Lo is ln 2, ln2Hi with enough trailing zeros that e·ln2Hi is
-// exact for the exponents e of float64.
-const (
-	ln2Hi = 6.93147180369123816490e-01
-	ln2Lo = 1.90821492927058770002e-10
-)
+// fifthRootPoly approximates m^(−1/5) on [1, 2] as Σ_i c_i (m − 1.5)^i.
+var fifthRootPoly = [6]float64{0.9221102377412319, -0.12294910057924134, 0.04901242797985911,
+	-0.023944323994283766, 0.0145501062654621, -0.008203782016856252}
+
+// fifthRootOfHalf holds 2^(−r/5) for r = 0..4.
+var fifthRootOfHalf = [5]float64{1, 0.8705505632961241, 0.757858283255199, 0.6597539553864471, 0.5743491774985174}
 
 // rqMixFractionMax bounds the common denominator of RQMix's fraction, so
 // that its numerator (at most three times as large) stays finite.

@@ -140,11 +140,10 @@ func (k Block) chunk(a, points, out []float64) {
 // as the denominator, so that a kernel value costs one square root and one
 // division besides multiplications and additions.
 func (k Block) rqMix(r2, arg []float64) {
-	var c [len(rqMixShapes)]float64 // q_a = 1 + c_a·r²
-	for t, a := range rqMixShapes {
-		c[t] = 1 / (2 * a)
-		if k.TermInvSquared != nil {
-			c[t] *= k.TermInvSquared[t]
+	c := rqMixScales // q_a = 1 + c_a·r²
+	if k.TermInvSquared != nil {
+		for t, inv := range k.TermInvSquared[:len(c)] {
+			c[t] *= inv
 		}
 	}
 	s2 := k.Variance
@@ -175,7 +174,7 @@ func (k Block) rqMix(r2, arg []float64) {
 // logarithm or exponential: x = 2^(5q+r)·m with m in [1, 2) and r < 5, so
 // x^(−1/5) = 2^−q·2^(−r/5)·m^(−1/5); a degree-5 polynomial gives m^(−1/5) to
 // within 3.4e-6 (interpolation at the Chebyshev nodes of [1, 2]), and two
-// Newton steps y ← y + y·(1 − m·y⁵)/5, each squaring the relative error
+// Newton steps y ← y + 0.2·y·(1 − m·y⁵), each squaring the relative error
 // times 3, bring that below 1e-20, so that the rounding of the last step
 // and of the scaling is what remains.
 func inverseFifthRoots(x []float64) {
@@ -191,7 +190,7 @@ func inverseFifthRoots(x []float64) {
 		y := fifthRootPoly[0] + t*(fifthRootPoly[1]+t*(fifthRootPoly[2]+t*(fifthRootPoly[3]+t*(fifthRootPoly[4]+t*fifthRootPoly[5]))))
 		for range 2 {
 			y2 := y * y
-			y += y * (1 - m*(y2*y2*y)) / 5
+			y += y * (1 - m*(y2*y2*y)) * 0.2
 		}
 		q, r := e/5, e%5
 		x[j] = y * (fifthRootOfHalf[r] * math.Float64frombits(uint64(1023-q)<<52))
@@ -204,6 +203,14 @@ var fifthRootPoly = [6]float64{0.9221102377412319, -0.12294910057924134, 0.04901
 
 // fifthRootOfHalf holds 2^(−r/5) for r = 0..4.
 var fifthRootOfHalf = [5]float64{1, 0.8705505632961241, 0.757858283255199, 0.6597539553864471, 0.5743491774985174}
+
+// rqMixScales holds 1/(2a) for RQMix's shapes a.
+var rqMixScales = func() (c [len(rqMixShapes)]float64) {
+	for t, a := range rqMixShapes {
+		c[t] = 1 / (2 * a)
+	}
+	return c
+}()
 
 // rqMixFractionMax bounds the common denominator of RQMix's fraction, so
 // that its numerator (at most three times as large) stays finite.

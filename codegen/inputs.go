@@ -151,18 +151,7 @@ func kernelOfSlices(h jen.Code) jen.Code {
 // kernel with a Block form: single values by the emitted kernel, rows by
 // the runtime/kernel.Block its plugin's hook builds from the hyperparameters.
 func (g *generator) baseKernelDecl(f *jen.File) {
-	c := g.o.Model.Kernel
-	p, _ := registry.ByID(c.Plugin)
-	names := newNamer("h", "a", "b", "k")
-	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: g.p.D, A: "a", B: "b", Fresh: names.fresh, NumHyper: g.o.Hyper.Size}
-	learned := false // whether the Block reads h
-	kg.Hyper = func(name string, i int) registry.Hyper {
-		h := g.hyperValue(&kg.Args, name, i)
-		learned = learned || !h.Fixed
-		return h
-	}
-	block := p.Block(kg)
-	g.checkArgs(&kg.Args)
+	block, learned := g.blockLiteral(g.o.Model.Kernel, g.p.D)
 	k := jen.Id("k").Id("baseKernel")
 	f.Comment("baseKernel is the model's base kernel with the hyperparameters h, between points")
 	f.Comment("in unit coordinates (a runtime/uncertain.Kernel): one pair by the kernel function,")
@@ -178,6 +167,23 @@ func (g *generator) baseKernelDecl(f *jen.File) {
 		body = append([]jen.Code{jen.Id("h").Op(":=").Id("k").Dot("h")}, body...)
 	}
 	f.Func().Params(k).Id("RowSum").Params(jen.List(jen.Id("a"), jen.Id("points"), jen.Id("w")).Index().Float64()).Float64().Block(body...)
+}
+
+// blockLiteral is the runtime/kernel.Block of kernel c (whose plugin has a
+// Block hook) for d-dimensional inputs; learned says whether it reads the
+// learned hyperparameters, from a local h.
+func (g *generator) blockLiteral(c *ir.Call, d int) (block jen.Code, learned bool) {
+	p, _ := registry.ByID(c.Plugin)
+	names := newNamer("h", "a", "b", "k")
+	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh, NumHyper: g.o.Hyper.Size}
+	kg.Hyper = func(name string, i int) registry.Hyper {
+		h := g.hyperValue(&kg.Args, name, i)
+		learned = learned || !h.Fixed
+		return h
+	}
+	block = p.Block(kg)
+	g.checkArgs(&kg.Args)
+	return block, learned
 }
 
 // representDecl emits represent and finish.

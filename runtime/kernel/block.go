@@ -29,9 +29,9 @@ type Block struct {
 	// InvSquared holds 1/ℓ_i²: one value shared by every component, or one
 	// per component.
 	InvSquared []float64
-	// TermInvSquared, for RQMix, divides r² by ℓ_a² in the term of shape a:
-	// one value per shape of rqMixShapes, in order (AIRBO's per-term
-	// lengthscales); nil for none.
+	// TermInvSquared, for RQMix, holds 1/ℓ_a² for the lengthscale ℓ_a that
+	// divides r in the term of shape a: one value per shape of rqMixShapes,
+	// in order (AIRBO's per-term lengthscales); nil for none.
 	TermInvSquared []float64
 }
 

@@ -26,7 +26,7 @@ var runtimeImports = map[string]string{
 
 // kernelAlias names runtime/kernel in emitted files, which have a function
 // called kernel.
-const kernelAlias = "safekernel"
+const kernelAlias = "rtkernel"
 
 func (g *generator) source() string {
 	if g.p.Source != "" {

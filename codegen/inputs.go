@@ -115,11 +115,16 @@ func (g *generator) repDecls(f *jen.File) {
 	f.Type().Id("repWork").Struct(work...)
 
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
+	pairwise := jen.Qual(runtimeUncertain, "KernelFunc").Call(jen.Func().Params(jen.List(jen.Id("a"), jen.Id("b")).Index().Float64()).Float64().Block(
+		jen.Return(kernelOfSlices(jen.Id("h"))),
+	))
+	if g.o.BlockKernel() {
+		g.baseKernelDecl(f)
+		pairwise = jen.Id("baseKernel").Values(jen.Id("h"))
+	}
 	init := []jen.Code{
 		jen.List(w("h"), w("work")).Op("=").List(jen.Id("h"), jen.Make(jen.Index().Float64(), jen.Qual(runtimeUncertain, "WorkLen").Call(jen.Id("Dim")))),
-		w("base").Op("=").Func().Params(jen.List(jen.Id("a"), jen.Id("b")).Index().Float64()).Float64().Block(
-			jen.Return(jen.Id("kernel").Call(jen.Id("h"), jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("a")), jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("b")))),
-		),
+		w("base").Op("=").Add(pairwise),
 	}
 	params := []jen.Code{jen.Id("h").Op("*").Id("hyperparameters")}
 	if g.o.Rep() == registry.EmbeddingRep {
@@ -134,6 +139,51 @@ func (g *generator) repDecls(f *jen.File) {
 
 	g.representDecl(f)
 	g.repKernelDecl(f)
+}
+
+// kernelOfSlices is the emitted kernel's value at the []float64 a and b
+// (Dim values each) with the hyperparameters h.
+func kernelOfSlices(h jen.Code) jen.Code {
+	return jen.Id("kernel").Call(h, jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("a")), jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("b")))
+}
+
+// baseKernelDecl emits baseKernel, the runtime/uncertain.Kernel of a base
+// kernel with a Block form: single values by the emitted kernel, rows by
+// the runtime/kernel.Block its plugin's hook builds from the hyperparameters.
+func (g *generator) baseKernelDecl(f *jen.File) {
+	block, learned := g.blockLiteral(g.o.Model.Kernel, g.p.D)
+	k := jen.Id("k").Id("baseKernel")
+	f.Comment("baseKernel is the model's base kernel with the hyperparameters h, between points")
+	f.Comment("in unit coordinates (a runtime/uncertain.Kernel): one pair by the kernel function,")
+	f.Comment("the rows of points the sums over input distributions take by runtime/kernel.Block.")
+	f.Type().Id("baseKernel").Struct(jen.Id("h").Op("*").Id("hyperparameters"))
+	f.Comment("Eval returns the kernel between a and b.")
+	f.Func().Params(k).Id("Eval").Params(jen.List(jen.Id("a"), jen.Id("b")).Index().Float64()).Float64().Block(
+		jen.Return(kernelOfSlices(jen.Id("k").Dot("h"))),
+	)
+	f.Comment("RowSum returns Σ_j w_j·k(a, p_j) over the points p_j stored row-major in points.")
+	body := []jen.Code{jen.Return(jen.Add(block).Dot("RowSum").Call(jen.Id("a"), jen.Id("points"), jen.Id("w")))}
+	if learned {
+		body = append([]jen.Code{jen.Id("h").Op(":=").Id("k").Dot("h")}, body...)
+	}
+	f.Func().Params(k).Id("RowSum").Params(jen.List(jen.Id("a"), jen.Id("points"), jen.Id("w")).Index().Float64()).Float64().Block(body...)
+}
+
+// blockLiteral is the runtime/kernel.Block of kernel c (whose plugin has a
+// Block hook) for d-dimensional inputs; learned says whether it reads the
+// learned hyperparameters, from a local h.
+func (g *generator) blockLiteral(c *ir.Call, d int) (block jen.Code, learned bool) {
+	p, _ := registry.ByID(c.Plugin)
+	names := newNamer("h", "a", "b", "k")
+	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh, NumHyper: g.o.Hyper.Size}
+	kg.Hyper = func(name string, i int) registry.Hyper {
+		h := g.hyperValue(&kg.Args, name, i)
+		learned = learned || !h.Fixed
+		return h
+	}
+	block = p.Block(kg)
+	g.checkArgs(&kg.Args)
+	return block, learned
 }
 
 // representDecl emits represent and finish.

@@ -56,6 +56,10 @@ var referenceKernels = map[string]bool{"se": true, "matern12": true, "matern32":
 const (
 	pairsPerKernel  = 5
 	kernelTolerance = 1e-12
+	// blockTolerance bounds the difference between a kernel's
+	// runtime/kernel.Block and its emitted code: batched fastexp (an ulp
+	// from math.Exp) and rqmix's one fraction and fifth roots.
+	blockTolerance = 1e-13
 	// The differences use steps of probeStep; their error is O(step²) plus
 	// rounding O(1e-16/step).
 	probeStep     = 1e-5
@@ -287,8 +291,9 @@ func (k kcase) pairs() [][2][]float64 {
 // it returns the value, the gradient in a and its differences, and the
 // gradient in log h and its differences.
 const probeCheck = `
-func check(fn func(h, a, b, g []float64, mode int) float64, h, a, b []float64) []float64 {
-	out := []float64{fn(h, a, b, nil, 0)}
+func check(fn func(h, a, b, g []float64, mode int) float64, h, a, b []float64) (out []float64) {
+	defer func() { out = append(out, fn(h, a, b, nil, 3)) }() // last: the Block's value
+	out = []float64{fn(h, a, b, nil, 0)}
 	g := make([]float64, len(a))
 	out = append(out, fn(h, a, b, g, 1))
 	out = append(out, g...)
@@ -373,6 +378,18 @@ func kernelProbe() ([]byte, error) {
 				jen.Return(jen.Id("v")),
 			))
 		}
+		// Mode 3 is the kernel's runtime/kernel.Block where its plugin has
+		// one (the rows of the models over input distributions), else its
+		// value.
+		block := []jen.Code{jen.Return(jen.Id(k.name+"_k").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb")))}
+		if p, _ := registry.ByID(c.Plugin); p.Block != nil {
+			lit, learned := g.blockLiteral(c, k.d)
+			block = []jen.Code{jen.Return(jen.Add(lit).Dot("Eval").Call(jen.Id("aa").Index(jen.Op(":")), jen.Id("bb").Index(jen.Op(":"))))}
+			if learned {
+				block = append([]jen.Code{jen.Id("h").Op(":=").Op("&").Id("hh")}, block...)
+			}
+		}
+		modes = append(modes, jen.Case(jen.Lit(3)).Block(block...))
 		f.Func().Id(k.name).Params(jen.List(jen.Id("h"), jen.Id("a"), jen.Id("b"), jen.Id("g")).Index().Float64(), jen.Id("mode").Int()).Float64().Block(
 			jen.Var().Id("hh").Add(hyper),
 			jen.Var().List(jen.Id("aa"), jen.Id("bb")).Index(dim).Float64(),
@@ -454,7 +471,7 @@ func TestKernelCode(t *testing.T) {
 // not checked) and the gradients against differences.
 func checkProbeResult(t *testing.T, k kcase, ref float64, h []float64, pair [2][]float64, got []float64) {
 	t.Helper()
-	want := 2 + 2*k.d
+	want := 3 + 2*k.d
 	if len(h) > 0 {
 		want += 1 + 2*len(h)
 	}
@@ -464,6 +481,11 @@ func checkProbeResult(t *testing.T, k kcase, ref float64, h []float64, pair [2][
 	}
 	at := fmt.Sprintf("%s at %v, %v", k.name, pair[0], pair[1])
 	close := func(x, y, tol float64) bool { return math.Abs(x-y) <= tol*math.Max(1, math.Abs(y)) }
+	block := got[len(got)-1]
+	got = got[:len(got)-1]
+	if !close(block, got[0], blockTolerance) {
+		t.Errorf("%s: runtime/kernel.Block %v, emitted kernel %v", at, block, got[0])
+	}
 	if !math.IsNaN(ref) && (!close(got[0], ref, kernelTolerance) || !close(got[1], ref, kernelTolerance)) {
 		t.Errorf("%s: emitted %v (with gradient %v), closed form %v", at, got[0], got[1], ref)
 	}

@@ -140,6 +140,13 @@ func modelLine(o *Optimizer) string {
 		if in.Fresh {
 			s += ", drawn afresh for every point"
 		}
+		if o.Samples() {
+			sums := "pair by pair"
+			if o.BlockKernel() {
+				sums = "a row at a time (runtime/kernel.Block)"
+			}
+			s += ", base kernel summed " + sums
+		}
 	}
 	if inf := o.Model.Inflation; inf != nil {
 		s += fmt.Sprintf(", noise inflated by the input noise with B = %g", inf.Bound)

@@ -121,6 +121,19 @@ func (o *Optimizer) Embeds() bool { return o.Rep() == registry.EmbeddingRep }
 // Samples reports whether the model represents distributions by draws.
 func (o *Optimizer) Samples() bool { return o.InputModel() && o.Rep() != registry.MomentRep }
 
+// BlockKernel reports whether the sample sums of a model over input
+// distributions evaluate its base kernel a row at a time, as the
+// runtime/kernel.Block its plugin's Block hook emits: the model represents
+// distributions by draws and its kernel is one with such a form (not a
+// composition).
+func (o *Optimizer) BlockKernel() bool {
+	if !o.Samples() || o.Model.Kernel == nil {
+		return false
+	}
+	p, ok := registry.ByID(o.Model.Kernel.Plugin)
+	return ok && p.Block != nil
+}
+
 // UsesNystrom reports whether the model estimates MMD by Nyström, with
 // landmarks per point.
 func (o *Optimizer) UsesNystrom() bool {
@@ -231,8 +244,10 @@ func (o *Optimizer) Runtime() []string {
 	if p.Objective.Binding.Kind == ir.ExecBinding {
 		set[runtime+"program"] = true
 	}
-	if o.Safety != nil {
+	if o.Safety != nil || o.BlockKernel() {
 		set[runtime+"kernel"] = true
+	}
+	if o.Safety != nil {
 		for _, c := range o.Safety.Constraints {
 			callsIn(c.Constraint.Measured.Expr)
 			if c.Constraint.Measured.Kind == ir.ExecBinding {

@@ -33,7 +33,49 @@ var (
 // name, with lengthscale, variance and the profile's extra parameters.
 func stationaryKernel(name, doc string, emit registry.KernelDiffEmit, extra ...registry.Param) *registry.Plugin {
 	return &registry.Plugin{Kind: registry.Kernel, Name: name, Doc: doc,
-		Params: append([]registry.Param{lengthscale, variance}, extra...), Emit: emit, Family: name}
+		Params: append([]registry.Param{lengthscale, variance}, extra...), Emit: emit, Family: name, Block: stationaryBlock}
+}
+
+// runtimeKernel is the import path of the runtime's generic kernels.
+const runtimeKernel = "github.com/bocdev/boc/runtime/kernel"
+
+// blockFamilies name runtime/kernel's Family constant of each stationary
+// kernel.
+var blockFamilies = map[string]string{"se": "SE", "matern12": "Matern12", "matern32": "Matern32", "matern52": "Matern52", "rq": "RQ", "rqmix": "RQMix"}
+
+// stationaryBlock emits the kernel as a runtime/kernel.Block: its family,
+// s², 1/ℓ_i² per component, and rq's shape or rqmix's per-term 1/ℓ_a²
+// unless they are all 1.
+func stationaryBlock(g *registry.KernelGen) jen.Code {
+	name := pluginName(g.Call)
+	invSquared := func(param string, n int) []jen.Code {
+		values := make([]jen.Code, n)
+		for i := range values {
+			if h := g.Hyper(param, i); h.Fixed {
+				values[i] = jen.Lit(1 / (h.Value * h.Value))
+			} else {
+				values[i] = jen.Lit(1.0).Op("/").Parens(jen.Add(h.Code).Op("*").Add(h.Code))
+			}
+		}
+		return values
+	}
+	fields := jen.Dict{
+		jen.Id("Family"):     jen.Qual(runtimeKernel, blockFamilies[name]),
+		jen.Id("Variance"):   g.Hyper(variance.Name, 0).Code,
+		jen.Id("InvSquared"): jen.Index().Float64().Values(invSquared(lengthscale.Name, g.D)...),
+	}
+	if g.Call.Arg("alpha") != nil {
+		fields[jen.Id("Alpha")] = g.Hyper("alpha", 0).Code
+	}
+	if g.Call.Arg(termLengthscale) != nil {
+		for t := range rqMixShapes {
+			if h := g.Hyper(termLengthscale, t); !(h.Fixed && h.Value == 1) {
+				fields[jen.Id("TermInvSquared")] = jen.Index().Float64().Values(invSquared(termLengthscale, len(rqMixShapes))...)
+				break
+			}
+		}
+	}
+	return jen.Qual(runtimeKernel, "Block").Values(fields)
 }
 
 // profile is the code of a stationary kernel's shape f(r²), for s² = 1.

@@ -6,7 +6,9 @@
 // Emitted optimisers evaluate kernels with straight-line code specialised to
 // their dimension and hyperparameters; this package is the generic path that
 // such code is checked and timed against, and what runtime code that is not
-// specialised can use. Every kernel also gives its gradient with respect to
+// specialised can use. Block evaluates a stationary kernel a row of points
+// at a time, with batched exponentials: the emitted models over input
+// distributions sum their base kernel over samples with it. Every kernel also gives its gradient with respect to
 // its first input (for acquisition optimisers) and to its log-hyperparameters
 // (for the marginal likelihood).
 //

@@ -324,14 +324,14 @@ func TestNamed(t *testing.T) {
 func TestRow(t *testing.T) {
 	points := []float64{0.1, 0.2, 0.9, 0.4, 0.5, 0.5, 0.1, 0.2, 3, -2}
 	a := []float64{0.3, 0.1}
-	out, scratch := make([]float64, 5), make([]float64, 5)
+	out := make([]float64, 5)
 	for f, name := range familyNames {
 		for _, ls := range [][]float64{{0.3}, {0.2, 0.7}} {
 			k, err := Named(name, 1.7, 0.8, ls)
 			if err != nil {
 				t.Fatal(err)
 			}
-			k.Row(a, points, out, scratch)
+			k.Row(a, points, out)
 			for i := range out {
 				want := k.Eval(a, points[2*i:2*i+2])
 				if math.Abs(out[i]-want) > 1e-14*math.Max(1, math.Abs(want)) {

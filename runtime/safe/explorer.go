@@ -142,7 +142,6 @@ type Explorer struct {
 	kself    []float64
 	// blockMean and blockVar receive a block's posterior.
 	blockMean, blockVar []float64
-	scratch             []float64 // a kernel vector's worth
 	marks               []bool
 	score               []float64
 	bounds              []float64
@@ -159,7 +158,7 @@ type Explorer struct {
 // rower is a kernel that fills a whole kernel vector at once
 // (kernel.Stationary).
 type rower interface {
-	Row(a, points, out, scratch []float64)
+	Row(a, points, out []float64)
 }
 
 // predictBlock is the number of points predicted at once.
@@ -208,8 +207,7 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		todo:  make([]int, 0, n),
 		kstar: make([]float64, predictBlock*cfg.Capacity), kself: make([]float64, predictBlock),
 		blockMean: make([]float64, predictBlock), blockVar: make([]float64, predictBlock),
-		scratch: make([]float64, cfg.Capacity),
-		marks:   make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
+		marks: make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
 		f: NewIntervals(n), phase: 1}
 	for _, c := range cfg.Constraints {
 		m, err := newModel(c, cfg.Capacity, e.unit)
@@ -478,7 +476,7 @@ func (e *Explorer) predict(k int, m *model) {
 				continue
 			}
 			if m.rower != nil {
-				m.rower.Row(p, e.units[:n*e.cfg.Dim], row, e.scratch[:n])
+				m.rower.Row(p, e.units[:n*e.cfg.Dim], row)
 			} else {
 				for i := range n {
 					row[i] = m.Kernel.Eval(p, e.unit(i))

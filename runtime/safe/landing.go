@@ -65,7 +65,6 @@ type landingCov struct {
 	selfPair  []float64 // k̄(p, p) at decision point p, NaN until computed
 	cross     []float64 // scratch: n·draws values each
 	out       []float64
-	scratch   []float64
 
 	fitVal  []float64 // fill's covariance of slot pairs, then their gradients
 	fitDone []bool
@@ -84,8 +83,7 @@ func newLandingCov(k kernel.Kernel, chance bool, points []float64, n, draws, dim
 		slotAim: make([]float64, 0, capacity*dim), slotIndex: make([]int, 0, capacity),
 		slotLand: make([]float64, 0, capacity*draws*dim), rows: make([]float64, capacity*width),
 		fresh: make([]bool, 0, capacity), obsSlot: make([]int, 0, capacity),
-		selfPair: make([]float64, n), cross: make([]float64, n*draws), out: make([]float64, n*draws),
-		scratch: make([]float64, n*draws)}
+		selfPair: make([]float64, n), cross: make([]float64, n*draws), out: make([]float64, n*draws)}
 	c.fitVal, c.fitDone = make([]float64, 2*seeds*seeds*(1+k.NumParams())), make([]bool, 2*seeds*seeds)
 	c.invalidate()
 	return c
@@ -160,7 +158,7 @@ func (c *landingCov) row(s int) []float64 {
 	for j := range c.draws {
 		b := land[j*c.dim : (j+1)*c.dim]
 		if c.rower != nil {
-			c.rower.Row(b, c.points, c.out, c.scratch)
+			c.rower.Row(b, c.points, c.out)
 		} else {
 			for q := range c.out {
 				c.out[q] = c.k.Eval(b, c.points[q*c.dim:(q+1)*c.dim])

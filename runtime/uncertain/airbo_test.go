@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/bocdev/boc/runtime/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -62,7 +63,7 @@ var rqMixShapesTest = []float64{0.2, 0.5, 1, 2, 5}
 // (boc's rqmix) or, when perTerm is set, Σ_a (1 + ‖a − b‖²/(2a·ℓ_a²))^(−a)
 // with one lengthscale per term (AIRBO's additive_RQ_kernel).
 func rqMixKernel(ls []float64, perTerm bool) Kernel {
-	return func(x, y []float64) float64 {
+	return KernelFunc(func(x, y []float64) float64 {
 		var s float64
 		for t, a := range rqMixShapesTest {
 			var r2 float64
@@ -79,8 +80,33 @@ func rqMixKernel(ls []float64, perTerm bool) Kernel {
 			s += math.Pow(1+r2/(2*a), -a)
 		}
 		return s
-	}
+	})
 }
+
+// rqMixBlock is rqMixKernel as runtime/kernel's Block evaluates it, the
+// emitted optimisers' fast path.
+func rqMixBlock(ls []float64, perTerm bool) Kernel {
+	b := kernel.Block{Family: kernel.RQMix, Variance: 1, InvSquared: []float64{1}}
+	inv := make([]float64, len(ls))
+	for i, l := range ls {
+		inv[i] = 1 / (l * l)
+	}
+	if perTerm {
+		b.TermInvSquared = inv
+	} else {
+		b.InvSquared = inv
+	}
+	return b
+}
+
+// rqMixPaths are the two evaluations of rqmix the fixture tests check: pair
+// by pair with math.Pow (the reference formula), and Block's rows, whose
+// batched exponentials (within an ulp of math.Exp) and one-fraction powers
+// agree with it to a few ulps, well inside the fixture's tolerances.
+var rqMixPaths = []struct {
+	name   string
+	kernel func(ls []float64, perTerm bool) Kernel
+}{{"exact", rqMixKernel}, {"block", rqMixBlock}}
 
 // TestEmpiricalMMDMatchesAIRBO checks the runtime's sample sums against the
 // authors' estimators: MMD2 with SelfMeanKernel's self terms is their
@@ -89,32 +115,34 @@ func rqMixKernel(ls []float64, perTerm bool) Kernel {
 // V-statistic boc emits.
 func TestEmpiricalMMDMatchesAIRBO(t *testing.T) {
 	for _, c := range loadAIRBOReference(t).Cases {
-		t.Run(c.Name, func(t *testing.T) {
-			ard, perTerm := rqMixKernel(c.ARDLengthscales, false), rqMixKernel(c.PerTermLengthscales, true)
-			first := func(i int) []float64 { return c.Samples[i][:c.D] }
-			relClose(t, "rqmix", ard(first(0), first(1)), c.RQMixARD, 1e-12)
-			relClose(t, "per-term rqmix", perTerm(first(0), first(1)), c.RQMixPerTerm, 1e-12)
-			ustat := func(k Kernel, u, v []float64) float64 {
-				return MMD2(k, u, v, c.D, SelfMeanKernel(k, u, c.D), SelfMeanKernel(k, v, c.D))
-			}
-			vstat := func(k Kernel, u, v []float64) float64 { return vstatMMD2(k, u, v, c.D) }
-			for _, est := range []struct {
-				name string
-				k    Kernel
-				want [][]float64
-				mmd2 func(k Kernel, u, v []float64) float64
-			}{
-				{"U-statistic", ard, c.EmpiricalUARD, ustat},
-				{"U-statistic, per-term lengthscales", perTerm, c.EmpiricalUPerTerm, ustat},
-				{"V-statistic", ard, c.EmpiricalVARD, vstat},
-			} {
-				for i, u := range c.Samples {
-					for j, v := range c.Samples {
-						relClose(t, fmt.Sprintf("%s MMD²(P%d, P%d)", est.name, i, j), est.mmd2(est.k, u, v), est.want[i][j], 1e-11)
+		for _, path := range rqMixPaths {
+			t.Run(c.Name+"/"+path.name, func(t *testing.T) {
+				ard, perTerm := path.kernel(c.ARDLengthscales, false), path.kernel(c.PerTermLengthscales, true)
+				first := func(i int) []float64 { return c.Samples[i][:c.D] }
+				relClose(t, "rqmix", ard.Eval(first(0), first(1)), c.RQMixARD, 1e-12)
+				relClose(t, "per-term rqmix", perTerm.Eval(first(0), first(1)), c.RQMixPerTerm, 1e-12)
+				ustat := func(k Kernel, u, v []float64) float64 {
+					return MMD2(k, u, v, c.D, SelfMeanKernel(k, u, c.D), SelfMeanKernel(k, v, c.D))
+				}
+				vstat := func(k Kernel, u, v []float64) float64 { return vstatMMD2(k, u, v, c.D) }
+				for _, est := range []struct {
+					name string
+					k    Kernel
+					want [][]float64
+					mmd2 func(k Kernel, u, v []float64) float64
+				}{
+					{"U-statistic", ard, c.EmpiricalUARD, ustat},
+					{"U-statistic, per-term lengthscales", perTerm, c.EmpiricalUPerTerm, ustat},
+					{"V-statistic", ard, c.EmpiricalVARD, vstat},
+				} {
+					for i, u := range c.Samples {
+						for j, v := range c.Samples {
+							relClose(t, fmt.Sprintf("%s MMD²(P%d, P%d)", est.name, i, j), est.mmd2(est.k, u, v), est.want[i][j], 1e-11)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -126,25 +154,28 @@ func TestEmpiricalMMDMatchesAIRBO(t *testing.T) {
 // lengthscale ℓ and output scale s².
 func TestSelfMMD2MatchesAIRBO(t *testing.T) {
 	for _, c := range loadAIRBOReference(t).Cases {
-		k := rqMixKernel(c.ARDLengthscales, false)
-		for i, u := range c.Samples {
-			got := SelfMMD2(k, u, c.D, SelfMeanKernel(k, u, c.D))
-			relClose(t, fmt.Sprintf("%s: MMD²(P%d, P%d)", c.Name, i, i), got, c.EmpiricalUARD[i][i], 1e-11)
-		}
-		k = rqMixKernel(c.PerTermLengthscales, true)
-		alpha := 1 / (2 * c.MMDLengthscale * c.MMDLengthscale)
-		self := make([]float64, len(c.Samples))
-		for i, u := range c.Samples {
-			self[i] = SelfMeanKernel(k, u, c.D)
-		}
-		for i, u := range c.Samples {
-			for j, v := range c.Samples {
-				mmd2 := MMD2(k, u, v, c.D, self[i], self[j])
-				if i == j {
-					mmd2 = SelfMMD2(k, u, c.D, self[i])
+		for _, path := range rqMixPaths {
+			name := c.Name + "/" + path.name
+			k := path.kernel(c.ARDLengthscales, false)
+			for i, u := range c.Samples {
+				got := SelfMMD2(k, u, c.D, SelfMeanKernel(k, u, c.D))
+				relClose(t, fmt.Sprintf("%s: MMD²(P%d, P%d)", name, i, i), got, c.EmpiricalUARD[i][i], 1e-11)
+			}
+			k = path.kernel(c.PerTermLengthscales, true)
+			alpha := 1 / (2 * c.MMDLengthscale * c.MMDLengthscale)
+			self := make([]float64, len(c.Samples))
+			for i, u := range c.Samples {
+				self[i] = SelfMeanKernel(k, u, c.D)
+			}
+			for i, u := range c.Samples {
+				for j, v := range c.Samples {
+					mmd2 := MMD2(k, u, v, c.D, self[i], self[j])
+					if i == j {
+						mmd2 = SelfMMD2(k, u, c.D, self[i])
+					}
+					got := c.OutputScale * math.Exp(-alpha*mmd2)
+					relClose(t, fmt.Sprintf("%s: K(P%d, P%d)", name, i, j), got, c.GramEmpiricalUPerTerm[i][j], 1e-11)
 				}
-				got := c.OutputScale * math.Exp(-alpha*mmd2)
-				relClose(t, fmt.Sprintf("%s: K(P%d, P%d)", c.Name, i, j), got, c.GramEmpiricalUPerTerm[i][j], 1e-11)
 			}
 		}
 	}
@@ -205,30 +236,32 @@ func smallestEigenvalue(t *testing.T, g *mat.SymDense) (smallest, largest float6
 // cloud of sd 0.1 under lengthscales 0.2–0.6) they differ by up to 1.7%.
 func TestNystromMatchesAIRBO(t *testing.T) {
 	for _, c := range loadAIRBOReference(t).Cases {
-		for _, kc := range []struct {
-			name       string
-			k          Kernel
-			want       [][]float64
-			eigenvalue float64
-		}{
-			{"shared lengthscales", rqMixKernel(c.ARDLengthscales, false), c.NystromARD, c.LandmarkEigenvalueARD},
-			{"per-term lengthscales", rqMixKernel(c.PerTermLengthscales, true), c.NystromPerTerm, c.LandmarkEigenvaluePerTerm},
-		} {
-			tol := 1e-9
-			if kc.eigenvalue < pinvRelTol {
-				tol = 0.02
-			}
-			ny := NewNystrom(c.M, c.H, c.D)
-			weights := make([][]float64, len(c.Samples))
-			self := make([]float64, len(c.Samples))
-			for i, u := range c.Samples {
-				weights[i] = make([]float64, c.H)
-				self[i] = ny.Weights(kc.k, u, weights[i])
-			}
-			for i, u := range c.Samples {
-				for j, v := range c.Samples {
-					got := self[i] + self[j] - 2*ny.Cross(kc.k, u, weights[i], v, weights[j])
-					relClose(t, fmt.Sprintf("%s, %s: MMD²(P%d, P%d)", c.Name, kc.name, i, j), got, kc.want[i][j], tol)
+		for _, path := range rqMixPaths {
+			for _, kc := range []struct {
+				name       string
+				k          Kernel
+				want       [][]float64
+				eigenvalue float64
+			}{
+				{"shared lengthscales", path.kernel(c.ARDLengthscales, false), c.NystromARD, c.LandmarkEigenvalueARD},
+				{"per-term lengthscales", path.kernel(c.PerTermLengthscales, true), c.NystromPerTerm, c.LandmarkEigenvaluePerTerm},
+			} {
+				tol := 1e-9
+				if kc.eigenvalue < pinvRelTol {
+					tol = 0.02
+				}
+				ny := NewNystrom(c.M, c.H, c.D)
+				weights := make([][]float64, len(c.Samples))
+				self := make([]float64, len(c.Samples))
+				for i, u := range c.Samples {
+					weights[i] = make([]float64, c.H)
+					self[i] = ny.Weights(kc.k, u, weights[i])
+				}
+				for i, u := range c.Samples {
+					for j, v := range c.Samples {
+						got := self[i] + self[j] - 2*ny.Cross(kc.k, u, weights[i], v, weights[j])
+						relClose(t, fmt.Sprintf("%s, %s, %s: MMD²(P%d, P%d)", c.Name, path.name, kc.name, i, j), got, kc.want[i][j], tol)
+					}
 				}
 			}
 		}

@@ -6,31 +6,39 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/bocdev/boc/runtime/kernel"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // rqMixture is AIRBO's base kernel (MATH.md §3, their Eq. 32):
-// Σ_{a ∈ {0.2, 0.5, 1, 2, 5}} (1 + r²/(2a))^{−a}, r² = ‖x − x'‖²/ℓ². The
-// integer and half-integer powers are written out; a = 0.2 uses Exp∘Log1p,
-// half the cost of math.Pow.
+// Σ_{a ∈ {0.2, 0.5, 1, 2, 5}} (1 + r²/(2a))^{−a}, r² = ‖x − x'‖²/ℓ², pair by
+// pair as the emitted straight-line kernel computes it: the integer and
+// half-integer powers written out, a = 0.2 by Exp∘Log1p, half the cost of
+// math.Pow. The benchmarks time it against rqMixBlock.
 func rqMixture(lengthscale float64) Kernel {
 	inv := 1 / (lengthscale * lengthscale)
-	return func(a, b []float64) float64 {
+	return KernelFunc(func(a, b []float64) float64 {
 		r2 := SqDist(a, b) * inv
 		b1 := 1 / (1 + r2/2)
 		b2 := 1 / (1 + r2/4)
 		b5 := 1 / (1 + r2/10)
 		b52 := b5 * b5
 		return math.Exp(-0.2*math.Log1p(r2/0.4)) + 1/math.Sqrt(1+r2) + b1 + b2*b2 + b52*b52*b5
-	}
+	})
+}
+
+// rqMixtureBlock is rqMixture as runtime/kernel's Block evaluates it, a row at
+// a time with batched exponentials: the path of the emitted optimisers.
+func rqMixtureBlock(lengthscale float64) Kernel {
+	return kernel.Block{Family: kernel.RQMix, Variance: 1, InvSquared: []float64{1 / (lengthscale * lengthscale)}}
 }
 
 // airboWorkload is AIRBO Table 1's posterior-inference workload: 1-D inputs
 // x + 0.1·Beta(0.4, 0.2) noise, m = 100 samples per distribution from fixed
 // uniforms (common random numbers, in random order so that the first h are
 // a random subsample), 10 training and 512 query distributions, kernel
-// exp(−α·MMD²) with α = 1 over the RQ mixture with ℓ = 0.1.
+// exp(−α·MMD²) with α = 1 over the RQ mixture with ℓ = 0.1 (Block's).
 type airboWorkload struct {
 	m, h         int
 	alpha, noise float64
@@ -55,7 +63,7 @@ func newAIRBOWorkload(queries int) *airboWorkload {
 		}
 		return u
 	}
-	w := &airboWorkload{m: m, h: 10, alpha: 1, noise: 1e-4, k: rqMixture(0.1)}
+	w := &airboWorkload{m: m, h: 10, alpha: 1, noise: 1e-4, k: rqMixtureBlock(0.1)}
 	for i := range nTrain {
 		x := (float64(i) + 0.5) / nTrain
 		w.train = append(w.train, samples(x))
@@ -232,50 +240,75 @@ func BenchmarkAIRBOPosterior512(b *testing.B) {
 	}
 }
 
+// workloadKernels are the two evaluations of the workload's kernel the
+// building blocks' benchmarks compare: Block's rows and the pairwise
+// closure that the emitted code called before.
+var workloadKernels = []struct {
+	name string
+	k    Kernel
+}{{"block", rqMixtureBlock(0.1)}, {"pairwise", rqMixture(0.1)}}
+
 func BenchmarkEmbed(b *testing.B) {
 	w := newAIRBOWorkload(1)
-	e := NewEmbedding(10, 1)
-	e.SetLandmarks([]float64{0}, []float64{1.1})
-	if err := e.Prepare(w.k); err != nil {
-		b.Fatal(err)
-	}
-	out, work := make([]float64, 10), make([]float64, 10)
-	for b.Loop() {
-		e.Embed(w.k, w.query[0], out, work)
+	for _, wk := range workloadKernels {
+		b.Run(wk.name, func(b *testing.B) {
+			e := NewEmbedding(10, 1)
+			e.SetLandmarks([]float64{0}, []float64{1.1})
+			if err := e.Prepare(wk.k); err != nil {
+				b.Fatal(err)
+			}
+			out, work := make([]float64, 10), make([]float64, 10)
+			for b.Loop() {
+				e.Embed(wk.k, w.query[0], out, work)
+			}
+		})
 	}
 }
 
 func BenchmarkMeanKernel(b *testing.B) {
 	w := newAIRBOWorkload(1)
-	var sink float64
-	for b.Loop() {
-		sink += MeanKernel(w.k, w.train[0], w.query[0], 1)
+	for _, wk := range workloadKernels {
+		b.Run(wk.name, func(b *testing.B) {
+			var sink float64
+			for b.Loop() {
+				sink += MeanKernel(wk.k, w.train[0], w.query[0], 1)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*w.m*w.m), "ns/value")
+			_ = sink
+		})
 	}
-	_ = sink
 }
 
 // BenchmarkNystromWeights times the per-distribution part of Nyström's
 // MMD², BenchmarkNystromCross the per-pair part.
 func BenchmarkNystromWeights(b *testing.B) {
 	w := newAIRBOWorkload(1)
-	ny := NewNystrom(w.m, w.h, 1)
-	a := make([]float64, w.h)
-	var sink float64
-	for b.Loop() {
-		sink += ny.Weights(w.k, w.query[0], a)
+	for _, wk := range workloadKernels {
+		b.Run(wk.name, func(b *testing.B) {
+			ny := NewNystrom(w.m, w.h, 1)
+			a := make([]float64, w.h)
+			var sink float64
+			for b.Loop() {
+				sink += ny.Weights(wk.k, w.query[0], a)
+			}
+			_ = sink
+		})
 	}
-	_ = sink
 }
 
 func BenchmarkNystromCross(b *testing.B) {
 	w := newAIRBOWorkload(1)
-	ny := NewNystrom(w.m, w.h, 1)
-	au, av := make([]float64, w.h), make([]float64, w.h)
-	ny.Weights(w.k, w.train[0], au)
-	ny.Weights(w.k, w.query[0], av)
-	var sink float64
-	for b.Loop() {
-		sink += ny.Cross(w.k, w.train[0], au, w.query[0], av)
+	for _, wk := range workloadKernels {
+		b.Run(wk.name, func(b *testing.B) {
+			ny := NewNystrom(w.m, w.h, 1)
+			au, av := make([]float64, w.h), make([]float64, w.h)
+			ny.Weights(wk.k, w.train[0], au)
+			ny.Weights(wk.k, w.query[0], av)
+			var sink float64
+			for b.Loop() {
+				sink += ny.Cross(wk.k, w.train[0], au, w.query[0], av)
+			}
+			_ = sink
+		})
 	}
-	_ = sink
 }

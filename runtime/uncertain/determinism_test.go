@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/bocdev/boc/runtime/kernel"
 )
 
 // fixture holds inputs for the determinism and allocation tests.
@@ -19,7 +21,9 @@ type fixture struct {
 }
 
 func newFixture(t testing.TB) *fixture {
-	const d, m, h = 2, 40, 6
+	// m·m and m(m−1)/2 exceed minSplitValues: the sample sums are shared
+	// with the helper goroutine when it is idle.
+	const d, m, h = 2, 100, 6
 	f := &fixture{
 		k: seKernel(1.2, []float64{0.3, 0.5}), d: d, m: m, h: h,
 		u:  gaussian{[]float64{0.4, 0.5}, []float64{0.01, 0.004, 0.004, 0.02}}.samples(m, 5),
@@ -94,16 +98,18 @@ func TestZeroAllocs(t *testing.T) {
 	ny.Weights(f.k, f.v, av)
 	mu, emw := make([]float64, f.h), make([]float64, f.h)
 	lo, hi := []float64{0, 0}, []float64{1, 1}
+	var block Kernel = kernel.Block{Family: kernel.SE, Variance: 1.2, InvSquared: []float64{1 / 0.09, 1 / 0.25}}
 	var sink float64
 	for name, fn := range map[string]func(){
-		"SqDist":          func() { sink += SqDist(f.u[:2], f.v[:2]) },
-		"MeanKernel":      func() { sink += MeanKernel(f.k, f.u, f.v, f.d) },
-		"SelfMeanKernel":  func() { sink += SelfMeanKernel(f.k, f.u, f.d) },
-		"MMD2":            func() { sink += MMD2(f.k, f.u, f.v, f.d, 1, 1) },
-		"Nystrom.Weights": func() { sink += ny.Weights(f.k, f.u, au) },
-		"Nystrom.Cross":   func() { sink += ny.Cross(f.k, f.u, au, f.v, av) },
-		"IntegralSE":      func() { sink += IntegralSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
-		"SymmetricKLSE":   func() { sink += SymmetricKLSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
+		"SqDist":            func() { sink += SqDist(f.u[:2], f.v[:2]) },
+		"MeanKernel":        func() { sink += MeanKernel(f.k, f.u, f.v, f.d) },
+		"SelfMeanKernel":    func() { sink += SelfMeanKernel(f.k, f.u, f.d) },
+		"MeanKernel, Block": func() { sink += MeanKernel(block, f.u, f.v, f.d) },
+		"MMD2":              func() { sink += MMD2(f.k, f.u, f.v, f.d, 1, 1) },
+		"Nystrom.Weights":   func() { sink += ny.Weights(f.k, f.u, au) },
+		"Nystrom.Cross":     func() { sink += ny.Cross(f.k, f.u, au, f.v, av) },
+		"IntegralSE":        func() { sink += IntegralSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
+		"SymmetricKLSE":     func() { sink += SymmetricKLSE(1, f.ls, f.ma, f.Sa, f.mb, f.Sb, f.work) },
 		"SetLandmarks+Prepare": func() {
 			f.e.SetLandmarks(lo, hi)
 			if f.e.Prepare(f.k) != nil {

@@ -28,6 +28,10 @@
 //     Eq. 80) and SymmetricKLSE (AIRBO's skl baseline), O(d³), exact.
 //
 // Kernels passed to this package must be symmetric, k(a, b) = k(b, a): the
-// estimators evaluate each unordered pair once. Nothing here allocates after
-// construction, and every result is a deterministic function of the inputs.
+// estimators evaluate each unordered pair once, and take the kernel's values
+// a row at a time (Kernel.RowSum; runtime/kernel's Block for the stationary
+// families). Nothing here allocates after construction, and every result is
+// a deterministic function of the inputs: the large sample sums share their
+// rows with a helper goroutine when one is idle (splitSum), and add the
+// partial sums in a fixed order.
 package uncertain

@@ -110,7 +110,7 @@ func (e *Embedding) Prepare(k Kernel) error {
 	for i := range h {
 		zi := e.landmarks[i*d : (i+1)*d]
 		for j := range i + 1 {
-			kij := k(zi, e.landmarks[j*d:(j+1)*d])
+			kij := k.Eval(zi, e.landmarks[j*d:(j+1)*d])
 			if math.IsNaN(kij) || math.IsInf(kij, 0) {
 				return fmt.Errorf("%w: k(z_%d, z_%d) = %v", ErrNotPositiveDefinite, i, j, kij)
 			}
@@ -151,12 +151,7 @@ func (e *Embedding) Embed(k Kernel, u []float64, out, work []float64) {
 	m := len(u) / d
 	mean := work[:h]
 	for j := range h {
-		zj := e.landmarks[j*d : (j+1)*d]
-		var s float64
-		for i := range m {
-			s += k(u[i*d:(i+1)*d], zj)
-		}
-		mean[j] = s / float64(m)
+		mean[j] = k.RowSum(e.landmarks[j*d:(j+1)*d], u, nil) / float64(m)
 	}
 	solveLower(e.chol, h, mean, out[:h])
 }

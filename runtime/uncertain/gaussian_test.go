@@ -21,7 +21,7 @@ func TestClosedFormsReduceToSE(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const s2 = 1.7
-			want := seKernel(s2, tc.ls)(tc.a, tc.b)
+			want := seKernel(s2, tc.ls).Eval(tc.a, tc.b)
 			w := make([]float64, WorkLen(len(tc.ls)))
 			relClose(t, "IntegralSE", IntegralSE(s2, tc.ls, tc.a, tc.zeroSa, tc.b, nil, w), want, 1e-14)
 			relClose(t, "SymmetricKLSE", SymmetricKLSE(s2, tc.ls, tc.a, tc.zeroSa, tc.b, nil, w), want, 1e-14)
@@ -107,7 +107,7 @@ func TestIntegralSEMonteCarlo(t *testing.T) {
 			rows, cols := make([]float64, m), make([]float64, m)
 			for i := range m {
 				for j := range m {
-					kij := k(u[i*d:(i+1)*d], v[j*d:(j+1)*d])
+					kij := k.Eval(u[i*d:(i+1)*d], v[j*d:(j+1)*d])
 					rows[i] += kij / m
 					cols[j] += kij / m
 				}

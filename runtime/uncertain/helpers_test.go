@@ -40,14 +40,14 @@ func (g gaussian) samples(m int, seed uint64) []float64 {
 
 // seKernel returns the SE kernel s2·exp(−½ Σ (a_i−b_i)²/ls_i²).
 func seKernel(s2 float64, ls []float64) Kernel {
-	return func(a, b []float64) float64 {
+	return KernelFunc(func(a, b []float64) float64 {
 		var r2 float64
 		for i, l := range ls {
 			t := (a[i] - b[i]) / l
 			r2 += t * t
 		}
 		return s2 * math.Exp(-0.5*r2)
-	}
+	})
 }
 
 // exactMMD2 is MMD²(P, Q) for Gaussians under the SE kernel. With u, u' ~ P

@@ -47,7 +47,7 @@ func TestSetLandmarks(t *testing.T) {
 
 func TestPrepare(t *testing.T) {
 	nan := func(a, b []float64) float64 { return math.NaN() }
-	negative := func(a, b []float64) float64 { return -seKernel(1, []float64{0.2})(a, b) }
+	negative := func(a, b []float64) float64 { return -seKernel(1, []float64{0.2}).Eval(a, b) }
 	// 1 on the diagonal, 2 off it: K = 2·11ᵀ − I has eigenvalue −1, far
 	// beyond any jitter.
 	indefinite := func(a, b []float64) float64 {
@@ -64,9 +64,9 @@ func TestPrepare(t *testing.T) {
 	}{
 		{"rough", laplace(0.1), false, false},
 		{"smooth needs jitter", seKernel(1, []float64{2}), false, true},
-		{"nan", nan, true, false},
-		{"negative diagonal", negative, true, false},
-		{"indefinite", indefinite, true, false},
+		{"nan", KernelFunc(nan), true, false},
+		{"negative diagonal", KernelFunc(negative), true, false},
+		{"indefinite", KernelFunc(indefinite), true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := NewEmbedding(10, 1)

@@ -9,12 +9,12 @@ import (
 // matrices are well conditioned and the Nyström pseudo-inverse keeps every
 // direction.
 func laplace(l float64) Kernel {
-	return func(a, b []float64) float64 { return math.Exp(-math.Sqrt(SqDist(a, b)) / l) }
+	return KernelFunc(func(a, b []float64) float64 { return math.Exp(-math.Sqrt(SqDist(a, b)) / l) })
 }
 
 func TestSampleEstimatorsSmall(t *testing.T) {
 	// Three 1-D points and two, with k(a, b) = a·b + 1 (symmetric): sums by hand.
-	k := func(a, b []float64) float64 { return a[0]*b[0] + 1 }
+	k := KernelFunc(func(a, b []float64) float64 { return a[0]*b[0] + 1 })
 	u, v := []float64{1, 2, 3}, []float64{-1, 4}
 	// Σ_ij (u_i v_j + 1) = (Σu)(Σv) + 6 = 6·3 + 6 = 24, over 6 pairs.
 	relClose(t, "MeanKernel", MeanKernel(k, u, v, 1), 4, 1e-15)
@@ -75,7 +75,7 @@ func TestEmbeddingExactOnLandmarks(t *testing.T) {
 	}
 	for i := range h {
 		for j := range h {
-			relClose(t, "μ_iᵀμ_j", dot(mus[i], mus[j]), k(z[i*d:(i+1)*d], z[j*d:(j+1)*d]), 1e-12)
+			relClose(t, "μ_iᵀμ_j", dot(mus[i], mus[j]), k.Eval(z[i*d:(i+1)*d], z[j*d:(j+1)*d]), 1e-12)
 		}
 	}
 	all := make([]float64, h)

@@ -92,21 +92,19 @@ func (ny *Nystrom) Weights(k Kernel, u, a []float64) float64 {
 	for i := range h {
 		ui := u[i*d : (i+1)*d]
 		for j := range i + 1 {
-			kij := k(ui, u[j*d:(j+1)*d])
+			kij := k.Eval(ui, u[j*d:(j+1)*d])
 			g[i*h+j], g[j*h+i] = kij, kij
 		}
 	}
-	// Column sums of K(u, U_h): the landmarks' own rows come from g.
-	copy(p, g[:h])
-	for i := 1; i < h; i++ {
+	// Column sums of K(u, U_h): the landmarks' own rows come from g, the
+	// other samples' by a row per landmark.
+	rest := u[h*d:]
+	for j := range h {
+		p[j] = k.RowSum(u[j*d:(j+1)*d], rest, nil)
+	}
+	for i := range h {
 		for j, kij := range g[i*h : (i+1)*h] {
 			p[j] += kij
-		}
-	}
-	for i := h; i < ny.m; i++ {
-		ui := u[i*d : (i+1)*d]
-		for j := range h {
-			p[j] += k(ui, u[j*d:(j+1)*d])
 		}
 	}
 	nan := func() float64 {
@@ -145,7 +143,7 @@ func (ny *Nystrom) Weights(k Kernel, u, a []float64) float64 {
 
 // Cross returns ⟨ν_u, ν_v⟩ = a_uᵀK(U_h, V_h)a_v for the m×d samples u and v
 // and their Weights au and av: the Nyström estimate of (1/m²)·1ᵀK(u, v)1,
-// in h² kernel calls. It does not allocate or write to ny.
+// in h rows of h kernel values. It does not allocate or write to ny.
 func (ny *Nystrom) Cross(k Kernel, u, au, v, av []float64) float64 {
 	ny.checkLen(u)
 	ny.checkLen(v)
@@ -153,12 +151,7 @@ func (ny *Nystrom) Cross(k Kernel, u, au, v, av []float64) float64 {
 	au, av = au[:h], av[:h]
 	var s float64
 	for i, ai := range au {
-		ui := u[i*d : (i+1)*d]
-		var row float64
-		for j, aj := range av {
-			row += k(ui, v[j*d:(j+1)*d]) * aj
-		}
-		s += ai * row
+		s += ai * k.RowSum(u[i*d:(i+1)*d], v[:h*d], av)
 	}
 	return s
 }

@@ -146,7 +146,7 @@ func TestNystromGramsArePSD(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						mmd2 := nystromMMD2Matrix(ny, k.Eval, dists)
+						mmd2 := nystromMMD2Matrix(ny, KernelFunc(k.Eval), dists)
 						for _, alpha := range alphas {
 							g := mat.NewSymDense(n, nil)
 							for i := range n {

@@ -189,6 +189,12 @@ type KernelCode struct {
 	Grad []jen.Code
 }
 
+// BlockEmit returns a runtime/kernel.Block composite literal for the kernel
+// g.Call with g.Hyper's hyperparameters (g.Grad is NoGrad): an expression
+// the code generator evaluates where the kernel's rows are summed, with the
+// learned hyperparameters in a local h of type *hyperparameters.
+type BlockEmit func(g *KernelGen) jen.Code
+
 // GradKind says which derivatives a kernel hook emits besides the value.
 type GradKind int
 

@@ -86,6 +86,11 @@ type Plugin struct {
 	// it without specialised code (kernel.Named), for models that do so:
 	// the safety constraints' Gaussian processes. "" when there is none.
 	Family string
+	// Block, on a kernel, emits the call as a runtime/kernel.Block, which
+	// evaluates it a row of points at a time: the sample sums of the models
+	// over input distributions use it. Nil: they call the emitted kernel
+	// pair by pair (compositions, kernels without a Block form).
+	Block BlockEmit
 
 	// Runtime lists the runtime packages (import paths) the plugin's emitted
 	// code calls, so that the plan can say what a program links.

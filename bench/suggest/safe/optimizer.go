@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/gp"
-	safekernel "github.com/bocdev/boc/runtime/kernel"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"slices"
@@ -254,11 +254,11 @@ func (o *Optimizer) makeExplorer() error {
 		}
 		seeds = append(seeds, at)
 	}
-	k0, err := safekernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("constraint heat: %w", err)
 	}
-	k1, err := safekernel.Named("matern52", 0.1, 1.0, []float64{0.3})
+	k1, err := rtkernel.Named("matern52", 0.1, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("constraint wear: %w", err)
 	}

@@ -198,9 +198,9 @@ type repWork struct {
 // init makes w compute with the hyperparameters h.
 func (w *repWork) init(h *hyperparameters) {
 	w.h, w.work = h, make([]float64, uncertain.WorkLen(Dim))
-	w.base = func(a, b []float64) float64 {
+	w.base = uncertain.KernelFunc(func(a, b []float64) float64 {
 		return kernel(h, (*[Dim]float64)(a), (*[Dim]float64)(b))
-	}
+	})
 }
 
 // represent fills r with the input distribution of the point at unit coordinates

@@ -12,6 +12,7 @@ import (
 	"github.com/bocdev/boc/runtime/design"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	noise "github.com/bocdev/boc/runtime/noise"
 	"github.com/bocdev/boc/runtime/search"
 	uncertain "github.com/bocdev/boc/runtime/uncertain"
@@ -200,12 +201,33 @@ type repWork struct {
 	draws [Samples * noiseBaseLen]float64 // the base uniforms of a point's draws
 }
 
+// baseKernel is the model's base kernel with the hyperparameters h, between points
+// in unit coordinates (a runtime/uncertain.Kernel): one pair by the kernel function,
+// the rows of points the sums over input distributions take by runtime/kernel.Block.
+type baseKernel struct {
+	h *hyperparameters
+}
+
+// Eval returns the kernel between a and b.
+func (k baseKernel) Eval(a, b []float64) float64 {
+	return kernel(k.h, (*[Dim]float64)(a), (*[Dim]float64)(b))
+}
+
+// RowSum returns Σ_j w_j·k(a, p_j) over the points p_j stored row-major in points.
+func (k baseKernel) RowSum(a, points, w []float64) float64 {
+	h := k.h
+	return rtkernel.Block{
+		Family:         rtkernel.RQMix,
+		InvSquared:     []float64{1.0},
+		TermInvSquared: []float64{1.0 / (h[0] * h[0]), 1.0 / (h[1] * h[1]), 1.0 / (h[2] * h[2]), 1.0 / (h[3] * h[3]), 1.0 / (h[4] * h[4])},
+		Variance:       1.0,
+	}.RowSum(a, points, w)
+}
+
 // init makes w compute with the hyperparameters h.
 func (w *repWork) init(h *hyperparameters) {
 	w.h, w.work = h, make([]float64, uncertain.WorkLen(Dim))
-	w.base = func(a, b []float64) float64 {
-		return kernel(h, (*[Dim]float64)(a), (*[Dim]float64)(b))
-	}
+	w.base = baseKernel{h}
 }
 
 // sample fills r's draws of x + ε for the point at unit coordinates u: base uniforms drawn for u alone (draws = "fresh"), using w's memory.

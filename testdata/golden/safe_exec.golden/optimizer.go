@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
-	safekernel "github.com/bocdev/boc/runtime/kernel"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"slices"
@@ -301,11 +301,11 @@ func (o *Optimizer) makeExplorer() error {
 		}
 		seeds = append(seeds, at)
 	}
-	k0, err := safekernel.Named("matern52", 1.0, 1.0, []float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794})
+	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794})
 	if err != nil {
 		return fmt.Errorf("constraint load: %w", err)
 	}
-	k1, err := safekernel.Named("matern52", 1.0, 1.0, []float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794})
+	k1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794})
 	if err != nil {
 		return fmt.Errorf("constraint sphere: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
-	safekernel "github.com/bocdev/boc/runtime/kernel"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	noise "github.com/bocdev/boc/runtime/noise"
 	"github.com/bocdev/boc/runtime/safe"
 	"math"
@@ -339,11 +339,11 @@ func (o *Optimizer) makeExplorer() error {
 		}
 		seeds = append(seeds, at)
 	}
-	k0, err := safekernel.Named("se", 0.1, 1.0, []float64{0.6})
+	k0, err := rtkernel.Named("se", 0.1, 1.0, []float64{0.6})
 	if err != nil {
 		return fmt.Errorf("constraint reach: %w", err)
 	}
-	k1, err := safekernel.Named("matern32", 1.0, 1.0, []float64{1.0})
+	k1, err := rtkernel.Named("matern32", 1.0, 1.0, []float64{1.0})
 	if err != nil {
 		return fmt.Errorf("constraint load: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
-	safekernel "github.com/bocdev/boc/runtime/kernel"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"slices"
@@ -345,7 +345,7 @@ func (o *Optimizer) makeExplorer() error {
 		}
 		seeds = append(seeds, at)
 	}
-	k0, err := safekernel.Named("se", 1.0, 1.0, []float64{0.5})
+	k0, err := rtkernel.Named("se", 1.0, 1.0, []float64{0.5})
 	if err != nil {
 		return fmt.Errorf("constraint heat: %w", err)
 	}

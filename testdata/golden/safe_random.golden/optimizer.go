@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/bench"
 	"github.com/bocdev/boc/runtime/gp"
-	safekernel "github.com/bocdev/boc/runtime/kernel"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"math/rand/v2"
@@ -257,7 +257,7 @@ func (o *Optimizer) makeExplorer() error {
 		seeds[j], seeds[r] = seeds[r], seeds[j]
 	}
 	seeds = seeds[:4]
-	k0, err := safekernel.Named("se", 1.0, 1.0, []float64{0.3})
+	k0, err := rtkernel.Named("se", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("constraint g: %w", err)
 	}

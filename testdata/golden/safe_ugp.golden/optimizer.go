@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/gp"
-	safekernel "github.com/bocdev/boc/runtime/kernel"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	noise "github.com/bocdev/boc/runtime/noise"
 	"github.com/bocdev/boc/runtime/safe"
 	uncertain "github.com/bocdev/boc/runtime/uncertain"
@@ -155,12 +155,31 @@ type repWork struct {
 	work []float64        // the closed forms' workspace
 }
 
+// baseKernel is the model's base kernel with the hyperparameters h, between points
+// in unit coordinates (a runtime/uncertain.Kernel): one pair by the kernel function,
+// the rows of points the sums over input distributions take by runtime/kernel.Block.
+type baseKernel struct {
+	h *hyperparameters
+}
+
+// Eval returns the kernel between a and b.
+func (k baseKernel) Eval(a, b []float64) float64 {
+	return kernel(k.h, (*[Dim]float64)(a), (*[Dim]float64)(b))
+}
+
+// RowSum returns Σ_j w_j·k(a, p_j) over the points p_j stored row-major in points.
+func (k baseKernel) RowSum(a, points, w []float64) float64 {
+	return rtkernel.Block{
+		Family:     rtkernel.SE,
+		InvSquared: []float64{11.11111111111111, 11.11111111111111},
+		Variance:   1.0,
+	}.RowSum(a, points, w)
+}
+
 // init makes w compute with the hyperparameters h.
 func (w *repWork) init(h *hyperparameters) {
 	w.h, w.work = h, make([]float64, uncertain.WorkLen(Dim))
-	w.base = func(a, b []float64) float64 {
-		return kernel(h, (*[Dim]float64)(a), (*[Dim]float64)(b))
-	}
+	w.base = baseKernel{h}
 }
 
 // sample fills r's draws of x + ε for the point at unit coordinates u: the fixed draws of the noise, which does not depend on x, shifted by u.
@@ -352,7 +371,7 @@ func (o *Optimizer) makeExplorer() error {
 		}
 		seeds = append(seeds, at)
 	}
-	k0, err := safekernel.Named("matern32", 1.0, 1.0, []float64{1.0})
+	k0, err := rtkernel.Named("matern32", 1.0, 1.0, []float64{1.0})
 	if err != nil {
 		return fmt.Errorf("constraint load: %w", err)
 	}

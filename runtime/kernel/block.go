@@ -1,0 +1,254 @@
+package kernel
+
+import (
+	"math"
+
+	"github.com/bocdev/boc/runtime/fastexp"
+)
+
+// blockChunk is the number of points Block evaluates per step: their squared
+// distances, arguments and values sit in arrays on the stack.
+const blockChunk = 64
+
+// Block is a stationary kernel s²·g(r²) of one family, with its
+// hyperparameters as plain values, evaluated on blocks of points: one point
+// against many (Row, RowSum). It is the fast path of the sample sums over
+// input distributions (runtime/uncertain), whose kernel values come in rows
+// of tens to hundreds: the squared distances of a row first, then the
+// profile over the row, with the exponentials in one batch (runtime/fastexp,
+// within an ulp of math.Exp) and RQMix's powers without math.Pow. Values
+// agree with Stationary.Eval to within a few units in the last place.
+//
+// A Block is a small value that emitted code builds from its
+// hyperparameters where it calls it; the methods do not retain or modify
+// the slices, and allocate nothing.
+type Block struct {
+	Family   Family
+	Variance float64 // s²
+	Alpha    float64 // RQ's shape α; unused by the other families
+	// InvSquared holds 1/ℓ_i²: one value shared by every component, or one
+	// per component.
+	InvSquared []float64
+	// TermInvSquared, for RQMix, holds 1/ℓ_a² for the lengthscale ℓ_a that
+	// divides r in the term of shape a: one value per shape of rqMixShapes,
+	// in order (AIRBO's per-term lengthscales); nil for none.
+	TermInvSquared []float64
+}
+
+// Eval returns k(a, b).
+func (k Block) Eval(a, b []float64) float64 {
+	var out [1]float64
+	k.Row(a, b[:len(a)], out[:])
+	return out[0]
+}
+
+// Row writes k(a, p_j) to out[j] for the len(out) points p_j stored
+// row-major in points, len(a) values each.
+func (k Block) Row(a, points, out []float64) {
+	d := len(a)
+	for start := 0; start < len(out); start += blockChunk {
+		end := min(start+blockChunk, len(out))
+		k.chunk(a, points[start*d:end*d], out[start:end])
+	}
+}
+
+// RowSum returns Σ_j w_j·k(a, p_j) over the len(points)/len(a) points p_j
+// stored row-major in points; a nil w weighs every point 1. The terms are
+// added in a fixed order, so the sum is a deterministic function of the
+// arguments.
+func (k Block) RowSum(a, points, w []float64) float64 {
+	d := len(a)
+	n := len(points) / d
+	var values [blockChunk]float64
+	var s0, s1, s2, s3 float64
+	for start := 0; start < n; start += blockChunk {
+		end := min(start+blockChunk, n)
+		v := values[:end-start]
+		k.chunk(a, points[start*d:end*d], v)
+		if w != nil {
+			for j, wj := range w[start:end] {
+				v[j] *= wj
+			}
+		}
+		// Four running sums: one would make every addition wait for the
+		// previous one.
+		j := 0
+		for ; j+4 <= len(v); j += 4 {
+			s0 += v[j]
+			s1 += v[j+1]
+			s2 += v[j+2]
+			s3 += v[j+3]
+		}
+		for ; j < len(v); j++ {
+			s0 += v[j]
+		}
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// chunk writes k(a, p_j) to out[j] for at most blockChunk points.
+func (k Block) chunk(a, points, out []float64) {
+	k.squaredDistances(a, points, out)
+	var scratch [blockChunk]float64
+	arg := scratch[:len(out)]
+	s2 := k.Variance
+	switch k.Family {
+	case SE:
+		for j, r2 := range out {
+			arg[j] = -0.5 * r2
+		}
+		fastexp.Exp(out, arg)
+		for j := range out {
+			out[j] *= s2
+		}
+	case Matern12, Matern32, Matern52:
+		scale := [...]float64{Matern12: 1, Matern32: 3, Matern52: 5}[k.Family]
+		for j, r2 := range out {
+			r := math.Sqrt(scale * r2)
+			out[j], arg[j] = r, -r
+		}
+		fastexp.Exp(arg, arg)
+		for j, r := range out {
+			switch k.Family {
+			case Matern12:
+				out[j] = s2 * arg[j]
+			case Matern32:
+				out[j] = s2 * (1 + r) * arg[j]
+			default:
+				out[j] = s2 * (1 + r + r*r/3) * arg[j]
+			}
+		}
+	case RQ:
+		alpha := k.Alpha
+		c := 1 / (2 * alpha)
+		for j, r2 := range out {
+			arg[j] = -alpha * math.Log1p(c*r2)
+		}
+		fastexp.Exp(out, arg)
+		for j := range out {
+			out[j] *= s2
+		}
+	default: // RQMix
+		k.rqMix(out, arg)
+	}
+}
+
+// rqMix replaces the squared distances in r2 by RQMix's values, using arg
+// (as long) for the bases of its shape-0.2 term, (1+t)^−⅕ by
+// inverseFifthRoots. The other shapes have closed forms: (1+t)^−½ = 1/√(1+t),
+// and the shapes 1, 2 and 5 are one fraction with the product of their bases
+// as the denominator, so that a kernel value costs one square root and one
+// division besides multiplications and additions.
+func (k Block) rqMix(r2, arg []float64) {
+	c := rqMixScales // q_a = 1 + c_a·r²
+	if k.TermInvSquared != nil {
+		for t, inv := range k.TermInvSquared[:len(c)] {
+			c[t] *= inv
+		}
+	}
+	s2 := k.Variance
+	for j, x := range r2 {
+		arg[j] = 1 + c[0]*x
+		q1, q2, q3, q4 := 1+c[1]*x, 1+c[2]*x, 1+c[3]*x, 1+c[4]*x
+		sq := math.Sqrt(q1)
+		q3s := q3 * q3
+		q4s := q4 * q4
+		q45 := q4s * q4s * q4
+		// 1/√q1 + 1/q2 + 1/q3² + 1/q4⁵ over the common denominator √q1·q2·q3²·q4⁵.
+		den := q2 * q3s * q45
+		if full := den * sq; full < rqMixFractionMax {
+			r2[j] = s2 * ((q3s*q45+q2*q45+q2*q3s)*sq + den) / full
+			continue
+		}
+		// Far apart (or not a number): the denominator would overflow.
+		r2[j] = s2 * (1/sq + 1/q2 + 1/q3s + 1/q45)
+	}
+	inverseFifthRoots(arg)
+	for j := range r2 {
+		r2[j] += s2 * arg[j]
+	}
+}
+
+// inverseFifthRoots sets x[j] = x[j]^(−1/5) for x[j] ≥ 1 (or NaN), to
+// within a few ulps of math.Pow, in straight-line code without a division,
+// logarithm or exponential: x = 2^(5q+r)·m with m in [1, 2) and r < 5, so
+// x^(−1/5) = 2^−q·2^(−r/5)·m^(−1/5); a degree-5 polynomial gives m^(−1/5) to
+// within 3.4e-6 (interpolation at the Chebyshev nodes of [1, 2]), and two
+// Newton steps y ← y + 0.2·y·(1 − m·y⁵), each squaring the relative error
+// times 3, bring that below 1e-20, so that the rounding of the last step
+// and of the scaling is what remains.
+func inverseFifthRoots(x []float64) {
+	for j, v := range x {
+		if !(v >= 1 && v <= math.MaxFloat64) {
+			x[j] = math.Pow(v, -0.2) // +Inf, NaN
+			continue
+		}
+		bits := math.Float64bits(v)
+		e := int(bits>>52) - 1023
+		m := math.Float64frombits(bits&(1<<52-1) | 1023<<52)
+		t := m - 1.5
+		y := fifthRootPoly[0] + t*(fifthRootPoly[1]+t*(fifthRootPoly[2]+t*(fifthRootPoly[3]+t*(fifthRootPoly[4]+t*fifthRootPoly[5]))))
+		for range 2 {
+			y2 := y * y
+			y += y * (1 - m*(y2*y2*y)) * 0.2
+		}
+		q, r := e/5, e%5
+		x[j] = y * (fifthRootOfHalf[r] * math.Float64frombits(uint64(1023-q)<<52))
+	}
+}
+
+// fifthRootPoly approximates m^(−1/5) on [1, 2] as Σ_i c_i (m − 1.5)^i.
+var fifthRootPoly = [6]float64{0.9221102377412319, -0.12294910057924134, 0.04901242797985911,
+	-0.023944323994283766, 0.0145501062654621, -0.008203782016856252}
+
+// fifthRootOfHalf holds 2^(−r/5) for r = 0..4.
+var fifthRootOfHalf = [5]float64{1, 0.8705505632961241, 0.757858283255199, 0.6597539553864471, 0.5743491774985174}
+
+// rqMixScales holds 1/(2a) for RQMix's shapes a.
+var rqMixScales = func() (c [len(rqMixShapes)]float64) {
+	for t, a := range rqMixShapes {
+		c[t] = 1 / (2 * a)
+	}
+	return c
+}()
+
+// rqMixFractionMax bounds the common denominator of RQMix's fraction, so
+// that its numerator (at most three times as large) stays finite.
+const rqMixFractionMax = 1e300
+
+// squaredDistances writes r² between a and each point to out.
+func (k Block) squaredDistances(a, points, out []float64) {
+	d := len(a)
+	if len(k.InvSquared) == 1 {
+		inv := k.InvSquared[0]
+		if d == 1 {
+			a0 := a[0]
+			points = points[:len(out)]
+			for j, p := range points {
+				t := a0 - p
+				out[j] = t * t * inv
+			}
+			return
+		}
+		for j := range out {
+			p := points[j*d : (j+1)*d]
+			var s float64
+			for i, ai := range a {
+				t := ai - p[i]
+				s += t * t
+			}
+			out[j] = s * inv
+		}
+		return
+	}
+	inv := k.InvSquared[:d]
+	for j := range out {
+		p := points[j*d : (j+1)*d]
+		var s float64
+		for i, ai := range a {
+			t := ai - p[i]
+			s += t * t * inv[i]
+		}
+		out[j] = s
+	}
+}

@@ -1,0 +1,91 @@
+package uncertain
+
+import (
+	"runtime"
+	"sync"
+)
+
+// minSplitValues is the fewest kernel values a sample sum shares with a
+// helper goroutine: handing half of the rows over and waiting for them
+// costs a few microseconds, the time of about a thousand kernel values.
+const minSplitValues = 1 << 12
+
+// rows is a sum of kernel rows: Σ_{lo ≤ i < hi} RowSum(u_i, v) for the
+// points u_i of u (d values each) against the points of v, or, with
+// triangle set, against u's points before u_i (SelfMeanKernel's pairs).
+type rows struct {
+	k        Kernel
+	u, v     []float64
+	d        int
+	lo, hi   int
+	triangle bool
+}
+
+// sum adds the rows in order.
+func (r *rows) sum() float64 {
+	d := r.d
+	var s float64
+	for i := r.lo; i < r.hi; i++ {
+		against := r.v
+		if r.triangle {
+			against = r.u[:i*d]
+		}
+		s += r.k.RowSum(r.u[i*d:(i+1)*d], against, nil)
+	}
+	return s
+}
+
+// helper is a goroutine that sums the rows it is handed.
+type helper struct {
+	job         rows
+	result      float64
+	start, done chan struct{}
+}
+
+func (h *helper) serve() {
+	for range h.start {
+		h.result = h.job.sum()
+		h.done <- struct{}{}
+	}
+}
+
+// idleHelpers holds the helpers not at work: GOMAXPROCS − 1 of them,
+// started at the first sum large enough to share and never stopped.
+var idleHelpers = sync.OnceValue(func() chan *helper {
+	n := runtime.GOMAXPROCS(0) - 1
+	idle := make(chan *helper, max(n, 0))
+	for range n {
+		h := &helper{start: make(chan struct{}), done: make(chan struct{})}
+		go h.serve()
+		idle <- h
+	}
+	return idle
+})
+
+// splitSum returns r's sum as the rows below mid plus the rows from mid,
+// the latter summed by an idle helper goroutine when there is one (the
+// caller sums the former meanwhile) and by the caller otherwise. The two
+// partial sums are added in that order whoever computed them, so the result
+// does not depend on the scheduling; nothing is allocated after the helpers
+// have started.
+func splitSum(r rows, mid, values int) float64 {
+	if values < minSplitValues {
+		return r.sum()
+	}
+	low, high := r, r
+	low.hi, high.lo = mid, mid
+	var h *helper
+	select {
+	case h = <-idleHelpers():
+	default:
+		return low.sum() + high.sum()
+	}
+	h.job = high
+	h.start <- struct{}{}
+	s := low.sum()
+	<-h.done
+	s += h.result
+	h.job = rows{} // let go of the caller's memory
+	idleHelpers() <- h
+	return s
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/bocdev/boc/runtime/design"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	noise "github.com/bocdev/boc/runtime/noise"
 	"github.com/bocdev/boc/runtime/search"
 	uncertain "github.com/bocdev/boc/runtime/uncertain"
@@ -193,12 +194,32 @@ type repWork struct {
 	embedWork [Landmarks]float64
 }
 
+// baseKernel is the model's base kernel with the hyperparameters h, between points
+// in unit coordinates (a runtime/uncertain.Kernel): one pair by the kernel function,
+// the rows of points the sums over input distributions take by runtime/kernel.Block.
+type baseKernel struct {
+	h *hyperparameters
+}
+
+// Eval returns the kernel between a and b.
+func (k baseKernel) Eval(a, b []float64) float64 {
+	return kernel(k.h, (*[Dim]float64)(a), (*[Dim]float64)(b))
+}
+
+// RowSum returns Σ_j w_j·k(a, p_j) over the points p_j stored row-major in points.
+func (k baseKernel) RowSum(a, points, w []float64) float64 {
+	h := k.h
+	return rtkernel.Block{
+		Family:     rtkernel.RQMix,
+		InvSquared: []float64{1.0 / (h[0] * h[0])},
+		Variance:   1.0,
+	}.RowSum(a, points, w)
+}
+
 // init makes w compute with the hyperparameters h.
 func (w *repWork) init(h *hyperparameters, embedding *uncertain.Embedding) {
 	w.h, w.work = h, make([]float64, uncertain.WorkLen(Dim))
-	w.base = func(a, b []float64) float64 {
-		return kernel(h, (*[Dim]float64)(a), (*[Dim]float64)(b))
-	}
+	w.base = baseKernel{h}
 	w.embedding = embedding
 }
 

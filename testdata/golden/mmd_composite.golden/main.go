@@ -34,6 +34,15 @@ var problem = program.Problem{
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return mmd_composite.Robust(mmd_composite.Point(x), noiseScale)
 	},
+	ModelOverInputs: true,
+	InputNoise: func(x []float64, n int) ([][]float64, error) {
+		draws, err := mmd_composite.InputNoiseDraws(mmd_composite.Point(x), n)
+		eps := make([][]float64, len(draws))
+		for j := range draws {
+			eps[j] = draws[j][:]
+		}
+		return eps, err
+	},
 	Identity: "problem mmd_composite\n" +
 		"dims D=2\n" +
 		"  x real [0, 1] component 0\n" +
@@ -71,6 +80,23 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
+		"seed 5\n",
+	Text: "// A composite base kernel (a sum, with no runtime/kernel.Block form): the\n" +
+		"// MMD estimator's sample sums call the emitted kernel pair by pair, through\n" +
+		"// uncertain.KernelFunc.\n" +
+		"problem mmd_composite\n" +
+		"\n" +
+		"domain {\n" +
+		"    x in [0, 1]\n" +
+		"    y in [0, 1]\n" +
+		"}\n" +
+		"\n" +
+		"objective maximize -(x - 0.3)^2 - (y - 0.6)^2\n" +
+		"input noise x ~ normal(0, 0.05)\n" +
+		"model mmd(kernel = se(lengthscale = 0.3) + matern12(lengthscale = learn), samples = 12, estimator = \"unbiased\")\n" +
+		"acquisition ucb(beta = 2)\n" +
+		"budget 10\n" +
+		"init sobol(4)\n" +
 		"seed 5\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
@@ -115,6 +141,16 @@ func (s session) Best() ([]float64, float64, bool) {
 func (s session) BestObserved() ([]float64, float64, bool) {
 	x, v, ok := s.o.BestObserved()
 	return x[:], v, ok
+}
+func (s session) Posterior(x []float64) (float64, float64, error) {
+	if len(x) != mmd_composite.Dim {
+		return 0, 0, fmt.Errorf("%d components, want %d", len(x), mmd_composite.Dim)
+	}
+	return s.o.Posterior(mmd_composite.Point(x))
+}
+func (s session) Lengthscales() ([]float64, bool) {
+	ls := s.o.Lengthscales()
+	return ls[:], true
 }
 
 // evaluate evaluates trial number trial at x, for run --journal.

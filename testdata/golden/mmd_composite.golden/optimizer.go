@@ -148,6 +148,21 @@ func perturbation(x *Point, b []float64, eps *Point) {
 	eps[0] = (0.05 * noise.Normal(b[0]))
 }
 
+// InputNoiseDraws returns n draws of the input noise ε at x (a query aimed at x
+// lands at x + ε), in user units, 0 in the components without noise: the
+// quasi-random draws of Robust's, the same at every call. It allocates.
+func InputNoiseDraws(x Point, n int) ([]Point, error) {
+	base := make([]float64, n*noiseBaseLen)
+	if err := noise.Base(n, noiseBaseLen, uint64(0x726f627573742d76), base); err != nil {
+		return nil, err
+	}
+	eps := make([]Point, n)
+	for j := range eps {
+		perturbation(&x, base[j*noiseBaseLen:(j+1)*noiseBaseLen], &eps[j])
+	}
+	return eps, nil
+}
+
 // Samples is the number of draws of the input noise that represent the input
 // distribution of a point.
 const Samples = 12
@@ -487,6 +502,19 @@ func (o *Optimizer) fantasise() error {
 	return nil
 }
 
+// predict returns the posterior mean and standard deviation, in the model's
+// convention, at unit coordinates u.
+func (o *Optimizer) predict(u []float64) (mean, sd float64) {
+	p := [Dim]float64(u)
+	o.represent(&o.rw, &p, &o.rep)
+	n := o.model.Len()
+	for i := range n {
+		o.kvec[i] = repKernel(&o.rw, &o.rep, &o.reps[i], false)
+	}
+	mean, variance := o.model.Predict(o.kvec[:n], repKernel(&o.rw, &o.rep, &o.rep, true))
+	return mean, math.Sqrt(variance)
+}
+
 // searchWorker is the memory of one goroutine of the acquisition search.
 type searchWorker struct {
 	kvec [Budget]float64 // k(x, x_i), then L⁻¹k
@@ -777,4 +805,25 @@ func (o *Optimizer) Evaluations() int {
 // ok is false when that suggestion came from the initial design.
 func (o *Optimizer) Acquisition() (value float64, ok bool) {
 	return o.lastAcquisition, o.searched
+}
+
+// Posterior returns the posterior mean at x, in the objective's units and sign,
+// and its standard deviation. It uses the optimiser's working memory, so it must
+// not run concurrently with Suggest or Observe.
+// The model is over input distributions: this is the posterior of the input
+// noise's distribution centred at x, of the robust value E[f(x + ε)].
+func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
+	u, err := toUnit(x)
+	if err != nil {
+		return 0, 0, err
+	}
+	m, sd := o.predict(u[:])
+	return m, sd, nil
+}
+
+// Lengthscales returns the kernel's learned lengthscales, one per component, in
+// units of the component's range (the domain scaled to the unit cube).
+func (o *Optimizer) Lengthscales() (ls [Dim]float64) {
+	copy(ls[:], o.hyper[1:3])
+	return
 }

@@ -95,11 +95,7 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 	if a.Value != nil {
 		f.Comment("acquisitionValue converts a score of acquisition into the acquisition's value,")
 		f.Comment("in its natural units (the objective's for expected improvement).")
-		params := []jen.Code{jen.Id("score").Float64()}
-		if g.o.Acquisition.Arms > 0 {
-			params = append(params, jen.Id("arm").Int())
-		}
-		f.Func().Id("acquisitionValue").Params(params...).Float64().Block(jen.Return(a.Value))
+		f.Func().Id("acquisitionValue").Params(jen.Id("score").Float64()).Float64().Block(jen.Return(a.Value))
 	}
 }
 
@@ -144,9 +140,6 @@ func (g *generator) prepareAcquisition() (incumbent, always, fantasised []jen.Co
 func (g *generator) acquisitionValue(value jen.Code) jen.Code {
 	if g.acquisition.Value == nil {
 		return value
-	}
-	if g.o.Acquisition.Arms > 0 {
-		return jen.Id("acquisitionValue").Call(value, field("arm"))
 	}
 	return jen.Id("acquisitionValue").Call(value)
 }

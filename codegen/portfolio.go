@@ -57,7 +57,8 @@ func (g *generator) portfolioDecls(f *jen.File) {
 	f.Comment("searchArms maximises every arm of the portfolio at model size n, each search")
 	f.Comment("starting from the incumbent too, keeps the arms' maximisers as search n's")
 	f.Comment("nominees, and draws the arm to play from the gains: it leaves that arm in arm and")
-	f.Comment("its maximiser in candidate, and returns its maximum score.")
+	f.Comment("its maximiser in candidate. It returns the first arm's maximum score, the")
+	f.Comment("portfolio's value whichever arm is played.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("searchArms").Params(jen.Id("n").Int()).Params(jen.Float64(), jen.Error()).Block(
 		jen.Var().Id("values").Index(jen.Lit(arms)).Float64(),
 		jen.For(jen.Id("a").Op(":=").Range().Id("values")).Block(
@@ -71,6 +72,6 @@ func (g *generator) portfolioDecls(f *jen.File) {
 		field("arm").Op("=").Qual(runtimeAcq, "HedgeChoose").Call(jen.Op("&").Add(field("gains")), jen.Lit(g.o.Acquisition.Eta),
 			jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(3))),
 		field("candidate").Op("=").Add(field("nominees")).Index(jen.Id("n")).Index(field("arm")),
-		jen.Return(jen.Id("values").Index(field("arm")), jen.Nil()),
+		jen.Return(jen.Id("values").Index(jen.Lit(0)), jen.Nil()),
 	)
 }

@@ -25,21 +25,15 @@ func init() {
 		}}})
 }
 
-// checkHedge refuses what the portfolio does not support in this version:
-// finite decision sets, and stopping on the acquisition, whose arms' values
-// are in different units.
+// checkHedge refuses what the portfolio does not support in this version: a
+// finite decision set.
 func checkHedge(ctx *registry.CheckContext) {
 	if !ctx.Complete {
 		return
 	}
-	p, name := ctx.Program, pluginName(ctx.Call)
-	switch {
-	case p.Candidates != nil:
-		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s over a finite decision set is not supported in this version of boc", name).
+	if ctx.Program.Candidates != nil {
+		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s over a finite decision set is not supported in this version of boc", pluginName(ctx.Call)).
 			WithHint("use ei, pi or ucb with candidates"))
-	case stopsOnAcquisition(p.Stop) != nil:
-		ctx.Report(dsl.Errorf(stopsOnAcquisition(p.Stop).Span(), "acquisition %s has no value for a stop condition to use: its arms' values are in different units", name).
-			WithHint("stop on best and evaluations, e.g. stop when evaluations >= 40"))
 	}
 }
 
@@ -52,6 +46,6 @@ var hedgeEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) regist
 	return registry.AcquisitionCode{
 		Score:    acqCall("Hedge", args(g.Arm)...),
 		Gradient: acqCall("HedgeGrad", args(g.Arm)...),
-		Value:    acqCall("HedgeValue", g.Arm, g.Score),
+		Value:    jen.Qual("math", "Exp").Call(g.Score), // the ei arm's (AcquisitionSpec.Arms)
 	}
 }

@@ -12,7 +12,8 @@ import "math"
 // time, makes the gains a function of the nominees and the model alone, on
 // one scale however the model re-standardises its values.
 
-// The portfolio's arms, in the order Hedge numbers them.
+// The portfolio's arms, in the order Hedge numbers them. The first, EI, is the
+// one whose maximum a program reports as the portfolio's value.
 const (
 	HedgeEI = iota
 	HedgePI
@@ -41,15 +42,6 @@ func HedgeGrad(arm int, mean, sd, best, xi, beta float64) (v, dMean, dSD float64
 		return LogPIGrad(mean, sd, best, xi)
 	}
 	return UCBGrad(mean, sd, beta)
-}
-
-// HedgeValue converts arm's score into its acquisition's value: EI and PI
-// are scored by their logarithms.
-func HedgeValue(arm int, score float64) float64 {
-	if arm == HedgeUCB {
-		return score
-	}
-	return math.Exp(score)
 }
 
 // HedgeChoose draws an arm with probability proportional to exp(eta·gain),

@@ -437,7 +437,8 @@ type AcquisitionSpec struct {
 	// (GP-Hedge): each suggestion searches every arm (Score with Arm set),
 	// and plays one arm's maximiser, drawn with probability proportional to
 	// exp(Eta·gain), the gain of an arm the posterior mean summed over its
-	// maximisers so far.
+	// maximisers so far. The acquisition's value (Value, `stop when
+	// acquisition`) is the first arm's maximum, whichever arm is played.
 	Arms int
 	Eta  float64
 }

@@ -56,7 +56,8 @@ var problem = program.Problem{
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 9:int\n" +
-		"seed 1\n",
+		"seed 1\n" +
+		"stop when (< acquisition:real 1e-09:real):bool\n",
 	Text: "// GP-Hedge's portfolio of ei, pi and ucb on Hartmann3 with observation noise\n" +
 		"// of 10% of its range, as noisy_hartmann3.bo: every search maximises the\n" +
 		"// three arms and plays one, drawn by the gains of their maximisers so far\n" +
@@ -75,7 +76,8 @@ var problem = program.Problem{
 		"acquisition hedge\n" +
 		"budget 50\n" +
 		"init sobol(9)\n" +
-		"seed 1\n",
+		"seed 1\n" +
+		"stop when acquisition < 1e-9\n",
 	NewSession: newSession,
 	Evaluate:   evaluate,
 }

@@ -102,7 +102,7 @@ func randomPoint(rng *rand.Rand) (Point, error) {
 }
 
 // Run optimises the objective: it suggests, evaluates and observes points until the
-// budget is spent, and returns the recommendation. When it fails
+// budget is spent or the stop condition holds, and returns the recommendation. When it fails
 // (an objective error, a numerical failure, ctx cancelled) the Result describes
 // the evaluations made before the error.
 // It adds the declared observation noise to every value it observes, drawn from
@@ -142,6 +142,13 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			if err != nil {
 				return o.result(stopped), err
 			}
+			if value, ok := o.Acquisition(); ok {
+				_, best, _ := o.BestObserved()
+				if stopWhen(value, best, float64(o.Evaluations())) {
+					stopped = StoppedCondition
+					break
+				}
+			}
 			x = p
 		}
 		value, err := Objective(ctx, x)
@@ -173,6 +180,13 @@ func (o *Optimizer) result(stopped string) Result {
 		r.RecommendationValue, r.BestValue = noiseFree(r.Recommendation), noiseFree(r.BestX)
 	}
 	return r
+}
+
+// stopWhen is the problem's stop condition. Run checks it before evaluating each
+// point the search suggested (not the initial design), with the maximum of the
+// acquisition there, the best value observed so far and the number of evaluations.
+func stopWhen(acquisition, best, evaluations float64) bool {
+	return acquisition < 1e-09
 }
 
 // Simulate evaluates x as Run does, for trial number trial of a journalled run

@@ -142,8 +142,8 @@ func acquisition(mean, sd, best float64, arm int) float64 {
 
 // acquisitionValue converts a score of acquisition into the acquisition's value,
 // in its natural units (the objective's for expected improvement).
-func acquisitionValue(score float64, arm int) float64 {
-	return acq.HedgeValue(arm, score)
+func acquisitionValue(score float64) float64 {
+	return math.Exp(score)
 }
 
 // noiseBaseLen is the number of base uniforms one draw of the input noise uses.
@@ -434,7 +434,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("hedge_mmd: acquisition search: %w", err)
 	}
-	o.lastAcquisition, o.searched = acquisitionValue(value, o.arm), true
+	o.lastAcquisition, o.searched = acquisitionValue(value), true
 	x := fromUnit(&o.candidate)
 	if o.pendingIndex(&x) < 0 {
 		return x, nil
@@ -627,7 +627,8 @@ func (o *Optimizer) setGains(n int) {
 // searchArms maximises every arm of the portfolio at model size n, each search
 // starting from the incumbent too, keeps the arms' maximisers as search n's
 // nominees, and draws the arm to play from the gains: it leaves that arm in arm and
-// its maximiser in candidate, and returns its maximum score.
+// its maximiser in candidate. It returns the first arm's maximum score, the
+// portfolio's value whichever arm is played.
 func (o *Optimizer) searchArms(n int) (float64, error) {
 	var values [3]float64
 	for a := range values {
@@ -644,7 +645,7 @@ func (o *Optimizer) searchArms(n int) (float64, error) {
 	o.nominated[n], o.hasStart = true, false
 	o.arm = acq.HedgeChoose(&o.gains, 1.0, streamSeed(o.seed, uint64(n), 3))
 	o.candidate = o.nominees[n][o.arm]
-	return values[o.arm], nil
+	return values[0], nil
 }
 
 // Observe records the objective's value y at x, in the objective's units and sign.

@@ -1,6 +1,10 @@
 package acq
 
-import "math"
+import (
+	"math"
+
+	"github.com/bocdev/boc/runtime/internal/splitmix"
+)
 
 // A portfolio of acquisitions (GP-Hedge, Hoffman, Brochu and de Freitas,
 // 2011): every suggestion maximises each of its arms, EI, PI and UCB, and
@@ -48,13 +52,7 @@ func HedgeGrad(arm int, mean, sd, best, xi, beta float64) (v, dMean, dSD float64
 // with the uniform that seed determines: the same seed and gains draw the
 // same arm.
 func HedgeChoose(gains *[HedgeArms]float64, eta float64, seed uint64) int {
-	// SplitMix64's finaliser: nearby seeds give unrelated uniforms.
-	seed ^= seed >> 30
-	seed *= 0xbf58476d1ce4e5b9
-	seed ^= seed >> 27
-	seed *= 0x94d049bb133111eb
-	seed ^= seed >> 31
-	return hedgeDraw(gains, eta, float64(seed>>11)*0x1p-53)
+	return hedgeDraw(gains, eta, float64(splitmix.Mix(seed)>>11)*0x1p-53)
 }
 
 // hedgeDraw inverts the cumulative probabilities of the arms at u in [0, 1).

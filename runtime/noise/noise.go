@@ -24,6 +24,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 
 	"github.com/bocdev/boc/runtime/internal/psd"
+	"github.com/bocdev/boc/runtime/internal/splitmix"
 )
 
 // Bounds of a base uniform: 2⁻⁵³ and 1 − 2⁻⁵³ are the float64 values nearest
@@ -79,22 +80,12 @@ func Fresh(rng *rand.Rand, out []float64) {
 func FreshAt(seed uint64, u, out []float64) {
 	h := uint64(0x9e3779b97f4a7c15)
 	for _, x := range u {
-		h = mix64(h ^ math.Float64bits(x))
+		h = splitmix.Mix(h ^ math.Float64bits(x))
 	}
 	rng := rand.NewPCG(seed, h)
 	for i := range out {
 		out[i] = (float64(rng.Uint64()>>11) + 0.5) * 0x1p-53
 	}
-}
-
-// mix64 is SplitMix64's finaliser: every bit of x moves about half the bits
-// of the result.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }
 
 // Normal returns Φ⁻¹(u), the quantile of the standard normal distribution.

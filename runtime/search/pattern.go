@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/internal/splitmix"
 )
 
 const (
@@ -192,10 +193,7 @@ func (p *Pattern) refine(x []float64, fx float64, f func([]float64) float64, fea
 // caller's seed (splitmix64 finaliser, so nearby seeds give unrelated
 // shifts).
 func shiftSeed(seed uint64) uint64 {
-	z := seed + 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
+	z := splitmix.Mix(seed + 0x9e3779b97f4a7c15)
 	if z == 0 {
 		return 1
 	}

@@ -13,10 +13,11 @@ import "github.com/dave/jennifer/jen"
 // acquisitionSearch is Suggest's statement that maximises the acquisition
 // into candidate and declares value, the maximum score, and err.
 func (g *generator) acquisitionSearch() jen.Code {
-	if g.o.Acquisition.Arms == 0 {
-		return jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximize("acquisitionFn", jen.Lit(0)))
+	search := g.maximize("acquisitionFn", jen.Lit(0))
+	if g.o.Acquisition.Arms > 0 {
+		search = field("searchArms").Call(jen.Id("n"))
 	}
-	return jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(field("searchArms").Call(jen.Id("n")))
+	return jen.List(jen.Id("value"), jen.Id("err")).Op(":=").Add(search)
 }
 
 // portfolioFields are the Optimizer's fields of a portfolio.

@@ -53,7 +53,7 @@ func (s shading) Plot(c draw.Canvas, p *gplot.Plot) {
 	trX, _ := p.Transforms(&c)
 	for _, iv := range s.r.Intervals {
 		from, to := trX(iv[0]), trX(iv[1])
-		c.FillPolygon(regionColour, c.ClipPolygonX([]vg.Point{{X: from, Y: c.Min.Y}, {X: to, Y: c.Min.Y}, {X: to, Y: c.Max.Y}, {X: from, Y: c.Max.Y}}))
+		c.FillPolygon(regionColour, c.ClipPolygonX(rect(from, c.Min.Y, to, c.Max.Y)))
 	}
 }
 
@@ -89,8 +89,7 @@ func (p paleCells) Plot(c draw.Canvas, plt *gplot.Plot) {
 			for k+1 < len(row) && row[k+1] {
 				k++
 			}
-			x0, x1, y0, y1 := trX(p.xs[j]), trX(p.xs[k+1]), trY(p.ys[i]), trY(p.ys[i+1])
-			c.FillPolygon(paleColour, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+			c.FillPolygon(paleColour, rect(trX(p.xs[j]), trY(p.ys[i]), trX(p.xs[k+1]), trY(p.ys[i+1])))
 			j = k
 		}
 	}
@@ -99,8 +98,11 @@ func (p paleCells) Plot(c draw.Canvas, plt *gplot.Plot) {
 func (paleCells) Thumbnail(c *draw.Canvas) { c.FillPolygon(paleColour, swatch(c)) }
 
 // swatch is the outline of a legend's thumbnail.
-func swatch(c *draw.Canvas) []vg.Point {
-	return []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
+func swatch(c *draw.Canvas) []vg.Point { return rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y) }
+
+// rect is the outline of the rectangle with corners (x0, y0) and (x1, y1).
+func rect(x0, y0, x1, y1 vg.Length) []vg.Point {
+	return []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 }
 
 // edges are the edges of the cells centred on the grid's coordinates, as

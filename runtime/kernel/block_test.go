@@ -30,8 +30,13 @@ func blockPoints(n, d int, seed uint64) []float64 {
 
 // TestBlockMatchesEval checks Row, RowSum (weighted and not) and Eval of a
 // Block against Stationary.Eval for every family, shared and ARD
-// lengthscales, and rows longer than a chunk.
+// lengthscales, and rows longer than a chunk, with RQMix's vector kernel
+// and without.
 func TestBlockMatchesEval(t *testing.T) {
+	withAndWithoutVector(t, testBlockMatchesEval)
+}
+
+func testBlockMatchesEval(t *testing.T) {
 	for f, name := range familyNames {
 		for _, ls := range [][]float64{{0.3}, {0.2, 0.7, 0.05}, {0.01}} {
 			d := len(ls)
@@ -68,8 +73,13 @@ func TestBlockMatchesEval(t *testing.T) {
 }
 
 // TestBlockTermLengthscales checks RQMix's per-term lengthscales against
-// the sum of five RQ kernels whose lengthscales are the products.
+// the sum of five RQ kernels whose lengthscales are the products, with the
+// vector kernel and without.
 func TestBlockTermLengthscales(t *testing.T) {
+	withAndWithoutVector(t, testBlockTermLengthscales)
+}
+
+func testBlockTermLengthscales(t *testing.T) {
 	ls, terms := []float64{0.3, 0.6}, []float64{0.5, 1, 2, 0.1, 3}
 	invTerms := make([]float64, len(terms))
 	for i, l := range terms {

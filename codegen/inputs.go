@@ -161,12 +161,22 @@ func (g *generator) baseKernelDecl(f *jen.File) {
 	f.Func().Params(k).Id("Eval").Params(jen.List(jen.Id("a"), jen.Id("b")).Index().Float64()).Float64().Block(
 		jen.Return(kernelOfSlices(jen.Id("k").Dot("h"))),
 	)
-	f.Comment("RowSum returns Σ_j w_j·k(a, p_j) over the points p_j stored row-major in points.")
-	body := []jen.Code{jen.Return(jen.Add(block).Dot("RowSum").Call(jen.Id("a"), jen.Id("points"), jen.Id("w")))}
-	if learned {
-		body = append([]jen.Code{jen.Id("h").Op(":=").Id("k").Dot("h")}, body...)
+	// The Block reads the learned hyperparameters from a local h.
+	blockCall := func(method string, args ...jen.Code) []jen.Code {
+		body := []jen.Code{jen.Return(jen.Add(block).Dot(method).Call(args...))}
+		if learned {
+			body = append([]jen.Code{jen.Id("h").Op(":=").Id("k").Dot("h")}, body...)
+		}
+		return body
 	}
-	f.Func().Params(k).Id("RowSum").Params(jen.List(jen.Id("a"), jen.Id("points"), jen.Id("w")).Index().Float64()).Float64().Block(body...)
+	f.Comment("RowSum returns Σ_j w_j·k(a, p_j) over the points p_j stored row-major in points.")
+	f.Func().Params(k).Id("RowSum").Params(jen.List(jen.Id("a"), jen.Id("points"), jen.Id("w")).Index().Float64()).Float64().Block(
+		blockCall("RowSum", jen.Id("a"), jen.Id("points"), jen.Id("w"))...)
+	f.Comment("PairSum returns Σ_i Σ_j wu_i·wv_j·k(u_i, v_j) over the points of u and v (d values each).")
+	f.Func().Params(k).Id("PairSum").Params(
+		jen.List(jen.Id("u"), jen.Id("v")).Index().Float64(), jen.Id("d").Int(), jen.List(jen.Id("wu"), jen.Id("wv")).Index().Float64(),
+	).Float64().Block(
+		blockCall("PairSum", jen.Id("u"), jen.Id("v"), jen.Id("d"), jen.Id("wu"), jen.Id("wv"))...)
 }
 
 // blockLiteral is the runtime/kernel.Block of kernel c (whose plugin has a

@@ -61,7 +61,7 @@ func (k Block) RowSum(a, points, w []float64) float64 {
 	d := len(a)
 	n := len(points) / d
 	var values [blockChunk]float64
-	var s0, s1, s2, s3 float64
+	var sum sum4
 	for start := 0; start < n; start += blockChunk {
 		end := min(start+blockChunk, n)
 		v := values[:end-start]
@@ -71,25 +71,83 @@ func (k Block) RowSum(a, points, w []float64) float64 {
 				v[j] *= wj
 			}
 		}
-		// Four running sums: one would make every addition wait for the
-		// previous one.
-		j := 0
-		for ; j+4 <= len(v); j += 4 {
-			s0 += v[j]
-			s1 += v[j+1]
-			s2 += v[j+2]
-			s3 += v[j+3]
-		}
-		for ; j < len(v); j++ {
-			s0 += v[j]
-		}
+		sum.add(v)
 	}
-	return (s0 + s1) + (s2 + s3)
+	return sum.total()
 }
+
+// PairSum returns Σ_i Σ_j wu_i·wv_j·k(u_i, v_j) over the points u_i of u and
+// v_j of v, d values each, stored row-major; a nil weight slice weighs every
+// point 1. It takes the pairs in order, i then j, blockChunk at a time
+// whatever the rows' lengths, so that short rows (a Nyström cross term's h
+// landmarks) fill whole chunks of the vector kernels; the sum is a
+// deterministic function of the arguments.
+func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
+	nu, nv := len(u)/d, len(v)/d
+	var values, weights [blockChunk]float64
+	var sum sum4
+	i, j := 0, 0
+	for i < nu {
+		// Fill a chunk with the pairs from (i, j) on.
+		c := 0
+		for c < blockChunk && i < nu {
+			take := min(blockChunk-c, nv-j)
+			ui := u[i*d : (i+1)*d]
+			k.squaredDistances(ui, v[j*d:(j+take)*d], values[c:c+take])
+			wi := 1.0
+			if wu != nil {
+				wi = wu[i]
+			}
+			for t := range take {
+				wj := 1.0
+				if wv != nil {
+					wj = wv[j+t]
+				}
+				weights[c+t] = wi * wj
+			}
+			c, j = c+take, j+take
+			if j == nv {
+				i, j = i+1, 0
+			}
+		}
+		vals := values[:c]
+		k.profile(vals)
+		for t, wt := range weights[:c] {
+			vals[t] *= wt
+		}
+		sum.add(vals)
+	}
+	return sum.total()
+}
+
+// sum4 adds values in four running sums: one would make every addition wait
+// for the previous one. The order is fixed, so the total is deterministic.
+type sum4 struct{ s0, s1, s2, s3 float64 }
+
+func (s *sum4) add(v []float64) {
+	j := 0
+	for ; j+4 <= len(v); j += 4 {
+		s.s0 += v[j]
+		s.s1 += v[j+1]
+		s.s2 += v[j+2]
+		s.s3 += v[j+3]
+	}
+	for ; j < len(v); j++ {
+		s.s0 += v[j]
+	}
+}
+
+func (s *sum4) total() float64 { return (s.s0 + s.s1) + (s.s2 + s.s3) }
 
 // chunk writes k(a, p_j) to out[j] for at most blockChunk points.
 func (k Block) chunk(a, points, out []float64) {
 	k.squaredDistances(a, points, out)
+	k.profile(out)
+}
+
+// profile replaces the squared distances r² in out (at most blockChunk) by
+// the kernel's values s²·g(r²).
+func (k Block) profile(out []float64) {
 	var scratch [blockChunk]float64
 	arg := scratch[:len(out)]
 	s2 := k.Variance

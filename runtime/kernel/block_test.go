@@ -72,6 +72,53 @@ func testBlockMatchesEval(t *testing.T) {
 	}
 }
 
+// TestPairSum checks PairSum against the weighted sum of the kernel's
+// values pair by pair, for every family, with and without weights, over
+// sample sets whose pairs fill chunks unevenly (rows shorter and longer than
+// a chunk), with RQMix's vector kernel and without.
+func TestPairSum(t *testing.T) {
+	withAndWithoutVector(t, testPairSum)
+}
+
+func testPairSum(t *testing.T) {
+	for f, name := range familyNames {
+		for _, sizes := range [][3]int{{1, 1, 1}, {10, 10, 1}, {7, 13, 3}, {3, 70, 2}, {100, 100, 1}} {
+			nu, nv, d := sizes[0], sizes[1], sizes[2]
+			t.Run(fmt.Sprintf("%s/%dx%d/d=%d", name, nu, nv, d), func(t *testing.T) {
+				ls := []float64{0.3}
+				k, err := Named(name, 1.3, 0.8, ls)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := Block{Family: Family(f), Variance: 1.3, Alpha: k.alpha, InvSquared: []float64{1 / (ls[0] * ls[0])}}
+				u, v := blockPoints(nu, d, uint64(nu)), blockPoints(nv, d, uint64(nv)+50)
+				wu, wv := pairWeights(nu, 7), pairWeights(nv, 8)
+				var sum, weighted float64
+				for i := range nu {
+					for j := range nv {
+						kij := k.Eval(u[i*d:(i+1)*d], v[j*d:(j+1)*d])
+						sum, weighted = sum+kij, weighted+wu[i]*wv[j]*kij
+					}
+				}
+				closeTo(t, "PairSum", b.PairSum(u, v, d, nil, nil), sum)
+				closeTo(t, "weighted PairSum", b.PairSum(u, v, d, wu, wv), weighted)
+			})
+		}
+	}
+}
+
+// pairWeights returns n weights in [−0.5, 1.5), without blockPoints' huge
+// values: a weighted sum of those cancels, and any two summation orders
+// then differ by more than the tolerance.
+func pairWeights(n int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 4))
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 2*rng.Float64() - 0.5
+	}
+	return w
+}
+
 // TestBlockTermLengthscales checks RQMix's per-term lengthscales against
 // the sum of five RQ kernels whose lengthscales are the products, with the
 // vector kernel and without.
@@ -98,7 +145,7 @@ func testBlockTermLengthscales(t *testing.T) {
 	}
 }
 
-// TestBlockAllocatesNothing checks that Row and RowSum allocate nothing,
+// TestBlockAllocatesNothing checks that Row, RowSum and PairSum allocate nothing,
 // with the slices built where they are called, as emitted code does.
 func TestBlockAllocatesNothing(t *testing.T) {
 	points, a := blockPoints(100, 1, 2), []float64{0.5}
@@ -109,9 +156,10 @@ func TestBlockAllocatesNothing(t *testing.T) {
 		b := Block{Family: RQMix, Variance: 1, InvSquared: []float64{1 / (l * l)}, TermInvSquared: []float64{1, 2, 3, 4, l}}
 		b.Row(a, points, out)
 		sink += b.RowSum(a, points, out)
+		sink += b.PairSum(points[:30], points, 1, out[:30], out)
 	})
 	if allocs != 0 {
-		t.Errorf("%v allocations per Row and RowSum, want 0", allocs)
+		t.Errorf("%v allocations per Row, RowSum and PairSum, want 0", allocs)
 	}
 	_ = sink
 }
@@ -127,30 +175,33 @@ func closeTo(t *testing.T, name string, got, want float64) {
 // Table 1 workload) per family, against as many Stationary.Eval calls;
 // ns/value is per kernel value.
 func BenchmarkBlockRowSum(b *testing.B) {
-	const n = 100
-	points, a := blockPoints(n, 1, 4), []float64{0.5}
-	for i := range points {
-		points[i] = math.Mod(math.Abs(points[i]), 1)
-	}
-	for f, name := range familyNames {
-		k, _ := Named(name, 1, 0.8, []float64{0.1})
-		blk := Block{Family: Family(f), Variance: 1, Alpha: k.alpha, InvSquared: []float64{100}}
-		var sink float64
-		b.Run(name+"/block", func(b *testing.B) {
-			for b.Loop() {
-				sink += blk.RowSum(a, points, nil)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
-		})
-		b.Run(name+"/eval", func(b *testing.B) {
-			for b.Loop() {
-				for j := range n {
-					sink += k.Eval(a, points[j:j+1])
+	// Rows of 10 are Nystrom.Cross's (h = 10), rows of 100 the embedding's
+	// and the empirical sums' (m = 100).
+	for _, n := range []int{10, 100} {
+		points, a := blockPoints(n, 1, 4), []float64{0.5}
+		for i := range points {
+			points[i] = math.Mod(math.Abs(points[i]), 1)
+		}
+		for f, name := range familyNames {
+			k, _ := Named(name, 1, 0.8, []float64{0.1})
+			blk := Block{Family: Family(f), Variance: 1, Alpha: k.alpha, InvSquared: []float64{100}}
+			var sink float64
+			b.Run(fmt.Sprintf("%s/n=%d/block", name, n), func(b *testing.B) {
+				for b.Loop() {
+					sink += blk.RowSum(a, points, nil)
 				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
-		})
-		_ = sink
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
+			})
+			b.Run(fmt.Sprintf("%s/n=%d/eval", name, n), func(b *testing.B) {
+				for b.Loop() {
+					for j := range n {
+						sink += k.Eval(a, points[j:j+1])
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
+			})
+			_ = sink
+		}
 	}
 }
 

@@ -143,17 +143,12 @@ func (ny *Nystrom) Weights(k Kernel, u, a []float64) float64 {
 
 // Cross returns ⟨ν_u, ν_v⟩ = a_uᵀK(U_h, V_h)a_v for the m×d samples u and v
 // and their Weights au and av: the Nyström estimate of (1/m²)·1ᵀK(u, v)1,
-// in h rows of h kernel values. It does not allocate or write to ny.
+// in one block of h² kernel values. It does not allocate or write to ny.
 func (ny *Nystrom) Cross(k Kernel, u, au, v, av []float64) float64 {
 	ny.checkLen(u)
 	ny.checkLen(v)
 	h, d := ny.h, ny.d
-	au, av = au[:h], av[:h]
-	var s float64
-	for i, ai := range au {
-		s += ai * k.RowSum(u[i*d:(i+1)*d], v[:h*d], av)
-	}
-	return s
+	return k.PairSum(u[:h*d], v[:h*d], d, au[:h], av[:h])
 }
 
 func (ny *Nystrom) checkLen(u []float64) {

@@ -4,9 +4,9 @@ import "math"
 
 // Kernel is a base kernel between two points of R^d. It must be symmetric.
 // The estimators take its values a row at a time, one point against many,
-// through RowSum; runtime/kernel's Block evaluates a stationary kernel so,
-// with batched exponentials, and KernelFunc adapts any function of two
-// points.
+// through RowSum, or a whole block of pairs at once through PairSum;
+// runtime/kernel's Block evaluates a stationary kernel so, with vector
+// kernels, and KernelFunc adapts any function of two points.
 type Kernel interface {
 	// Eval returns k(a, b).
 	Eval(a, b []float64) float64
@@ -14,6 +14,11 @@ type Kernel interface {
 	// p_j stored row-major in points, every w_j = 1 when w is nil. It must
 	// be a deterministic function of its arguments and allocate nothing.
 	RowSum(a, points, w []float64) float64
+	// PairSum returns Σ_i Σ_j wu_i·wv_j·k(u_i, v_j) over the points u_i of
+	// u and v_j of v, d values each, stored row-major; a nil weight slice
+	// weighs every point 1. It must be a deterministic function of its
+	// arguments and allocate nothing.
+	PairSum(u, v []float64, d int, wu, wv []float64) float64
 }
 
 // KernelFunc is a Kernel given by a function of two points, evaluated one
@@ -33,6 +38,19 @@ func (f KernelFunc) RowSum(a, points, w []float64) float64 {
 			v *= w[j]
 		}
 		s += v
+	}
+	return s
+}
+
+// PairSum returns Σ_i wu_i·RowSum(u_i, v, wv), adding in order.
+func (f KernelFunc) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
+	var s float64
+	for i := range len(u) / d {
+		r := f.RowSum(u[i*d:(i+1)*d], v, wv)
+		if wu != nil {
+			r *= wu[i]
+		}
+		s += r
 	}
 	return s
 }

@@ -21,16 +21,16 @@ type rows struct {
 	triangle bool
 }
 
-// sum adds the rows in order.
+// sum adds the rows in order: a rectangle of rows as one PairSum, a
+// triangle row by row.
 func (r *rows) sum() float64 {
 	d := r.d
+	if !r.triangle {
+		return r.k.PairSum(r.u[r.lo*d:r.hi*d], r.v, d, nil, nil)
+	}
 	var s float64
 	for i := r.lo; i < r.hi; i++ {
-		against := r.v
-		if r.triangle {
-			against = r.u[:i*d]
-		}
-		s += r.k.RowSum(r.u[i*d:(i+1)*d], against, nil)
+		s += r.k.RowSum(r.u[i*d:(i+1)*d], r.u[:i*d], nil)
 	}
 	return s
 }

@@ -211,6 +211,16 @@ func (k baseKernel) RowSum(a, points, w []float64) float64 {
 	}.RowSum(a, points, w)
 }
 
+// PairSum returns Σ_i Σ_j wu_i·wv_j·k(u_i, v_j) over the points of u and v (d values each).
+func (k baseKernel) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
+	h := k.h
+	return rtkernel.Block{
+		Family:     rtkernel.RQMix,
+		InvSquared: []float64{99.99999999999999},
+		Variance:   h[0],
+	}.PairSum(u, v, d, wu, wv)
+}
+
 // init makes w compute with the hyperparameters h.
 func (w *repWork) init(h *hyperparameters) {
 	w.h, w.work = h, make([]float64, uncertain.WorkLen(Dim))

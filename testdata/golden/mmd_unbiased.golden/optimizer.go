@@ -224,6 +224,17 @@ func (k baseKernel) RowSum(a, points, w []float64) float64 {
 	}.RowSum(a, points, w)
 }
 
+// PairSum returns Σ_i Σ_j wu_i·wv_j·k(u_i, v_j) over the points of u and v (d values each).
+func (k baseKernel) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
+	h := k.h
+	return rtkernel.Block{
+		Family:         rtkernel.RQMix,
+		InvSquared:     []float64{1.0},
+		TermInvSquared: []float64{1.0 / (h[0] * h[0]), 1.0 / (h[1] * h[1]), 1.0 / (h[2] * h[2]), 1.0 / (h[3] * h[3]), 1.0 / (h[4] * h[4])},
+		Variance:       1.0,
+	}.PairSum(u, v, d, wu, wv)
+}
+
 // init makes w compute with the hyperparameters h.
 func (w *repWork) init(h *hyperparameters) {
 	w.h, w.work = h, make([]float64, uncertain.WorkLen(Dim))

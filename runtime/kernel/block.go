@@ -84,6 +84,7 @@ func (k Block) RowSum(a, points, w []float64) float64 {
 // deterministic function of the arguments.
 func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	nu, nv := len(u)/d, len(v)/d
+	weighted := wu != nil || wv != nil
 	var values, weights [blockChunk]float64
 	var sum sum4
 	i, j := 0, 0
@@ -92,18 +93,9 @@ func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 		c := 0
 		for c < blockChunk && i < nu {
 			take := min(blockChunk-c, nv-j)
-			ui := u[i*d : (i+1)*d]
-			k.squaredDistances(ui, v[j*d:(j+take)*d], values[c:c+take])
-			wi := 1.0
-			if wu != nil {
-				wi = wu[i]
-			}
-			for t := range take {
-				wj := 1.0
-				if wv != nil {
-					wj = wv[j+t]
-				}
-				weights[c+t] = wi * wj
+			k.squaredDistances(u[i*d:(i+1)*d], v[j*d:(j+take)*d], values[c:c+take])
+			if weighted {
+				pairWeights(weights[c:c+take], wu, wv, i, j)
 			}
 			c, j = c+take, j+take
 			if j == nv {
@@ -112,12 +104,32 @@ func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 		}
 		vals := values[:c]
 		k.profile(vals)
-		for t, wt := range weights[:c] {
-			vals[t] *= wt
+		if weighted {
+			for t, wt := range weights[:c] {
+				vals[t] *= wt
+			}
 		}
 		sum.add(vals)
 	}
 	return sum.total()
+}
+
+// pairWeights writes wu_i·wv_j, wu_i·wv_{j+1}, ... to out, a nil weight
+// slice weighing every point 1.
+func pairWeights(out, wu, wv []float64, i, j int) {
+	wi := 1.0
+	if wu != nil {
+		wi = wu[i]
+	}
+	if wv == nil {
+		for t := range out {
+			out[t] = wi
+		}
+		return
+	}
+	for t, wj := range wv[j : j+len(out)] {
+		out[t] = wi * wj
+	}
 }
 
 // sum4 adds values in four running sums: one would make every addition wait

@@ -92,7 +92,7 @@ func testPairSum(t *testing.T) {
 				}
 				b := Block{Family: Family(f), Variance: 1.3, Alpha: k.alpha, InvSquared: []float64{1 / (ls[0] * ls[0])}}
 				u, v := blockPoints(nu, d, uint64(nu)), blockPoints(nv, d, uint64(nv)+50)
-				wu, wv := pairWeights(nu, 7), pairWeights(nv, 8)
+				wu, wv := testWeights(nu, 7), testWeights(nv, 8)
 				var sum, weighted float64
 				for i := range nu {
 					for j := range nv {
@@ -107,10 +107,10 @@ func testPairSum(t *testing.T) {
 	}
 }
 
-// pairWeights returns n weights in [−0.5, 1.5), without blockPoints' huge
+// testWeights returns n weights in [−0.5, 1.5), without blockPoints' huge
 // values: a weighted sum of those cancels, and any two summation orders
 // then differ by more than the tolerance.
-func pairWeights(n int, seed uint64) []float64 {
+func testWeights(n int, seed uint64) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 4))
 	w := make([]float64, n)
 	for i := range w {

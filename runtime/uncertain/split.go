@@ -6,9 +6,12 @@ import (
 )
 
 // minSplitValues is the fewest kernel values a sample sum shares with a
-// helper goroutine: handing half of the rows over and waiting for them
-// costs a few microseconds, the time of about a thousand kernel values.
-const minSplitValues = 1 << 12
+// helper goroutine. The helper, woken by the caller's send, mostly starts
+// only once the caller waits for it, unless the scheduler lets the idle core
+// take it first: on the 2-core VM of docs/robust.md, half of 10⁴ rqmix values
+// (25 µs) shared so took longer than all of them alone, 4·10⁴ gained nothing
+// and 1.6·10⁵ gained 1.6–1.9×.
+const minSplitValues = 1 << 17
 
 // rows is a sum of kernel rows: Σ_{lo ≤ i < hi} RowSum(u_i, v) for the
 // points u_i of u (d values each) against the points of v, or, with

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bocdev/boc/codegen"
 	"github.com/bocdev/boc/driver"
+	"github.com/bocdev/boc/internal/proc"
 )
 
 var buildCommand = &command{
@@ -30,7 +31,7 @@ into the program.`,
 	flags: func(fs *flag.FlagSet) func(*env, []string) int {
 		out := fs.String("o", "", "write the program to `PROG` (default: the problem name)")
 		return func(e *env, args []string) int {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := stopContext()
 			defer stop()
 			return buildSource(ctx, e, args[0], func(problem string) string {
 				if *out != "" {
@@ -77,7 +78,7 @@ exiting with its status. The go build cache makes a second run fast.`,
 			}
 			// An interrupt or SIGTERM while building stops the build; while the
 			// program runs, runProgram passes them on.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext()
 			defer stop()
 			tmp, err := os.MkdirTemp("", "boc-run-*")
 			if err != nil {
@@ -156,7 +157,7 @@ func runProgram(e *env, exe string, args []string, started func()) int {
 	defer signal.Stop(signals)
 	cmd := exec.Command(exe, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	endWithParent(cmd)
+	proc.EndWithParent(cmd)
 	err := cmd.Start()
 	started()
 	if err == nil {
@@ -184,6 +185,14 @@ func runProgram(e *env, exe string, args []string, started func()) int {
 		return e.failf("the program ended abnormally: %v", err)
 	}
 	return e.failf("running the program: %v", err)
+}
+
+// stopContext returns a context that an interrupt or SIGTERM sent to boc
+// cancels, for the commands that build programs or run them themselves (the
+// study's runs are killed with it); runProgram passes the signals on to
+// `boc run`'s program instead.
+func stopContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {

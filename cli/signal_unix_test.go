@@ -37,3 +37,17 @@ func TestRunProgramForwardsSIGTERM(t *testing.T) {
 		t.Errorf("exit %d, output %q %q; want 5 and the program's trap", code, out.String(), errOut.String())
 	}
 }
+
+// TestStopContextEndsOnSIGTERM: a SIGTERM sent to boc cancels the context of
+// the commands that build or run programs themselves (boc study kills its
+// runs with it), as an interrupt does.
+func TestStopContextEndsOnSIGTERM(t *testing.T) {
+	ctx, stop := stopContext()
+	defer stop()
+	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("SIGTERM did not cancel the context")
+	}
+}

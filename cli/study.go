@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"os"
-	"os/signal"
 	"runtime"
 
 	"github.com/bocdev/boc/study"
@@ -114,7 +112,7 @@ objective.`,
 					return e.failf("--plot: cannot write into %s: %v", *plots, err)
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := stopContext()
 			defer stop()
 			results, err := study.Run(ctx, args, cfg, e.stderr)
 			var compileErr *study.CompileError

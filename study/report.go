@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/bocdev/boc/internal/proc"
 )
 
 // tracedResult is what boc study reads of a program's run --json --trace.
@@ -55,6 +57,7 @@ func (r trial) run(ctx context.Context, budgets []int) error {
 		args = append(args, "--random-search")
 	}
 	cmd := exec.CommandContext(ctx, r.method.exe, args...)
+	proc.EndWithParent(cmd)
 	cmd.Dir = filepath.Dir(r.problem.path)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -228,6 +231,7 @@ func (p *Problem) judgeRobust(ctx context.Context, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "boc study: finding the robust optimum of %s\n", p.path)
 	cmd := exec.CommandContext(ctx, exe, "robust-optimum", "--json")
+	proc.EndWithParent(cmd)
 	cmd.Dir = filepath.Dir(p.path)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -20,6 +20,7 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/internal/proc"
 	"github.com/bocdev/boc/runtime/bench"
 )
 
@@ -293,7 +294,9 @@ func (p *Problem) candidatesOptimum(ctx context.Context) error {
 		if m.skipped != "" {
 			continue
 		}
-		out, err := exec.CommandContext(ctx, m.exe, "optimum", "--json").Output()
+		cmd := exec.CommandContext(ctx, m.exe, "optimum", "--json")
+		proc.EndWithParent(cmd)
+		out, err := cmd.Output()
 		if err != nil {
 			return fmt.Errorf("%s: finding the optimum of the candidates: %w", p.path, err)
 		}

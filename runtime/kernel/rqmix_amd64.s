@@ -2,6 +2,22 @@
 
 #include "textflag.h"
 
+// NEWTON_STEP does one step y += y·(0.2 − 0.2m·y·y⁴) for both vectors:
+// y in Y5 and Y13, 0.2m in Y1 and Y9; it uses Y3, Y4, Y6, Y11, Y12, Y14.
+#define NEWTON_STEP \
+	VMULPD       Y5, Y5, Y3     \
+	VMULPD       Y13, Y13, Y11  \
+	VMULPD       Y5, Y1, Y4     \
+	VMULPD       Y13, Y9, Y12   \
+	VMULPD       Y3, Y3, Y3     \
+	VMULPD       Y11, Y11, Y11  \
+	VMOVUPD      128(DX), Y6    \
+	VMOVUPD      128(DX), Y14   \
+	VFNMADD231PD Y3, Y4, Y6     \
+	VFNMADD231PD Y11, Y12, Y14  \
+	VFMADD231PD  Y6, Y5, Y5     \
+	VFMADD231PD  Y14, Y13, Y13
+
 // The kernel computes two vectors of four squared distances, in Y0–Y7 and
 // Y8–Y15, with the instructions of the two interleaved so that each hides
 // the other's latency; the comments name the first vector's registers. It
@@ -139,30 +155,8 @@ loop:
 	// then y⁴, Y4 = 0.2m·y.
 	VMULPD       128(DX), Y1, Y1
 	VMULPD       128(DX), Y9, Y9
-	VMULPD       Y5, Y5, Y3
-	VMULPD       Y13, Y13, Y11
-	VMULPD       Y5, Y1, Y4
-	VMULPD       Y13, Y9, Y12
-	VMULPD       Y3, Y3, Y3
-	VMULPD       Y11, Y11, Y11
-	VMOVUPD      128(DX), Y6
-	VMOVUPD      128(DX), Y14
-	VFNMADD231PD Y3, Y4, Y6
-	VFNMADD231PD Y11, Y12, Y14
-	VFMADD231PD  Y6, Y5, Y5
-	VFMADD231PD  Y14, Y13, Y13
-	VMULPD       Y5, Y5, Y3
-	VMULPD       Y13, Y13, Y11
-	VMULPD       Y5, Y1, Y4
-	VMULPD       Y13, Y9, Y12
-	VMULPD       Y3, Y3, Y3
-	VMULPD       Y11, Y11, Y11
-	VMOVUPD      128(DX), Y6
-	VMOVUPD      128(DX), Y14
-	VFNMADD231PD Y3, Y4, Y6
-	VFNMADD231PD Y11, Y12, Y14
-	VFMADD231PD  Y6, Y5, Y5
-	VFMADD231PD  Y14, Y13, Y13
+	NEWTON_STEP
+	NEWTON_STEP
 	// The value: s²·(fraction + q0^(−1/5)).
 	VMULPD       Y2, Y5, Y5
 	VMULPD       Y10, Y13, Y13

@@ -209,19 +209,25 @@ func (g *generator) unitPoint() []jen.Code {
 	return stmts
 }
 
-// incumbentValue sets i to the incumbent, the evaluated point with the best
-// posterior mean, where the search starts, and best to what the acquisition
-// improves on (registry.IncumbentRule), in the model's convention: that
-// mean, or the best value observed.
-func (g *generator) incumbentValue() []jen.Code {
+// incumbentValue sets best to what the acquisition improves on
+// (registry.IncumbentRule), in the model's convention: the incumbent's
+// posterior mean or the best value observed; with needIndex it also sets i to
+// the incumbent, the evaluated point with the best posterior mean, where the
+// search starts.
+func (g *generator) incumbentValue(needIndex bool) []jen.Code {
+	index := jen.Id("_")
+	if needIndex {
+		index = jen.Id("i")
+	}
 	if g.o.Acquisition.Incumbent == registry.BestObserved {
-		return []jen.Code{
-			jen.List(jen.Id("i"), jen.Id("_")).Op(":=").Add(method("incumbent")),
-			field("best").Op("=").Add(field("model")).Dot("Y").Call(field("bestIndex")),
+		best := field("best").Op("=").Add(field("model")).Dot("Y").Call(field("bestIndex"))
+		if !needIndex {
+			return []jen.Code{best}
 		}
+		return []jen.Code{jen.List(index, jen.Id("_")).Op(":=").Add(method("incumbent")), best}
 	}
 	return []jen.Code{
-		jen.List(jen.Id("i"), jen.Id("mean")).Op(":=").Add(method("incumbent")),
+		jen.List(index, jen.Id("mean")).Op(":=").Add(method("incumbent")),
 		field("best").Op("=").Id("mean"),
 	}
 }

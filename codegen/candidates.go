@@ -135,14 +135,13 @@ func (g *generator) candidatesInit() []jen.Code {
 // finiteSearch is the end of Suggest for a finite decision set: the free
 // candidate with the best acquisition, or ErrExhausted when none is left.
 func (g *generator) finiteSearch() []jen.Code {
-	feasible := jen.Code(jen.Nil())
-	if len(g.known) > 0 {
-		feasible = field("feasibleFn")
+	search := jen.List(jen.Id("i"), jen.Id("value"), jen.Id("err")).Op(":=").Add(g.maximizeFinite())
+	if g.o.Acquisition.Arms > 0 {
+		search = jen.List(jen.Id("i"), jen.Id("value"), jen.Id("err")).Op(":=").Add(jen.Id("o").Dot("searchArms").Call(jen.Id("n"), jen.Id("m")))
 	}
 	return []jen.Code{
 		jen.Id("m").Op(":=").Add(method("freeCandidates")),
-		jen.List(jen.Id("i"), jen.Id("value"), jen.Id("err")).Op(":=").Add(field("search").Dot("MaximizeFinite").Call(
-			field(g.searchFn("acquisitionFn")), feasible, field("candidateUnits").Index(jen.Empty().Op(":").Id("m").Op("*").Id("Dim")))),
+		search,
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
 			jen.Comment("Every feasible candidate has been evaluated."),
 			jen.Return(jen.Id("Point").Values(), jen.Id("ErrExhausted")),
@@ -150,6 +149,14 @@ func (g *generator) finiteSearch() []jen.Code {
 		jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
 		jen.Return(jen.Id("candidatePoints").Index(field("candidateIndex").Index(jen.Id("i"))), jen.Nil()),
 	}
+}
+
+// maximizeFinite is a call of the search maximising the acquisition over the
+// m free candidates (freeCandidates), returning the best one's index among
+// them, its score and an error when none is feasible.
+func (g *generator) maximizeFinite() jen.Code {
+	return field("search").Dot("MaximizeFinite").Call(
+		field(g.searchFn("acquisitionFn")), g.feasible(), field("candidateUnits").Index(jen.Empty().Op(":").Id("m").Op("*").Id("Dim")))
 }
 
 // bestCandidateDecl emits BestCandidate for an expression objective: the

@@ -33,7 +33,8 @@ func readCandidates(t *testing.T, name string) map[string]bool {
 
 // TestCandidatesPrograms: with a finite decision set every evaluated point,
 // the initial design included, is a distinct candidate satisfying the known
-// constraints, and a set smaller than the budget ends the run as exhausted
+// constraints (with the portfolio hedge too, whose arms each score the free
+// candidates), and a set smaller than the budget ends the run as exhausted
 // once every candidate has been evaluated.
 func TestCandidatesPrograms(t *testing.T) {
 	b := builtModule(t)
@@ -46,6 +47,7 @@ func TestCandidatesPrograms(t *testing.T) {
 	}{
 		{"candidates", "candidates.csv", "x1", "x2", func(x, y float64) bool { return x+y <= 20 }, 20, "budget"},
 		{"candidates_small", "candidates_small.csv", "x", "k", nil, 5, "exhausted"},
+		{"hedge_candidates", "candidates.csv", "x1", "x2", func(x, y float64) bool { return x+y <= 20 }, 20, "budget"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

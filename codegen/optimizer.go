@@ -262,6 +262,7 @@ func (g *generator) makeDesignDecl(f *jen.File) {
 func (g *generator) suggestDecls(f *jen.File) {
 	prepareIncumbent, prepare, fantasised := g.prepareAcquisition()
 	fantasised = append(fantasised, g.searchIncumbent()...)
+	start := g.incumbentStart()
 	var body []jen.Code
 	if g.o.NewCanFail() {
 		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
@@ -275,7 +276,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
 		),
 		field("best").Op("=").Lit(0.0),
-		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(), append(g.incumbentStart(), prepareIncumbent...)...)...),
+		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(len(start) > 0 || len(prepareIncumbent) > 0), append(start, prepareIncumbent...)...)...),
 	)
 	body = append(body, prepare...)
 	body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("fantasise")), jen.Id("err").Op("!=").Nil()).Block(
@@ -392,6 +393,9 @@ func (g *generator) farthest() jen.Code {
 // search (searchArms).
 func (g *generator) incumbentStart() []jen.Code {
 	incumbent := whole(field("units").Index(jen.Id("i")))
+	if g.o.Acquisition.Arms > 0 && g.o.Finite() {
+		return nil // searchArms scores every free candidate
+	}
 	if g.o.Acquisition.Arms > 0 {
 		return []jen.Code{jen.List(field("start"), field("hasStart")).Op("=").List(jen.Id("i"), jen.True())}
 	}

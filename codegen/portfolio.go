@@ -25,14 +25,19 @@ func (g *generator) portfolioFields() []jen.Code {
 	if g.o.Acquisition.Arms == 0 {
 		return nil
 	}
-	return []jen.Code{
+	fields := []jen.Code{
 		jen.Id("arm").Int().Comment("the arm being searched, then the arm played"),
 		jen.Id("gains").Index(jen.Lit(g.o.Acquisition.Arms)).Float64().Comment("the arms' gains at this suggestion"),
-		jen.Id("start").Int().Comment("the incumbent's index, where every arm's search starts when hasStart"),
-		jen.Id("hasStart").Bool(),
 		jen.Id("nominees").Index(jen.Id("Budget")).Index(jen.Lit(g.o.Acquisition.Arms)).Add(unitArray()).Comment("each arm's maximiser, by the model's size at the search"),
 		jen.Id("nominated").Index(jen.Id("Budget")).Bool().Comment("which searches left nominees"),
 	}
+	if g.o.Finite() {
+		return fields // a finite search scores every free candidate: no starts
+	}
+	return append(fields,
+		jen.Id("start").Int().Comment("the incumbent's index, where every arm's search starts when hasStart"),
+		jen.Id("hasStart").Bool(),
+	)
 }
 
 // portfolioDecls emits setGains and searchArms.
@@ -55,6 +60,36 @@ func (g *generator) portfolioDecls(f *jen.File) {
 			),
 		),
 	)
+	choose := []jen.Code{
+		field("nominated").Index(jen.Id("n")).Op("=").True(),
+		field("arm").Op("=").Qual(runtimeAcq, "HedgeChoose").Call(jen.Op("&").Add(field("gains")), jen.Lit(g.o.Acquisition.Eta),
+			jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(3))),
+	}
+	if g.o.Finite() {
+		f.Comment("searchArms maximises every arm of the portfolio over the m candidates not")
+		f.Comment("evaluated yet at model size n, keeps the arms' maximisers as search n's nominees,")
+		f.Comment("and draws the arm to play from the gains, leaving it in arm. It returns the played")
+		f.Comment("maximiser's index among the free candidates and the first arm's maximum score, the")
+		f.Comment("portfolio's value whichever arm is played.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("searchArms").Params(jen.List(jen.Id("n"), jen.Id("m")).Int()).Params(jen.Int(), jen.Float64(), jen.Error()).Block(
+			jen.Var().Defs(
+				jen.Id("values").Index(jen.Lit(arms)).Float64(),
+				jen.Id("picks").Index(jen.Lit(arms)).Int(),
+			),
+			jen.For(jen.Id("a").Op(":=").Range().Id("values")).Block(
+				field("arm").Op("=").Id("a"),
+				jen.List(jen.Id("i"), jen.Id("v"), jen.Id("err")).Op(":=").Add(g.maximizeFinite()),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Lit(0), jen.Id("err"))),
+				jen.List(jen.Id("values").Index(jen.Id("a")), jen.Id("picks").Index(jen.Id("a"))).Op("=").List(jen.Id("v"), jen.Id("i")),
+				jen.Copy(field("nominees").Index(jen.Id("n")).Index(jen.Id("a")).Index(jen.Op(":")),
+					field("candidateUnits").Index(jen.Id("i").Op("*").Id("Dim").Op(":").Parens(jen.Id("i").Op("+").Lit(1)).Op("*").Id("Dim"))),
+			),
+			jen.Add(choose[0]),
+			jen.Add(choose[1]),
+			jen.Return(jen.Id("picks").Index(field("arm")), jen.Id("values").Index(jen.Lit(0)), jen.Nil()),
+		)
+		return
+	}
 	f.Comment("searchArms maximises every arm of the portfolio at model size n, each search")
 	f.Comment("starting from the incumbent too, keeps the arms' maximisers as search n's")
 	f.Comment("nominees, and draws the arm to play from the gains: it leaves that arm in arm and")
@@ -69,9 +104,9 @@ func (g *generator) portfolioDecls(f *jen.File) {
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Id("err"))),
 			jen.List(jen.Id("values").Index(jen.Id("a")), field("nominees").Index(jen.Id("n")).Index(jen.Id("a"))).Op("=").List(jen.Id("v"), field("candidate")),
 		),
-		jen.List(field("nominated").Index(jen.Id("n")), field("hasStart")).Op("=").List(jen.True(), jen.False()),
-		field("arm").Op("=").Qual(runtimeAcq, "HedgeChoose").Call(jen.Op("&").Add(field("gains")), jen.Lit(g.o.Acquisition.Eta),
-			jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(3))),
+		field("hasStart").Op("=").False(),
+		jen.Add(choose[0]),
+		jen.Add(choose[1]),
 		field("candidate").Op("=").Add(field("nominees")).Index(jen.Id("n")).Index(field("arm")),
 		jen.Return(jen.Id("values").Index(jen.Lit(0)), jen.Nil()),
 	)

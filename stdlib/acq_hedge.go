@@ -1,7 +1,6 @@
 package stdlib
 
 import (
-	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/runtime/acq"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
@@ -17,24 +16,12 @@ func init() {
 			{Name: "eta", Type: registry.RealParam, Default: registry.Real(1), Range: positive,
 				Doc: "η: how strongly the arms' gains, on the model's standardised scale, favour the best arm"},
 		},
-		Check: checkHedge, Runtime: []string{runtimeAcq},
+		Runtime: []string{runtimeAcq},
 		Emit: registry.AcquisitionHooks{Code: hedgeEmit, Spec: func(a *registry.Args) registry.AcquisitionSpec {
 			// The ei and pi arms improve on the best value observed, as the
 			// ei and pi acquisitions do by default.
 			return registry.AcquisitionSpec{Arms: acq.HedgeArms, Eta: a.Real("eta"), Incumbent: registry.BestObserved}
 		}}})
-}
-
-// checkHedge refuses what the portfolio does not support in this version: a
-// finite decision set.
-func checkHedge(ctx *registry.CheckContext) {
-	if !ctx.Complete {
-		return
-	}
-	if ctx.Program.Candidates != nil {
-		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition %s over a finite decision set is not supported in this version of boc", pluginName(ctx.Call)).
-			WithHint("use ei, pi or ucb with candidates"))
-	}
 }
 
 // hedgeEmit scores the arm being searched (runtime/acq.Hedge).

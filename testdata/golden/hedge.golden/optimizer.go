@@ -205,16 +205,16 @@ type Optimizer struct {
 	kvec      [Budget]float64      // kernel vector workspace
 	candidate [Dim]float64         // the search's result
 
-	bestIndex       int        // index of the best observed value
-	best            float64    // largest posterior mean at an evaluated point, while searching
-	lastAcquisition float64    // the acquisition's maximum at the last suggestion
-	searched        bool       // whether the last suggestion maximised the acquisition
-	arm             int        // the arm being searched, then the arm played
-	gains           [3]float64 // the arms' gains at this suggestion
-	start           int        // the incumbent's index, where every arm's search starts when hasStart
-	hasStart        bool
+	bestIndex       int                     // index of the best observed value
+	best            float64                 // largest posterior mean at an evaluated point, while searching
+	lastAcquisition float64                 // the acquisition's maximum at the last suggestion
+	searched        bool                    // whether the last suggestion maximised the acquisition
+	arm             int                     // the arm being searched, then the arm played
+	gains           [3]float64              // the arms' gains at this suggestion
 	nominees        [Budget][3][Dim]float64 // each arm's maximiser, by the model's size at the search
 	nominated       [Budget]bool            // which searches left nominees
+	start           int                     // the incumbent's index, where every arm's search starts when hasStart
+	hasStart        bool
 
 	hyper    hyperparameters // the kernel's learned hyperparameters
 	fitter   *fit.Fitter
@@ -527,7 +527,8 @@ func (o *Optimizer) searchArms(n int) (float64, error) {
 		}
 		values[a], o.nominees[n][a] = v, o.candidate
 	}
-	o.nominated[n], o.hasStart = true, false
+	o.hasStart = false
+	o.nominated[n] = true
 	o.arm = acq.HedgeChoose(&o.gains, 1.0, streamSeed(o.seed, uint64(n), 3))
 	o.candidate = o.nominees[n][o.arm]
 	return values[0], nil

@@ -60,11 +60,10 @@ func (g *generator) portfolioDecls(f *jen.File) {
 			),
 		),
 	)
-	choose := []jen.Code{
-		field("nominated").Index(jen.Id("n")).Op("=").True(),
-		field("arm").Op("=").Qual(runtimeAcq, "HedgeChoose").Call(jen.Op("&").Add(field("gains")), jen.Lit(g.o.Acquisition.Eta),
-			jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(3))),
-	}
+	// Both searches end by marking search n's nominees and drawing the arm.
+	choose := jen.Add(field("nominated").Index(jen.Id("n")).Op("=").True()).Line().
+		Add(field("arm").Op("=").Qual(runtimeAcq, "HedgeChoose").Call(jen.Op("&").Add(field("gains")), jen.Lit(g.o.Acquisition.Eta),
+			jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(3))))
 	if g.o.Finite() {
 		f.Comment("searchArms maximises every arm of the portfolio over the m candidates not")
 		f.Comment("evaluated yet at model size n, keeps the arms' maximisers as search n's nominees,")
@@ -84,8 +83,7 @@ func (g *generator) portfolioDecls(f *jen.File) {
 				jen.Copy(field("nominees").Index(jen.Id("n")).Index(jen.Id("a")).Index(jen.Op(":")),
 					field("candidateUnits").Index(jen.Id("i").Op("*").Id("Dim").Op(":").Parens(jen.Id("i").Op("+").Lit(1)).Op("*").Id("Dim"))),
 			),
-			jen.Add(choose[0]),
-			jen.Add(choose[1]),
+			choose,
 			jen.Return(jen.Id("picks").Index(field("arm")), jen.Id("values").Index(jen.Lit(0)), jen.Nil()),
 		)
 		return
@@ -105,8 +103,7 @@ func (g *generator) portfolioDecls(f *jen.File) {
 			jen.List(jen.Id("values").Index(jen.Id("a")), field("nominees").Index(jen.Id("n")).Index(jen.Id("a"))).Op("=").List(jen.Id("v"), field("candidate")),
 		),
 		field("hasStart").Op("=").False(),
-		jen.Add(choose[0]),
-		jen.Add(choose[1]),
+		choose,
 		field("candidate").Op("=").Add(field("nominees")).Index(jen.Id("n")).Index(field("arm")),
 		jen.Return(jen.Id("values").Index(jen.Lit(0)), jen.Nil()),
 	)

@@ -54,26 +54,10 @@ func (k Block) Row(a, points, out []float64) {
 }
 
 // RowSum returns Σ_j w_j·k(a, p_j) over the len(points)/len(a) points p_j
-// stored row-major in points; a nil w weighs every point 1. The terms are
-// added in a fixed order, so the sum is a deterministic function of the
-// arguments.
+// stored row-major in points; a nil w weighs every point 1: PairSum with a
+// as the only point of u.
 func (k Block) RowSum(a, points, w []float64) float64 {
-	d := len(a)
-	n := len(points) / d
-	var values [blockChunk]float64
-	var sum sum4
-	for start := 0; start < n; start += blockChunk {
-		end := min(start+blockChunk, n)
-		v := values[:end-start]
-		k.chunk(a, points[start*d:end*d], v)
-		if w != nil {
-			for j, wj := range w[start:end] {
-				v[j] *= wj
-			}
-		}
-		sum.add(v)
-	}
-	return sum.total()
+	return k.PairSum(a, points, len(a), nil, w)
 }
 
 // PairSum returns Σ_i Σ_j wu_i·wv_j·k(u_i, v_j) over the points u_i of u and

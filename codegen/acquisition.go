@@ -19,6 +19,7 @@ func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
 	ag := &registry.AcquisitionGen{
 		Args: registry.Args{Call: g.p.Acquisition},
 		Mean: jen.Id("mean"), SD: jen.Id("sd"), Best: jen.Id("best"), BestSD: jen.Id("bestSD"), Cov: jen.Id("cov"),
+		Means: jen.Id("means"), Covs: jen.Id("covs"), Noise: jen.Id("noise"), Lines: jen.Id("lines"), DCovs: jen.Id("dcovs"),
 		Setting: jen.Id("setting"),
 		T:       jen.Float64().Call(field("model").Dot("Len").Call().Op("+").Lit(1)),
 		D:       g.p.D,
@@ -32,8 +33,9 @@ func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
 	g.checkArgs(&ag.Args)
 }
 
-// acquisitionParams are the parameters of the emitted acquisition function.
-func (g *generator) acquisitionParams() []jen.Code {
+// acquisitionParams are the parameters of the emitted acquisition function;
+// with grad, those of acquisitionGrad.
+func (g *generator) acquisitionParams(grad bool) []jen.Code {
 	names := []jen.Code{jen.Id("mean"), jen.Id("sd"), jen.Id("best")}
 	if g.o.Acquisition.Joint {
 		names = append(names, jen.Id("bestSD"), jen.Id("cov"))
@@ -42,6 +44,13 @@ func (g *generator) acquisitionParams() []jen.Code {
 		names = append(names, jen.Id("setting"))
 	}
 	params := []jen.Code{jen.List(names...).Float64()}
+	if g.o.Acquisition.Lookahead {
+		params = append(params, jen.List(jen.Id("means"), jen.Id("covs")).Index().Float64(), jen.Id("noise").Float64(),
+			jen.Id("lines").Index().Qual(runtimeAcq, "Line"))
+		if grad {
+			params = append(params, jen.Id("dcovs").Index().Float64())
+		}
+	}
 	if g.o.Acquisition.Arms > 0 {
 		params = append(params, jen.Id("arm").Int())
 	}
@@ -50,14 +59,25 @@ func (g *generator) acquisitionParams() []jen.Code {
 
 // acquisitionArgs are the arguments of a call of the emitted acquisition
 // function, at a candidate whose posterior is mean and sd, and cov its
-// covariance with the incumbent for a joint acquisition.
-func (g *generator) acquisitionArgs(cov jen.Code) []jen.Code {
+// covariance with the incumbent for a joint acquisition; for a lookahead,
+// mem is the memory (the worker's or the optimiser's) that holds the
+// candidate's covariances with the evaluated points, and with grad the call
+// is of acquisitionGrad.
+func (g *generator) acquisitionArgs(cov, mem jen.Code, grad bool) []jen.Code {
 	args := []jen.Code{jen.Id("mean"), jen.Id("sd"), field("best")}
 	if g.o.Acquisition.Joint {
 		args = append(args, field("bestSD"), cov)
 	}
 	if g.acquisition.Setting != nil {
 		args = append(args, field("setting"))
+	}
+	if g.o.Acquisition.Lookahead {
+		n := jen.Empty().Op(":").Id("n")
+		args = append(args, field("trainMeans").Index(n), jen.Add(mem).Dot("trainCovs").Index(n.Clone()), field("observationNoise"),
+			jen.Add(mem).Dot("lines").Index(jen.Empty().Op(":").Id("n").Op("+").Lit(1)))
+		if grad {
+			args = append(args, jen.Add(mem).Dot("dcovs").Index(n.Clone()))
+		}
 	}
 	if g.o.Acquisition.Arms > 0 {
 		args = append(args, field("arm"))
@@ -80,6 +100,11 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 		f.Comment("bestSD is the incumbent's posterior standard deviation and cov the posterior")
 		f.Comment("covariance of the candidate and the incumbent.")
 	}
+	if g.o.Acquisition.Lookahead {
+		f.Comment("means are the posterior means at the evaluated points and covs their posterior")
+		f.Comment("covariances with the candidate, noise the noise variance of an observation there")
+		f.Comment("and lines the lookahead's memory.")
+	}
 	if a.Setting != nil {
 		f.Comment("setting is the value acquisitionSetting computed for this suggestion.")
 	}
@@ -91,7 +116,7 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 		f.Comment("logarithm) that keeps ranking candidates where the acquisition itself underflows")
 		f.Comment("to 0; acquisitionValue converts it back.")
 	}
-	f.Func().Id("acquisition").Params(g.acquisitionParams()...).Float64().Block(jen.Return(a.Score))
+	f.Func().Id("acquisition").Params(g.acquisitionParams(false)...).Float64().Block(jen.Return(a.Score))
 	if a.Value != nil {
 		f.Comment("acquisitionValue converts a score of acquisition into the acquisition's value,")
 		f.Comment("in its natural units (the objective's for expected improvement).")
@@ -110,10 +135,29 @@ func (g *generator) acquisitionFields() []jen.Code {
 			jen.Id("incumbentSolve").Index(jen.Id("Budget")).Float64().Comment("L⁻¹k(x⁺), for covariances with the incumbent"),
 		)
 	}
+	if g.o.Acquisition.Lookahead {
+		fields = append(fields,
+			jen.Id("trainMeans").Index(jen.Id("Budget")).Float64().Comment("posterior means at the evaluated points, while searching"),
+			jen.Id("observationNoise").Float64().Comment("noise variance of the next observation, while searching"),
+		)
+		if !g.o.GradientSearch() {
+			fields = append(fields, lookaheadMemory()...)
+		}
+	}
 	if g.acquisition.Setting != nil {
 		fields = append(fields, jen.Id("setting").Float64().Comment("the acquisition's setting for this suggestion"))
 	}
 	return fields
+}
+
+// lookaheadMemory are the fields, of a search worker or of the optimiser,
+// that a lookahead acquisition needs per candidate.
+func lookaheadMemory() []jen.Code {
+	return []jen.Code{
+		jen.Id("weights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k"),
+		jen.Id("trainCovs").Index(jen.Id("Budget")).Float64().Comment("posterior covariances of the evaluated points with x"),
+		jen.Id("lines").Index(jen.Id("Budget").Op("+").Lit(1)).Qual(runtimeAcq, "Line").Comment("the lookahead's memory"),
+	}
 }
 
 // prepareAcquisition is the part of Suggest, before the search, that sets the
@@ -125,6 +169,9 @@ func (g *generator) prepareAcquisition() (incumbent, always, fantasised []jen.Co
 	if g.o.Acquisition.Joint {
 		incumbent = append(incumbent, field("incumbentIndex").Op("=").Id("i"))
 		fantasised = append(fantasised, method("setIncumbent"))
+	}
+	if g.o.Acquisition.Lookahead {
+		fantasised = append(fantasised, method("setLookahead"))
 	}
 	if g.acquisition.Setting != nil {
 		always = append(always, field("setting").Op("=").Add(method("acquisitionSetting")))
@@ -151,6 +198,16 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 		f.Comment(fmt.Sprintf("acquisitionSetting is the setting of %s for the next suggestion.", callString(g.p.Acquisition)))
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionSetting").Params().Float64().Block(jen.Return(g.acquisition.Setting))
 	}
+	if g.o.Acquisition.Lookahead {
+		f.Comment("setLookahead stores what the lookahead needs of the evaluated points for the")
+		f.Comment("next search: their posterior means, and the noise variance of an observation.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("setLookahead").Params().Block(
+			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
+				field("trainMeans").Index(jen.Id("i")).Op("=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))),
+			),
+			field("observationNoise").Op("=").Add(field("model").Dot("NewObservationNoise").Call()),
+		)
+	}
 	if !g.o.Acquisition.Joint {
 		return
 	}
@@ -173,11 +230,20 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 // acquisitionAtDecls emits acquisitionAt, the score at a candidate for a search
 // without gradients, and what it needs of the joint posterior.
 func (g *generator) acquisitionAtDecls(f *jen.File) {
-	args := g.acquisitionArgs(field("incumbentCovariance").Call(jen.Id("u")))
+	args := g.acquisitionArgs(field("incumbentCovariance").Call(jen.Id("u")), jen.Id("o"), false)
+	at := []jen.Code{jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u")))}
+	if g.o.Acquisition.Lookahead {
+		// predict left L⁻¹k in kvec.
+		n := jen.Empty().Op(":").Id("n")
+		at = append(at,
+			jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+			field("model").Dot("SolveWeights").Call(field("kvec").Index(n), field("weights").Index(n.Clone())),
+			field("model").Dot("TrainCovariances").Call(field("weights").Index(n.Clone()), field("trainCovs").Index(n.Clone())),
+		)
+	}
 	f.Comment("acquisitionAt is the acquisition's score at unit coordinates u.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
-		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").Add(field("predict").Call(jen.Id("u"))),
-		jen.Return(jen.Id("acquisition").Call(args...)),
+		append(at, jen.Return(jen.Id("acquisition").Call(args...)))...,
 	)
 	if !g.o.Acquisition.Joint {
 		return

@@ -103,7 +103,7 @@ func (g *generator) inputSearchDecls(f *jen.File) {
 	f.Type().Id("searchWorker").Struct(fields...)
 	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
 	rw, rep, p := jen.Op("&").Add(w("rw")), jen.Op("&").Add(w("rep")), jen.Op("&").Id("p")
-	args := g.acquisitionArgs(jen.Id("cov"))
+	args := g.acquisitionArgs(jen.Id("cov"), nil, false)
 	body := g.unitPoint()
 	if g.o.Unscented() {
 		body = append(body, g.unscentedScore(args)...)

@@ -86,6 +86,13 @@ func (g *generator) searchDecls(f *jen.File) {
 	if g.o.Acquisition.Joint {
 		fields = append(fields, jen.List(jen.Id("dcross"), jen.Id("dcov")).Add(dim()).Comment("∂k(x, x⁺)/∂x and ∂cov(x, x⁺)/∂x"))
 	}
+	if g.o.Acquisition.Lookahead {
+		fields = append(fields, lookaheadMemory()[1:]...) // A⁻¹k is in work
+		fields = append(fields,
+			jen.Id("dcovs").Index(jen.Id("Budget")).Float64().Comment("the score's derivatives in trainCovs"),
+			jen.Id("dtrain").Add(dim()).Comment("their chain to x"),
+		)
+	}
 	f.Comment("searchWorker is the memory of one goroutine of the acquisition search.")
 	f.Type().Id("searchWorker").Struct(fields...)
 
@@ -156,7 +163,8 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 	incumbent := jen.Op("&").Add(field("units")).Index(field("incumbentIndex"))
 	p := jen.Op("&").Id("p")
 
-	valueArgs := g.acquisitionArgs(jen.Id("cov"))
+	valueArgs := g.acquisitionArgs(jen.Id("cov"), jen.Id("w"), false)
+	gradArgs := g.acquisitionArgs(jen.Id("cov"), jen.Id("w"), true)
 	valueOnly := append(g.unitPoint(),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 			w("kvec").Index(jen.Id("i")).Op("=").Add(kernelAt(p, jen.Op("&").Add(field("units")).Index(jen.Id("i")))),
@@ -167,6 +175,10 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 	if g.o.Acquisition.Joint {
 		valueOnly = append(valueOnly, jen.Id("cov").Op(":=").Add(field("model").Dot("PosteriorCovariance").Call(
 			upToN(w("kvec")), upToN(field("incumbentSolve")), kernelAt(p, incumbent))))
+	}
+	trainCovs := field("model").Dot("TrainCovariances").Call(upToN(w("work")), upToN(w("trainCovs")))
+	if g.o.Acquisition.Lookahead {
+		valueOnly = append(valueOnly, field("model").Dot("SolveWeights").Call(upToN(w("kvec")), upToN(w("work"))), trainCovs)
 	}
 	valueOnly = append(valueOnly, jen.Return(jen.Id("acquisition").Call(valueArgs...)))
 
@@ -189,8 +201,17 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 		results = append(results, jen.Id("dCov"))
 		chain = chain.Op("+").Id("dCov").Op("*").Add(w("dcov").Index(jen.Id("j")))
 	}
+	var chainCovs []jen.Code
+	if g.o.Acquisition.Lookahead {
+		// posteriorGrad left A⁻¹k in work, free again once the covariances are taken.
+		body = append(body, trainCovs.Clone())
+		chainCovs = append(chainCovs, field("model").Dot("TrainCovariancesGrad").Call(
+			upToN(w("dcovs")), w("dk").Index(jen.Empty().Op(":").Id("n").Op("*").Id("Dim")), upToN(w("work")), whole(w("dtrain"))))
+		chain = chain.Op("+").Add(w("dtrain").Index(jen.Id("j")))
+	}
+	body = append(body, jen.List(results...).Op(":=").Id("acquisitionGrad").Call(gradArgs...))
+	body = append(body, chainCovs...)
 	body = append(body,
-		jen.List(results...).Op(":=").Id("acquisitionGrad").Call(valueArgs...),
 		jen.For(jen.Id("j").Op(":=").Range().Id("grad")).Block(
 			jen.Id("grad").Index(jen.Id("j")).Op("=").Add(chain),
 			jen.If(jen.Id("sd").Op(">").Lit(0)).Block(
@@ -201,12 +222,15 @@ func (g *generator) acquisitionGradDecl(f *jen.File) {
 		jen.Return(jen.Id("score")),
 	)
 	f.Comment("acquisitionGrad is acquisition's score and its derivatives with respect to")
-	if g.o.Acquisition.Joint {
+	switch {
+	case g.o.Acquisition.Joint:
 		f.Comment("mean, sd and cov.")
-	} else {
+	case g.o.Acquisition.Lookahead:
+		f.Comment("mean and sd; it writes those with respect to covs to dcovs.")
+	default:
 		f.Comment("mean and sd.")
 	}
-	f.Func().Id("acquisitionGrad").Params(g.acquisitionParams()...).Params(jen.List(results...).Float64()).
+	f.Func().Id("acquisitionGrad").Params(g.acquisitionParams(true)...).Params(jen.List(results...).Float64()).
 		Block(jen.Return(a.Gradient))
 
 	f.Comment("acquisitionGradAt is the acquisition's score at unit coordinates u and, unless")

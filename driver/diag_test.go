@@ -53,6 +53,8 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{9, 13, "acquisition uei needs a gradient search", "search lbfgs"}}},
 		{"uei on a model over input distributions", problemWith("input noise x ~ normal(0, 0.05)", "model ugp", "acquisition uei"),
 			[]wantDiag{{10, 13, "acquisition uei averages over the input noise, which model ugp already models", "model gp"}}},
+		{"lookahead on a model over input distributions", problemWith("input noise x ~ normal(0, 0.05)", "model ugp", "acquisition kg"),
+			[]wantDiag{{10, 13, "acquisition kg needs a model over points, not model ugp", "model gp"}}},
 		{"inflation without input noise", problemWith(`model gp(kernel = se, input_noise = "inflate")`),
 			[]wantDiag{{8, 7, "model gp inflates its noise by the input noise, but none is declared", "input noise x ~ normal(0, 0.05)"}}},
 		{"model over input distributions without input noise", problemWith("model ugp"),

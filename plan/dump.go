@@ -163,6 +163,9 @@ func acquisitionLine(o *Optimizer) string {
 	if o.Acquisition.Joint {
 		s += ", under the joint posterior of candidate and incumbent"
 	}
+	if o.Acquisition.Lookahead {
+		s += ", looking one observation ahead at the evaluated points"
+	}
 	if a := o.Acquisition.Arms; a > 0 {
 		s += fmt.Sprintf(", a portfolio of %d arms drawn with η = %g", a, o.Acquisition.Eta)
 	}

@@ -165,15 +165,8 @@ func appendList(l *ir.List, v ir.Value) *ir.List {
 
 // callParts splits a call or bare name into the name and the arguments.
 func (c *checker) callParts(kind registry.Kind, e ast.Expr) (*ast.Ident, []*ast.Arg, bool) {
-	switch e := e.(type) {
-	case *ast.CallExpr:
-		if e != nil && e.Fun != nil {
-			return e.Fun, e.Args, true
-		}
-	case *ast.Ident:
-		if e != nil {
-			return e, nil, true
-		}
+	if name, args, ok := splitCall(e); ok {
+		return name, args, true
 	}
 	if isNil(e) {
 		c.incomplete(kindNoun(kind))
@@ -184,6 +177,22 @@ func (c *checker) callParts(kind registry.Kind, e ast.Expr) (*ast.Ident, []*ast.
 		example = fmt.Sprintf("e.g. %s(...)", names[0])
 	}
 	c.errorHint(e.Span(), example, "expected %s call", aKind(kind))
+	return nil, nil, false
+}
+
+// splitCall splits a plugin call, or a bare name, into name and arguments;
+// ok is false for any other expression.
+func splitCall(e ast.Expr) (name *ast.Ident, args []*ast.Arg, ok bool) {
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		if e != nil && e.Fun != nil {
+			return e.Fun, e.Args, true
+		}
+	case *ast.Ident:
+		if e != nil {
+			return e, nil, true
+		}
+	}
 	return nil, nil, false
 }
 

@@ -365,6 +365,14 @@ type AcquisitionGen struct {
 	// generator computes them (an O(n²) solve per suggestion and an O(n) dot
 	// product per candidate) only for hooks whose result sets Joint.
 	BestSD, Cov jen.Code
+	// Means are the posterior means at the evaluated points, Covs their
+	// posterior covariances with the candidate (both []float64), Noise the
+	// noise variance of an observation at the candidate and Lines the
+	// []runtime/acq.Line memory of a one-step lookahead; DCovs, in
+	// Gradient only, the []float64 that receives the score's derivatives in
+	// Covs. The code generator computes them (an O(n²) solve per candidate)
+	// only for hooks whose result sets Lookahead.
+	Means, Covs, Noise, Lines, DCovs jen.Code
 	// Setting is the value of the result's Setting expression inside Score.
 	Setting jen.Code
 	// T is the round, one more than the number of observations; D the input
@@ -413,6 +421,9 @@ type AcquisitionHooks struct {
 type AcquisitionSpec struct {
 	// Joint says Score uses BestSD and Cov.
 	Joint bool
+	// Lookahead says Score uses Means, Covs, Noise and Lines, and Gradient
+	// writes the score's derivatives in Covs to DCovs.
+	Lookahead bool
 	// Unscented, if set, makes the searched score the weighted mean of the
 	// acquisition (its natural value, Value of Score) over the sigma points of
 	// the unscented transform of the input noise at the candidate, returned

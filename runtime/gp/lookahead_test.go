@@ -82,12 +82,7 @@ func TestTrainCovariancesGrad(t *testing.T) {
 		grad := make([]float64, p.dim)
 		g.TrainCovariancesGrad(c, dk, make([]float64, n), grad)
 		for j := range grad {
-			h := 1e-6
-			up, down := append([]float64(nil), x...), append([]float64(nil), x...)
-			up[j] += h
-			down[j] -= h
-			want := (weighted(up) - weighted(down)) / (2 * h)
-			if math.Abs(grad[j]-want) > 1e-6*max(1, math.Abs(want)) {
+			if want := partial(weighted, x, j); !matchesDifference(grad[j], want) {
 				t.Errorf("noisy %v: ∂/∂x_%d = %.10g, finite difference %.10g", noisy, j, grad[j], want)
 			}
 		}

@@ -69,6 +69,9 @@ func (k Block) RowSum(a, points, w []float64) float64 {
 func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	nu, nv := len(u)/d, len(v)/d
 	weighted := wu != nil || wv != nil
+	if !weighted && d == 1 && nv%4 == 0 && k.Family == RQMix && len(k.InvSquared) == 1 && haveRowSumVector() {
+		return k.rqMixRows(u, v)
+	}
 	var values, weights [blockChunk]float64
 	var sum sum4
 	i, j := 0, 0
@@ -87,13 +90,52 @@ func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 			}
 		}
 		vals := values[:c]
+		if !weighted {
+			k.profileSum(vals, &sum)
+			continue
+		}
 		k.profile(vals)
-		if weighted {
-			for t, wt := range weights[:c] {
-				vals[t] *= wt
-			}
+		for t, wt := range weights[:c] {
+			vals[t] *= wt
 		}
 		sum.add(vals)
+	}
+	return sum.total()
+}
+
+// profileSum adds the kernel's values at the squared distances in r2 (at
+// most blockChunk, overwritten) to sum, as profile and sum.add would: for
+// RQMix, a prefix through the fused vector kernel where there is one.
+func (k Block) profileSum(r2 []float64, sum *sum4) {
+	if k.Family == RQMix {
+		c := k.rqMixScales()
+		if r2 = r2[rqMixSumVector(r2, &c, k.Variance, sum):]; len(r2) == 0 {
+			return
+		}
+	}
+	k.profile(r2)
+	sum.add(r2)
+}
+
+// rqMixRows is PairSum, unweighted, for RQMix in R^1 with one lengthscale
+// and rows of a multiple of four points, row by row through the fused
+// vector kernel. With rows of a multiple of four, every value goes to the
+// running sum it goes to through PairSum's chunks, in the same order, so
+// the total is the same to the bit.
+func (k Block) rqMixRows(u, v []float64) float64 {
+	c := k.rqMixScales()
+	inv := k.InvSquared[0]
+	var sum sum4
+	var values [blockChunk]float64
+	for i, a := range u {
+		// The kernel stops before a step with a value it does not take;
+		// the rest of the row goes through chunks.
+		for j := rqMixRowSumVector(a, inv, v, &c, k.Variance, &sum); j < len(v); j += blockChunk {
+			vals := values[:min(blockChunk, len(v)-j)]
+			k.squaredDistances(u[i:i+1], v[j:j+len(vals)], vals)
+			k.profile(vals)
+			sum.add(vals)
+		}
 	}
 	return sum.total()
 }
@@ -197,12 +239,7 @@ func (k Block) profile(out []float64) {
 // there is one, takes the longest prefix it can; rqMixPortable finishes
 // the step it stopped at, and so on to the end.
 func (k Block) rqMix(r2, arg []float64) {
-	c := rqMixScales // q_a = 1 + c_a·r²
-	if k.TermInvSquared != nil {
-		for t, inv := range k.TermInvSquared[:len(c)] {
-			c[t] *= inv
-		}
-	}
+	c := k.rqMixScales()
 	s2 := k.Variance
 	for i := 0; i < len(r2); {
 		i += rqMixVector(r2[i:], &c, s2)
@@ -210,6 +247,18 @@ func (k Block) rqMix(r2, arg []float64) {
 		rqMixPortable(r2[i:end], arg[i:end], &c, s2)
 		i = end
 	}
+}
+
+// rqMixScales returns the scales c_a of RQMix's bases q_a = 1 + c_a·r²:
+// 1/(2a), divided by the term's squared lengthscale if it has its own.
+func (k Block) rqMixScales() [len(rqMixShapes)]float64 {
+	c := rqMixScales
+	if k.TermInvSquared != nil {
+		for t, inv := range k.TermInvSquared[:len(c)] {
+			c[t] *= inv
+		}
+	}
+	return c
 }
 
 // rqMixPortable is rqMix without the vector kernel, for the scales c_a and
@@ -296,8 +345,8 @@ func (k Block) squaredDistances(a, points, out []float64) {
 		if d == 1 {
 			a0 := a[0]
 			points = points[:len(out)]
-			for j, p := range points {
-				t := a0 - p
+			for j := distances1Vector(a0, inv, points, out); j < len(out); j++ {
+				t := a0 - points[j]
 				out[j] = t * t * inv
 			}
 			return

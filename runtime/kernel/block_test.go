@@ -33,7 +33,7 @@ func blockPoints(n, d int, seed uint64) []float64 {
 // lengthscales, and rows longer than a chunk, with RQMix's vector kernel
 // and without.
 func TestBlockMatchesEval(t *testing.T) {
-	withAndWithoutVector(t, testBlockMatchesEval)
+	forEachRQMixMode(t, testBlockMatchesEval)
 }
 
 func testBlockMatchesEval(t *testing.T) {
@@ -77,7 +77,7 @@ func testBlockMatchesEval(t *testing.T) {
 // sample sets whose pairs fill chunks unevenly (rows shorter and longer than
 // a chunk), with RQMix's vector kernel and without.
 func TestPairSum(t *testing.T) {
-	withAndWithoutVector(t, testPairSum)
+	forEachRQMixMode(t, testPairSum)
 }
 
 func testPairSum(t *testing.T) {
@@ -107,6 +107,40 @@ func testPairSum(t *testing.T) {
 	}
 }
 
+// TestPairSumVectorModesAgree checks that RQMix's PairSum gives the same
+// bits with the AVX2 kernel (chunks of pairs) and the AVX-512 ones (rows
+// through the fused kernel where they are a multiple of four points long).
+// Where a row holds a value the kernels leave to the portable path, the
+// portable step takes that value's neighbours in the row or in the chunk,
+// so the sums may differ in the last bits: there they must agree to 1e-15.
+func TestPairSumVectorModesAgree(t *testing.T) {
+	modes := vectorRQMixModes(t)
+	if len(modes) < 2 {
+		t.Skip("no AVX-512")
+	}
+	for bi, b := range rqMixBlocks {
+		b.InvSquared = []float64{30}
+		for _, nu := range []int{1, 3, 7} {
+			for _, nv := range []int{4, 8, 10, 12, 13, 36, 96, 100, 101, 132} {
+				for _, huge := range []bool{false, true} {
+					u, v := blockPoints(nu, 1, uint64(nu)), blockPoints(nv, 1, uint64(nv)+50)
+					if huge {
+						v[nv/2] = 1e200 // beyond the kernels' limit
+					}
+					var got [2]float64
+					for m, mode := range modes {
+						mode.set()
+						got[m] = b.PairSum(u, v, 1, nil, nil)
+					}
+					if rel := math.Abs(got[0]-got[1]) / math.Abs(got[0]); !huge && got[0] != got[1] || !(rel <= 1e-15) {
+						t.Errorf("block %d, %d×%d, huge %v: %s %v, %s %v", bi, nu, nv, huge, modes[0].name, got[0], modes[1].name, got[1])
+					}
+				}
+			}
+		}
+	}
+}
+
 // testWeights returns n weights in [−0.5, 1.5), without blockPoints' huge
 // values: a weighted sum of those cancels, and any two summation orders
 // then differ by more than the tolerance.
@@ -123,7 +157,7 @@ func testWeights(n int, seed uint64) []float64 {
 // the sum of five RQ kernels whose lengthscales are the products, with the
 // vector kernel and without.
 func TestBlockTermLengthscales(t *testing.T) {
-	withAndWithoutVector(t, testBlockTermLengthscales)
+	forEachRQMixMode(t, testBlockTermLengthscales)
 }
 
 func testBlockTermLengthscales(t *testing.T) {
@@ -203,6 +237,28 @@ func BenchmarkBlockRowSum(b *testing.B) {
 			_ = sink
 		}
 	}
+}
+
+// BenchmarkBlockPairSum times the empirical estimator's sum: 100 × 100
+// pairs of draws in R^1 (ℓ = 0.1), rqmix, in each of rqMixModes.
+func BenchmarkBlockPairSum(b *testing.B) {
+	u, v := blockPoints(100, 1, 5), blockPoints(100, 1, 6)
+	for i := range u {
+		u[i], v[i] = math.Mod(math.Abs(u[i]), 1), math.Mod(math.Abs(v[i]), 1)
+	}
+	blk := Block{Family: RQMix, Variance: 1, InvSquared: []float64{100}}
+	defer restoreRQMixMode()
+	var sink float64
+	for _, mode := range rqMixModes() {
+		b.Run(mode.name, func(b *testing.B) {
+			mode.set()
+			for b.Loop() {
+				sink += blk.PairSum(u, v, 1, nil, nil)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(u)*len(v)), "ns/value")
+		})
+	}
+	_ = sink
 }
 
 // TestInverseFifthRoots checks inverseFifthRoots from 1 to 1e300 and at the

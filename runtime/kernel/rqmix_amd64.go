@@ -11,8 +11,57 @@ import (
 // rqMixStep is the number of values the vector kernel takes per step.
 const rqMixStep = 8
 
-// useVector selects rqMix's AVX2/FMA kernel where the CPU has it.
+// useVector selects rqMix's vector kernel where the CPU has one.
 var useVector = cpufeat.AVX2FMA
+
+// useAVX512 selects rqMixAVX512 over rqMixAVX2 (the two give the same
+// bits) where the CPU has AVX-512.
+var useAVX512 = cpufeat.AVX512
+
+// rqMixSumAVX512 is rqMixAVX512 adding the values to sum, in sum4.add's
+// order, instead of storing them.
+//
+//go:noescape
+func rqMixSumAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+
+// rqMixSumVector adds s2 times RQMix's values at the squared distances of
+// the longest prefix of r2 the fused kernel takes (a multiple of
+// rqMixStep) to sum, and returns that prefix's length: 0 without AVX-512,
+// whose kernel alone adds as it goes.
+func rqMixSumVector(r2 []float64, c *[len(rqMixShapes)]float64, s2 float64, sum *sum4) int {
+	if !useVector || !useAVX512 || len(r2) < rqMixStep {
+		return 0
+	}
+	return rqMixSumAVX512(&r2[0], len(r2), c, s2, &rqMixConsts, sum)
+}
+
+// rqMixRowSumAVX512 is rqMixSumAVX512 for the squared distances
+// (a − p_j)²·inv of a point a in R^1 to the points p_j, computed in the
+// kernel.
+//
+//go:noescape
+func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+
+// haveRowSumVector reports whether rqMixRowSumVector has a kernel to run.
+func haveRowSumVector() bool { return useVector && useAVX512 }
+
+// rqMixRowSumVector adds s2 times RQMix's values at the squared distances
+// (a − p_j)²·inv of the longest prefix of points the fused kernel takes (a
+// multiple of four) to sum, and returns that prefix's length.
+func rqMixRowSumVector(a, inv float64, points []float64, c *[len(rqMixShapes)]float64, s2 float64, sum *sum4) int {
+	if !haveRowSumVector() || len(points) < rqMixStep {
+		return 0
+	}
+	return rqMixRowSumAVX512(a, inv, &points[0], len(points), c, s2, &rqMixConsts, sum)
+}
+
+// rqMixKernel runs the vector kernel useAVX512 selects.
+func rqMixKernel(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64) int {
+	if useAVX512 {
+		return rqMixAVX512(r2, n, c, s2, &rqMixConsts)
+	}
+	return rqMixAVX2(r2, n, c, s2, &rqMixConsts)
+}
 
 // Indices into rqMixConsts, each constant broadcast to four lanes; the
 // assembly addresses them as index·32 bytes.
@@ -26,12 +75,15 @@ const (
 	rqConstDiv5     // 52429 = ⌈2¹⁸/5⌉, as an integer: (e·52429)>>18 = ⌊e/5⌋ for 0 ≤ e < 2¹⁸
 	rqConstPoly     // 6 entries: fifthRootPoly
 	// rqConstRoots holds fifthRootOfHalf unbroadcast, the table of the
-	// kernel's gather: its five values fill a row and one lane of the next.
-	rqConstRoots = rqConstPoly + len(fifthRootPoly)
-	rqConstCount = rqConstRoots + 2
+	// kernel's gather and the AVX-512 kernel's permutation: its five values
+	// fill a row and one lane of the next.
+	rqConstRoots    = rqConstPoly + len(fifthRootPoly)
+	rqConstNegFifth = rqConstRoots + 2    // −0.2, for ⌊e/5⌋ = −⌈−0.2e⌉ (AVX-512)
+	rqConstFive     = rqConstNegFifth + 1 // 5 (AVX-512)
+	rqConstCount    = rqConstFive + 1
 )
 
-// rqMixConsts holds the constants of rqMixAVX2.
+// rqMixConsts holds the constants of rqMixAVX2 and rqMixAVX512.
 var rqMixConsts = func() (c [rqConstCount][4]float64) {
 	set := func(i int, v float64) { c[i] = [4]float64{v, v, v, v} }
 	set(rqConstOne, 1)
@@ -41,6 +93,8 @@ var rqMixConsts = func() (c [rqConstCount][4]float64) {
 	set(rqConstFifth, 0.2)
 	set(rqConstBias, math.Float64frombits(1023))
 	set(rqConstDiv5, math.Float64frombits(52429))
+	set(rqConstNegFifth, -0.2)
+	set(rqConstFive, 5)
 	for j, v := range fifthRootPoly {
 		set(rqConstPoly+j, v)
 	}
@@ -59,6 +113,12 @@ var rqMixConsts = func() (c [rqConstCount][4]float64) {
 //go:noescape
 func rqMixAVX2(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64) int
 
+// rqMixAVX512 is rqMixAVX2 with AVX-512 (AVX512F and AVX512DQ), eight
+// values a step in one register.
+//
+//go:noescape
+func rqMixAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64) int
+
 // rqMixVector runs the vector kernel over the longest prefix of r2 it can
 // take and returns its length (0 without the kernel).
 func rqMixVector(r2 []float64, c *[len(rqMixShapes)]float64, s2 float64) int {
@@ -67,14 +127,14 @@ func rqMixVector(r2 []float64, c *[len(rqMixShapes)]float64, s2 float64) int {
 	}
 	n := 0
 	if len(r2) >= rqMixStep {
-		n = rqMixAVX2(&r2[0], len(r2), c, s2, &rqMixConsts)
+		n = rqMixKernel(&r2[0], len(r2), c, s2)
 	}
 	// A last partial step costs less as a whole one, padded with zeros,
 	// than one value at a time.
 	if tail := r2[n:]; len(tail) > 0 && len(tail) < rqMixStep {
 		var step [rqMixStep]float64
 		copy(step[:], tail)
-		if rqMixAVX2(&step[0], rqMixStep, c, s2, &rqMixConsts) == rqMixStep {
+		if rqMixKernel(&step[0], rqMixStep, c, s2) == rqMixStep {
 			copy(tail, step[:])
 			return len(r2)
 		}

@@ -8,3 +8,17 @@ const rqMixStep = 8
 
 // rqMixVector reports that this build has no vector kernel.
 func rqMixVector(_ []float64, _ *[len(rqMixShapes)]float64, _ float64) int { return 0 }
+
+// distances1Vector reports that this build has no vector kernel.
+func distances1Vector(_, _ float64, _, _ []float64) int { return 0 }
+
+// rqMixSumVector reports that this build has no fused kernel.
+func rqMixSumVector(_ []float64, _ *[len(rqMixShapes)]float64, _ float64, _ *sum4) int { return 0 }
+
+// haveRowSumVector reports that this build has no fused row kernel.
+func haveRowSumVector() bool { return false }
+
+// rqMixRowSumVector reports that this build has no fused row kernel.
+func rqMixRowSumVector(_, _ float64, _ []float64, _ *[len(rqMixShapes)]float64, _ float64, _ *sum4) int {
+	return 0
+}

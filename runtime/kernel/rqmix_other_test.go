@@ -2,6 +2,7 @@
 
 package kernel
 
-// useVector stands for the amd64 switch of rqMix's vector kernel, so that
-// the tests build everywhere; this build has no kernel to switch.
-var useVector = false
+// useVector and useAVX512 stand for the amd64 switches of rqMix's vector
+// kernels, so that the tests build everywhere; this build has no kernel to
+// switch.
+var useVector, useAVX512 = false, false

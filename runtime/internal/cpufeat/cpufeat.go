@@ -7,3 +7,8 @@ package cpufeat
 // saves the YMM registers; it is false on other architectures and under the
 // purego build tag.
 var AVX2FMA = hasAVX2FMA()
+
+// AVX512 reports whether the CPU has AVX2FMA and AVX-512's foundation and
+// doubleword/quadword instructions (AVX512F, AVX512DQ) and the operating
+// system saves the opmask and ZMM registers; false where AVX2FMA is.
+var AVX512 = AVX2FMA && hasAVX512()

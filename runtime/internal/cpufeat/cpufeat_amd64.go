@@ -29,3 +29,16 @@ func cpuid(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)
 
 // xgetbv0 reads XCR0. Call it only when CPUID reports OSXSAVE.
 func xgetbv0() (eax, edx uint32)
+
+func hasAVX512() bool {
+	const (
+		avx512f  = 1 << 16     // CPUID.(7,0):EBX
+		avx512dq = 1 << 17     // CPUID.(7,0):EBX
+		zmmSave  = 0b1110_0110 // XCR0: XMM, YMM, opmask, ZMM_Hi256 and Hi16_ZMM state
+	)
+	if xcr0, _ := xgetbv0(); xcr0&zmmSave != zmmSave {
+		return false
+	}
+	_, ebx, _, _ := cpuid(7, 0)
+	return ebx&(avx512f|avx512dq) == avx512f|avx512dq
+}

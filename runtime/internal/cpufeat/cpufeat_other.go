@@ -3,3 +3,5 @@
 package cpufeat
 
 func hasAVX2FMA() bool { return false }
+
+func hasAVX512() bool { return false }

@@ -11,7 +11,8 @@ import (
 )
 
 // TestAgreesWithProcCPUInfo compares the CPUID answer with the flags Linux
-// reports (Linux lists avx2 only when it saves the YMM registers).
+// reports (Linux lists avx2 only when it saves the YMM registers, and
+// avx512f only when it saves the ZMM registers).
 func TestAgreesWithProcCPUInfo(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc/cpuinfo")
@@ -33,5 +34,9 @@ func TestAgreesWithProcCPUInfo(t *testing.T) {
 	want := slices.Contains(flags, "avx2") && slices.Contains(flags, "fma")
 	if AVX2FMA != want {
 		t.Errorf("AVX2FMA = %v, /proc/cpuinfo lists avx2 and fma: %v", AVX2FMA, want)
+	}
+	want512 := want && slices.Contains(flags, "avx512f") && slices.Contains(flags, "avx512dq")
+	if AVX512 != want512 {
+		t.Errorf("AVX512 = %v, /proc/cpuinfo lists avx2, fma, avx512f and avx512dq: %v", AVX512, want512)
 	}
 }

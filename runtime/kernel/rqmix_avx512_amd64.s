@@ -1,0 +1,223 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// rqMixAVX512 and rqMixSumAVX512 do rqMixAVX2's arithmetic eight values to
+// a ZMM register, with AVX-512's own instructions where AVX2 needs several:
+// the exponent and the mantissa of q0 from VGETEXPPD and VGETMANTPD,
+// ⌊e/5⌋ by rounding, 2^(−r/5) by a permutation of the table in a register
+// instead of a gather, and the scaling by 2^−⌊e/5⌋ by VSCALEFPD. Every
+// rounded operation is the AVX2 kernel's, in its order, so that the
+// kernels give the same bits. The constants stay in Z16–Z23, Z25, Z27 and
+// Z31; a step uses Z0–Z14, Z28–Z30 and K1–K3.
+
+// LOAD_CONSTANTS sets Z16–Z20 = c_a, Z22 = 1, Z23 = rqMixFractionMax, Z25
+// = 0.2, Z27 = 5 and Z31 = the table 2^(−r/5), r = 0..4 (lanes 5–7 unused),
+// from SI (the scales) and DX (rqMixConsts); each function sets Z21 = s²
+// itself. fifthRootPoly, 1.5 and −0.2 come broadcast from memory in the
+// step.
+#define LOAD_CONSTANTS \
+	VBROADCASTSD 0(SI), Z16 \
+	VBROADCASTSD 8(SI), Z17 \
+	VBROADCASTSD 16(SI), Z18 \
+	VBROADCASTSD 24(SI), Z19 \
+	VBROADCASTSD 32(SI), Z20 \
+	VBROADCASTSD 0(DX), Z22 \
+	VBROADCASTSD 32(DX), Z23 \
+	VBROADCASTSD 128(DX), Z25 \
+	VBROADCASTSD 512(DX), Z27 \
+	VMOVUPD      416(DX), Z31
+
+// RQMIX_STEP replaces the eight squared distances in Z0 by their values,
+// or jumps to done if one of them is a value the portable path takes
+// (rqMixPortable's other branches: NLT_US (5), NGE_US (9) and NLE_US (6)
+// are true for NaN too). It does what rqMixAVX2 does, the same rounded
+// operations, with the fraction's instructions and the fifth root's
+// interleaved so that each chain's latency hides behind the other's:
+//   - q_a = 1 + c_a·r²: Z1 = q0, Z2 = q1, then √q1, Z3 = q2, Z4 = q3, then
+//     q3², Z6 = q4;
+//   - Z5 = q4⁵, Z3 = q2·q3², Z6 = den = q2·q3²·q4⁵, Z9 = full = den·√q1,
+//     Z7 = the numerator (q3² + q2)·q4⁵ + q2·q3², times √q1, plus den;
+//     Z8 = the fraction Z7/full;
+//   - the fifth root of q0 = 2^e·m: Z10 = e, Z11 = m, Z12 = m − 1.5, Z13 =
+//     y from the polynomial by Horner's rule; Z12 = −q = ⌈−0.2e⌉ = −⌊e/5⌋,
+//     Z10 = r = e − 5q, Z14 = 2^(−r/5) from the table, then 2^(−r/5)·2^−q;
+//   - two Newton steps y += y·(0.2 − 0.2m·y·y⁴), with Z11 = 0.2m, Z28 = y²,
+//     then y⁴, Z29 = 0.2m·y, Z30 = 0.2 − 0.2m·y⁵;
+//   - the value s²·(fraction + q0^(−1/5)).
+#define RQMIX_STEP \
+	VMOVAPD      Z22, Z2 \
+	VFMADD231PD  Z17, Z0, Z2 \
+	VSQRTPD      Z2, Z2 \
+	VMOVAPD      Z22, Z1 \
+	VFMADD231PD  Z16, Z0, Z1 \
+	VGETMANTPD   $0, Z1, Z11 \
+	VGETEXPPD    Z1, Z10 \
+	VSUBPD.BCST  96(DX), Z11, Z12 \
+	VBROADCASTSD 384(DX), Z13 \
+	VMOVAPD      Z22, Z3 \
+	VFMADD231PD  Z18, Z0, Z3 \
+	VFMADD213PD.BCST 352(DX), Z12, Z13 \
+	VMOVAPD      Z22, Z4 \
+	VFMADD231PD  Z19, Z0, Z4 \
+	VMOVAPD      Z22, Z6 \
+	VFMADD231PD  Z20, Z0, Z6 \
+	VFMADD213PD.BCST 320(DX), Z12, Z13 \
+	VMULPD       Z4, Z4, Z4 \
+	VMULPD       Z6, Z6, Z5 \
+	VADDPD       Z4, Z3, Z7 \
+	VFMADD213PD.BCST 288(DX), Z12, Z13 \
+	VMULPD       Z4, Z3, Z3 \
+	VMULPD       Z5, Z5, Z5 \
+	VFMADD213PD.BCST 256(DX), Z12, Z13 \
+	VMULPD       Z6, Z5, Z5 \
+	VMULPD       Z5, Z3, Z6 \
+	VFMADD213PD.BCST 224(DX), Z12, Z13 \
+	VFMADD213PD  Z3, Z5, Z7 \
+	VMULPD.BCST  480(DX), Z10, Z12 \
+	VMULPD       Z25, Z11, Z11 \
+	VRNDSCALEPD  $10, Z12, Z12 \
+	VMULPD       Z13, Z13, Z28 \
+	VMULPD       Z13, Z11, Z29 \
+	VFMADD231PD  Z27, Z12, Z10 \
+	VMULPD       Z28, Z28, Z28 \
+	VMOVAPD      Z25, Z30 \
+	VCVTTPD2QQ   Z10, Z10 \
+	VFNMADD231PD Z28, Z29, Z30 \
+	VPERMPD      Z31, Z10, Z14 \
+	VFMADD231PD  Z30, Z13, Z13 \
+	VSCALEFPD    Z12, Z14, Z14 \
+	VFMADD213PD  Z6, Z2, Z7 \
+	VMULPD       Z2, Z6, Z9 \
+	VMULPD       Z13, Z13, Z28 \
+	VMULPD       Z13, Z11, Z29 \
+	VCMPPD       $5, Z23, Z9, K1 \
+	VCMPPD       $9, Z22, Z1, K2 \
+	VCMPPD       $6, Z23, Z1, K3 \
+	VDIVPD       Z9, Z7, Z8 \
+	VMULPD       Z28, Z28, Z28 \
+	VMOVAPD      Z25, Z30 \
+	KORW         K2, K1, K1 \
+	KORW         K3, K1, K1 \
+	VFNMADD231PD Z28, Z29, Z30 \
+	VFMADD231PD  Z30, Z13, Z13 \
+	VMULPD       Z14, Z13, Z13 \
+	KORTESTW     K1, K1 \
+	JNE          done \
+	VADDPD       Z13, Z8, Z0 \
+	VMULPD       Z21, Z0, Z0
+
+// func rqMixAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64) int
+TEXT ·rqMixAVX512(SB), NOSPLIT, $0-48
+	MOVQ r2+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ c+16(FP), SI
+	MOVQ k+32(FP), DX
+	XORQ AX, AX
+	LOAD_CONSTANTS
+	VBROADCASTSD s2+24(FP), Z21
+
+loop:
+	LEAQ    8(AX), BX
+	CMPQ    BX, CX
+	JGT     done
+	VMOVUPD (DI)(AX*8), Z0
+	RQMIX_STEP
+	VMOVUPD Z0, (DI)(AX*8)
+	MOVQ    BX, AX
+	JMP     loop
+
+done:
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
+
+// ADD_TO_SUMS adds the step's values in Z0 to the running sums in Y15
+// (lane i: sum4's s_i): its first four values, then its last four, as
+// sum4.add does.
+#define ADD_TO_SUMS \
+	VEXTRACTF64X4 $1, Z0, Y1 \
+	VADDPD        Y0, Y15, Y15 \
+	VADDPD        Y1, Y15, Y15
+
+// func rqMixSumAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+TEXT ·rqMixSumAVX512(SB), NOSPLIT, $0-56
+	MOVQ    r2+0(FP), DI
+	MOVQ    n+8(FP), CX
+	MOVQ    c+16(FP), SI
+	MOVQ    k+32(FP), DX
+	MOVQ    sum+40(FP), R8
+	XORQ    AX, AX
+	VMOVUPD (R8), Y15
+	LOAD_CONSTANTS
+	VBROADCASTSD s2+24(FP), Z21
+
+sumloop:
+	LEAQ          8(AX), BX
+	CMPQ          BX, CX
+	JGT           done
+	VMOVUPD       (DI)(AX*8), Z0
+	RQMIX_STEP
+	ADD_TO_SUMS
+	MOVQ          BX, AX
+	JMP           sumloop
+
+done:
+	VMOVUPD Y15, (R8)
+	VZEROUPPER
+	MOVQ    AX, ret+48(FP)
+	RET
+
+// func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+//
+// Z24 = a and Z26 = inv; each step's squared distances are (a − p_j)²·inv,
+// rounded as Block.squaredDistances rounds them. It takes a last step of
+// four points too, so it returns n rounded down to a multiple of four
+// unless it stops before a value it does not take.
+TEXT ·rqMixRowSumAVX512(SB), NOSPLIT, $0-72
+	MOVQ         p+16(FP), DI
+	MOVQ         n+24(FP), CX
+	MOVQ         c+32(FP), SI
+	MOVQ         k+48(FP), DX
+	MOVQ         sum+56(FP), R8
+	XORQ         AX, AX
+	VMOVUPD      (R8), Y15
+	LOAD_CONSTANTS
+	VBROADCASTSD s2+40(FP), Z21
+	VBROADCASTSD a+0(FP), Z24
+	VBROADCASTSD inv+8(FP), Z26
+
+rowloop:
+	LEAQ    8(AX), BX
+	CMPQ    BX, CX
+	JGT     half
+	VMOVUPD (DI)(AX*8), Z0
+	VSUBPD  Z0, Z24, Z0
+	VMULPD  Z0, Z0, Z0
+	VMULPD  Z26, Z0, Z0
+	RQMIX_STEP
+	ADD_TO_SUMS
+	MOVQ    BX, AX
+	JMP     rowloop
+
+	// Four points left (a row of 8n + 4): a step whose last four squared
+	// distances are zeros, of which only the first four values are added.
+half:
+	LEAQ      4(AX), BX
+	CMPQ      BX, CX
+	JGT       done
+	MOVQ      $15, R9
+	KMOVW     R9, K4
+	VMOVUPD.Z (DI)(AX*8), K4, Z0
+	VSUBPD.Z  Z0, Z24, K4, Z0
+	VMULPD    Z0, Z0, Z0
+	VMULPD    Z26, Z0, Z0
+	RQMIX_STEP
+	VADDPD    Y0, Y15, Y15
+	MOVQ      BX, AX
+
+done:
+	VMOVUPD Y15, (R8)
+	VZEROUPPER
+	MOVQ    AX, ret+64(FP)
+	RET

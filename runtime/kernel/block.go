@@ -64,9 +64,17 @@ func (k Block) RowSum(a, points, w []float64) float64 {
 // v_j of v, d values each, stored row-major; a nil weight slice weighs every
 // point 1. It takes the pairs in order, i then j, blockChunk at a time
 // whatever the rows' lengths, so that short rows (a Nyström cross term's h
-// landmarks) fill whole chunks of the vector kernels; the sum is a
-// deterministic function of the arguments.
+// landmarks) fill whole chunks of the vector kernels; it sums the profile
+// g(r²) and multiplies the total by s² once. The sum is a deterministic
+// function of the arguments.
 func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
+	s2 := k.Variance
+	k.Variance = 1
+	return s2 * k.unitPairSum(u, v, d, wu, wv)
+}
+
+// unitPairSum is PairSum for a Block of variance 1.
+func (k Block) unitPairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	nu, nv := len(u)/d, len(v)/d
 	weighted := wu != nil || wv != nil
 	if !weighted && d == 1 && nv%4 == 0 && k.Family == RQMix && len(k.InvSquared) == 1 && haveRowSumVector() {
@@ -103,13 +111,14 @@ func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	return sum.total()
 }
 
-// profileSum adds the kernel's values at the squared distances in r2 (at
-// most blockChunk, overwritten) to sum, as profile and sum.add would: for
-// RQMix, a prefix through the fused vector kernel where there is one.
+// profileSum adds the values of k, of variance 1, at the squared distances
+// in r2 (at most blockChunk, overwritten) to sum, as profile and sum.add
+// would: for RQMix, a prefix through the fused vector kernel where there is
+// one.
 func (k Block) profileSum(r2 []float64, sum *sum4) {
 	if k.Family == RQMix {
 		c := k.rqMixScales()
-		if r2 = r2[rqMixSumVector(r2, &c, k.Variance, sum):]; len(r2) == 0 {
+		if r2 = r2[rqMixSumVector(r2, &c, sum):]; len(r2) == 0 {
 			return
 		}
 	}
@@ -117,9 +126,9 @@ func (k Block) profileSum(r2 []float64, sum *sum4) {
 	sum.add(r2)
 }
 
-// rqMixRows is PairSum, unweighted, for RQMix in R^1 with one lengthscale
-// and rows of a multiple of four points, row by row through the fused
-// vector kernel. With rows of a multiple of four, every value goes to the
+// rqMixRows is unitPairSum, unweighted, for RQMix in R^1 with one
+// lengthscale and rows of a multiple of four points, row by row through the
+// fused vector kernel. With rows of a multiple of four, every value goes to the
 // running sum it goes to through PairSum's chunks, in the same order, so
 // the total is the same to the bit.
 func (k Block) rqMixRows(u, v []float64) float64 {
@@ -130,7 +139,7 @@ func (k Block) rqMixRows(u, v []float64) float64 {
 	for i, a := range u {
 		// The kernel stops before a step with a value it does not take;
 		// the rest of the row goes through chunks.
-		for j := rqMixRowSumVector(a, inv, v, &c, k.Variance, &sum); j < len(v); j += blockChunk {
+		for j := rqMixRowSumVector(a, inv, v, &c, &sum); j < len(v); j += blockChunk {
 			vals := values[:min(blockChunk, len(v)-j)]
 			k.squaredDistances(u[i:i+1], v[j:j+len(vals)], vals)
 			k.profile(vals)
@@ -293,11 +302,12 @@ func rqMixPortable(r2, arg []float64, c *[len(rqMixShapes)]float64, s2 float64) 
 // inverseFifthRoots sets x[j] = x[j]^(−1/5) for x[j] ≥ 1 (or NaN), to
 // within a few ulps of math.Pow, in straight-line code without a division,
 // logarithm or exponential: x = 2^(5q+r)·m with m in [1, 2) and r < 5, so
-// x^(−1/5) = 2^−q·2^(−r/5)·m^(−1/5); a degree-5 polynomial gives m^(−1/5) to
-// within 3.4e-6 (interpolation at the Chebyshev nodes of [1, 2]), and two
-// Newton steps y ← y + 0.2·y·(1 − m·y⁵), each squaring the relative error
-// times 3, bring that below 1e-20, so that the rounding of the last step
-// and of the scaling is what remains.
+// x^(−1/5) = 2^−q·2^(−r/5)·m^(−1/5); a degree-6 polynomial gives y ≈
+// m^(−1/5) to within 5.1e-7 (interpolation at the Chebyshev nodes of
+// [1, 2]), and one correction by the series (1 − c)^(−1/5) = 1 + 0.2c +
+// 0.12c² + … with c = 1 − m·y⁵, which cubes the relative error (times
+// 0.088·125), brings that below 1e-17, so that the rounding of the last
+// step and of the scaling is what remains.
 func inverseFifthRoots(x []float64) {
 	for j, v := range x {
 		if !(v >= 1 && v <= math.MaxFloat64) {
@@ -308,19 +318,19 @@ func inverseFifthRoots(x []float64) {
 		e := int(bits>>52) - 1023
 		m := math.Float64frombits(bits&(1<<52-1) | 1023<<52)
 		t := m - 1.5
-		y := fifthRootPoly[0] + t*(fifthRootPoly[1]+t*(fifthRootPoly[2]+t*(fifthRootPoly[3]+t*(fifthRootPoly[4]+t*fifthRootPoly[5]))))
-		for range 2 {
-			y2 := y * y
-			y += y * (1 - m*(y2*y2*y)) * 0.2
-		}
+		p := &fifthRootPoly
+		y := p[0] + t*(p[1]+t*(p[2]+t*(p[3]+t*(p[4]+t*(p[5]+t*p[6])))))
+		y2 := y * y
+		c := 1 - m*y*(y2*y2)
+		y += y * ((0.2 + 0.12*c) * c)
 		q, r := e/5, e%5
 		x[j] = y * (fifthRootOfHalf[r] * math.Float64frombits(uint64(1023-q)<<52))
 	}
 }
 
 // fifthRootPoly approximates m^(−1/5) on [1, 2] as Σ_i c_i (m − 1.5)^i.
-var fifthRootPoly = [6]float64{0.9221102377412319, -0.12294910057924134, 0.04901242797985911,
-	-0.023944323994283766, 0.0145501062654621, -0.008203782016856252}
+var fifthRootPoly = [7]float64{0.9221079114817269, -0.12295266438200836, 0.049182065256042025,
+	-0.023886752240295146, 0.01272885446546265, -0.008388904579110854, 0.004875719491954962}
 
 // fifthRootOfHalf holds 2^(−r/5) for r = 0..4.
 var fifthRootOfHalf = [5]float64{1, 0.8705505632961241, 0.757858283255199, 0.6597539553864471, 0.5743491774985174}

@@ -18,21 +18,21 @@ var useVector = cpufeat.AVX2FMA
 // bits) where the CPU has AVX-512.
 var useAVX512 = cpufeat.AVX512
 
-// rqMixSumAVX512 is rqMixAVX512 adding the values to sum, in sum4.add's
-// order, instead of storing them.
+// rqMixSumAVX512 is rqMixAVX512 for the variance 1, adding the values to
+// sum, in sum4.add's order, instead of storing them.
 //
 //go:noescape
-func rqMixSumAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+func rqMixSumAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
 
-// rqMixSumVector adds s2 times RQMix's values at the squared distances of
-// the longest prefix of r2 the fused kernel takes (a multiple of
-// rqMixStep) to sum, and returns that prefix's length: 0 without AVX-512,
-// whose kernel alone adds as it goes.
-func rqMixSumVector(r2 []float64, c *[len(rqMixShapes)]float64, s2 float64, sum *sum4) int {
+// rqMixSumVector adds RQMix's values for the variance 1 at the squared
+// distances of the longest prefix of r2 the fused kernel takes (a multiple
+// of rqMixStep) to sum, and returns that prefix's length: 0 without
+// AVX-512, whose kernel alone adds as it goes.
+func rqMixSumVector(r2 []float64, c *[len(rqMixShapes)]float64, sum *sum4) int {
 	if !useVector || !useAVX512 || len(r2) < rqMixStep {
 		return 0
 	}
-	return rqMixSumAVX512(&r2[0], len(r2), c, s2, &rqMixConsts, sum)
+	return rqMixSumAVX512(&r2[0], len(r2), c, &rqMixConsts, sum)
 }
 
 // rqMixRowSumAVX512 is rqMixSumAVX512 for the squared distances
@@ -40,19 +40,20 @@ func rqMixSumVector(r2 []float64, c *[len(rqMixShapes)]float64, s2 float64, sum 
 // kernel.
 //
 //go:noescape
-func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
 
 // haveRowSumVector reports whether rqMixRowSumVector has a kernel to run.
 func haveRowSumVector() bool { return useVector && useAVX512 }
 
-// rqMixRowSumVector adds s2 times RQMix's values at the squared distances
-// (a − p_j)²·inv of the longest prefix of points the fused kernel takes (a
-// multiple of four) to sum, and returns that prefix's length.
-func rqMixRowSumVector(a, inv float64, points []float64, c *[len(rqMixShapes)]float64, s2 float64, sum *sum4) int {
+// rqMixRowSumVector adds RQMix's values for the variance 1 at the squared
+// distances (a − p_j)²·inv of the longest prefix of points the fused
+// kernel takes (a multiple of four) to sum, and returns that prefix's
+// length.
+func rqMixRowSumVector(a, inv float64, points []float64, c *[len(rqMixShapes)]float64, sum *sum4) int {
 	if !haveRowSumVector() || len(points) < rqMixStep {
 		return 0
 	}
-	return rqMixRowSumAVX512(a, inv, &points[0], len(points), c, s2, &rqMixConsts, sum)
+	return rqMixRowSumAVX512(a, inv, &points[0], len(points), c, &rqMixConsts, sum)
 }
 
 // rqMixKernel runs the vector kernel useAVX512 selects.
@@ -70,17 +71,18 @@ const (
 	rqConstMax      // rqMixFractionMax
 	rqConstMantissa // the mantissa bits of a float64
 	rqConstMid      // 1.5, the middle of fifthRootPoly's interval
-	rqConstFifth    // 0.2, Newton's step factor
+	rqConstFifth    // 0.2, the first coefficient of the fifth root's correction
 	rqConstBias     // 1023, the exponent bias, as an integer
 	rqConstDiv5     // 52429 = ⌈2¹⁸/5⌉, as an integer: (e·52429)>>18 = ⌊e/5⌋ for 0 ≤ e < 2¹⁸
-	rqConstPoly     // 6 entries: fifthRootPoly
+	rqConstPoly     // 7 entries: fifthRootPoly
 	// rqConstRoots holds fifthRootOfHalf unbroadcast, the table of the
 	// kernel's gather and the AVX-512 kernel's permutation: its five values
 	// fill a row and one lane of the next.
 	rqConstRoots    = rqConstPoly + len(fifthRootPoly)
 	rqConstNegFifth = rqConstRoots + 2    // −0.2, for ⌊e/5⌋ = −⌈−0.2e⌉ (AVX-512)
 	rqConstFive     = rqConstNegFifth + 1 // 5 (AVX-512)
-	rqConstCount    = rqConstFive + 1
+	rqConstSecond   = rqConstFive + 1     // 0.12, the second coefficient of the correction
+	rqConstCount    = rqConstSecond + 1
 )
 
 // rqMixConsts holds the constants of rqMixAVX2 and rqMixAVX512.
@@ -95,6 +97,7 @@ var rqMixConsts = func() (c [rqConstCount][4]float64) {
 	set(rqConstDiv5, math.Float64frombits(52429))
 	set(rqConstNegFifth, -0.2)
 	set(rqConstFive, 5)
+	set(rqConstSecond, 0.12)
 	for j, v := range fifthRootPoly {
 		set(rqConstPoly+j, v)
 	}

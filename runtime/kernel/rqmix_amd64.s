@@ -2,21 +2,29 @@
 
 #include "textflag.h"
 
-// NEWTON_STEP does one step y += y·(0.2 − 0.2m·y·y⁴) for both vectors:
-// y in Y5 and Y13, 0.2m in Y1 and Y9; it uses Y3, Y4, Y6, Y11, Y12, Y14.
-#define NEWTON_STEP \
+// CORRECTION_STEP corrects y ≈ m^(−1/5) for both vectors: with c = 1 −
+// m·y·y⁴, y += y·(0.2 + 0.12c)·c, the series of (1 − c)^(−1/5) to its
+// second term, which cubes the relative error; y in Y5 and Y13, m in Y1
+// and Y9; it uses Y3, Y4, Y6, Y11, Y12, Y14.
+#define CORRECTION_STEP \
 	VMULPD       Y5, Y5, Y3     \
 	VMULPD       Y13, Y13, Y11  \
 	VMULPD       Y5, Y1, Y4     \
 	VMULPD       Y13, Y9, Y12   \
 	VMULPD       Y3, Y3, Y3     \
 	VMULPD       Y11, Y11, Y11  \
-	VMOVUPD      128(DX), Y6    \
-	VMOVUPD      128(DX), Y14   \
+	VMOVUPD      0(DX), Y6      \
+	VMOVUPD      0(DX), Y14     \
 	VFNMADD231PD Y3, Y4, Y6     \
 	VFNMADD231PD Y11, Y12, Y14  \
-	VFMADD231PD  Y6, Y5, Y5     \
-	VFMADD231PD  Y14, Y13, Y13
+	VMOVUPD      128(DX), Y3    \
+	VMOVUPD      128(DX), Y11   \
+	VFMADD231PD  576(DX), Y6, Y3   \
+	VFMADD231PD  576(DX), Y14, Y11 \
+	VMULPD       Y6, Y3, Y3     \
+	VMULPD       Y14, Y11, Y11  \
+	VFMADD231PD  Y3, Y5, Y5     \
+	VFMADD231PD  Y11, Y13, Y13
 
 // The kernel computes two vectors of four squared distances, in Y0–Y7 and
 // Y8–Y15, with the instructions of the two interleaved so that each hides
@@ -26,7 +34,7 @@
 // the shape-0.2 base q0 (Y1) as in inverseFifthRoots, with ⌊e/5⌋ from a
 // multiplication and a shift and 2^(−r/5) gathered from the table. SI
 // points to the scales c_a, DX to rqMixConsts: constant i at i·32(DX),
-// fifthRootPoly from 7·32, the table at 13·32.
+// fifthRootPoly from 7·32, the table at 14·32, 0.12 at 18·32.
 
 // func rqMixAVX2(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64) int
 TEXT ·rqMixAVX2(SB), NOSPLIT, $0-48
@@ -118,8 +126,10 @@ loop:
 	VORPD        0(DX), Y9, Y9
 	VSUBPD       96(DX), Y1, Y3
 	VSUBPD       96(DX), Y9, Y11
-	VMOVUPD      384(DX), Y5
-	VMOVUPD      384(DX), Y13
+	VMOVUPD      416(DX), Y5
+	VMOVUPD      416(DX), Y13
+	VFMADD213PD  384(DX), Y3, Y5
+	VFMADD213PD  384(DX), Y11, Y13
 	VFMADD213PD  352(DX), Y3, Y5
 	VFMADD213PD  352(DX), Y11, Y13
 	VFMADD213PD  320(DX), Y3, Y5
@@ -145,18 +155,13 @@ loop:
 	VPSUBQ       Y12, Y10, Y10
 	VPCMPEQQ     Y6, Y6, Y6
 	VPCMPEQQ     Y14, Y14, Y14
-	VGATHERQPD   Y6, 416(DX)(Y2*8), Y4
-	VGATHERQPD   Y14, 416(DX)(Y10*8), Y12
+	VGATHERQPD   Y6, 448(DX)(Y2*8), Y4
+	VGATHERQPD   Y14, 448(DX)(Y10*8), Y12
 	VPSLLQ       $52, Y3, Y3
 	VPSLLQ       $52, Y11, Y11
 	VPSUBQ       Y3, Y4, Y2
 	VPSUBQ       Y11, Y12, Y10
-	// Two Newton steps y += y·(0.2 − 0.2m·y·y⁴), with Y1 = 0.2m, Y3 = y²,
-	// then y⁴, Y4 = 0.2m·y.
-	VMULPD       128(DX), Y1, Y1
-	VMULPD       128(DX), Y9, Y9
-	NEWTON_STEP
-	NEWTON_STEP
+	CORRECTION_STEP
 	// The value: s²·(fraction + q0^(−1/5)).
 	VMULPD       Y2, Y5, Y5
 	VMULPD       Y10, Y13, Y13

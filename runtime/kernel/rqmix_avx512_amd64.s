@@ -13,9 +13,9 @@
 
 // LOAD_CONSTANTS sets Z16–Z20 = c_a, Z22 = 1, Z23 = rqMixFractionMax, Z25
 // = 0.2, Z27 = 5 and Z31 = the table 2^(−r/5), r = 0..4 (lanes 5–7 unused),
-// from SI (the scales) and DX (rqMixConsts); each function sets Z21 = s²
-// itself. fifthRootPoly, 1.5 and −0.2 come broadcast from memory in the
-// step.
+// from SI (the scales) and DX (rqMixConsts); rqMixAVX512 sets Z21 = s²
+// itself. fifthRootPoly, 1.5, −0.2 and 0.12 come broadcast from memory in
+// the step.
 #define LOAD_CONSTANTS \
 	VBROADCASTSD 0(SI), Z16 \
 	VBROADCASTSD 8(SI), Z17 \
@@ -25,8 +25,8 @@
 	VBROADCASTSD 0(DX), Z22 \
 	VBROADCASTSD 32(DX), Z23 \
 	VBROADCASTSD 128(DX), Z25 \
-	VBROADCASTSD 512(DX), Z27 \
-	VMOVUPD      416(DX), Z31
+	VBROADCASTSD 544(DX), Z27 \
+	VMOVUPD      448(DX), Z31
 
 // RQMIX_STEP replaces the eight squared distances in Z0 by their values,
 // or jumps to done if one of them is a value the portable path takes
@@ -42,9 +42,9 @@
 //   - the fifth root of q0 = 2^e·m: Z10 = e, Z11 = m, Z12 = m − 1.5, Z13 =
 //     y from the polynomial by Horner's rule; Z12 = −q = ⌈−0.2e⌉ = −⌊e/5⌋,
 //     Z10 = r = e − 5q, Z14 = 2^(−r/5) from the table, then 2^(−r/5)·2^−q;
-//   - two Newton steps y += y·(0.2 − 0.2m·y·y⁴), with Z11 = 0.2m, Z28 = y²,
-//     then y⁴, Z29 = 0.2m·y, Z30 = 0.2 − 0.2m·y⁵;
-//   - the value s²·(fraction + q0^(−1/5)).
+//   - the correction y += y·(0.2 + 0.12c)·c, with Z28 = y², then y⁴, then
+//     0.2 + 0.12c, then times c, Z29 = m·y and Z30 = c = 1 − m·y·y⁴;
+//   - the value g = fraction + q0^(−1/5), without the variance s².
 #define RQMIX_STEP \
 	VMOVAPD      Z22, Z2 \
 	VFMADD231PD  Z17, Z0, Z2 \
@@ -54,9 +54,10 @@
 	VGETMANTPD   $0, Z1, Z11 \
 	VGETEXPPD    Z1, Z10 \
 	VSUBPD.BCST  96(DX), Z11, Z12 \
-	VBROADCASTSD 384(DX), Z13 \
+	VBROADCASTSD 416(DX), Z13 \
 	VMOVAPD      Z22, Z3 \
 	VFMADD231PD  Z18, Z0, Z3 \
+	VFMADD213PD.BCST 384(DX), Z12, Z13 \
 	VFMADD213PD.BCST 352(DX), Z12, Z13 \
 	VMOVAPD      Z22, Z4 \
 	VFMADD231PD  Z19, Z0, Z4 \
@@ -74,38 +75,33 @@
 	VMULPD       Z5, Z3, Z6 \
 	VFMADD213PD.BCST 224(DX), Z12, Z13 \
 	VFMADD213PD  Z3, Z5, Z7 \
-	VMULPD.BCST  480(DX), Z10, Z12 \
-	VMULPD       Z25, Z11, Z11 \
+	VMULPD.BCST  512(DX), Z10, Z12 \
 	VRNDSCALEPD  $10, Z12, Z12 \
 	VMULPD       Z13, Z13, Z28 \
 	VMULPD       Z13, Z11, Z29 \
 	VFMADD231PD  Z27, Z12, Z10 \
 	VMULPD       Z28, Z28, Z28 \
-	VMOVAPD      Z25, Z30 \
+	VMOVAPD      Z22, Z30 \
 	VCVTTPD2QQ   Z10, Z10 \
 	VFNMADD231PD Z28, Z29, Z30 \
 	VPERMPD      Z31, Z10, Z14 \
-	VFMADD231PD  Z30, Z13, Z13 \
+	VMOVAPD      Z25, Z28 \
+	VFMADD231PD.BCST 576(DX), Z30, Z28 \
 	VSCALEFPD    Z12, Z14, Z14 \
+	VMULPD       Z30, Z28, Z28 \
 	VFMADD213PD  Z6, Z2, Z7 \
 	VMULPD       Z2, Z6, Z9 \
-	VMULPD       Z13, Z13, Z28 \
-	VMULPD       Z13, Z11, Z29 \
+	VFMADD231PD  Z28, Z13, Z13 \
 	VCMPPD       $5, Z23, Z9, K1 \
 	VCMPPD       $9, Z22, Z1, K2 \
 	VCMPPD       $6, Z23, Z1, K3 \
 	VDIVPD       Z9, Z7, Z8 \
-	VMULPD       Z28, Z28, Z28 \
-	VMOVAPD      Z25, Z30 \
 	KORW         K2, K1, K1 \
 	KORW         K3, K1, K1 \
-	VFNMADD231PD Z28, Z29, Z30 \
-	VFMADD231PD  Z30, Z13, Z13 \
 	VMULPD       Z14, Z13, Z13 \
 	KORTESTW     K1, K1 \
 	JNE          done \
-	VADDPD       Z13, Z8, Z0 \
-	VMULPD       Z21, Z0, Z0
+	VADDPD       Z13, Z8, Z0
 
 // func rqMixAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64) int
 TEXT ·rqMixAVX512(SB), NOSPLIT, $0-48
@@ -123,6 +119,7 @@ loop:
 	JGT     done
 	VMOVUPD (DI)(AX*8), Z0
 	RQMIX_STEP
+	VMULPD  Z21, Z0, Z0
 	VMOVUPD Z0, (DI)(AX*8)
 	MOVQ    BX, AX
 	JMP     loop
@@ -140,17 +137,16 @@ done:
 	VADDPD        Y0, Y15, Y15 \
 	VADDPD        Y1, Y15, Y15
 
-// func rqMixSumAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
-TEXT ·rqMixSumAVX512(SB), NOSPLIT, $0-56
+// func rqMixSumAVX512(r2 *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
+TEXT ·rqMixSumAVX512(SB), NOSPLIT, $0-48
 	MOVQ    r2+0(FP), DI
 	MOVQ    n+8(FP), CX
 	MOVQ    c+16(FP), SI
-	MOVQ    k+32(FP), DX
-	MOVQ    sum+40(FP), R8
+	MOVQ    k+24(FP), DX
+	MOVQ    sum+32(FP), R8
 	XORQ    AX, AX
 	VMOVUPD (R8), Y15
 	LOAD_CONSTANTS
-	VBROADCASTSD s2+24(FP), Z21
 
 sumloop:
 	LEAQ          8(AX), BX
@@ -165,25 +161,24 @@ sumloop:
 done:
 	VMOVUPD Y15, (R8)
 	VZEROUPPER
-	MOVQ    AX, ret+48(FP)
+	MOVQ    AX, ret+40(FP)
 	RET
 
-// func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, s2 float64, k *[rqConstCount][4]float64, sum *sum4) int
+// func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
 //
 // Z24 = a and Z26 = inv; each step's squared distances are (a − p_j)²·inv,
 // rounded as Block.squaredDistances rounds them. It takes a last step of
 // four points too, so it returns n rounded down to a multiple of four
 // unless it stops before a value it does not take.
-TEXT ·rqMixRowSumAVX512(SB), NOSPLIT, $0-72
+TEXT ·rqMixRowSumAVX512(SB), NOSPLIT, $0-64
 	MOVQ         p+16(FP), DI
 	MOVQ         n+24(FP), CX
 	MOVQ         c+32(FP), SI
-	MOVQ         k+48(FP), DX
-	MOVQ         sum+56(FP), R8
+	MOVQ         k+40(FP), DX
+	MOVQ         sum+48(FP), R8
 	XORQ         AX, AX
 	VMOVUPD      (R8), Y15
 	LOAD_CONSTANTS
-	VBROADCASTSD s2+40(FP), Z21
 	VBROADCASTSD a+0(FP), Z24
 	VBROADCASTSD inv+8(FP), Z26
 
@@ -219,5 +214,5 @@ half:
 done:
 	VMOVUPD Y15, (R8)
 	VZEROUPPER
-	MOVQ    AX, ret+64(FP)
+	MOVQ    AX, ret+56(FP)
 	RET

@@ -17,8 +17,11 @@ const blockChunk = 64
 // of tens to hundreds: the squared distances of a row first, then the
 // profile over the row, with the exponentials in one batch (runtime/fastexp,
 // within an ulp of math.Exp) and RQMix's powers without math.Pow, eight at
-// a time in an assembly kernel on amd64 with AVX2 and FMA. Values agree with
-// Stationary.Eval to within a few units in the last place.
+// a time in an assembly kernel on amd64 with AVX2 and FMA; with AVX-512,
+// RQMix's sums add the values as the kernel makes them and, in R^1, the
+// kernel computes the distances too. Values agree with Stationary.Eval to
+// within a few units in the last place; the AVX2 and AVX-512 kernels give
+// the same bits.
 //
 // A Block is a small value that emitted code builds from its
 // hyperparameters where it calls it; the methods do not retain or modify
@@ -77,7 +80,7 @@ func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 func (k Block) unitPairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	nu, nv := len(u)/d, len(v)/d
 	weighted := wu != nil || wv != nil
-	if !weighted && d == 1 && nv%4 == 0 && k.Family == RQMix && len(k.InvSquared) == 1 && haveRowSumVector() {
+	if !weighted && d == 1 && (nv%4 == 0 || nu == 1) && k.Family == RQMix && len(k.InvSquared) == 1 && haveRowSumVector() {
 		return k.rqMixRows(u, v)
 	}
 	var values, weights [blockChunk]float64
@@ -127,10 +130,10 @@ func (k Block) profileSum(r2 []float64, sum *sum4) {
 }
 
 // rqMixRows is unitPairSum, unweighted, for RQMix in R^1 with one
-// lengthscale and rows of a multiple of four points, row by row through the
-// fused vector kernel. With rows of a multiple of four, every value goes to the
-// running sum it goes to through PairSum's chunks, in the same order, so
-// the total is the same to the bit.
+// lengthscale and one row or rows of a multiple of four points, row by row
+// through the fused vector kernel. Then every value goes to the running sum
+// it goes to through PairSum's chunks, in the same order, so the total is
+// the same to the bit.
 func (k Block) rqMixRows(u, v []float64) float64 {
 	c := k.rqMixScales()
 	inv := k.InvSquared[0]

@@ -121,7 +121,7 @@ func TestPairSumVectorModesAgree(t *testing.T) {
 	for bi, b := range rqMixBlocks {
 		b.InvSquared = []float64{30}
 		for _, nu := range []int{1, 3, 7} {
-			for _, nv := range []int{4, 8, 10, 12, 13, 36, 96, 100, 101, 132} {
+			for _, nv := range []int{4, 8, 9, 10, 11, 12, 13, 36, 70, 96, 100, 101, 132, 135} {
 				for _, huge := range []bool{false, true} {
 					u, v := blockPoints(nu, 1, uint64(nu)), blockPoints(nv, 1, uint64(nv)+50)
 					if huge {

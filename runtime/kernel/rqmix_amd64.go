@@ -47,8 +47,9 @@ func haveRowSumVector() bool { return useVector && useAVX512 }
 
 // rqMixRowSumVector adds RQMix's values for the variance 1 at the squared
 // distances (a − p_j)²·inv of the longest prefix of points the fused
-// kernel takes (a multiple of four) to sum, and returns that prefix's
-// length.
+// kernel takes to sum, as sum.add would (the last len(points) mod 4 values
+// to s0), and returns that prefix's length: all of them unless the kernel
+// stops before a step with a value it does not take.
 func rqMixRowSumVector(a, inv float64, points []float64, c *[len(rqMixShapes)]float64, sum *sum4) int {
 	if !haveRowSumVector() || len(points) < rqMixStep {
 		return 0

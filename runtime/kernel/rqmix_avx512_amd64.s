@@ -167,8 +167,8 @@ done:
 // func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
 //
 // Z24 = a and Z26 = inv; each step's squared distances are (a − p_j)²·inv,
-// rounded as Block.squaredDistances rounds them. It takes a last step of
-// four points too, so it returns n rounded down to a multiple of four
+// rounded as Block.squaredDistances rounds them. It takes the last points
+// of a row whose length is not a multiple of eight too, so it returns n
 // unless it stops before a value it does not take.
 TEXT ·rqMixRowSumAVX512(SB), NOSPLIT, $0-64
 	MOVQ         p+16(FP), DI
@@ -200,7 +200,7 @@ rowloop:
 half:
 	LEAQ      4(AX), BX
 	CMPQ      BX, CX
-	JGT       done
+	JGT       tail
 	MOVQ      $15, R9
 	KMOVW     R9, K4
 	VMOVUPD.Z (DI)(AX*8), K4, Z0
@@ -210,6 +210,36 @@ half:
 	RQMIX_STEP
 	VADDPD    Y0, Y15, Y15
 	MOVQ      BX, AX
+
+	// One to three points left (a single row only: the rows of several
+	// are a multiple of four long): a step of them and zeros, whose values
+	// are added to s_0 one after another, as sum4.add adds its last ones.
+tail:
+	SUBQ      AX, CX
+	JEQ       done
+	MOVQ      $1, R9
+	SHLQ      CX, R9
+	DECQ      R9
+	KMOVW     R9, K4
+	VMOVUPD.Z (DI)(AX*8), K4, Z0
+	VSUBPD.Z  Z0, Z24, K4, Z0
+	VMULPD    Z0, Z0, Z0
+	VMULPD    Z26, Z0, Z0
+	RQMIX_STEP
+	MOVQ      $1, R9
+	KMOVW     R9, K5
+	VADDPD    Z0, Z15, K5, Z15
+	CMPQ      CX, $1
+	JEQ       tailend
+	VPERMPD   $1, Z0, Z1
+	VADDPD    Z1, Z15, K5, Z15
+	CMPQ      CX, $2
+	JEQ       tailend
+	VPERMPD   $2, Z0, Z1
+	VADDPD    Z1, Z15, K5, Z15
+
+tailend:
+	ADDQ CX, AX
 
 done:
 	VMOVUPD Y15, (R8)

@@ -22,7 +22,11 @@ The authors' formulas, as read in their code:
   the first h, as boc takes them), α_x = K(X_h, X_h)⁺ K(X_h, X) 1/m and the
   same for y, MMD² = α_xᵀK(X_h, X_h)α_x + α_yᵀK(Y_h, Y_h)α_y − 2·α_xᵀK(X_h, Y_h)α_y;
 - MMDKernel: exp(−MMD²/(2ℓ²)), inside a ScaleKernel: s²·exp(−MMD²/(2ℓ²)).
-  boc writes exp(−α·MMD²), α = 1/(2ℓ²), and the output scale s².
+  boc writes exp(−α·MMD²), α = 1/(2ℓ²), and the output scale s²;
+- fresh draws: every call draws each input's samples anew, so an estimate
+  is a random variable; "fresh" holds the mean and standard deviation of
+  the samples' offsets and of empirical_mmd over 20,000 calls, which boc's
+  draws = "fresh" must reproduce in distribution.
 
 The pseudo-inverse is numpy's pinv (an SVD with a relative cut-off), as
 torch.linalg.pinv computes it; the landmark sets below are well conditioned,
@@ -119,13 +123,36 @@ def case(rng, name, d, m, h, shift):
     }
 
 
+def fresh(rng, draws=20000):
+    """AIRBO's fresh draws: at every call each input's m samples are drawn
+    anew, so the estimate is a random variable. Its mean and standard
+    deviation over independent calls, for two inputs under the double-peak
+    problem's noise x + 0.1·Beta(0.4, 0.2) and AIRBO's per-term rqmix, with
+    numpy's own Beta sampler."""
+    x, y, m = 0.25, 0.3, 20
+    per_term = [0.03, 0.05, 0.08, 0.1, 0.2]
+    k = lambda a, b: rqmix(a, b, per_term)  # noqa: E731
+    est, offsets = [], []
+    for _ in range(draws):
+        ex, ey = 0.1 * rng.beta(0.4, 0.2, size=(m, 1)), 0.1 * rng.beta(0.4, 0.2, size=(m, 1))
+        est.append(empirical_u(x + ex, y + ey, k))
+        offsets.append(ex[:, 0])
+    est, offsets = np.array(est), np.concatenate(offsets)
+    return {
+        "x": x, "y": y, "m": m, "draws": draws, "per_term_lengthscales": per_term,
+        "offset_mean": float(offsets.mean()), "offset_sd": float(offsets.std()),
+        "empirical_u_mean": float(est.mean()), "empirical_u_sd": float(est.std()),
+    }
+
+
 def main():
     rng = np.random.default_rng(20261125)
     cases = [case(rng, "1-D", 1, 40, 10, 0.02), case(rng, "3-D", 3, 30, 8, 0.05)]
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "airbo_reference.json")
     with open(out, "w") as f:
         json.dump({"generator": "runtime/uncertain/testdata/airbo_reference.py",
-                   "numpy": np.__version__, "cases": cases}, f, indent=1)
+                   "numpy": np.__version__, "cases": cases,
+                   "fresh": fresh(np.random.default_rng(20261126))}, f, indent=1)
         f.write("\n")
 
 

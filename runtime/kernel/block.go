@@ -80,12 +80,17 @@ func (k Block) PairSum(u, v []float64, d int, wu, wv []float64) float64 {
 func (k Block) unitPairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	nu, nv := len(u)/d, len(v)/d
 	weighted := wu != nil || wv != nil
-	if !weighted && d == 1 && (nv%4 == 0 || nu == 1) && k.Family == RQMix && len(k.InvSquared) == 1 && haveRowSumVector() {
-		return k.rqMixRows(u, v)
+	var sum sum4
+	// In R^1, RQMix's fused kernel takes the pairs as the chunks below
+	// would, to the same bits, and computes the distances itself; the
+	// chunks take the pairs from where it stops.
+	start := 0
+	if !weighted && d == 1 && k.Family == RQMix && len(k.InvSquared) == 1 {
+		c := k.rqMixScales()
+		start = rqMixPairSumVector(u, v, k.InvSquared[0], &c, &sum)
 	}
 	var values, weights [blockChunk]float64
-	var sum sum4
-	i, j := 0, 0
+	i, j := start/max(nv, 1), start%max(nv, 1)
 	for i < nu {
 		// Fill a chunk with the pairs from (i, j) on.
 		c := 0
@@ -127,29 +132,6 @@ func (k Block) profileSum(r2 []float64, sum *sum4) {
 	}
 	k.profile(r2)
 	sum.add(r2)
-}
-
-// rqMixRows is unitPairSum, unweighted, for RQMix in R^1 with one
-// lengthscale and one row or rows of a multiple of four points, row by row
-// through the fused vector kernel. Then every value goes to the running sum
-// it goes to through PairSum's chunks, in the same order, so the total is
-// the same to the bit.
-func (k Block) rqMixRows(u, v []float64) float64 {
-	c := k.rqMixScales()
-	inv := k.InvSquared[0]
-	var sum sum4
-	var values [blockChunk]float64
-	for i, a := range u {
-		// The kernel stops before a step with a value it does not take;
-		// the rest of the row goes through chunks.
-		for j := rqMixRowSumVector(a, inv, v, &c, &sum); j < len(v); j += blockChunk {
-			vals := values[:min(blockChunk, len(v)-j)]
-			k.squaredDistances(u[i:i+1], v[j:j+len(vals)], vals)
-			k.profile(vals)
-			sum.add(vals)
-		}
-	}
-	return sum.total()
 }
 
 // pairWeights writes wu_i·wv_j, wu_i·wv_{j+1}, ... to out, a nil weight

@@ -35,26 +35,23 @@ func rqMixSumVector(r2 []float64, c *[len(rqMixShapes)]float64, sum *sum4) int {
 	return rqMixSumAVX512(&r2[0], len(r2), c, &rqMixConsts, sum)
 }
 
-// rqMixRowSumAVX512 is rqMixSumAVX512 for the squared distances
-// (a − p_j)²·inv of a point a in R^1 to the points p_j, computed in the
-// kernel.
+// rqMixPairSumAVX512 is rqMixSumAVX512 for the squared distances
+// (u_i − v_j)²·inv between the points of u and v in R^1, computed in the
+// kernel, pairs in order i then j, for nv ≥ rqMixStep.
 //
 //go:noescape
-func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
+func rqMixPairSumAVX512(u *float64, nu int, v *float64, nv int, inv float64, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
 
-// haveRowSumVector reports whether rqMixRowSumVector has a kernel to run.
-func haveRowSumVector() bool { return useVector && useAVX512 }
-
-// rqMixRowSumVector adds RQMix's values for the variance 1 at the squared
-// distances (a − p_j)²·inv of the longest prefix of points the fused
-// kernel takes to sum, as sum.add would (the last len(points) mod 4 values
-// to s0), and returns that prefix's length: all of them unless the kernel
-// stops before a step with a value it does not take.
-func rqMixRowSumVector(a, inv float64, points []float64, c *[len(rqMixShapes)]float64, sum *sum4) int {
-	if !haveRowSumVector() || len(points) < rqMixStep {
+// rqMixPairSumVector adds RQMix's values for the variance 1 at the squared
+// distances (u_i − v_j)²·inv to sum, the pairs in order i then j as
+// PairSum's chunks add them, and returns how many pairs it did: all of them
+// unless the kernel stops before a step with a value it does not take, or 0
+// without AVX-512 or with fewer than rqMixStep points in v.
+func rqMixPairSumVector(u, v []float64, inv float64, c *[len(rqMixShapes)]float64, sum *sum4) int {
+	if !useVector || !useAVX512 || len(v) < rqMixStep || len(u) == 0 {
 		return 0
 	}
-	return rqMixRowSumAVX512(a, inv, &points[0], len(points), c, &rqMixConsts, sum)
+	return rqMixPairSumAVX512(&u[0], len(u), &v[0], len(v), inv, c, &rqMixConsts, sum)
 }
 
 // rqMixKernel runs the vector kernel useAVX512 selects.

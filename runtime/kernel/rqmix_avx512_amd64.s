@@ -164,85 +164,123 @@ done:
 	MOVQ    AX, ret+40(FP)
 	RET
 
-// func rqMixRowSumAVX512(a, inv float64, p *float64, n int, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
+// DISTANCES replaces the eight points in Z0 by their squared distances
+// (a − p)²·inv to the points a in Z24, with inv in Z26, rounded as
+// Block.squaredDistances rounds them.
+#define DISTANCES \
+	VSUBPD Z0, Z24, Z0 \
+	VMULPD Z0, Z0, Z0  \
+	VMULPD Z26, Z0, Z0
+
+// func rqMixPairSumAVX512(u *float64, nu int, v *float64, nv int, inv float64, c *[len(rqMixShapes)]float64, k *[rqConstCount][4]float64, sum *sum4) int
 //
-// Z24 = a and Z26 = inv; each step's squared distances are (a − p_j)²·inv,
-// rounded as Block.squaredDistances rounds them. It takes the last points
-// of a row whose length is not a multiple of eight too, so it returns n
-// unless it stops before a value it does not take.
-TEXT ·rqMixRowSumAVX512(SB), NOSPLIT, $0-64
-	MOVQ         p+16(FP), DI
-	MOVQ         n+24(FP), CX
-	MOVQ         c+32(FP), SI
-	MOVQ         k+40(FP), DX
-	MOVQ         sum+48(FP), R8
+// The pairs (u_i, v_j) in R^1 in order, i then j, eight to a step whatever
+// the rows' lengths (nv ≥ 8), as PairSum's chunks take them: a step with
+// fewer than eight points left in its row takes the next row's first ones,
+// with that row's u in the lanes they fill. R10 points to u_i, R11 counts
+// the rows left, AX is j, R12 the pairs done; Z24 holds the steps' u, Z26
+// inv.
+TEXT ·rqMixPairSumAVX512(SB), NOSPLIT, $0-72
+	MOVQ         u+0(FP), R10
+	MOVQ         nu+8(FP), R11
+	MOVQ         v+16(FP), DI
+	MOVQ         nv+24(FP), CX
+	MOVQ         c+40(FP), SI
+	MOVQ         k+48(FP), DX
+	MOVQ         sum+56(FP), R8
 	XORQ         AX, AX
+	XORQ         R12, R12
 	VMOVUPD      (R8), Y15
 	LOAD_CONSTANTS
-	VBROADCASTSD a+0(FP), Z24
-	VBROADCASTSD inv+8(FP), Z26
+	VBROADCASTSD inv+32(FP), Z26
 
-rowloop:
-	LEAQ    8(AX), BX
-	CMPQ    BX, CX
-	JGT     half
-	VMOVUPD (DI)(AX*8), Z0
-	VSUBPD  Z0, Z24, Z0
-	VMULPD  Z0, Z0, Z0
-	VMULPD  Z26, Z0, Z0
+pairstep:
+	TESTQ        R11, R11
+	JEQ          done
+	MOVQ         CX, BX
+	SUBQ         AX, BX
+	CMPQ         BX, $8
+	JLT          split
+	VBROADCASTSD (R10), Z24
+	VMOVUPD      (DI)(AX*8), Z0
+	DISTANCES
 	RQMIX_STEP
 	ADD_TO_SUMS
-	MOVQ    BX, AX
-	JMP     rowloop
+	ADDQ         $8, AX
+	ADDQ         $8, R12
+	CMPQ         AX, CX
+	JLT          pairstep
+	XORQ         AX, AX
+	ADDQ         $8, R10
+	DECQ         R11
+	JMP          pairstep
 
-	// Four points left (a row of 8n + 4): a step whose last four squared
-	// distances are zeros, of which only the first four values are added.
-half:
-	LEAQ      4(AX), BX
-	CMPQ      BX, CX
-	JGT       tail
-	MOVQ      $15, R9
-	KMOVW     R9, K4
-	VMOVUPD.Z (DI)(AX*8), K4, Z0
-	VSUBPD.Z  Z0, Z24, K4, Z0
-	VMULPD    Z0, Z0, Z0
-	VMULPD    Z26, Z0, Z0
+	// r = BX < 8 points left in the row: K4 holds the lanes below r, K5
+	// the others.
+split:
+	MOVQ  CX, R13
+	MOVQ  BX, CX
+	MOVQ  $1, R9
+	SHLQ  CX, R9
+	MOVQ  R13, CX
+	DECQ  R9
+	KMOVW R9, K4
+	KNOTW K4, K5
+	CMPQ  R11, $1
+	JEQ   last
+
+	// A step across two rows; the next one goes on from its point 8 − r.
+	VBROADCASTSD (R10), Z24
+	VBROADCASTSD 8(R10), K5, Z24
+	VMOVUPD.Z    (DI)(AX*8), K4, Z0
+	VEXPANDPD    (DI), K5, Z0
+	DISTANCES
 	RQMIX_STEP
-	VADDPD    Y0, Y15, Y15
-	MOVQ      BX, AX
+	ADD_TO_SUMS
+	ADDQ         $8, R12
+	MOVQ         $8, AX
+	SUBQ         BX, AX
+	ADDQ         $8, R10
+	DECQ         R11
+	JMP          pairstep
 
-	// One to three points left (a single row only: the rows of several
-	// are a multiple of four long): a step of them and zeros, whose values
-	// are added to s_0 one after another, as sum4.add adds its last ones.
+	// The last r points, with zeros in the other lanes: the first four
+	// values (if r ≥ 4) go to the running sums as a group, the rest to s_0
+	// one after another, as sum4.add adds a tail.
+last:
+	MOVQ          BX, R13
+	VBROADCASTSD  (R10), Z24
+	VMOVUPD.Z     (DI)(AX*8), K4, Z0
+	VSUBPD.Z      Z0, Z24, K4, Z0
+	VMULPD        Z0, Z0, Z0
+	VMULPD        Z26, Z0, Z0
+	RQMIX_STEP
+	MOVQ          $1, R9
+	KMOVW         R9, K5
+	CMPQ          BX, $4
+	JLT           tail
+	VADDPD        Y0, Y15, Y15
+	VEXTRACTF64X4 $1, Z0, Y0
+	SUBQ          $4, BX
+
 tail:
-	SUBQ      AX, CX
-	JEQ       done
-	MOVQ      $1, R9
-	SHLQ      CX, R9
-	DECQ      R9
-	KMOVW     R9, K4
-	VMOVUPD.Z (DI)(AX*8), K4, Z0
-	VSUBPD.Z  Z0, Z24, K4, Z0
-	VMULPD    Z0, Z0, Z0
-	VMULPD    Z26, Z0, Z0
-	RQMIX_STEP
-	MOVQ      $1, R9
-	KMOVW     R9, K5
-	VADDPD    Z0, Z15, K5, Z15
-	CMPQ      CX, $1
-	JEQ       tailend
-	VPERMPD   $1, Z0, Z1
-	VADDPD    Z1, Z15, K5, Z15
-	CMPQ      CX, $2
-	JEQ       tailend
-	VPERMPD   $2, Z0, Z1
-	VADDPD    Z1, Z15, K5, Z15
+	TESTQ   BX, BX
+	JEQ     lastdone
+	VADDPD  Z0, Z15, K5, Z15
+	CMPQ    BX, $1
+	JEQ     lastdone
+	VPERMPD $1, Z0, Z1
+	VADDPD  Z1, Z15, K5, Z15
+	CMPQ    BX, $2
+	JEQ     lastdone
+	VPERMPD $2, Z0, Z1
+	VADDPD  Z1, Z15, K5, Z15
 
-tailend:
-	ADDQ CX, AX
+lastdone:
+	ADDQ R13, R12
 
 done:
 	VMOVUPD Y15, (R8)
 	VZEROUPPER
-	MOVQ    AX, ret+56(FP)
+	MOVQ    R12, ret+64(FP)
 	RET

@@ -15,10 +15,7 @@ func distances1Vector(_, _ float64, _, _ []float64) int { return 0 }
 // rqMixSumVector reports that this build has no fused kernel.
 func rqMixSumVector(_ []float64, _ *[len(rqMixShapes)]float64, _ *sum4) int { return 0 }
 
-// haveRowSumVector reports that this build has no fused row kernel.
-func haveRowSumVector() bool { return false }
-
-// rqMixRowSumVector reports that this build has no fused row kernel.
-func rqMixRowSumVector(_, _ float64, _ []float64, _ *[len(rqMixShapes)]float64, _ *sum4) int {
+// rqMixPairSumVector reports that this build has no fused kernel.
+func rqMixPairSumVector(_, _ []float64, _ float64, _ *[len(rqMixShapes)]float64, _ *sum4) int {
 	return 0
 }

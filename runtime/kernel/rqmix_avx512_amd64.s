@@ -2,14 +2,16 @@
 
 #include "textflag.h"
 
-// rqMixAVX512 and rqMixSumAVX512 do rqMixAVX2's arithmetic eight values to
-// a ZMM register, with AVX-512's own instructions where AVX2 needs several:
+// rqMixAVX512, rqMixSumAVX512 and rqMixPairSumAVX512 do rqMixAVX2's
+// arithmetic eight values to a ZMM register, with AVX-512's own
+// instructions where AVX2 needs several:
 // the exponent and the mantissa of q0 from VGETEXPPD and VGETMANTPD,
 // ⌊e/5⌋ by rounding, 2^(−r/5) by a permutation of the table in a register
 // instead of a gather, and the scaling by 2^−⌊e/5⌋ by VSCALEFPD. Every
 // rounded operation is the AVX2 kernel's, in its order, so that the
 // kernels give the same bits. The constants stay in Z16–Z23, Z25, Z27 and
-// Z31; a step uses Z0–Z14, Z28–Z30 and K1–K3.
+// Z31; a step uses Z0–Z14, Z28–Z30 and K1–K3; the sums run in Y15, and the
+// pair kernel keeps its points in Z24, inv in Z26 and its masks in K4–K5.
 
 // LOAD_CONSTANTS sets Z16–Z20 = c_a, Z22 = 1, Z23 = rqMixFractionMax, Z25
 // = 0.2, Z27 = 5 and Z31 = the table 2^(−r/5), r = 0..4 (lanes 5–7 unused),

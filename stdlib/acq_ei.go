@@ -19,8 +19,16 @@ func init() {
 		Doc:     "corrected noisy expected improvement (Zhou, Ma, Blaschko, Eq. 7) over the incumbent, under the joint posterior",
 		Runtime: []string{runtimeAcq},
 		Emit: registry.AcquisitionHooks{Code: eiNoisyEmit,
-			Spec: func(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Joint: true} }}})
+			Spec: jointSpec}})
+	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "pi_noisy",
+		Doc:    "corrected probability of improvement (Ma et al.; a baseline of Zhou, Ma, Blaschko) over the incumbent, under the joint posterior",
+		Params: []registry.Param{xiParam}, Runtime: []string{runtimeAcq},
+		Emit: registry.AcquisitionHooks{Code: piNoisyEmit, Spec: jointSpec}})
 }
+
+// jointSpec is the spec of an acquisition that compares the candidate with
+// the incumbent under their joint posterior.
+func jointSpec(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Joint: true} }
 
 // The incumbents ei and pi improve on, the values of their incumbent. The
 // default is the best value observed: under observation noise it lowered the
@@ -56,8 +64,9 @@ func checkIncumbent(ctx *registry.CheckContext) {
 	}
 }
 
-// EI, PI and corrected noisy EI, scored in log space (logSpace); noisy EI
-// compares the candidate with the incumbent under their joint posterior.
+// EI, PI and their corrected noisy forms, scored in log space (logSpace);
+// the noisy ones compare the candidate with the incumbent under their joint
+// posterior.
 var (
 	eiEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
 		return logSpace(g, "LogEI", g.Mean, g.SD, g.Best, jen.Lit(g.Real("xi")))
@@ -67,5 +76,8 @@ var (
 	}
 	eiNoisyEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
 		return logSpace(g, "LogNoisyEI", g.Mean, g.SD, g.Best, g.BestSD, g.Cov)
+	}
+	piNoisyEmit registry.AcquisitionEmit = func(g *registry.AcquisitionGen) registry.AcquisitionCode {
+		return logSpace(g, "LogNoisyPI", g.Mean, g.SD, g.Best, g.BestSD, g.Cov, jen.Lit(g.Real("xi")))
 	}
 )

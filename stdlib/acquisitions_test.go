@@ -59,6 +59,8 @@ func TestAcquisitionHooks(t *testing.T) {
 			"acq.LogPI(mean, sd, best, 0.0)", "acq.LogPIGrad(mean, sd, best, 0.0)", "math.Exp(score)", "", false},
 		{"ei_noisy", &ir.Call{Plugin: "acquisition.ei_noisy"},
 			"acq.LogNoisyEI(mean, sd, best, bestSD, cov)", "acq.LogNoisyEIGrad(mean, sd, best, bestSD, cov)", "math.Exp(score)", "", true},
+		{"pi_noisy", &ir.Call{Plugin: "acquisition.pi_noisy", Args: []*ir.Arg{realArg("xi", 0.5)}},
+			"acq.LogNoisyPI(mean, sd, best, bestSD, cov, 0.5)", "acq.LogNoisyPIGrad(mean, sd, best, bestSD, cov, 0.5)", "math.Exp(score)", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -261,7 +261,8 @@ func TestNoAllocations(t *testing.T) {
 		sink += LogPI(-50, 1, 0, 0) + NoisyEI(0.3, 1, 0, 0.2, 0.05) + LogNoisyEI(-50, 1, 0, 0.2, 0.05)
 		_, dMean, dSD := LogEIGrad(-50, 1, 0, 0)
 		_, _, _, dCov := LogNoisyEIGrad(-50, 1, 0, 0.2, 0.05)
-		sink += dMean + dSD + dCov + SrinivasWeight(10, 3, 0.1) + IGPUCBBeta(5, 0.1, 1, 0.1)
+		v, _, _, dPICov := LogNoisyPIGrad(-50, 1, 0, 0.2, 0.05, 0.01)
+		sink += dMean + dSD + dCov + v + dPICov + SrinivasWeight(10, 3, 0.1) + IGPUCBBeta(5, 0.1, 1, 0.1)
 	})
 	if n != 0 {
 		t.Errorf("%v allocations", n)

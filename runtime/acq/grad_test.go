@@ -84,8 +84,8 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 	}
 }
 
-// TestNoisyEIGradients checks NoisyEIGrad and LogNoisyEIGrad against
-// central differences in the candidate's mean, sd and covariance with the
+// TestNoisyEIGradients checks NoisyEIGrad, LogNoisyEIGrad and
+// LogNoisyPIGrad against central differences in the candidate's mean, sd and covariance with the
 // incumbent.
 func TestNoisyEIGradients(t *testing.T) {
 	const bestMean, bestSD = 0.5, 0.3
@@ -98,6 +98,7 @@ func TestNoisyEIGradients(t *testing.T) {
 	}{
 		{"NoisyEI", NoisyEI, NoisyEIGrad},
 		{"LogNoisyEI", LogNoisyEI, LogNoisyEIGrad},
+		{"LogNoisyPI", logNoisyPI(0.05), logNoisyPIGrad(0.05)},
 	} {
 		for _, c := range []struct{ mean, sd, cov float64 }{
 			{1, 1, 0.1}, {0.5, 0.4, 0.05}, {-1, 0.5, -0.02}, {-4, 0.6, 0.01},
@@ -115,9 +116,22 @@ func TestNoisyEIGradients(t *testing.T) {
 	}
 }
 
-// TestNoisyEIMonteCarlo compares the corrected noisy EI with a Monte Carlo
-// estimate of E[max(f(x) − f(x⁺), 0)] under the bivariate normal posterior of
-// (f(x), f(x⁺)), to four standard errors.
+// logNoisyPI and logNoisyPIGrad fix LogNoisyPI's and LogNoisyPIGrad's ξ.
+func logNoisyPI(xi float64) func(mean, sd, bestMean, bestSD, cov float64) float64 {
+	return func(mean, sd, bestMean, bestSD, cov float64) float64 {
+		return LogNoisyPI(mean, sd, bestMean, bestSD, cov, xi)
+	}
+}
+
+func logNoisyPIGrad(xi float64) func(mean, sd, bestMean, bestSD, cov float64) (v, dMean, dSD, dCov float64) {
+	return func(mean, sd, bestMean, bestSD, cov float64) (v, dMean, dSD, dCov float64) {
+		return LogNoisyPIGrad(mean, sd, bestMean, bestSD, cov, xi)
+	}
+}
+
+// TestNoisyEIMonteCarlo compares the corrected noisy EI and PI with Monte
+// Carlo estimates of E[max(f(x) − f(x⁺), 0)] and P(f(x) − f(x⁺) > ξ) under the
+// bivariate normal posterior of (f(x), f(x⁺)), to four standard errors.
 func TestNoisyEIMonteCarlo(t *testing.T) {
 	const samples = 400_000
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -129,7 +143,8 @@ func TestNoisyEIMonteCarlo(t *testing.T) {
 		{0.1, 0.3, 0, 0.3, 0.999},
 	} {
 		cov := c.rho * c.sd * c.bestSD
-		sum, sumSq := 0.0, 0.0
+		const xi = 0.1
+		sum, sumSq, improved := 0.0, 0.0, 0
 		for range samples {
 			a, b := rng.NormFloat64(), rng.NormFloat64()
 			fx := c.mean + c.sd*a
@@ -137,6 +152,9 @@ func TestNoisyEIMonteCarlo(t *testing.T) {
 			gain := max(fx-fBest, 0)
 			sum += gain
 			sumSq += gain * gain
+			if gain > xi {
+				improved++
+			}
 		}
 		estimate := sum / samples
 		stderr := math.Sqrt((sumSq/samples - estimate*estimate) / samples)
@@ -144,11 +162,17 @@ func TestNoisyEIMonteCarlo(t *testing.T) {
 		if math.Abs(got-estimate) > 4*stderr {
 			t.Errorf("%+v: NoisyEI = %.6g, Monte Carlo %.6g ± %.2g", c, got, estimate, stderr)
 		}
+		// The binomial standard error, at least that of one sample in all.
+		p := float64(improved) / samples
+		if got, stderr := NoisyPI(c.mean, c.sd, c.bestMean, c.bestSD, cov, xi), max(math.Sqrt(p*(1-p)/samples), 1.0/samples); math.Abs(got-p) > 4*stderr {
+			t.Errorf("%+v: NoisyPI = %.6g, Monte Carlo %.6g ± %.2g", c, got, p, stderr)
+		}
 	}
 }
 
 // TestNoisyEIReducesToEI: with a noise-free incumbent (σ(x⁺) = 0, so cov = 0)
-// corrected noisy EI is EI; a certain difference (σ̃ = 0) gives max(u, 0).
+// corrected noisy EI is EI and corrected PI is PI; a certain difference
+// (σ̃ = 0) gives max(u, 0) and the step of u.
 func TestNoisyEIReducesToEI(t *testing.T) {
 	for _, c := range gradCases {
 		if got, want := NoisyEI(c.mean, c.sd, 0.7, 0, 0), EI(c.mean, c.sd, 0.7, 0); got != want {
@@ -157,6 +181,9 @@ func TestNoisyEIReducesToEI(t *testing.T) {
 		if got, want := LogNoisyEI(c.mean, c.sd, 0.7, 0, 0), LogEI(c.mean, c.sd, 0.7, 0); got != want {
 			t.Errorf("LogNoisyEI(%v, %v, 0.7, 0, 0) = %v, LogEI %v", c.mean, c.sd, got, want)
 		}
+		if got, want := LogNoisyPI(c.mean, c.sd, 0.7, 0, 0, 0.1), LogPI(c.mean, c.sd, 0.7, 0.1); got != want {
+			t.Errorf("LogNoisyPI(%v, %v, 0.7, 0, 0, 0.1) = %v, LogPI %v", c.mean, c.sd, got, want)
+		}
 	}
 	// x = x⁺: σ̃² = σ² + σ² − 2σ² = 0 and u = 0.
 	if got := NoisyEI(0.4, 0.3, 0.4, 0.3, 0.09); got != 0 {
@@ -164,6 +191,15 @@ func TestNoisyEIReducesToEI(t *testing.T) {
 	}
 	if got := NoisyEI(0.9, 0.3, 0.4, 0.3, 0.09); got != 0.5 {
 		t.Errorf("NoisyEI of a certain improvement 0.5 = %v", got)
+	}
+	if got := NoisyPI(0.4, 0.3, 0.4, 0.3, 0.09, 0); got != 0 {
+		t.Errorf("NoisyPI at the incumbent = %v, want 0", got)
+	}
+	if got := NoisyPI(0.9, 0.3, 0.4, 0.3, 0.09, 0.2); got != 1 {
+		t.Errorf("NoisyPI of a certain improvement 0.5 by more than 0.2 = %v, want 1", got)
+	}
+	if got := NoisyPI(0.9, 0.3, 0.4, 0.3, 0.09, 0.6); got != 0 {
+		t.Errorf("NoisyPI of a certain improvement 0.5 by more than 0.6 = %v, want 0", got)
 	}
 }
 
@@ -207,6 +243,8 @@ func TestLogSpaceSearchLeavesUnderflow(t *testing.T) {
 		{"PI", func(m, s float64) float64 { return PI(m, s, 0, 0) }, func(m, s float64) float64 { return LogPI(m, s, 0, 0) }},
 		{"NoisyEI", func(m, s float64) float64 { return NoisyEI(m, s, 0, 0.1, 0) },
 			func(m, s float64) float64 { return LogNoisyEI(m, s, 0, 0.1, 0) }},
+		{"NoisyPI", func(m, s float64) float64 { return NoisyPI(m, s, 0, 0.1, 0, 0) },
+			func(m, s float64) float64 { return LogNoisyPI(m, s, 0, 0.1, 0, 0) }},
 	} {
 		for _, u := range []float64{0, 0.5, 1} {
 			if v := c.plain(posterior([]float64{u})); v != 0 {

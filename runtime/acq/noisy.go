@@ -46,6 +46,38 @@ func LogNoisyEIGrad(mean, sd, bestMean, bestSD, cov float64) (v, dMean, dSD, dCo
 	return v, dMean, dSD, dCov
 }
 
+// Corrected probability of improvement (Ma et al. 2019, a baseline Zhou,
+// Ma and Blaschko compare with): the probability that f(x) improves on
+// f(x⁺) by more than ξ under the same joint posterior,
+//
+//	α = P(f(x) − f(x⁺) > ξ) = Φ((u − ξ)/σ̃),
+//
+// PI with mean u and standard deviation σ̃, so it reuses PI's tail-safe
+// logarithm. Where σ̃ = 0 it is 1 if u > ξ, else 0. With ξ = 0, the form
+// the papers use, its supremum is usually approached right beside x⁺: there
+// u and σ̃ shrink in proportion to the step, so Φ(u/σ̃) tends to the
+// probability that f rises in the step's direction, however short the step.
+// A positive ξ removes that limit (Φ(−ξ/σ̃) → 0 there).
+
+// NoisyPI is the corrected probability of improvement by more than xi of a
+// candidate, with the other arguments of NoisyEI.
+func NoisyPI(mean, sd, bestMean, bestSD, cov, xi float64) float64 {
+	return PI(mean, jointSD(sd, bestSD, cov), bestMean, xi)
+}
+
+// LogNoisyPI is log NoisyPI, finite where NoisyPI underflows (see LogPI).
+func LogNoisyPI(mean, sd, bestMean, bestSD, cov, xi float64) float64 {
+	return LogPI(mean, jointSD(sd, bestSD, cov), bestMean, xi)
+}
+
+// LogNoisyPIGrad returns LogNoisyPI and its derivatives, as NoisyEIGrad.
+func LogNoisyPIGrad(mean, sd, bestMean, bestSD, cov, xi float64) (v, dMean, dSD, dCov float64) {
+	s := jointSD(sd, bestSD, cov)
+	v, dMean, dS := LogPIGrad(mean, s, bestMean, xi)
+	dSD, dCov = chainJointSD(dS, sd, s)
+	return v, dMean, dSD, dCov
+}
+
 // jointSD is σ̃, the posterior standard deviation of f(x) − f(x⁺); rounding
 // can make σ̃² slightly negative when x is (almost) x⁺, so it is clamped at 0.
 func jointSD(sd, bestSD, cov float64) float64 {

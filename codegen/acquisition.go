@@ -14,12 +14,17 @@ import (
 // acquisitions, a setting only with Setting, a conversion of the searched
 // score only with Value.
 
+// drawStream is the random stream (streamSeed's k) of the latent draws of
+// an acquisition that averages over them; the searches use 0 to 3.
+const drawStream = 4
+
 // planAcquisition runs the acquisition's hook.
 func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
 	ag := &registry.AcquisitionGen{
 		Args: registry.Args{Call: g.p.Acquisition},
 		Mean: jen.Id("mean"), SD: jen.Id("sd"), Best: jen.Id("best"), BestSD: jen.Id("bestSD"), Cov: jen.Id("cov"),
 		Means: jen.Id("means"), Covs: jen.Id("covs"), Noise: jen.Id("noise"), Lines: jen.Id("lines"), DCovs: jen.Id("dcovs"),
+		LatentDraws: jen.Id("latentDraws"), Scratch: jen.Id("scratch"),
 		Setting: jen.Id("setting"),
 		T:       jen.Float64().Call(field("model").Dot("Len").Call().Op("+").Lit(1)),
 		D:       g.p.D,
@@ -47,6 +52,9 @@ func (g *generator) acquisitionParams(grad bool) []jen.Code {
 	if g.o.Acquisition.Lookahead {
 		params = append(params, jen.List(jen.Id("means"), jen.Id("covs")).Index().Float64(), jen.Id("noise").Float64(),
 			jen.Id("lines").Index().Qual(runtimeAcq, "Line"))
+		if g.o.Acquisition.LatentDraws > 0 {
+			params = append(params, jen.Id("latentDraws").Op("*").Qual(runtimeAcq, "LatentDraws"), jen.Id("scratch").Index().Float64())
+		}
 		if grad {
 			params = append(params, jen.Id("dcovs").Index().Float64())
 		}
@@ -75,6 +83,9 @@ func (g *generator) acquisitionArgs(cov, mem jen.Code, grad bool) []jen.Code {
 		n := jen.Empty().Op(":").Id("n")
 		args = append(args, field("trainMeans").Index(n), jen.Add(mem).Dot("trainCovs").Index(n.Clone()), field("observationNoise"),
 			jen.Add(mem).Dot("lines").Index(jen.Empty().Op(":").Id("n").Op("+").Lit(1)))
+		if g.o.Acquisition.LatentDraws > 0 {
+			args = append(args, field("latentDraws"), jen.Add(mem).Dot("scratch"))
+		}
 		if grad {
 			args = append(args, jen.Add(mem).Dot("dcovs").Index(n.Clone()))
 		}
@@ -104,6 +115,10 @@ func (g *generator) acquisitionDecl(f *jen.File) {
 		f.Comment("means are the posterior means at the evaluated points and covs their posterior")
 		f.Comment("covariances with the candidate, noise the noise variance of an observation there")
 		f.Comment("and lines the lookahead's memory.")
+	}
+	if g.o.Acquisition.LatentDraws > 0 {
+		f.Comment("latentDraws are the samples of the evaluated points' latent values drawn for")
+		f.Comment("this search, and scratch the candidate's memory for them.")
 	}
 	if a.Setting != nil {
 		f.Comment("setting is the value acquisitionSetting computed for this suggestion.")
@@ -140,8 +155,11 @@ func (g *generator) acquisitionFields() []jen.Code {
 			jen.Id("trainMeans").Index(jen.Id("Budget")).Float64().Comment("posterior means at the evaluated points, while searching"),
 			jen.Id("observationNoise").Float64().Comment("noise variance of the next observation, while searching"),
 		)
+		if g.o.Acquisition.LatentDraws > 0 {
+			fields = append(fields, jen.Id("latentDraws").Op("*").Qual(runtimeAcq, "LatentDraws").Comment("samples of the evaluated points' latent values, while searching"))
+		}
 		if !g.o.GradientSearch() {
-			fields = append(fields, lookaheadMemory()...)
+			fields = append(fields, g.lookaheadMemory()...)
 		}
 	}
 	if g.acquisition.Setting != nil {
@@ -152,12 +170,31 @@ func (g *generator) acquisitionFields() []jen.Code {
 
 // lookaheadMemory are the fields, of a search worker or of the optimiser,
 // that a lookahead acquisition needs per candidate.
-func lookaheadMemory() []jen.Code {
-	return []jen.Code{
+func (g *generator) lookaheadMemory() []jen.Code {
+	fields := []jen.Code{
 		jen.Id("weights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k"),
 		jen.Id("trainCovs").Index(jen.Id("Budget")).Float64().Comment("posterior covariances of the evaluated points with x"),
 		jen.Id("lines").Index(jen.Id("Budget").Op("+").Lit(1)).Qual(runtimeAcq, "Line").Comment("the lookahead's memory"),
 	}
+	if g.o.Acquisition.LatentDraws > 0 {
+		fields = append(fields, jen.Id("scratch").Index().Float64().Comment("the latent draws' memory (made by New)"))
+	}
+	return fields
+}
+
+// latentDrawsInit are New's statements that make the latent draws' memory: the
+// samples, and each searcher's scratch.
+func (g *generator) latentDrawsInit() []jen.Code {
+	if g.o.Acquisition.LatentDraws == 0 {
+		return nil
+	}
+	scratch := jen.Make(jen.Index().Float64(), field("latentDraws").Dot("ScratchLen").Call())
+	stmts := []jen.Code{field("latentDraws").Op("=").Qual(runtimeAcq, "NewLatentDraws").Call(jen.Id("Budget"), jen.Lit(g.o.Acquisition.LatentDraws))}
+	if g.o.GradientSearch() {
+		return append(stmts, jen.For(jen.Id("i").Op(":=").Range().Add(field("workers"))).Block(
+			field("workers").Index(jen.Id("i")).Dot("scratch").Op("=").Add(scratch)))
+	}
+	return append(stmts, field("scratch").Op("=").Add(scratch))
 }
 
 // prepareAcquisition is the part of Suggest, before the search, that sets the
@@ -172,6 +209,10 @@ func (g *generator) prepareAcquisition() (incumbent, always, fantasised []jen.Co
 	}
 	if g.o.Acquisition.Lookahead {
 		fantasised = append(fantasised, method("setLookahead"))
+	}
+	if g.o.Acquisition.LatentDraws > 0 {
+		fantasised = append(fantasised, jen.If(jen.Id("err").Op(":=").Add(method("drawLatent")), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Id("Point").Values(), jen.Id("err"))))
 	}
 	if g.acquisition.Setting != nil {
 		always = append(always, field("setting").Op("=").Add(method("acquisitionSetting")))
@@ -206,6 +247,20 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 				field("trainMeans").Index(jen.Id("i")).Op("=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))),
 			),
 			field("observationNoise").Op("=").Add(field("model").Dot("NewObservationNoise").Call()),
+		)
+	}
+	if g.o.Acquisition.LatentDraws > 0 {
+		f.Comment("drawLatent draws the samples of the evaluated points' latent values that the")
+		f.Comment("next search averages over, from their joint posterior and a stream of their own.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("drawLatent").Params().Error().Block(
+			jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+			jen.List(jen.Id("work"), jen.Id("cov")).Op(":=").Add(field("latentDraws").Dot("Buffers").Call(jen.Id("n"))),
+			field("model").Dot("TrainPosteriorCovariance").Call(jen.Id("work"), jen.Id("cov")),
+			jen.If(jen.Id("err").Op(":=").Add(field("latentDraws").Dot("Prepare").Call(field("trainMeans").Index(jen.Empty().Op(":").Id("n")), jen.Id("cov"),
+				jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(drawStream)))), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(g.errorf("drawing the latent values: %w", jen.Id("err"))),
+			),
+			jen.Return(jen.Nil()),
 		)
 	}
 	if !g.o.Acquisition.Joint {

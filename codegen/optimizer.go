@@ -181,6 +181,7 @@ func (g *generator) newDecl(f *jen.File) {
 	}
 	body = append(body, g.learnInit()...)
 	body = append(body, g.searchInit()...)
+	body = append(body, g.latentDrawsInit()...)
 	body = append(body, g.inputInit()...)
 	if len(g.known) > 0 {
 		body = append(body, field("feasibleFn").Op("=").Add(field("feasibleAt")))

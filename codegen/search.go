@@ -87,7 +87,7 @@ func (g *generator) searchDecls(f *jen.File) {
 		fields = append(fields, jen.List(jen.Id("dcross"), jen.Id("dcov")).Add(dim()).Comment("∂k(x, x⁺)/∂x and ∂cov(x, x⁺)/∂x"))
 	}
 	if g.o.Acquisition.Lookahead {
-		fields = append(fields, lookaheadMemory()[1:]...) // A⁻¹k is in work
+		fields = append(fields, g.lookaheadMemory()[1:]...) // A⁻¹k is in work
 		fields = append(fields,
 			jen.Id("dcovs").Index(jen.Id("Budget")).Float64().Comment("the score's derivatives in trainCovs"),
 			jen.Id("dtrain").Add(dim()).Comment("their chain to x"),

@@ -163,7 +163,10 @@ func acquisitionLine(o *Optimizer) string {
 	if o.Acquisition.Joint {
 		s += ", under the joint posterior of candidate and incumbent"
 	}
-	if o.Acquisition.Lookahead {
+	switch {
+	case o.Acquisition.LatentDraws > 0:
+		s += fmt.Sprintf(", averaged over %d samples of the evaluated points' latent values", o.Acquisition.LatentDraws)
+	case o.Acquisition.Lookahead:
 		s += ", looking one observation ahead at the evaluated points"
 	}
 	if a := o.Acquisition.Arms; a > 0 {

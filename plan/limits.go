@@ -41,8 +41,9 @@ func (b *builder) limits() {
 // memory estimates the optimiser's arrays: the GP's kernel matrix and its
 // factor, the refit's matrices (one per learned value and a few
 // workspaces), all budget × budget; per observation its point, unit
-// coordinates and a few vectors of D values, and for a model over input
-// distributions two representations (the current and the refit's).
+// coordinates and a few vectors of D values, for a model over input
+// distributions two representations (the current and the refit's), and for
+// an acquisition over latent draws two more budget² matrices and the draws.
 // It is computed in float64, since a budget of 10⁹ overflows an int64 count.
 func (b *builder) memory() float64 {
 	n, d := float64(b.o.Program.Budget), float64(b.o.Program.D)
@@ -51,6 +52,10 @@ func (b *builder) memory() float64 {
 		square += 3
 	}
 	perPoint := 4*d + 8
+	if s := float64(b.o.Acquisition.LatentDraws); s > 0 {
+		square += 2   // the evaluated points' posterior covariance and its workspace
+		perPoint += s // the draws, solved
+	}
 	if in := b.o.Model.Inputs; in != nil {
 		rep := float64(in.Samples)*d + float64(in.Landmarks)
 		if in.Rep == registry.MomentRep {

@@ -62,3 +62,31 @@ func (g *GP) NewObservationNoise() float64 {
 	}
 	return sum / float64(real)
 }
+
+// TrainPosteriorCovariance writes to cov (n×n, row-major, n = Len()) the
+// joint posterior covariance (units of y²) of f at the training points:
+// K − K A⁻¹ K = E − E A⁻¹ E = scale²·(E − BᵀB) with B = L⁻¹E, which needs
+// no product with K. work (n×n values) is overwritten with Bᵀ. O(n³).
+func (g *GP) TrainPosteriorCovariance(work, cov []float64) {
+	n := g.n
+	for j := range n {
+		col := work[j*n : (j+1)*n] // column j of B: zero above row j
+		clear(col)
+		col[j] = g.diagonalExtra(j)
+		for i := j; i < n; i++ {
+			start := rowStart(i)
+			col[i] = (col[i] - vec.Dot(g.l[start+j:start+i], col[j:i])) / g.l[start+i]
+		}
+	}
+	s2 := g.scale * g.scale
+	for i := range n {
+		for j := range i + 1 {
+			lo := max(i, j) // both columns are zero above their own index
+			c := -vec.Dot(work[i*n+lo:(i+1)*n], work[j*n+lo:(j+1)*n])
+			if i == j {
+				c += g.diagonalExtra(i)
+			}
+			cov[i*n+j], cov[j*n+i] = s2*c, s2*c
+		}
+	}
+}

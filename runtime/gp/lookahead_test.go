@@ -30,6 +30,29 @@ func lookaheadGP(t *testing.T, noisy bool) (*GP, *problem, func(x []float64) []f
 	return g, p, kvecAt
 }
 
+// TestTrainPosteriorCovariance checks the joint posterior covariance of the
+// training points against PosteriorCovariance of each pair.
+func TestTrainPosteriorCovariance(t *testing.T) {
+	for _, noisy := range []bool{false, true} {
+		g, p, kvecAt := lookaheadGP(t, noisy)
+		n := g.Len()
+		work, got := make([]float64, n*n), make([]float64, n*n)
+		g.TrainPosteriorCovariance(work, got)
+		for i, xi := range p.x {
+			vi := kvecAt(xi)
+			g.Predict(vi, 1)
+			for j, xj := range p.x {
+				vj := kvecAt(xj)
+				g.Predict(vj, 1)
+				want := g.PosteriorCovariance(vi, vj, seKernel(xi, xj))
+				if math.Abs(got[i*n+j]-want) > 1e-9*max(1, math.Abs(want)) {
+					t.Errorf("noisy %v: cov(%d, %d) = %.12g, PosteriorCovariance %.12g", noisy, i, j, got[i*n+j], want)
+				}
+			}
+		}
+	}
+}
+
 // trainCovariances is TrainCovariances at x from scratch.
 func trainCovariances(g *GP, kvecAt func([]float64) []float64, x []float64) []float64 {
 	v := kvecAt(x)

@@ -373,6 +373,10 @@ type AcquisitionGen struct {
 	// Covs. The code generator computes them (an O(n²) solve per candidate)
 	// only for hooks whose result sets Lookahead.
 	Means, Covs, Noise, Lines, DCovs jen.Code
+	// LatentDraws is the *runtime/acq.LatentDraws that a hook whose result
+	// sets LatentDraws averages over, drawn for this search, and Scratch the
+	// []float64 of its ScratchLen that one candidate's score may use.
+	LatentDraws, Scratch jen.Code
 	// Setting is the value of the result's Setting expression inside Score.
 	Setting jen.Code
 	// T is the round, one more than the number of observations; D the input
@@ -424,6 +428,10 @@ type AcquisitionSpec struct {
 	// Lookahead says Score uses Means, Covs, Noise and Lines, and Gradient
 	// writes the score's derivatives in Covs to DCovs.
 	Lookahead bool
+	// LatentDraws, above 0 with Lookahead, says Score also uses LatentDraws
+	// and Scratch: that many samples of the evaluated points' latent values
+	// under their joint posterior, drawn before each search.
+	LatentDraws int
 	// Unscented, if set, makes the searched score the weighted mean of the
 	// acquisition (its natural value, Value of Score) over the sigma points of
 	// the unscented transform of the input noise at the candidate, returned

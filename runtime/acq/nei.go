@@ -68,7 +68,7 @@ func NewLatentDraws(capacity, samples int) *LatentDraws {
 	pcg := rand.NewPCG(0, 0)
 	return &LatentDraws{
 		capacity: capacity, samples: samples,
-		chol:    make([]float64, capacity*(capacity+1)/2),
+		chol:    make([]float64, vec.PackedRow(capacity)),
 		solved:  make([]float64, samples*capacity),
 		best:    make([]float64, samples),
 		normals: make([]float64, capacity),
@@ -113,7 +113,7 @@ func (f *LatentDraws) Prepare(means, cov []float64, seed uint64) error {
 		f.backwardSolve(e)
 		best := math.Inf(-1)
 		for i := n - 1; i >= 0; i-- { // f_s = μ + Lz, row i of L times z[:i+1]
-			start := i * (i + 1) / 2
+			start := vec.PackedRow(i)
 			best = max(best, means[i]+vec.Dot(f.chol[start:start+i+1], z[:i+1]))
 		}
 		f.best[s] = best
@@ -154,7 +154,7 @@ func (f *LatentDraws) factor(cov []float64) error {
 // setIdentity sets L = I.
 func (f *LatentDraws) setIdentity() {
 	for i := range f.n {
-		start := i * (i + 1) / 2
+		start := vec.PackedRow(i)
 		clear(f.chol[start : start+i])
 		f.chol[start+i] = 1
 	}
@@ -165,13 +165,13 @@ func (f *LatentDraws) setIdentity() {
 func (f *LatentDraws) tryFactor(cov []float64, jitter float64) bool {
 	n := f.n
 	for i := range n {
-		start := i * (i + 1) / 2
+		start := vec.PackedRow(i)
 		row := f.chol[start : start+i+1]
 		for j := range i + 1 {
-			other := f.chol[j*(j+1)/2 : j*(j+1)/2+j]
+			other := f.chol[vec.PackedRow(j) : vec.PackedRow(j)+j]
 			s := cov[i*n+j] - vec.Dot(row[:j], other)
 			if j < i {
-				row[j] = s / f.chol[j*(j+1)/2+j]
+				row[j] = s / f.chol[vec.PackedRow(j)+j]
 				continue
 			}
 			s += jitter
@@ -185,21 +185,10 @@ func (f *LatentDraws) tryFactor(cov []float64, jitter float64) bool {
 }
 
 // forwardSolve overwrites x[:n] with L⁻¹x.
-func (f *LatentDraws) forwardSolve(x []float64) {
-	for i := range f.n {
-		start := i * (i + 1) / 2
-		x[i] = (x[i] - vec.Dot(f.chol[start:start+i], x[:i])) / f.chol[start+i]
-	}
-}
+func (f *LatentDraws) forwardSolve(x []float64) { vec.SolveLower(f.chol, f.n, x) }
 
 // backwardSolve overwrites x[:n] with L⁻ᵀx.
-func (f *LatentDraws) backwardSolve(x []float64) {
-	for i := f.n - 1; i >= 0; i-- {
-		start := i * (i + 1) / 2
-		x[i] /= f.chol[start+i]
-		vec.Axpy(-x[i], f.chol[start:start+i], x[:i])
-	}
-}
+func (f *LatentDraws) backwardSolve(x []float64) { vec.SolveLowerT(f.chol, f.n, x) }
 
 // LogNEI returns log NEI of a candidate with posterior mean and standard
 // deviation sd (model's convention) and posterior covariances covs with the

@@ -381,25 +381,13 @@ func (g *GP) diagonalExtra(i int) float64 {
 }
 
 // rowStart is the offset of row i in a packed lower triangle.
-func rowStart(i int) int { return i * (i + 1) / 2 }
+func rowStart(i int) int { return vec.PackedRow(i) }
 
 // forwardSolve overwrites x[:n] with L⁻¹x using the leading n×n block of L.
-func (g *GP) forwardSolve(n int, x []float64) {
-	for i := range n {
-		start := rowStart(i)
-		x[i] = (x[i] - vec.Dot(g.l[start:start+i], x[:i])) / g.l[start+i]
-	}
-}
+func (g *GP) forwardSolve(n int, x []float64) { vec.SolveLower(g.l, n, x) }
 
-// backwardSolve overwrites x[:n] with L⁻ᵀx: row i of L is column i of Lᵀ, so
-// each step subtracts a multiple of a contiguous row.
-func (g *GP) backwardSolve(n int, x []float64) {
-	for i := n - 1; i >= 0; i-- {
-		start := rowStart(i)
-		x[i] /= g.l[start+i]
-		vec.Axpy(-x[i], g.l[start:start+i], x[:i])
-	}
-}
+// backwardSolve overwrites x[:n] with L⁻ᵀx.
+func (g *GP) backwardSolve(n int, x []float64) { vec.SolveLowerT(g.l, n, x) }
 
 // deviation returns the population standard deviation of y, or 1 when it is
 // undefined or zero.

@@ -104,15 +104,15 @@ func (f *LatentDraws) Prepare(means, cov []float64, seed uint64) error {
 	for s := range f.samples {
 		for i := range z {
 			z[i] = f.rng.NormFloat64()
-			if f.certain {
-				z[i] = 0
-			}
+		}
+		if f.certain {
+			clear(z)
 		}
 		e := f.solved[s*f.capacity : s*f.capacity+n]
 		copy(e, z)
 		f.backwardSolve(e)
 		best := math.Inf(-1)
-		for i := n - 1; i >= 0; i-- { // f_s = μ + Lz, row i of L times z[:i+1]
+		for i := range n { // f_s,i = μ_i + (row i of L)·z
 			start := vec.PackedRow(i)
 			best = max(best, means[i]+vec.Dot(f.chol[start:start+i+1], z[:i+1]))
 		}

@@ -174,10 +174,12 @@ func TestNEIDeterministic(t *testing.T) {
 // TestNEIRefusesNaN: a covariance that is not finite is an error, not a
 // silent score.
 func TestNEIRefusesNaN(t *testing.T) {
-	c := randomNEICase(2, 3, 0.1)
-	c.cov[4] = math.NaN()
-	if err := NewLatentDraws(3, 8).Prepare(c.means, c.cov, 1); err == nil {
-		t.Error("Prepare accepted a NaN covariance")
+	for _, at := range []int{4, 1} { // a variance, a covariance
+		c := randomNEICase(2, 3, 0.1)
+		c.cov[at], c.cov[3*(at%3)+at/3] = math.NaN(), math.NaN()
+		if err := NewLatentDraws(3, 8).Prepare(c.means, c.cov, 1); err == nil {
+			t.Errorf("Prepare accepted a NaN at %d", at)
+		}
 	}
 }
 

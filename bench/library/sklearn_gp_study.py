@@ -72,7 +72,12 @@ Observations get the declared Gaussian noise from noise_rng (numpy's default_rng
 seeded by problem, method and seed, as in optuna_study.py); everything random in
 the optimiser (initial points, the 10,000 points, gp_hedge's draw, the GP's
 restarts) comes from a second default_rng seeded by the same triple, so a run
-repeats exactly. Regret is judged on the noise-free function. The problems, the
+repeats exactly on one machine. Not across machines: the GP's linear algebra
+goes through OpenBLAS, whose kernels depend on the CPU, and a rounding
+difference can send a run elsewhere (seed 2 of hartmann3_noisy.bo ends at 20
+evaluations at regret 0.0439 with OPENBLAS_CORETYPE=Haswell, 0.447 with
+SkylakeX). To compare runs made on different machines, set OPENBLAS_CORETYPE
+to the same kernel on both. Regret is judged on the noise-free function. The problems, the
 benchmark functions and the summaries are shared with optuna_study.py
 (study_common.py).
 
@@ -391,6 +396,15 @@ def check():
 # --- Main -----------------------------------------------------------------------------------
 
 
+def blas_kernels():
+    """The BLAS libraries numpy loaded and the kernels they chose (OpenBLAS's
+    follow the CPU and OPENBLAS_CORETYPE, and the runs depend on them)."""
+    import threadpoolctl  # a dependency of scikit-learn
+
+    return ", ".join(f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')}"
+                     for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas") or "unknown"
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Regret of a re-implementation of scikit-optimize's gp_minimize defaults on "
@@ -442,7 +456,8 @@ def main():
         if METHODS[m][0] == "gp_hedge":
             row["hedge_choices"] = {a: sum(r["hedge_choices"][a] for r in mine) for a in HEDGE}
         results.append(row)
-    print(f"sklearn_gp_study: {len(tasks)} runs on {args.jobs} processes in {wall:.1f} s", file=sys.stderr)
+    print(f"sklearn_gp_study: {len(tasks)} runs on {args.jobs} processes in {wall:.1f} s"
+          f" (BLAS kernels: {blas_kernels()})", file=sys.stderr)
 
     if args.json:
         out = {"seeds": args.seeds, "sklearn_version": sklearn.__version__, "scipy_version": scipy.__version__,

@@ -6,10 +6,10 @@ import (
 )
 
 // Acquisition hooks, one file per acquisition (acq_*.go), call runtime/acq,
-// which uses the same maximisation convention. EI, PI and corrected noisy EI
-// are searched in log space, where they never underflow to a flat 0 (the
-// maximiser is the same), and converted back with exp for
-// `stop when acquisition < κ`.
+// which uses the same maximisation convention. EI, PI, their corrected noisy
+// forms, noisy EI by Monte Carlo and the knowledge gradient are searched in
+// log space, where they never underflow to a flat 0 (the maximiser is the
+// same), and converted back with exp for `stop when acquisition < κ`.
 
 // betaParam and xiParam are the exploration weight and required improvement
 // several acquisitions share.

@@ -14,10 +14,13 @@
 // LogPI does the same for the probability of improvement. Emitted optimisers
 // search these logarithms and report the acquisition itself.
 //
-// Beyond the textbook acquisitions the package has corrected noisy EI
-// (noisy.go), UCB's exploration schedules with their β conventions
-// (schedule.go), and each acquisition's derivatives with respect to the
-// posterior mean and standard deviation for gradient-based search (grad.go).
+// Beyond the textbook acquisitions the package has corrected noisy EI and
+// PI (noisy.go), noisy EI by Monte Carlo over the evaluated points' latent
+// values (nei.go), the knowledge gradient (kg.go), GP-Hedge's portfolio
+// (hedge.go), the unscented transform (unscented.go), UCB's exploration
+// schedules with their β conventions (schedule.go), and each acquisition's
+// derivatives with respect to the posterior mean and standard deviation for
+// gradient-based search (grad.go).
 package acq
 
 import "math"

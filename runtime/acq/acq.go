@@ -32,7 +32,6 @@ const (
 	sqrt1_2Low    = -4.8336466567264565185935844299127932213411660e-17             // 1/√2 − float64(1/√2)
 	twoOverSqrtPi = 1.12837916709551257389615890312154517168810125865799771368817  // 2/√π
 	tailThreshold = -5.0                                                           // below this z, EI uses the continued fraction
-	millsTerms    = 60                                                             // continued-fraction depth, exact to rounding for |z| >= 5
 	minNormal     = 0x1p-1022                                                      // smallest normal float64
 )
 
@@ -172,12 +171,32 @@ func millsComplement(q float64) float64 {
 }
 
 // millsTail is T = 1/(q + 2/(q + 3/(q + ...))) from Laplace's continued
-// fraction R(q) = 1/(q + T) for the Mills ratio, evaluated bottom-up; 60
-// terms are exact to rounding for q >= 5 (30 already are).
+// fraction R(q) = 1/(q + T) for the Mills ratio, evaluated bottom-up with as
+// many terms as q needs: the fraction converges faster as q grows, and
+// millsDepth's counts give, from q = 5 up, the bits of a 400-term
+// evaluation (TestMillsTailDepth), so the far tail, where most candidates of
+// a search lie, costs a few divisions instead of 60.
 func millsTail(q float64) float64 {
 	t := 0.0
-	for k := millsTerms; k >= 1; k-- {
+	for k := millsTerms(q); k >= 1; k-- {
 		t = float64(k) / (q + t)
 	}
 	return t
+}
+
+// millsDepth lists, from q = 5 up, the fewest terms from which millsTail
+// no longer changes in the last bit, for q at least the entry's start.
+var millsDepth = [...]struct {
+	from  float64
+	terms int
+}{{1000, 6}, {100, 8}, {50, 10}, {30, 11}, {20, 14}, {15, 15}, {12, 17}, {10, 20}, {8, 23}, {7, 26}, {6, 33}, {5, 40}}
+
+// millsTerms is the continued fraction's depth for q (q >= 5).
+func millsTerms(q float64) int {
+	for _, d := range millsDepth {
+		if q >= d.from {
+			return d.terms
+		}
+	}
+	return millsDepth[len(millsDepth)-1].terms
 }

@@ -285,3 +285,21 @@ func BenchmarkEI(b *testing.B) {
 		})
 	}
 }
+
+// TestMillsTailDepth: with the depth millsTerms gives, the continued
+// fraction has the bits of a 400-term evaluation, on a fine grid from q = 5
+// to 10⁵.
+func TestMillsTailDepth(t *testing.T) {
+	deep := func(q float64) float64 {
+		v := 0.0
+		for k := 400; k >= 1; k-- {
+			v = float64(k) / (q + v)
+		}
+		return v
+	}
+	for q := 5.0; q < 1e5; q *= 1 + 5e-5 {
+		if got, want := millsTail(q), deep(q); got != want {
+			t.Fatalf("millsTail(%v) = %v, 400 terms give %v", q, got, want)
+		}
+	}
+}

@@ -77,8 +77,8 @@ func NewLatentDraws(capacity, samples int) *LatentDraws {
 	}
 }
 
-// Buffers returns two n×n buffers (n at most the capacity) for a caller to
-// compute the covariance that Prepare takes, and the memory that takes.
+// Buffers returns n×n memory (n at most the capacity) in which a caller
+// computes the covariance it passes to Prepare, with a workspace.
 func (f *LatentDraws) Buffers(n int) (work, cov []float64) {
 	return f.work[:n*n], f.cov[:n*n]
 }
@@ -234,9 +234,11 @@ func (f *LatentDraws) logNEI(covs []float64, mean, sd float64, scratch, dcovs []
 	if math.IsInf(top, -1) {
 		return top, 0, 0
 	}
+	// logs[s] becomes the term's size relative to the largest.
 	sum := 0.0
-	for _, l := range logs {
-		sum += math.Exp(l - top)
+	for s, l := range logs {
+		logs[s] = math.Exp(l - top)
+		sum += logs[s]
 	}
 	v = top + math.Log(sum) - math.Log(float64(samples))
 	if dcovs == nil {
@@ -245,7 +247,7 @@ func (f *LatentDraws) logNEI(covs []float64, mean, sd float64, scratch, dcovs []
 	// ∂v/∂m_s and ∂v/∂d weigh each term's derivatives by its share of the sum.
 	dD := 0.0
 	for s := range samples {
-		weight := math.Exp(logs[s]-top) / sum
+		weight := logs[s] / sum
 		dMean += weight * dms[s]
 		dD += weight * dds[s]
 		vec.Axpy(weight*dms[s], f.solved[s*c:s*c+n], dcovs)

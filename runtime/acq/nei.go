@@ -101,12 +101,12 @@ func (f *LatentDraws) Prepare(means, cov []float64, seed uint64) error {
 	}
 	f.pcg.Seed(seed, uint64(n))
 	z := f.normals[:n]
+	clear(z) // stays 0 when the values are certain: every f_s is μ_X
 	for s := range f.samples {
-		for i := range z {
-			z[i] = f.rng.NormFloat64()
-		}
-		if f.certain {
-			clear(z)
+		if !f.certain {
+			for i := range z {
+				z[i] = f.rng.NormFloat64()
+			}
 		}
 		e := f.solved[s*f.capacity : s*f.capacity+n]
 		copy(e, z)

@@ -125,6 +125,9 @@ func (g *generator) program(importPath string) []File {
 		}
 		fields = append(fields, kv{"Constraints", jen.Index().Add(prog("Constraint")).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, cs...)})
 	}
+	if g.constraintNoise {
+		fields = append(fields, kv{"SimulatesConstraintNoise", jen.True()})
+	}
 	if g.o.Acquisition.Arms > 0 {
 		fields = append(fields, kv{"CarriesState", jen.True()})
 	}
@@ -205,6 +208,9 @@ func (g *generator) program(importPath string) []File {
 		}
 		if g.o.SimulatesInputNoise() {
 			runOptions = append(runOptions, kv{"InputNoiseScale", jen.Id("opt").Dot("InputNoiseScale")})
+		}
+		if g.constraintNoise {
+			runOptions = append(runOptions, kv{"ConstraintNoiseScale", jen.Id("opt").Dot("ConstraintNoiseScale")})
 		}
 		runOptions = append(runOptions, kv{"Progress", progress})
 		result := []kv{

@@ -300,6 +300,14 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("InputNoiseScale").Float64(),
 		)
 	}
+	if g.constraintNoise {
+		options = append(options,
+			jen.Comment("ConstraintNoiseScale multiplies every simulated draw of the constraints'"),
+			jen.Comment("measurement noise; 0 means 1. The optimiser still assumes the declared noise:"),
+			jen.Comment("a scale other than 1 studies a misjudged noise."),
+			jen.Id("ConstraintNoiseScale").Float64(),
+		)
+	}
 	options = append(options,
 		jen.Comment("Progress, if not nil, is called after every evaluation."),
 		jen.Id("Progress").Func().Params(jen.Id("Progress")),
@@ -494,7 +502,11 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.o.Safety != nil {
 		body = append(body, jen.List(jen.Id("violations"), jen.Id("unsafe")).Op(":=").List(jen.Lit(0), jen.Lit(0)))
 		if g.constraintNoise {
-			body = append(body, jen.Id("constraintRand").Op(":=").Add(pcg("constraintNoiseStream")))
+			body = append(body,
+				jen.Id("constraintRand").Op(":=").Add(pcg("constraintNoiseStream")),
+				jen.Id("constraintScale").Op(":=").Id("opt").Dot("ConstraintNoiseScale"),
+				jen.If(jen.Id("constraintScale").Op("==").Lit(0)).Block(jen.Id("constraintScale").Op("=").Lit(1)),
+			)
 		}
 	}
 	body = append(body,

@@ -724,13 +724,14 @@ func (g *generator) constraintNoiseDecl(f *jen.File) bool {
 			g.internal(c.Noise.Span, "distribution %s cannot simulate the noise of constraint %s", c.Noise.Plugin, c.Constraint.Name)
 			continue
 		}
-		body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("+=").Add(h.Sample(&registry.Args{Call: c.Noise}, jen.Id("rng"))))
+		body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("+=").Id("scale").Op("*").Add(h.Sample(&registry.Args{Call: c.Noise}, jen.Id("rng"))))
 	}
 	if len(body) == 0 {
 		return false
 	}
-	f.Comment("constraintNoise adds the simulated constraints' measurement noise to g.")
-	f.Func().Id("constraintNoise").Params(jen.Id("g").Op("*").Id("Constraints"), jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Block(body...)
+	f.Comment("constraintNoise adds the simulated constraints' measurement noise to g, every")
+	f.Comment("draw multiplied by scale (1: the noise as declared).")
+	f.Func().Id("constraintNoise").Params(jen.Id("g").Op("*").Id("Constraints"), jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand"), jen.Id("scale").Float64()).Block(body...)
 	return true
 }
 
@@ -765,7 +766,7 @@ func (g *generator) safeRunStep() []jen.Code {
 	}
 	stmts := []jen.Code{jen.Id("truth").Op(":=").Id("simulated").Call(jen.Id(at))}
 	if g.constraintNoise {
-		stmts = append(stmts, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), jen.Id("constraintRand")))
+		stmts = append(stmts, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), jen.Id("constraintRand"), jen.Id("constraintScale")))
 	}
 	count := func(values, counter string, known jen.Code) jen.Code {
 		cond := jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))

@@ -47,7 +47,7 @@ func (g *generator) simulateDecl(f *jen.File) {
 		body = append(body, jen.Id("y").Op("=").Id("value").Op("+").Id("observationNoise").Call(pcg("noiseStream")))
 	}
 	if g.o.Safety != nil && g.constraintNoise {
-		body = append(body, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), pcg("constraintNoiseStream")))
+		body = append(body, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), pcg("constraintNoiseStream"), jen.Lit(1.0)))
 	}
 	body = append(body, jen.Return())
 	if keyed {

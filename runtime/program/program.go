@@ -1,7 +1,7 @@
 // Package program is the command line of the programs boc generates. The
 // emitted main package describes its problem in a Problem and calls Main:
 //
-//	PROG run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R]
+//	PROG run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R] [--constraint-noise-scale R]
 //	PROG ask | tell ID ... | status [--journal J] [--study NAME]
 //	PROG report [--journal J] [--study NAME] -o FILE
 //	PROG robust-optimum [--grid N | --starts N] [--input-noise-scale R] [--json]
@@ -17,7 +17,8 @@
 // robust value E[f(x + ε)] is best, the reference of a study's robust regret:
 // by a grid search for 1 or 2 components, and for more by a multi-start local
 // search whose result is the best found, not guaranteed. --input-noise-scale
-// multiplies the simulated input noise, for studies of a misjudged noise.
+// multiplies the simulated input noise, and --constraint-noise-scale the
+// simulated constraints' measurement noise, for studies of a misjudged noise.
 // For a finite decision set and an expression objective, optimum prints the
 // best candidate and its value, the reference of a study's regret. ask, tell
 // and status drive a study one trial at a time from a journal (study.go);
@@ -90,6 +91,10 @@ type Problem struct {
 	Optimum func() (x []float64, value float64)
 	// Constraints are the unknown safety constraints, in declaration order.
 	Constraints []Constraint
+	// SimulatesConstraintNoise says that Run adds simulated measurement
+	// noise to some unknown constraint, which Options.ConstraintNoiseScale
+	// scales.
+	SimulatesConstraintNoise bool
 	// CarriesState says the optimiser's suggestions depend on the ones
 	// before, not on the observations alone: a portfolio acquisition judges
 	// its arms by what each proposed. A safe optimiser (Constraints) does
@@ -131,6 +136,10 @@ type Options struct {
 	// the noise can be studied when it is wrong (Oliveira et al. §6.1: the
 	// model assumes the declared noise, the world has a scaled one).
 	InputNoiseScale float64
+	// ConstraintNoiseScale multiplies every draw of the simulated
+	// constraints' measurement noise (1: as declared), so that safety can be
+	// studied when the declared noise is wrong.
+	ConstraintNoiseScale float64
 	// Progress is called after every evaluation; never nil.
 	Progress func(Progress)
 }
@@ -240,6 +249,7 @@ func Run(ctx context.Context, p Problem, args []string, stdout, stderr io.Writer
 
 func usage(p Problem, w io.Writer) {
 	fmt.Fprintf(w, `usage: %[1]s run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R]
+             [--constraint-noise-scale R]
        %[1]s run --journal J [--study NAME] [--budget N] [--json] [--workers N]
              [--eval-timeout D] [--retries R] [--on-failure continue|stop] [--lease D]
        %[1]s ask [-n K] [--journal J] [--study NAME] [--json]
@@ -279,6 +289,10 @@ Flags of run:
                    (default 1): the world's noise differs from the declared
                    one, which the model still assumes; robust values are
                    judged under the scaled noise
+  --constraint-noise-scale R
+                   multiply every simulated draw of the constraints'
+                   measurement noise by R (default 1): the optimiser still
+                   assumes the declared noise
   --journal J      record every trial in the journal J (a file, or a
                    postgres:// URL shared by runs on many hosts) before
                    evaluating it, and its result before taking another; run
@@ -357,6 +371,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	seed := flags.Uint64("seed", p.Seed, "")
 	budget := flags.Int("budget", p.Budget, "")
 	noiseScale := flags.Float64("input-noise-scale", 1, "")
+	constraintScale := flags.Float64("constraint-noise-scale", 1, "")
 	var journalled studyFlags
 	flags.StringVar(&journalled.journal, "journal", "", "")
 	flags.StringVar(&journalled.study, "study", p.Name, "")
@@ -381,7 +396,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		return ExitUsage
 	}
 	if journalled.journal != "" {
-		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 {
+		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 || *constraintScale != 1 {
 			fmt.Fprintf(stderr, "%s: run --journal takes --budget, --study, --json and the evaluation flags only: a study's seed is the problem's\n", p.Name)
 			return ExitUsage
 		}
@@ -409,6 +424,10 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
 		return ExitUsage
 	}
+	if msg := checkConstraintNoiseScale(p, *constraintScale); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
+		return ExitUsage
+	}
 	var steps []step
 	robust := newRobustCache(p.robustWith(*noiseScale))
 	progress := func(Progress) {}
@@ -424,7 +443,8 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	case !*asJSON:
 		progress = func(pr Progress) { writeProgress(stderr, p, pr) }
 	}
-	res, runErr := p.Run(ctx, Options{Seed: *seed, Budget: *budget, RandomSearch: *randomSearch, InputNoiseScale: *noiseScale, Progress: progress})
+	res, runErr := p.Run(ctx, Options{Seed: *seed, Budget: *budget, RandomSearch: *randomSearch, InputNoiseScale: *noiseScale,
+		ConstraintNoiseScale: *constraintScale, Progress: progress})
 	// A run that did not finish still prints what it did, marked.
 	switch {
 	case runErr != nil && ctx.Err() != nil:
@@ -533,6 +553,18 @@ func checkNoiseScale(p Problem, scale float64) string {
 		return fmt.Sprintf("--input-noise-scale %v must be a positive number", scale)
 	case scale != 1 && p.Robust == nil:
 		return "--input-noise-scale needs input noise that the program simulates (an expression objective)"
+	}
+	return ""
+}
+
+// checkConstraintNoiseScale returns why --constraint-noise-scale cannot be
+// scale, or "".
+func checkConstraintNoiseScale(p Problem, scale float64) string {
+	switch {
+	case !(scale > 0) || math.IsInf(scale, 1):
+		return fmt.Sprintf("--constraint-noise-scale %v must be a positive number", scale)
+	case scale != 1 && !p.SimulatesConstraintNoise:
+		return "--constraint-noise-scale needs a simulated constraint with measurement noise"
 	}
 	return ""
 }

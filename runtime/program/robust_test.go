@@ -360,3 +360,35 @@ func TestInputNoiseScale(t *testing.T) {
 		}
 	}
 }
+
+// TestConstraintNoiseScale: --constraint-noise-scale reaches the run, and is
+// refused when it is not positive or no constraint's noise is simulated.
+func TestConstraintNoiseScale(t *testing.T) {
+	var gotScale float64
+	p := Problem{Name: "demo", Source: "demo.bo", Budget: 2, Dims: []Dim{{Name: "x", Size: 1}},
+		Lower: []float64{0}, Upper: []float64{1}, SimulatesConstraintNoise: true,
+		Run: func(_ context.Context, opt Options) (Result, error) {
+			gotScale = opt.ConstraintNoiseScale
+			return Result{Evaluations: 1, Recommendation: []float64{0.25}, BestX: []float64{0.25}, Stopped: "budget"}, nil
+		}}
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), p, []string{"run", "--json", "--constraint-noise-scale", "10"}, &stdout, &stderr); code != ExitOK || gotScale != 10 {
+		t.Fatalf("exit %d, scale %v reached the run: %s", code, gotScale, stderr.String())
+	}
+	quiet := p
+	quiet.SimulatesConstraintNoise = false
+	for _, tt := range []struct {
+		args []string
+		p    Problem
+		want string
+	}{
+		{[]string{"run", "--constraint-noise-scale", "-2"}, p, "must be a positive number"},
+		{[]string{"run", "--constraint-noise-scale", "2"}, quiet, "needs a simulated constraint"},
+		{[]string{"run", "--journal", "j", "--constraint-noise-scale", "2"}, p, "run --journal takes"},
+	} {
+		stderr.Reset()
+		if code := Run(context.Background(), tt.p, tt.args, &stdout, &stderr); code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q, want usage error containing %q", tt.args, code, stderr.String(), tt.want)
+		}
+	}
+}

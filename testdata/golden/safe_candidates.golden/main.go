@@ -39,6 +39,7 @@ var problem = program.Problem{
 		{Name: "reach", Limit: 1.4, Simulated: true},
 		{Name: "load", Limit: 0.5, AtLeast: true, Simulated: true},
 	},
+	SimulatesConstraintNoise: true,
 	Identity: "problem safecandidates\n" +
 		"dims D=2\n" +
 		"  a real [0, 1] component 0\n" +
@@ -271,9 +272,10 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := safecandidates.Run(ctx, safecandidates.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:                 opt.Seed,
+		Budget:               opt.Budget,
+		RandomSearch:         opt.RandomSearch,
+		ConstraintNoiseScale: opt.ConstraintNoiseScale,
 		Progress: func(p safecandidates.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

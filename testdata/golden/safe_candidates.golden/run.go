@@ -30,9 +30,10 @@ func Measure(ctx context.Context, x Point) (y float64, g Constraints, err error)
 	return
 }
 
-// constraintNoise adds the simulated constraints' measurement noise to g.
-func constraintNoise(g *Constraints, rng *rand.Rand) {
-	g[0] += 0.02 * rng.NormFloat64()
+// constraintNoise adds the simulated constraints' measurement noise to g, every
+// draw multiplied by scale (1: the noise as declared).
+func constraintNoise(g *Constraints, rng *rand.Rand, scale float64) {
+	g[0] += scale * 0.02 * rng.NormFloat64()
 }
 
 // RunOptions configures Run.
@@ -45,6 +46,10 @@ type RunOptions struct {
 	// of the optimiser's suggestions: the baseline of a study. They are observed
 	// all the same, so Recommendation has its usual meaning.
 	RandomSearch bool
+	// ConstraintNoiseScale multiplies every simulated draw of the constraints'
+	// measurement noise; 0 means 1. The optimiser still assumes the declared noise:
+	// a scale other than 1 studies a misjudged noise.
+	ConstraintNoiseScale float64
 	// Progress, if not nil, is called after every evaluation.
 	Progress func(Progress)
 }
@@ -141,6 +146,10 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	stopped := StoppedBudget
 	violations, unsafe := 0, 0
 	constraintRand := rand.New(rand.NewPCG(opt.Seed, constraintNoiseStream))
+	constraintScale := opt.ConstraintNoiseScale
+	if constraintScale == 0 {
+		constraintScale = 1
+	}
 	for o.Evaluations() < budget {
 		if err := ctx.Err(); err != nil {
 			return o.result(stopped, unsafe), err
@@ -168,7 +177,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			return o.result(stopped, unsafe), fmt.Errorf("safecandidates: evaluation %d at %v: %w", o.Evaluations()+1, x, err)
 		}
 		truth := simulated(x)
-		constraintNoise(&measured, constraintRand)
+		constraintNoise(&measured, constraintRand, constraintScale)
 		for k, v := range measured {
 			if Violated(k, v) {
 				violations++
@@ -221,6 +230,6 @@ func Simulate(ctx context.Context, seed, trial uint64, x Point) (y float64, meas
 	if err != nil {
 		return
 	}
-	constraintNoise(&measured, rand.New(rand.NewPCG(key, constraintNoiseStream)))
+	constraintNoise(&measured, rand.New(rand.NewPCG(key, constraintNoiseStream)), 1.0)
 	return
 }

@@ -34,6 +34,7 @@ var problem = program.Problem{
 	Constraints: []program.Constraint{
 		{Name: "heat", Limit: 70.0, Simulated: true},
 	},
+	SimulatesConstraintNoise: true,
 	Identity: "problem safegrid\n" +
 		"dims D=2\n" +
 		"  x real [0, 1] component 0\n" +
@@ -174,9 +175,10 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := safegrid.Run(ctx, safegrid.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:                 opt.Seed,
+		Budget:               opt.Budget,
+		RandomSearch:         opt.RandomSearch,
+		ConstraintNoiseScale: opt.ConstraintNoiseScale,
 		Progress: func(p safegrid.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -39,6 +39,7 @@ var problem = program.Problem{
 		{Name: "reach", Limit: 1.2, Simulated: true},
 		{Name: "load", Limit: 0.7, AtLeast: true, Simulated: true},
 	},
+	SimulatesConstraintNoise: true,
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return safelanding.Robust(safelanding.Point(x), noiseScale)
 	},
@@ -293,10 +294,11 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := safelanding.Run(ctx, safelanding.RunOptions{
-		Seed:            opt.Seed,
-		Budget:          opt.Budget,
-		RandomSearch:    opt.RandomSearch,
-		InputNoiseScale: opt.InputNoiseScale,
+		Seed:                 opt.Seed,
+		Budget:               opt.Budget,
+		RandomSearch:         opt.RandomSearch,
+		InputNoiseScale:      opt.InputNoiseScale,
+		ConstraintNoiseScale: opt.ConstraintNoiseScale,
 		Progress: func(p safelanding.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -34,6 +34,7 @@ var problem = program.Problem{
 	Constraints: []program.Constraint{
 		{Name: "heat", Limit: 60.0, Simulated: true},
 	},
+	SimulatesConstraintNoise: true,
 	Identity: "problem safepool\n" +
 		"dims D=5\n" +
 		"  x vec[4] [0, 1] components 0..3\n" +
@@ -179,9 +180,10 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := safepool.Run(ctx, safepool.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:                 opt.Seed,
+		Budget:               opt.Budget,
+		RandomSearch:         opt.RandomSearch,
+		ConstraintNoiseScale: opt.ConstraintNoiseScale,
 		Progress: func(p safepool.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -37,6 +37,7 @@ var problem = program.Problem{
 	Constraints: []program.Constraint{
 		{Name: "g", Limit: 0.0, AtLeast: true, Simulated: true},
 	},
+	SimulatesConstraintNoise: true,
 	Identity: "problem saferandom\n" +
 		"dims D=2\n" +
 		"  p vec[2] [-1, 1] components 0..1\n" +
@@ -220,9 +221,10 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := saferandom.Run(ctx, saferandom.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:                 opt.Seed,
+		Budget:               opt.Budget,
+		RandomSearch:         opt.RandomSearch,
+		ConstraintNoiseScale: opt.ConstraintNoiseScale,
 		Progress: func(p saferandom.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

@@ -34,6 +34,7 @@ var problem = program.Problem{
 	Constraints: []program.Constraint{
 		{Name: "load", Limit: 0.7, AtLeast: true, Simulated: true},
 	},
+	SimulatesConstraintNoise: true,
 	Robust: func(x []float64, noiseScale float64) float64 {
 		return safeugp.Robust(safeugp.Point(x), noiseScale)
 	},
@@ -198,10 +199,11 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := safeugp.Run(ctx, safeugp.RunOptions{
-		Seed:            opt.Seed,
-		Budget:          opt.Budget,
-		RandomSearch:    opt.RandomSearch,
-		InputNoiseScale: opt.InputNoiseScale,
+		Seed:                 opt.Seed,
+		Budget:               opt.Budget,
+		RandomSearch:         opt.RandomSearch,
+		InputNoiseScale:      opt.InputNoiseScale,
+		ConstraintNoiseScale: opt.ConstraintNoiseScale,
 		Progress: func(p safeugp.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,

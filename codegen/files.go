@@ -195,6 +195,7 @@ func (g *generator) program(importPath string) []File {
 				kv{"SafeSize", cert("SafeSize")},
 				kv{"Violations", pr("Violations")},
 				kv{"UnsafeEvaluations", pr("UnsafeEvaluations")},
+				kv{"Contradicted", pr("Contradictions")},
 			))})
 		}
 		progress := jen.Func().Params(jen.Id("p").Add(lib("Progress"))).Block(
@@ -212,6 +213,9 @@ func (g *generator) program(importPath string) []File {
 		if g.constraintNoise {
 			runOptions = append(runOptions, kv{"ConstraintNoiseScale", jen.Id("opt").Dot("ConstraintNoiseScale")})
 		}
+		if g.o.Safety != nil {
+			runOptions = append(runOptions, kv{"StopOnContradiction", jen.Id("opt").Dot("StopOnContradiction")})
+		}
 		runOptions = append(runOptions, kv{"Progress", progress})
 		result := []kv{
 			{"Evaluations", r("Evaluations")},
@@ -225,7 +229,7 @@ func (g *generator) program(importPath string) []File {
 		}
 		if g.o.Safety != nil {
 			result = append(result, kv{"Violations", r("Violations")}, kv{"UnsafeEvaluations", r("UnsafeEvaluations")},
-				kv{"SafeSize", r("SafeSize")}, kv{"SeedPoints", lib("InitialDesign")})
+				kv{"SafeSize", r("SafeSize")}, kv{"SeedPoints", lib("InitialDesign")}, kv{"Contradictions", r("Contradictions")})
 		}
 		f.Comment("run adapts the library's Run to runtime/program.")
 		f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(

@@ -300,6 +300,16 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("InputNoiseScale").Float64(),
 		)
 	}
+	stoppedDoc := [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition or", "StoppedExhausted."}
+	if g.o.Safety != nil {
+		stoppedDoc = [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition,", "StoppedExhausted or StoppedContradiction."}
+		options = append(options,
+			jen.Comment("StopOnContradiction ends the run after an evaluation whose measurement"),
+			jen.Comment("contradicted the constraints' model (Optimizer.Contradictions): a sign that the"),
+			jen.Comment("model is misspecified, on which a rig's operator may want to halt."),
+			jen.Id("StopOnContradiction").Bool(),
+		)
+	}
 	if g.constraintNoise {
 		options = append(options,
 			jen.Comment("ConstraintNoiseScale multiplies every simulated draw of the constraints'"),
@@ -330,6 +340,7 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
 			jen.Id("Violations").Int().Comment("evaluations so far whose measured constraints broke a limit"),
 			jen.Id("UnsafeEvaluations").Int().Comment("evaluations so far whose true simulated constraints broke a limit"),
+			jen.Id("Contradictions").Index().String().Comment("how this evaluation contradicted the constraints' model, if it did"),
 		)
 	}
 	f.Comment("Progress describes one evaluation of a run and the state after it.")
@@ -351,6 +362,9 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("UnsafeEvaluations").Int(),
 			jen.Comment("SafeSize is the number of points certified safe at the last suggestion."),
 			jen.Id("SafeSize").Int(),
+			jen.Comment("Contradictions counts the measurements that contradicted the constraints'"),
+			jen.Comment("model (Optimizer.Contradictions)."),
+			jen.Id("Contradictions").Int(),
 		}
 	}
 	f.Comment("Result is the outcome of a run.")
@@ -367,16 +381,20 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Comment("Recommendation and BestX without observation noise (NaN when unknown)."),
 		jen.Id("RecommendationValue").Float64(),
 		jen.Id("BestValue").Float64(),
-		jen.Comment("Stopped says why the run ended: StoppedBudget, StoppedCondition or"),
-		jen.Comment("StoppedExhausted."),
+		jen.Comment(stoppedDoc[0]),
+		jen.Comment(stoppedDoc[1]),
 		jen.Id("Stopped").String(),
 	}, safetyResult...)...)
-	f.Comment("Why a run stopped.")
-	f.Const().Defs(
+	stopped := []jen.Code{
 		jen.Id("StoppedBudget").Op("=").Lit("budget"),
 		jen.Id("StoppedCondition").Op("=").Lit("stop when"),
 		jen.Id("StoppedExhausted").Op("=").Lit("exhausted"),
-	)
+	}
+	if g.o.Safety != nil {
+		stopped = append(stopped, jen.Id("StoppedContradiction").Op("=").Lit("contradiction"))
+	}
+	f.Comment("Why a run stopped.")
+	f.Const().Defs(stopped...)
 	g.runHelperDecls(f)
 
 	resultArgs := []jen.Code{jen.Id("stopped")}
@@ -447,7 +465,8 @@ func (g *generator) runDecls(f *jen.File) {
 		results = append(results[:1:1], jen.Id("measured"), jen.Id("err"))
 		observed = append(observed, jen.Id("measured"))
 		progress = append(progress, kv{"Constraints", jen.Id("measured")}, kv{"TrueConstraints", jen.Id("truth")},
-			kv{"Certificate", method("Certificate")}, kv{"Violations", jen.Id("violations")}, kv{"UnsafeEvaluations", jen.Id("unsafe")})
+			kv{"Certificate", method("Certificate")}, kv{"Violations", jen.Id("violations")}, kv{"UnsafeEvaluations", jen.Id("unsafe")},
+			kv{"Contradictions", jen.Id("notes")})
 		evaluate = jen.Id("Measure")
 	}
 	loop = append(loop,
@@ -463,7 +482,14 @@ func (g *generator) runDecls(f *jen.File) {
 		loop = append(loop, g.safeRunStep()...)
 	}
 	loop = append(loop,
-		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
+		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
+	if g.o.Safety != nil {
+		loop = append(loop,
+			jen.Id("notes").Op(":=").Id("o").Dot("Contradictions").Call(jen.Id("contradictions")),
+			jen.Id("contradictions").Op("+=").Len(jen.Id("notes")),
+		)
+	}
+	loop = append(loop,
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
 			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
 			jen.List(jen.Id("p").Dot("BestX"), jen.Id("p").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
@@ -473,6 +499,12 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
+	if g.o.Safety != nil {
+		loop = append(loop, jen.If(jen.Id("opt").Dot("StopOnContradiction").Op("&&").Len(jen.Id("notes")).Op(">").Lit(0)).Block(
+			jen.Id("stopped").Op("=").Id("StoppedContradiction"),
+			jen.Break(),
+		))
+	}
 	body := []jen.Code{
 		jen.Id("budget").Op(":=").Id("opt").Dot("Budget"),
 		jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Id("budget").Op("=").Id("Budget")),
@@ -500,7 +532,7 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("stopped").Op(":=").Id("StoppedBudget"),
 	)
 	if g.o.Safety != nil {
-		body = append(body, jen.List(jen.Id("violations"), jen.Id("unsafe")).Op(":=").List(jen.Lit(0), jen.Lit(0)))
+		body = append(body, jen.List(jen.Id("violations"), jen.Id("unsafe"), jen.Id("contradictions")).Op(":=").List(jen.Lit(0), jen.Lit(0), jen.Lit(0)))
 		if g.constraintNoise {
 			body = append(body,
 				jen.Id("constraintRand").Op(":=").Add(pcg("constraintNoiseStream")),
@@ -532,7 +564,8 @@ func (g *generator) runDecls(f *jen.File) {
 	resultFields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
 	if g.o.Safety != nil {
 		resultParams = []jen.Code{jen.Id("stopped").String(), jen.Id("unsafe").Int()}
-		resultFields = append(resultFields, kv{"UnsafeEvaluations", jen.Id("unsafe")}, kv{"SafeSize", field("certificate").Dot("SafeSize")})
+		resultFields = append(resultFields, kv{"UnsafeEvaluations", jen.Id("unsafe")}, kv{"SafeSize", field("certificate").Dot("SafeSize")},
+			kv{"Contradictions", jen.Len(jen.Id("o").Dot("Contradictions").Call(jen.Lit(0)))})
 	}
 	var countViolations []jen.Code
 	if g.o.Safety != nil {

@@ -120,8 +120,8 @@ func (g *generator) safeEstimateDecls(f *jen.File) {
 
 // sessionModelDecls emits the session's Posterior and Lengthscales, which
 // make it a runtime/program.Model, when the optimiser gives its posterior;
-// and a safe optimiser's ConstraintPosterior and SeedPoints, which make it a
-// runtime/program.SafeModel.
+// and a safe optimiser's ConstraintPosterior, Contradictions and SeedPoints,
+// which make it a runtime/program.SafeModel.
 func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Statement) {
 	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
 	f.Func().Params(jen.Id("s").Id("session")).Id("Posterior").Params(jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Float64(), jen.Error()).Block(
@@ -146,6 +146,9 @@ func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Stateme
 			jen.Return(jen.Lit(0), jen.Lit(0), jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components, want %d"), jen.Len(jen.Id("x")), lib("Dim"))),
 		),
 		jen.Return(s("ConstraintPosterior").Call(jen.Id("k"), lib("Point").Call(jen.Id("x")))),
+	)
+	f.Func().Params(jen.Id("s").Id("session")).Id("Contradictions").Params().Index().String().Block(
+		jen.Return(s("Contradictions").Call(jen.Lit(0))),
 	)
 	f.Func().Params(jen.Id("s").Id("session")).Id("SeedPoints").Params().Params(jen.Id("seeds").Index().Index().Float64()).Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(s("SeedPoints")).Call()).Block(

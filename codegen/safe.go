@@ -125,6 +125,7 @@ func (g *generator) constraintDecls(f *jen.File) {
 		jen.Comment("an upper bound of a <= one; NaN while the first phase learns the constraints."),
 		jen.Id("Bounds").Id("Constraints"),
 		jen.Id("SafeSize").Int().Comment("the number of certified safe points"),
+		jen.Id("Contradictions").Int().Comment("measurements so far that contradicted the constraints' model"),
 	)
 }
 
@@ -274,6 +275,9 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		fields = append(fields, kv{"Threshold", number(c.Constraint.Threshold).code}, kv{"AtLeast", jen.Lit(c.Constraint.AtLeast)})
 		if c.Standardise {
 			fields = append(fields, kv{"Standardise", jen.True()})
+		}
+		if c.Constraint.Lipschitz > 0 {
+			fields = append(fields, kv{"Lipschitz", number(c.Constraint.Lipschitz).code})
 		}
 		switch l := c.Constraint.Landing; {
 		case !l.OffAim():
@@ -490,7 +494,8 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 		jen.List(jen.Id("c"), jen.Id("err")).Op(":=").Add(field("explorer").Dot("Choose").Call(field("objMean"), field("objSD"))),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("safe exploration: %w", jen.Id("err")))),
 		field("certificate").Op("=").Id("Certificate").Add(keyed(false,
-			kv{"Phase", jen.Id("c").Dot("Phase")}, kv{"Seed", jen.Id("c").Dot("Seed")}, kv{"Beta", jen.Id("c").Dot("Beta")}, kv{"SafeSize", jen.Id("c").Dot("SafeSize")})),
+			kv{"Phase", jen.Id("c").Dot("Phase")}, kv{"Seed", jen.Id("c").Dot("Seed")}, kv{"Beta", jen.Id("c").Dot("Beta")}, kv{"SafeSize", jen.Id("c").Dot("SafeSize")},
+			kv{"Contradictions", jen.Id("c").Dot("Contradictions")})),
 		jen.Copy(whole(field("certificate").Dot("Bounds")), jen.Id("c").Dot("Bounds")),
 	}
 	body = append(body, jen.Return(field("decisionPoint").Call(jen.Id("c").Dot("Index")), jen.Nil()))
@@ -508,6 +513,17 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 
 	f.Comment("Certificate returns the certificate of the last suggestion.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Certificate").Params().Id("Certificate").Block(jen.Return(field("certificate")))
+
+	f.Comment("Contradictions explains the measurements that contradicted the constraints'")
+	f.Comment("model, from the from-th on (0: all), oldest first: a point measured unsafe, a")
+	f.Comment("seed measured unsafe, readings outside their certified interval, or readings")
+	f.Comment("noisier than declared. Each says the model (a kernel, lengthscale or noise) is")
+	f.Comment("misspecified; the optimiser never plays a point measured unsafe again and")
+	f.Comment("corrects the model. It allocates only when there is something to explain.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Contradictions").Params(jen.Id("from").Int()).Index().String().Block(
+		jen.If(field("explorer").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Return(field("explorer").Dot("Explain").Call(jen.Id("from"))),
+	)
 }
 
 // decisionUnits is decision point i in unit coordinates: the explorer's

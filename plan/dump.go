@@ -113,6 +113,9 @@ func fprintSafety(w io.Writer, s *Safety) {
 		default:
 			landing = ", certifies the aimed point only"
 		}
+		if c.Constraint.Lipschitz > 0 {
+			landing += fmt.Sprintf(", certified by its readings and the Lipschitz bound %g, not by its Gaussian process", c.Constraint.Lipschitz)
+		}
 		fmt.Fprintf(w, "  constraint %s %s %g: %s variance %g lengthscale %s alpha %g%s, learns %s from the first phase, standardised %v, %s%s\n",
 			c.Constraint.Name, cmp, c.Constraint.Threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel),
 			strings.Join(learned, ", "), c.Standardise, noise, landing)

@@ -33,8 +33,8 @@ var (
 		Doc: "0 follows Theorem 1's β_t; a positive β fixes it (intervals μ ± √β σ: β multiplies the variance) and voids the guarantee"}
 	safeWindow = registry.Param{Name: "window", Type: registry.IntParam, Default: registry.Int(20), Range: atLeastOne,
 		Doc: "the first phase ends once the safe set has not grown for this many rounds"}
-	safeCap = registry.Param{Name: "cap", Type: registry.IntParam, Default: registry.Int(100), Range: atLeastOne,
-		Doc: "the first phase ends after this many rounds at most"}
+	safeCap = registry.Param{Name: "cap", Type: registry.IntParam, Default: registry.Int(0), Range: nonNegative,
+		Doc: "the first phase ends after this many rounds at most; 0: a quarter of the budget, at most 100"}
 	safeLipschitz = registry.Param{Name: "lipschitz", Type: registry.RealParam, Default: registry.Real(0), Range: nonNegative,
 		Doc: "0 finds expanders by the GP-optimistic rule of Sui et al.; a positive L by the Lipschitz rule u(x) − L·d(x, x′) ≥ h (units of each constraint per unit of the unit-cube distance)"}
 )
@@ -101,7 +101,7 @@ func checkSafe(ctx *registry.CheckContext) {
 			WithHint("leave beta out to follow Theorem 1's β_t"))
 	}
 	if _, w := constArg(ctx.Call, "window"); w != nil {
-		if a, c := constArg(ctx.Call, "cap"); c != nil && w.Float() > c.Float() {
+		if a, c := constArg(ctx.Call, "cap"); c != nil && c.Float() > 0 && w.Float() > c.Float() {
 			ctx.Report(dsl.Errorf(a.Span, "cap %s is below window %s: the first phase would always end at the cap", c, w))
 		}
 	}
@@ -114,6 +114,9 @@ func checkSafe(ctx *registry.CheckContext) {
 	}
 	p := ctx.Program
 	for _, c := range unknown {
+		if !checkLipschitz(ctx, c, name) {
+			return
+		}
 		if c.Landing.OffAim() && name != "safe_ucb" {
 			ctx.Report(dsl.Errorf(c.Landing.Span, "constraint %s: landing %s with acquisition %s is not supported in this version of boc", c.Name, c.Landing.Mode, name).
 				WithHint("use acquisition safe_ucb"))
@@ -269,6 +272,7 @@ func checkConstraintKernel(ctx *registry.CheckContext, c *ir.Constraint) {
 	}
 	p, ok := registry.ByID(k.Plugin)
 	if ok && p.Family != "" {
+		warnLearnedLengthscale(ctx, c, k, own)
 		return
 	}
 	var families []string
@@ -283,6 +287,50 @@ func checkConstraintKernel(ctx *registry.CheckContext, c *ir.Constraint) {
 			WithHint("give it one of %s: constraint %s: ... { kernel matern52 }", strings.Join(families, ", "), c.Name)
 	}
 	ctx.Report(d)
+}
+
+// checkLipschitz checks what a constraint whose safety rests on a Lipschitz
+// bound needs, and reports whether it has it.
+func checkLipschitz(ctx *registry.CheckContext, c *ir.Constraint, acquisition string) bool {
+	if c.Lipschitz == 0 {
+		return true
+	}
+	p := ctx.Program
+	switch {
+	case acquisition != "safe_ucb":
+		ctx.Report(dsl.Errorf(c.LipschitzSpan, "constraint %s: lipschitz with acquisition %s is not supported in this version of boc", c.Name, acquisition).
+			WithHint("use acquisition safe_ucb"))
+		return false
+	case c.Landing.OffAim():
+		ctx.Report(dsl.Errorf(c.LipschitzSpan, "constraint %s: lipschitz certifies the aimed point, and landing %s asks for more", c.Name, c.Landing.Mode).
+			WithHint("use landing aim, or leave out lipschitz"))
+		return false
+	case c.Noise == nil && p.ObsNoise.Kind != ir.ObsNoiseDist && !(p.ObsNoise.Kind == ir.ObsNoiseNone && c.Measured.Kind == ir.ExprBinding):
+		ctx.Report(dsl.Errorf(c.LipschitzSpan, "constraint %s: lipschitz certifies from each reading less three noise sds, so the noise must be declared, not learned", c.Name).
+			WithHint("declare it: constraint %s: ... { noise ~ normal(0, 0.1) }", c.Name))
+		return false
+	}
+	return true
+}
+
+// warnLearnedLengthscale warns that constraint c's kernel k learns its
+// lengthscale: from the first phase's seed readings alone, which cannot say
+// how far the constraint keeps their values.
+func warnLearnedLengthscale(ctx *registry.CheckContext, c *ir.Constraint, k *ir.Call, own bool) {
+	a := k.Arg("lengthscale")
+	if a == nil || c.Lipschitz > 0 {
+		return
+	}
+	if _, learned := a.Value.(*ir.Learn); !learned {
+		return
+	}
+	span := c.Span
+	if own && !a.Default {
+		span = a.Span
+	}
+	ctx.Report(dsl.Warningf(span, "safety constraint %s learns its kernel's lengthscale from the seed readings alone, which cannot say how far the constraint keeps their values", c.Name).
+		WithHint("boc caps it at the spread of the points read, widening it as they spread, and corrects it when a measurement contradicts it; "+
+			"a lengthscale known from earlier experiments is safer and grows the safe set faster: constraint %s: ... { kernel matern52(lengthscale = 0.2) }", c.Name))
 }
 
 func containsPoint(points [][]float64, p []float64) bool {

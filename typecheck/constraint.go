@@ -2,6 +2,7 @@ package typecheck
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
@@ -213,8 +214,8 @@ func (c *checker) threshold(e *ast.ExprBinding, name string) (float64, bool) {
 	return v.Float(), true
 }
 
-// constraintOptions checks `seed POINTS`, `kernel CALL`, `noise ~ DIST` and
-// `landing MODE`, each at most once.
+// constraintOptions checks `seed POINTS`, `kernel CALL`, `noise ~ DIST`,
+// `landing MODE` and `lipschitz L`, each at most once.
 func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) bool {
 	ok := true
 	first := map[string]dsl.Span{}
@@ -252,11 +253,35 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 		case "landing":
 			con.Landing = c.landing(o)
 			ok = ok && con.Landing != nil
+		case "lipschitz":
+			con.Lipschitz, con.LipschitzSpan = c.lipschitz(o, con.Name)
+			ok = ok && con.Lipschitz > 0
 		default:
-			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "landing", "noise", "seed"}),
-				"unknown constraint option %s; the options are seed, kernel, noise and landing", name)
+			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "landing", "lipschitz", "noise", "seed"}),
+				"unknown constraint option %s; the options are seed, kernel, noise, landing and lipschitz", name)
 			ok = false
 		}
 	}
 	return ok
+}
+
+// lipschitz checks `lipschitz L`: a positive constant, in the constraint's
+// units per unit of distance in the unit cube of the domain. It returns 0
+// after reporting an error.
+func (c *checker) lipschitz(o *ast.ConstraintOption, name string) (float64, dsl.Span) {
+	if o.Value == nil {
+		c.errorHint(o.Pos, "e.g. lipschitz 2.5: how much the constraint can change per unit of distance in the unit cube of the domain",
+			"option lipschitz of constraint %s needs a constant", name)
+		return 0, o.Pos
+	}
+	v, ok := c.constExpr(o.Value, constCtx("the Lipschitz constant must be constant"))
+	if !ok {
+		return 0, o.Pos
+	}
+	if !v.Type.IsNumeric() || !(v.Float() > 0) || math.IsInf(v.Float(), 0) {
+		c.errorHint(o.Value.Span(), "a bound on |g(x) − g(x′)| / ‖x − x′‖, with x in the unit cube of the domain",
+			"the Lipschitz constant of constraint %s must be a positive number, got %s", name, v)
+		return 0, o.Pos
+	}
+	return v.Float(), o.Pos
 }

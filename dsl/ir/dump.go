@@ -214,6 +214,9 @@ func (d *dumper) constraint(c *Constraint) {
 		if c.Noise != nil {
 			d.call("noise = ", c.Noise, false)
 		}
+		if c.Lipschitz > 0 {
+			d.line("lipschitz %s%s", dsl.RealValue(c.Lipschitz), d.at(c.LipschitzSpan))
+		}
 	})
 }
 

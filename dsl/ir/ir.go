@@ -174,6 +174,11 @@ type Constraint struct {
 	// Landing is what the constraint requires where the input noise lands
 	// the queries (`landing ...`); nil when not given.
 	Landing *Landing
+	// Lipschitz, when positive, makes the constraint's safety rest on the
+	// bound |g(x) − g(x′)| ≤ Lipschitz·‖x − x′‖ (unit coordinates) and its
+	// noise, not on its Gaussian process (`lipschitz L`, LoSBO).
+	Lipschitz     float64
+	LipschitzSpan dsl.Span
 }
 
 // Landing is a constraint's `landing` option: what must hold at x + ε for a

@@ -223,6 +223,9 @@ func (k *Stationary) invSquaredAt(i int) float64 {
 	return k.invSquared[i]
 }
 
+// NumLengthscales returns the number of lengthscales: θ[1 : 1+L].
+func (k *Stationary) NumLengthscales() int { return len(k.lengthscales) }
+
 // NumParams returns 1 + the number of lengthscales, + 1 for RQ.
 func (k *Stationary) NumParams() int {
 	n := 1 + len(k.lengthscales)

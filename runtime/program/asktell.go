@@ -347,6 +347,9 @@ func writeStatus(w io.Writer, p Problem, st status) {
 	}
 	fmt.Fprintf(w, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)%s\n",
 		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget, violations)
+	for _, note := range st.Contradictions {
+		fmt.Fprintf(w, "contradiction: %s\n", note)
+	}
 	for _, t := range st.Pending {
 		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.x))
 	}
@@ -370,6 +373,9 @@ type status struct {
 	// Violations counts, with unknown safety constraints, the trials told
 	// a value that broke a limit.
 	Violations *int `json:"violations,omitempty"`
+	// Contradictions explains the measurements that contradicted the
+	// unknown constraints' model (docs/safe.md), a sentence each.
+	Contradictions []string `json:"contradictions,omitempty"`
 	// Stopped says why run --journal ended: budget, exhausted (no point left to ask for), interrupted or failure.
 	Stopped string `json:"stopped,omitempty"`
 }
@@ -403,6 +409,9 @@ func newStatus(p Problem, s *study) status {
 			}
 		}
 		st.Violations = &violations
+	}
+	if model, ok := s.session.(SafeModel); ok {
+		st.Contradictions = model.Contradictions()
 	}
 	return st
 }

@@ -23,7 +23,8 @@ import (
 //	                      noise ε; only for problems with input noise and an
 //	                      expression objective (Problem.Robust), omitted otherwise
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
-//	stopped               why the run ended: "budget", "stop when" or "exhausted";
+//	stopped               why the run ended: "budget", "stop when", "exhausted" or
+//	                      "contradiction" (--on-contradiction stop);
 //	                      "interrupted" (SIGINT, SIGTERM) or "error" when it did not
 //	                      finish, the object then holding what it did so far
 //	error                 with "error": what went wrong
@@ -34,6 +35,8 @@ import (
 //	safe_set              with unknown safety constraints: the number of points
 //	                      certified safe at the last suggestion (0 in a random
 //	                      search), and seed_points the number of seeds
+//	contradictions        with unknown safety constraints: the measurements that
+//	                      contradicted the constraints' model (docs/safe.md)
 //	trace                 with --trace, one object per evaluation, in order:
 //	                      {"evaluation", "x", "y", "sd", "value", "robust",
 //	                       "recommendation", "recommendation_value",
@@ -49,8 +52,10 @@ import (
 //	                      "certificate" ({"phase", "seed", "beta", "bounds": name
 //	                      → certified bound, null in the first phase, "safe_set":
 //	                      its size}; absent in a random search and the studies'
-//	                      unsafe baseline), and "violations" and
-//	                      "unsafe_evaluations" so far
+//	                      unsafe baseline), "violations" and
+//	                      "unsafe_evaluations" so far, and "contradicted": how
+//	                      the evaluation contradicted the constraints' model,
+//	                      one sentence each, when it did
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression
@@ -73,6 +78,7 @@ type result struct {
 	UnsafeEvaluations    *int      `json:"unsafe_evaluations,omitempty"`
 	SafeSet              *int      `json:"safe_set,omitempty"`
 	SeedPoints           *int      `json:"seed_points,omitempty"`
+	Contradictions       *int      `json:"contradictions,omitempty"`
 	Trace                []step    `json:"trace,omitempty"`
 }
 
@@ -126,7 +132,7 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 	}
 	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
 	if len(p.Constraints) > 0 {
-		out.Violations, out.SafeSet, out.SeedPoints = &r.Violations, &r.SafeSize, &r.SeedPoints
+		out.Violations, out.SafeSet, out.SeedPoints, out.Contradictions = &r.Violations, &r.SafeSize, &r.SeedPoints, &r.Contradictions
 		if p.simulates() {
 			out.UnsafeEvaluations = &r.UnsafeEvaluations
 		}

@@ -140,6 +140,9 @@ type Options struct {
 	// constraints' measurement noise (1: as declared), so that safety can be
 	// studied when the declared noise is wrong.
 	ConstraintNoiseScale float64
+	// StopOnContradiction ends the run after an evaluation that contradicted
+	// the unknown constraints' model.
+	StopOnContradiction bool
 	// Progress is called after every evaluation; never nil.
 	Progress func(Progress)
 }
@@ -192,6 +195,9 @@ type Result struct {
 	// suggestion, SeedPoints the number of seeds it started from.
 	Violations, UnsafeEvaluations int
 	SafeSize, SeedPoints          int
+	// Contradictions counts the measurements that contradicted the
+	// constraints' model.
+	Contradictions int
 }
 
 // Exit codes of a program.
@@ -249,7 +255,7 @@ func Run(ctx context.Context, p Problem, args []string, stdout, stderr io.Writer
 
 func usage(p Problem, w io.Writer) {
 	fmt.Fprintf(w, `usage: %[1]s run [--json [--trace]] [--seed N] [--budget N] [--random-search] [--input-noise-scale R]
-             [--constraint-noise-scale R]
+             [--constraint-noise-scale R] [--on-contradiction continue|stop]
        %[1]s run --journal J [--study NAME] [--budget N] [--json] [--workers N]
              [--eval-timeout D] [--retries R] [--on-failure continue|stop] [--lease D]
        %[1]s ask [-n K] [--journal J] [--study NAME] [--json]
@@ -293,6 +299,12 @@ Flags of run:
                    multiply every simulated draw of the constraints'
                    measurement noise by R (default 1): the optimiser still
                    assumes the declared noise
+  --on-contradiction P
+                   continue (default): when a measurement contradicts the
+                   safety constraints' model (a point measured unsafe, a
+                   seed measured unsafe, readings outside their certified
+                   interval or noisier than declared), say so, exclude the
+                   point and correct the model; stop: say so and end the run
   --journal J      record every trial in the journal J (a file, or a
                    postgres:// URL shared by runs on many hosts) before
                    evaluating it, and its result before taking another; run
@@ -372,6 +384,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	budget := flags.Int("budget", p.Budget, "")
 	noiseScale := flags.Float64("input-noise-scale", 1, "")
 	constraintScale := flags.Float64("constraint-noise-scale", 1, "")
+	onContradiction := flags.String("on-contradiction", "continue", "")
 	var journalled studyFlags
 	flags.StringVar(&journalled.journal, "journal", "", "")
 	flags.StringVar(&journalled.study, "study", p.Name, "")
@@ -396,7 +409,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		return ExitUsage
 	}
 	if journalled.journal != "" {
-		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 || *constraintScale != 1 {
+		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 || *constraintScale != 1 || *onContradiction != "continue" {
 			fmt.Fprintf(stderr, "%s: run --journal takes --budget, --study, --json and the evaluation flags only: a study's seed is the problem's\n", p.Name)
 			return ExitUsage
 		}
@@ -428,6 +441,10 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
 		return ExitUsage
 	}
+	if msg := checkOnContradiction(p, *onContradiction); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
+		return ExitUsage
+	}
 	var steps []step
 	robust := newRobustCache(p.robustWith(*noiseScale))
 	progress := func(Progress) {}
@@ -444,7 +461,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		progress = func(pr Progress) { writeProgress(stderr, p, pr) }
 	}
 	res, runErr := p.Run(ctx, Options{Seed: *seed, Budget: *budget, RandomSearch: *randomSearch, InputNoiseScale: *noiseScale,
-		ConstraintNoiseScale: *constraintScale, Progress: progress})
+		ConstraintNoiseScale: *constraintScale, StopOnContradiction: *onContradiction == "stop", Progress: progress})
 	// A run that did not finish still prints what it did, marked.
 	switch {
 	case runErr != nil && ctx.Err() != nil:
@@ -565,6 +582,18 @@ func checkConstraintNoiseScale(p Problem, scale float64) string {
 		return fmt.Sprintf("--constraint-noise-scale %v must be a positive number", scale)
 	case scale != 1 && !p.SimulatesConstraintNoise:
 		return "--constraint-noise-scale needs a simulated constraint with measurement noise"
+	}
+	return ""
+}
+
+// checkOnContradiction returns why --on-contradiction cannot be policy, or
+// "".
+func checkOnContradiction(p Problem, policy string) string {
+	switch {
+	case policy != "continue" && policy != "stop":
+		return fmt.Sprintf("--on-contradiction %q: want continue or stop", policy)
+	case policy == "stop" && len(p.Constraints) == 0:
+		return "--on-contradiction stop needs unknown safety constraints, whose model a measurement can contradict"
 	}
 	return ""
 }

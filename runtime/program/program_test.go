@@ -256,3 +256,58 @@ func TestOptimumCommand(t *testing.T) {
 		t.Errorf("no feasible candidate: exit %d, %q", code, stderr.String())
 	}
 }
+
+// TestContradictions: --on-contradiction reaches the run, a contradiction is
+// printed under its evaluation, in the trace and in the summary, and the
+// flag is refused when it is not continue or stop, or nothing can be
+// contradicted.
+func TestContradictions(t *testing.T) {
+	var stopOn bool
+	p := Problem{Name: "rig", Source: "rig.bo", Budget: 2, Dims: []Dim{{Name: "x", Size: 1}},
+		Lower: []float64{0}, Upper: []float64{1}, Constraints: []Constraint{{Name: "heat", Limit: 1}},
+		Run: func(_ context.Context, opt Options) (Result, error) {
+			stopOn = opt.StopOnContradiction
+			opt.Progress(Progress{Evaluation: 1, Budget: 2, X: []float64{0.5}, Recommendation: []float64{0.5},
+				Safety: Safety{Constraints: []float64{1.7}, Bounds: []float64{0.9}, Phase: 2, Violations: 1,
+					Contradicted: []string{"constraint heat measured 1.7 (one reading) past its limit"}}})
+			return Result{Evaluations: 1, Recommendation: []float64{0.5}, BestX: []float64{0.5}, Stopped: "contradiction",
+				Violations: 1, SafeSize: 3, SeedPoints: 1, Contradictions: 1}, nil
+		}}
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), p, []string{"run", "--on-contradiction", "stop"}, &stdout, &stderr); code != ExitOK || !stopOn {
+		t.Fatalf("exit %d, stop %v: %s", code, stopOn, stderr.String())
+	}
+	for _, want := range []string{"contradiction: constraint heat measured 1.7"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), "1 measurements contradicted the constraints' model") {
+		t.Errorf("summary lacks the contradictions:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	if code := Run(context.Background(), p, []string{"run", "--json", "--trace"}, &stdout, &stderr); code != ExitOK || stopOn {
+		t.Fatalf("exit %d, stop %v: %s", code, stopOn, stderr.String())
+	}
+	for _, want := range []string{`"contradicted":["constraint heat measured 1.7`, `"contradictions":1`, `"stopped":"contradiction"`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, stdout.String())
+		}
+	}
+	plain := p
+	plain.Constraints = nil
+	for _, tt := range []struct {
+		args []string
+		p    Problem
+		want string
+	}{
+		{[]string{"run", "--on-contradiction", "halt"}, p, "want continue or stop"},
+		{[]string{"run", "--on-contradiction", "stop"}, plain, "needs unknown safety constraints"},
+		{[]string{"run", "--journal", "j", "--on-contradiction", "stop"}, p, "run --journal takes"},
+	} {
+		stderr.Reset()
+		if code := Run(context.Background(), tt.p, tt.args, &stdout, &stderr); code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q, want usage error containing %q", tt.args, code, stderr.String(), tt.want)
+		}
+	}
+}

@@ -228,6 +228,9 @@ func reportStatus(p Problem, st status) [][2]string {
 	if st.Violations != nil {
 		rows = append(rows, [2]string{"broke a safety limit", strconv.Itoa(*st.Violations)})
 	}
+	for _, note := range st.Contradictions {
+		rows = append(rows, [2]string{"contradicted the constraints' model", note})
+	}
 	if st.Recommendation != nil {
 		rows = append(rows, [2]string{"recommendation", formatPoint(p.Dims, st.Recommendation.x) + "  (posterior mean " + formatValue(float64(*st.RecommendationMean)) + ")"})
 	}

@@ -68,6 +68,10 @@ func (m *modelled) ConstraintPosterior(k int, x []float64) (float64, float64, fl
 // SeedPoints is one point at low speed.
 func (m *modelled) SeedPoints() [][]float64 { return [][]float64{{1, 0, 0}} }
 
+func (m *modelled) Contradictions() []string {
+	return []string{"constraint heat measured 2.1 (one reading) past its limit 2 by more than the noise allows"}
+}
+
 // pumpProblem is a safe problem with a scalar and a vector dimension and
 // input noise, maximised.
 func pumpProblem() Problem {

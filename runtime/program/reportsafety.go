@@ -21,6 +21,9 @@ type SafeModel interface {
 	// SeedPoints returns the points the safe exploration started from,
 	// known safe.
 	SeedPoints() [][]float64
+	// Contradictions explains, a sentence each, the measurements that
+	// contradicted the constraints' model.
+	Contradictions() []string
 }
 
 // brokenLimits says, for each unknown constraint, how many of the values

@@ -33,6 +33,9 @@ type Safety struct {
 	// Violations counts the evaluations so far whose measured constraints
 	// broke a limit, UnsafeEvaluations those whose simulated ones truly did.
 	Violations, UnsafeEvaluations int
+	// Contradicted explains how this evaluation contradicted the
+	// constraints' model, a sentence each; nil when it did not.
+	Contradicted []string
 }
 
 // simulates reports whether any constraint of p is simulated.
@@ -85,13 +88,15 @@ type safetyStep struct {
 	Certificate       *certificate `json:"certificate,omitempty"`
 	Violations        *int         `json:"violations,omitempty"`
 	UnsafeEvaluations *int         `json:"unsafe_evaluations,omitempty"`
+	Contradicted      []string     `json:"contradicted,omitempty"`
 }
 
 func newSafetyStep(p Problem, s Safety) safetyStep {
 	if len(p.Constraints) == 0 {
 		return safetyStep{}
 	}
-	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}, Violations: &s.Violations}
+	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}, Violations: &s.Violations,
+		Contradicted: s.Contradicted}
 	if p.simulates() {
 		out.TrueConstraints = &named{constraints: p.Constraints, values: slices.Clone(s.TrueConstraints), onlySimulated: true}
 		out.UnsafeEvaluations = &s.UnsafeEvaluations
@@ -120,6 +125,9 @@ func safetyProgress(p Problem, s Safety) string {
 	if s.Phase > 0 {
 		fmt.Fprintf(&b, "  phase %d, safe set %d", s.Phase, s.SafeSize)
 	}
+	for _, note := range s.Contradicted {
+		fmt.Fprintf(&b, "\n    contradiction: %s", note)
+	}
 	return b.String()
 }
 
@@ -141,6 +149,12 @@ func safetySummary(p Problem, r Result) string {
 		line += fmt.Sprintf(", %d a true one", r.UnsafeEvaluations)
 	}
 	line += fmt.Sprintf("; %d points certified safe\n", r.SafeSize)
+	if r.Contradictions > 0 {
+		line += fmt.Sprintf("safety: %d measurements contradicted the constraints' model, which is therefore misspecified\n"+
+			"  (a kernel smoother, a lengthscale longer or a noise smaller than the truth): the points measured\n"+
+			"  unsafe were excluded and the model corrected; --json --trace says what each contradicted, and\n"+
+			"  --on-contradiction stop ends a run at the first\n", r.Contradictions)
+	}
 	if r.SafeSize > 0 && r.SafeSize <= r.SeedPoints {
 		line += fmt.Sprintf("safety: the certified safe set never grew beyond the %d seed points, so nothing is known to be\n"+
 			"  better than them; more evaluations, a constraint kernel with a longer lengthscale or a smaller\n"+

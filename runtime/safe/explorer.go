@@ -56,7 +56,9 @@ type Config struct {
 	Capacity   int
 	Method     Method
 	FirstPhase FirstPhase
-	// Window and Cap end a first phase (Plateau).
+	// Window and Cap end a first phase (Plateau); Cap 0 is a quarter of
+	// the capacity, at most DefaultCap, so that a first phase cannot spend
+	// the budget on the seeds.
 	Window, Cap int
 	// Delta is Theorem 1's failure probability; Beta, when positive,
 	// replaces its β_t by a constant (the guarantee is then void).
@@ -99,6 +101,9 @@ type Choice struct {
 	Bounds []float64
 	// SafeSize is the number of certified safe points.
 	SafeSize int
+	// Contradictions counts the measurements so far that contradicted the
+	// constraints' model (Explorer.Contradictions).
+	Contradictions int
 }
 
 // ErrNoSafePoint reports that no safe point is left to play: the method
@@ -126,9 +131,20 @@ type Explorer struct {
 	plateau Plateau
 	rng     *rand.Rand
 
-	units  []float64 // observed points, unit coordinates
-	atSeed []bool    // whether observation i is at a seed point
-	obs    int
+	units    []float64 // observed points, unit coordinates
+	atSeed   []bool    // whether observation i is at a seed point
+	obsPoint []int     // the decision point of observation i, −1 when none
+	obs      int
+
+	// The evidence (evidence.go): the contradictions so far, and the
+	// constraints whose models a contradiction made suspect.
+	events         []Contradiction
+	contradictions int
+	suspect        []bool
+	measured       []int     // the decision points measured, in order
+	coneLo, coneHi []float64 // scratch: their readings' intervals (cone.go)
+	ballRadii      []float64 // the balls excluded around points measured unsafe
+	ballCentres    []float64 // their centres, Dim values each
 
 	frozen   bool // the hyperparameters and s are fixed: phase 2, or StageOpt's stage 1
 	phase    int
@@ -199,9 +215,13 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		return nil, err
 	}
 	e := &Explorer{cfg: cfg, n: n, points: points, pool: grown, last: -1, zero: make([]float64, len(cfg.Constraints)),
-		set: NewSet(n, cfg.Seeds), plateau: Plateau{Window: max(cfg.Window, 1), Cap: max(cfg.Cap, 1)},
+		set: NewSet(n, cfg.Seeds), plateau: Plateau{Window: max(cfg.Window, 1), Cap: firstPhaseCap(cfg)},
 		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x5afe)),
 		units: make([]float64, cfg.Capacity*cfg.Dim), atSeed: make([]bool, 0, cfg.Capacity),
+		obsPoint: make([]int, 0, cfg.Capacity), suspect: make([]bool, len(cfg.Constraints)),
+		events:   make([]Contradiction, 0, cfg.Capacity*(len(cfg.Constraints)+1)),
+		measured: make([]int, 0, cfg.Capacity), coneLo: make([]float64, cfg.Capacity), coneHi: make([]float64, cfg.Capacity),
+		ballRadii: make([]float64, 0, cfg.Capacity), ballCentres: make([]float64, cfg.Capacity*cfg.Dim),
 		prepared: -1, pending: make([]int, 0, len(cfg.Seeds)),
 		mean: make([]float64, n), sd: make([]float64, n),
 		todo:  make([]int, 0, n),
@@ -214,6 +234,7 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("safe: %w", err)
 		}
+		m.evidence = newPointData(n)
 		e.models = append(e.models, m)
 		e.cons = append(e.cons, NewIntervals(n))
 	}
@@ -241,6 +262,18 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		e.v = make([]float64, n*cfg.Capacity)
 	}
 	return e, nil
+}
+
+// DefaultCap is the most rounds a first phase lasts by default: the SGP-UCB
+// paper's cap.
+const DefaultCap = 100
+
+// firstPhaseCap is the most rounds of cfg's first phase.
+func firstPhaseCap(cfg Config) int {
+	if cfg.Cap > 0 {
+		return cfg.Cap
+	}
+	return max(1, min(DefaultCap, cfg.Capacity/4))
 }
 
 // unit is observation i in unit coordinates.
@@ -282,15 +315,11 @@ func (e *Explorer) Observe(u []float64, g []float64) error {
 		}
 	}
 	e.atSeed = append(e.atSeed, seed)
-	decision := -1
+	decision := e.indexOf(e.unit(i))
 	for _, m := range e.models {
-		if m.land == nil {
-			continue
+		if m.land != nil {
+			m.land.observe(e.unit(i), decision, e.cfg.Land)
 		}
-		if decision < 0 {
-			decision = e.indexOf(e.unit(i))
-		}
-		m.land.observe(e.unit(i), decision, e.cfg.Land)
 	}
 	for k, m := range e.models {
 		m.values = append(m.values, g[k])
@@ -311,7 +340,11 @@ func (e *Explorer) Observe(u []float64, g []float64) error {
 			}
 		}
 	}
+	e.obsPoint = append(e.obsPoint, decision)
 	e.obs++
+	if e.weighs() {
+		e.weigh(i)
+	}
 	return nil
 }
 
@@ -352,29 +385,39 @@ func (e *Explorer) advance() error {
 			return nil
 		}
 		if !e.firstPhaseOver() {
-			// The hyperparameters and s may change: judge the plateau on
-			// fresh intervals, which no guarantee depends on yet (only
-			// seeds are played).
-			if err := e.refit(false); err != nil {
+			// A refit, or a noise the replicates refuted, changes the
+			// model: judge the plateau on the new model's intervals, which
+			// no guarantee depends on yet (only seeds are played).
+			if err := e.refitPhase1(false); err != nil {
 				return err
 			}
-			e.restart()
 			e.updateConstraints()
 			if e.cfg.FirstPhase == NoFirstPhase || e.cfg.Method != SGPUCB || !e.plateau.Done(e.set.Len()) {
 				return nil
 			}
 		}
-		if err := e.refit(true); err != nil {
+		if err := e.refitPhase1(true); err != nil {
 			return err
 		}
 		e.frozen = true
-		e.restart()
 		if e.cfg.Method != StageOpt {
 			e.phase = 2
 		}
 		e.plateau = Plateau{Window: e.plateau.Window, Cap: e.plateau.Cap}
 	}
+	corrected, err := e.correctSuspects()
+	if err != nil {
+		return err
+	}
+	if widened, err := e.widenReach(); err != nil {
+		return err
+	} else if widened {
+		corrected = true
+	}
 	if e.pool != nil {
+		if corrected {
+			e.updateConstraints() // before proposals may take the slots of the points it recertifies
+		}
 		e.propose(e.last)
 	}
 	e.updateConstraints()
@@ -411,11 +454,23 @@ func (e *Explorer) unobservedSeeds() int {
 	return len(e.pending)
 }
 
-func (e *Explorer) refit(force bool) error {
-	for _, m := range e.models {
-		if err := m.refit(e.atSeed, force); err != nil {
+// refitPhase1 refits the models to the seeds' readings (force: see
+// model.refit) and, when a model changed or the evidence refuted its noise,
+// restarts the intervals and the safe set under the new models. Between
+// such changes the intervals are intersected under one model, so the safe
+// set does not shrink.
+func (e *Explorer) refitPhase1(force bool) error {
+	changed := false
+	for k, m := range e.models {
+		refitted, err := m.refit(e.atSeed, force)
+		if err != nil {
 			return err
 		}
+		changed = changed || refitted || e.suspect[k]
+		e.suspect[k] = false
+	}
+	if changed {
+		e.restart()
 	}
 	return nil
 }
@@ -448,7 +503,11 @@ func (e *Explorer) updateConstraints() {
 		}
 	}
 	for k, m := range e.models {
-		if m.Landing == ByChance {
+		switch {
+		case m.Lipschitz > 0:
+			e.updateCone(k, m)
+			continue
+		case m.Landing == ByChance:
 			e.updateChance(k, m)
 			continue
 		}
@@ -530,7 +589,7 @@ func (e *Explorer) Choose(objMean, objSD []float64) (Choice, error) {
 		return Choice{}, fmt.Errorf("safe: internal error: point %d is not certified safe", i)
 	}
 	e.last = i
-	c := Choice{Index: i, Phase: e.phase, Beta: e.beta, Bounds: e.bounds, SafeSize: e.set.Len()}
+	c := Choice{Index: i, Phase: e.phase, Beta: e.beta, Bounds: e.bounds, SafeSize: e.set.Len(), Contradictions: e.contradictions}
 	for _, s := range e.cfg.Seeds {
 		c.Seed = c.Seed || s == i
 	}
@@ -568,7 +627,7 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		if i := Widest(e.marks, e.all); i >= 0 {
 			return i, nil
 		}
-		return 0, ErrNoSafePoint
+		return 0, e.noSafePoint()
 	case e.phase == 1: // StageOpt's expansion
 		e.addExpandersOnly()
 		e.unmarkPending()
@@ -587,14 +646,27 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		}
 	}
 	if best < 0 {
-		return 0, ErrNoSafePoint
+		return 0, e.noSafePoint()
 	}
 	return best, nil
 }
 
-// playable reports whether decision point i may be chosen: it is not
-// pending (Config.Pending).
-func (e *Explorer) playable(i int) bool { return e.cfg.Pending == nil || !e.cfg.Pending(i) }
+// noSafePoint is ErrNoSafePoint, saying why when the evidence excluded
+// every seed.
+func (e *Explorer) noSafePoint() error {
+	for _, s := range e.cfg.Seeds {
+		if !e.set.Excluded(s) {
+			return ErrNoSafePoint
+		}
+	}
+	return fmt.Errorf("%w: every seed was measured unsafe, against its declaration", ErrNoSafePoint)
+}
+
+// playable reports whether decision point i may be chosen: it was not
+// measured unsafe, and is not pending (Config.Pending).
+func (e *Explorer) playable(i int) bool {
+	return !e.set.Excluded(i) && (e.cfg.Pending == nil || !e.cfg.Pending(i))
+}
 
 // unmarkPending clears the marks of the pending points.
 func (e *Explorer) unmarkPending() {
@@ -613,7 +685,7 @@ func (e *Explorer) randomSeed() (int, error) {
 		}
 	}
 	if count == 0 {
-		return 0, ErrNoSafePoint
+		return 0, e.noSafePoint()
 	}
 	k := e.rng.IntN(count)
 	for _, s := range e.cfg.Seeds {
@@ -644,7 +716,7 @@ func (e *Explorer) uncertainSeed() (int, error) {
 		return i, nil
 	}
 	if first < 0 {
-		return 0, ErrNoSafePoint
+		return 0, e.noSafePoint()
 	}
 	return first, nil
 }

@@ -336,8 +336,12 @@ func mean(xs []float64) float64 {
 func checkLanding(cfg Config) error {
 	for _, c := range cfg.Constraints {
 		switch {
+		case !(c.Lipschitz >= 0) || math.IsInf(c.Lipschitz, 0):
+			return fmt.Errorf("safe: constraint %s: Lipschitz constant %v", c.Name, c.Lipschitz)
 		case c.Landing == AtAim:
 			continue
+		case c.Lipschitz > 0:
+			return fmt.Errorf("safe: constraint %s: a Lipschitz constant certifies the aim, not where the queries land", c.Name)
 		case c.Landing != InMean && c.Landing != ByChance:
 			return fmt.Errorf("safe: constraint %s: landing %d", c.Name, c.Landing)
 		case cfg.Land == nil || cfg.Draws < 1:

@@ -80,8 +80,11 @@ func newWorld(rng *rand.Rand, n int) *world {
 	return w
 }
 
-func se(a, b [2]float64) float64 {
-	dx, dy := (a[0]-b[0])/lengthscale, (a[1]-b[1])/lengthscale
+func se(a, b [2]float64) float64 { return seScaled(a, b, 1) }
+
+// seScaled is se with its lengthscale multiplied by shrink.
+func seScaled(a, b [2]float64, shrink float64) float64 {
+	dx, dy := (a[0]-b[0])/(shrink*lengthscale), (a[1]-b[1])/(shrink*lengthscale)
 	return math.Exp(-(dx*dx + dy*dy) / 2)
 }
 
@@ -130,13 +133,18 @@ func (w *world) run(t *testing.T, cfg Config, noiseSD float64, rounds int, rng *
 			copy(before, e.Safe())
 		}
 		if e.frozen && len(gObs) > 0 {
-			// The explorer's posterior of z = g − limit is the brute-force one.
+			// The explorer's posterior of z = g − limit is the brute-force
+			// one, with the noise and lengthscale as the evidence corrected
+			// them (by chance, the replicates may refute the true noise).
 			z := make([]float64, len(gObs))
 			for i, v := range gObs {
 				z[i] = v - limit
 			}
+			corrected := e.Corrected(0)
+			inflation, shrink := corrected.Noise, corrected.Lengthscale
+			k := func(a, b [2]float64) float64 { return seScaled(a, b, shrink) }
 			mean, sd := make([]float64, n), make([]float64, n)
-			fixedPriorPosterior(w.points, rec.played, z, se, noiseSD*noiseSD, mean, sd)
+			fixedPriorPosterior(w.points, rec.played, z, k, inflation*noiseSD*noiseSD, mean, sd)
 			for i := range mean {
 				if e.Safe()[i] {
 					continue // certified: SGP-UCB no longer predicts it

@@ -46,6 +46,11 @@ type Constraint struct {
 	// the limit.
 	Landing Landing
 	Alpha   float64
+	// Lipschitz, when positive, makes the constraint's safety rest on the
+	// bound |g(x) − g(x′)| ≤ Lipschitz·‖x − x′‖ (unit coordinates) and on
+	// its noise instead of on its Gaussian process (LoSBO, cone.go); only
+	// AtAim.
+	Lipschitz float64
 }
 
 // model is the state of one constraint's Gaussian process.
@@ -69,6 +74,19 @@ type model struct {
 	fitted  int       // seed observations at the last fit
 	units   func(i int) []float64
 	land    *landingCov // the covariances off the aim; nil for AtAim
+
+	// What the evidence corrected (evidence.go): the noise variance is
+	// multiplied by inflation (1 until replicates scatter beyond it), and
+	// the lengthscales were halved shrinks times.
+	inflation    float64
+	shrinks      int
+	uncapped     []float64 // θ as fitted, before capLengthscales
+	reach        float64   // the diameter capping the learned lengthscales; 0 when none does
+	steeper      float64   // the factor the evidence raised Lipschitz by
+	lengthscales int       // θ[1 : 1+lengthscales] are log lengthscales; 0 when unknown
+	probe        *gp.GP    // a posterior without the readings at one point
+	probeRows    []int     // the observations probe holds
+	evidence     pointData // the readings of this constraint at each decision point
 	// rower is the kernel when it fills whole kernel vectors, else nil:
 	// asserted once here, as an interface assertion on the prediction path
 	// may allocate (the runtime's assertion cache).
@@ -83,8 +101,12 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 	m := &model{Constraint: c, gp: gp.New(capacity).WithFixedPrior(), theta: make([]float64, p),
 		grad: make([]float64, p), scale: 1, values: make([]float64, 0, capacity),
 		kvec: make([]float64, capacity), rows: make([]int, 0, capacity),
-		z: make([]float64, capacity), fixed: make([]float64, capacity), units: units}
+		z: make([]float64, capacity), fixed: make([]float64, capacity), units: units,
+		inflation: 1, steeper: 1, uncapped: make([]float64, p), probe: gp.New(capacity).WithFixedPrior(), probeRows: make([]int, 0, capacity)}
 	m.rower, _ = c.Kernel.(rower)
+	if k, ok := c.Kernel.(interface{ NumLengthscales() int }); ok {
+		m.lengthscales = k.NumLengthscales()
+	}
 	c.Kernel.Params(m.theta)
 	for j, l := range c.Learned {
 		if !l {
@@ -130,8 +152,13 @@ func (m *model) bound(zLo float64) float64 {
 	return m.Threshold - m.scale*zLo
 }
 
-// noiseZ is the noise variance of one observation of z.
-func (m *model) noiseZ() float64 {
+// noiseZ is the noise variance of one observation of z, as the evidence
+// corrected it.
+func (m *model) noiseZ() float64 { return m.inflation * m.baseNoiseZ() }
+
+// baseNoiseZ is the declared or learned noise variance of one observation
+// of z.
+func (m *model) baseNoiseZ() float64 {
 	if m.NoiseVariance >= 0 {
 		return m.NoiseVariance / (m.scale * m.scale)
 	}
@@ -169,11 +196,13 @@ func (m *model) setLearned(vals []float64) {
 }
 
 // refit sets s from the observations at seed points (atSeed[i] for
-// observation i), fits the learned hyperparameters to them when the fit
-// schedule says so (always when force), and rebuilds the posterior from
-// every observation. Without a seed observation it keeps the prior, unless
-// force: the values a frozen model keeps must come from data.
-func (m *model) refit(atSeed []bool, force bool) error {
+// observation i) and fits the learned hyperparameters to them when the fit
+// schedule says so, or when force and they were not fitted to these very
+// observations; it then rebuilds the posterior from every observation, and
+// reports whether s or the hyperparameters changed. Without a seed
+// observation it keeps the prior, unless force: the values a frozen model
+// keeps must come from data.
+func (m *model) refit(atSeed []bool, force bool) (changed bool, err error) {
 	m.rows = m.rows[:0]
 	ss := 0.0
 	for i, in := range atSeed {
@@ -185,32 +214,91 @@ func (m *model) refit(atSeed []bool, force bool) error {
 	}
 	count := len(m.rows)
 	switch {
-	case count == 0 && force:
-		return fmt.Errorf("constraint %s: no observation at a seed point to learn from", m.Name)
-	case count == 0:
-		return m.rebuild()
+	case count == 0 && force && m.fitter != nil:
+		return false, fmt.Errorf("constraint %s: no observation at a seed point to learn from", m.Name)
+	case m.fitter == nil || count == 0 || !(force && count != m.fitted || fit.Due(count, 1, m.fitted)):
+		return false, m.rebuild()
 	}
+	m.fitted = count
 	if rms := math.Sqrt(ss / float64(count)); m.Standardise && rms > 0 {
 		m.scale = rms
 	}
-	if m.fitter != nil && (force || fit.Due(count, 1, m.fitted)) {
-		m.fitted = count
-		noise := 0.0 // the learned noise is the fitter's
-		if m.NoiseVariance >= 0 {
-			noise = m.NoiseVariance / (m.scale * m.scale)
+	noise := 0.0 // the learned noise is the fitter's
+	if m.NoiseVariance >= 0 {
+		noise = m.noiseZ()
+	}
+	for i, r := range m.rows {
+		m.z[i], m.fixed[i] = m.zOf(m.values[r]), noise
+	}
+	if _, err := m.fitter.Fit(m.z[:count], m.fixed[:count], m.fitVals, m.fitLo, m.fitHi); err != nil {
+		return false, fmt.Errorf("constraint %s: learning the hyperparameters: %w", m.Name, err)
+	}
+	m.setLearned(m.fitVals)
+	if m.NoiseVariance < 0 {
+		m.noise = m.fitVals[len(m.fitVals)-1]
+	}
+	m.capToSeeds(count)
+	return true, m.rebuild()
+}
+
+// capToSeeds caps the fitted lengthscales at what the first count fit rows
+// (the seed readings) can vouch for: the diameter of the points read, the
+// longest distance the readings say anything about. A handful of readings
+// that agree says the constraint is flat between them, not how far beyond,
+// and the lengthscale they like best is then the longest allowed: certifying
+// with it would certify far past them (a whole domain, from three flat
+// readings). The cap widens as the points measured later spread
+// (Explorer.widenReach). Constraints judged where the queries land keep the
+// fitted values.
+func (m *model) capToSeeds(count int) {
+	if m.land != nil {
+		return
+	}
+	copy(m.uncapped, m.theta)
+	m.capLengthscales(m.diameter(count))
+}
+
+// capLengthscales caps the learned lengthscales, as fitted, at d, within
+// their learn bounds; d = 0 leaves them uncapped.
+func (m *model) capLengthscales(d float64) {
+	m.reach = d
+	for j, p := range m.learned {
+		if p < 1 || p > m.lengthscales {
+			continue
 		}
-		for i, r := range m.rows {
-			m.z[i], m.fixed[i] = m.zOf(m.values[r]), noise
-		}
-		if _, err := m.fitter.Fit(m.z[:count], m.fixed[:count], m.fitVals, m.fitLo, m.fitHi); err != nil {
-			return fmt.Errorf("constraint %s: learning the hyperparameters: %w", m.Name, err)
-		}
-		m.setLearned(m.fitVals)
-		if m.NoiseVariance < 0 {
-			m.noise = m.fitVals[len(m.fitVals)-1]
+		m.theta[p] = m.uncapped[p]
+		if limit := math.Log(max(d, m.fitLo[j])); d > 0 && limit < m.theta[p] {
+			m.theta[p] = limit
 		}
 	}
-	return m.rebuild()
+	m.Kernel.SetParams(m.theta)
+}
+
+// capped reports whether the reach caps a learned lengthscale.
+func (m *model) capped() bool {
+	for _, p := range m.learned {
+		if p >= 1 && p <= m.lengthscales && m.theta[p] < m.uncapped[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// diameter is the longest distance between two of the first count fit
+// rows' points (the seed readings'), in unit coordinates.
+func (m *model) diameter(count int) float64 {
+	d := 0.0
+	for i, r := range m.rows[:count] {
+		a := m.units(r)
+		for _, q := range m.rows[:i] {
+			s := 0.0
+			for c, v := range m.units(q) {
+				s += (v - a[c]) * (v - a[c])
+			}
+			d = max(d, s)
+		}
+	}
+	return math.Sqrt(d)
 }
 
 // rebuild refactors the posterior from every observation, with the current

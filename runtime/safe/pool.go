@@ -144,7 +144,7 @@ func (e *Explorer) proposeAround(i int) bool {
 	for c, v := range from {
 		p.trial[c] = min(max(v+r/math.Sqrt(norm)*p.dir[c], 0), 1)
 	}
-	if p.admit != nil && !p.admit(p.trial) || e.crowded(p.trial, r/2) {
+	if p.admit != nil && !p.admit(p.trial) || e.crowded(p.trial, r/2) || e.inBall(p.trial) {
 		return true
 	}
 	slot := e.freeSlot()
@@ -174,8 +174,9 @@ func (e *Explorer) crowded(u []float64, r float64) bool {
 }
 
 // freeSlot is a slot for a new point: an empty one, else the next that holds
-// no certified point (nor a seed: seeds are in the safe set); −1 when there
-// is none.
+// no certified point (nor a seed: seeds are in the safe set), was never
+// measured and was not excluded, so that the evidence at a point stays with
+// it; −1 when there is none.
 func (e *Explorer) freeSlot() int {
 	p := e.pool
 	if p.filled < e.n {
@@ -185,7 +186,7 @@ func (e *Explorer) freeSlot() int {
 	for range e.n {
 		i := p.next
 		p.next = (p.next + 1) % e.n
-		if !e.set.In[i] {
+		if !e.set.In[i] && !e.set.Excluded(i) && e.models[0].evidence.count[i] == 0 {
 			return i
 		}
 	}

@@ -4,30 +4,45 @@ import "math"
 
 // Set is the certified safe set over n candidates: the known-safe seeds and
 // every candidate whose lower bound clears the threshold of every
-// constraint. Candidates join it and never leave.
+// constraint, less the candidates excluded by evidence (Exclude). Candidates
+// join it and leave it only when excluded or Reset.
 type Set struct {
-	In    []bool
-	count int
+	In       []bool
+	excluded []bool
+	count    int
 }
 
 // NewSet returns the safe set of n candidates holding the seeds.
 func NewSet(n int, seeds []int) *Set {
-	s := &Set{In: make([]bool, n)}
+	s := &Set{In: make([]bool, n), excluded: make([]bool, n)}
 	s.Reset(seeds)
 	return s
 }
 
-// Reset empties the set but for the seeds, in place.
+// Reset empties the set but for the seeds that are not excluded, in place.
 func (s *Set) Reset(seeds []int) {
 	clear(s.In)
 	s.count = 0
 	for _, i := range seeds {
-		if !s.In[i] {
+		if !s.In[i] && !s.excluded[i] {
 			s.In[i] = true
 			s.count++
 		}
 	}
 }
+
+// Exclude takes candidate i out of the set for good: evidence says it is
+// unsafe, whatever a certificate or a declaration says.
+func (s *Set) Exclude(i int) {
+	if s.In[i] {
+		s.In[i] = false
+		s.count--
+	}
+	s.excluded[i] = true
+}
+
+// Excluded reports whether candidate i was excluded.
+func (s *Set) Excluded(i int) bool { return s.excluded[i] }
 
 // Len is the number of safe candidates.
 func (s *Set) Len() int { return s.count }
@@ -36,7 +51,7 @@ func (s *Set) Len() int { return s.count }
 // how many joined.
 func (s *Set) Update(constraints []*Intervals, h []float64) (joined int) {
 	for i := range s.In {
-		if s.In[i] || !Certified(constraints, h, i) {
+		if s.In[i] || s.excluded[i] || !Certified(constraints, h, i) {
 			continue
 		}
 		s.In[i] = true

@@ -252,6 +252,9 @@ func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, floa
 	}
 	return s.o.ConstraintPosterior(k, safecandidates.Point(x))
 }
+func (s session) Contradictions() []string {
+	return s.o.Contradictions(0)
+}
 func (s session) SeedPoints() (seeds [][]float64) {
 	for _, x := range s.o.SeedPoints() {
 		seeds = append(seeds, x[:])
@@ -276,6 +279,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		Budget:               opt.Budget,
 		RandomSearch:         opt.RandomSearch,
 		ConstraintNoiseScale: opt.ConstraintNoiseScale,
+		StopOnContradiction:  opt.StopOnContradiction,
 		Progress: func(p safecandidates.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,
@@ -298,6 +302,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 					SafeSize:          p.Certificate.SafeSize,
 					Violations:        p.Violations,
 					UnsafeEvaluations: p.UnsafeEvaluations,
+					Contradicted:      p.Contradictions,
 				},
 			})
 		},
@@ -315,5 +320,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		UnsafeEvaluations:   r.UnsafeEvaluations,
 		SafeSize:            r.SafeSize,
 		SeedPoints:          safecandidates.InitialDesign,
+		Contradictions:      r.Contradictions,
 	}, err
 }

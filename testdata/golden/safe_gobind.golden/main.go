@@ -151,6 +151,9 @@ func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, floa
 	}
 	return s.o.ConstraintPosterior(k, safegobind.Point(x))
 }
+func (s session) Contradictions() []string {
+	return s.o.Contradictions(0)
+}
 func (s session) SeedPoints() (seeds [][]float64) {
 	for _, x := range s.o.SeedPoints() {
 		seeds = append(seeds, x[:])
@@ -171,9 +174,10 @@ func evaluate(ctx context.Context, trial int, x []float64) (program.Evaluation, 
 // run adapts the library's Run to runtime/program.
 func run(ctx context.Context, opt program.Options) (program.Result, error) {
 	r, err := safegobind.Run(ctx, safegobind.RunOptions{
-		Seed:         opt.Seed,
-		Budget:       opt.Budget,
-		RandomSearch: opt.RandomSearch,
+		Seed:                opt.Seed,
+		Budget:              opt.Budget,
+		RandomSearch:        opt.RandomSearch,
+		StopOnContradiction: opt.StopOnContradiction,
 		Progress: func(p safegobind.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,
@@ -196,6 +200,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 					SafeSize:          p.Certificate.SafeSize,
 					Violations:        p.Violations,
 					UnsafeEvaluations: p.UnsafeEvaluations,
+					Contradicted:      p.Contradictions,
 				},
 			})
 		},
@@ -213,5 +218,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		UnsafeEvaluations:   r.UnsafeEvaluations,
 		SafeSize:            r.SafeSize,
 		SeedPoints:          safegobind.InitialDesign,
+		Contradictions:      r.Contradictions,
 	}, err
 }

@@ -274,6 +274,9 @@ func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, floa
 	}
 	return s.o.ConstraintPosterior(k, safelanding.Point(x))
 }
+func (s session) Contradictions() []string {
+	return s.o.Contradictions(0)
+}
 func (s session) SeedPoints() (seeds [][]float64) {
 	for _, x := range s.o.SeedPoints() {
 		seeds = append(seeds, x[:])
@@ -299,6 +302,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		RandomSearch:         opt.RandomSearch,
 		InputNoiseScale:      opt.InputNoiseScale,
 		ConstraintNoiseScale: opt.ConstraintNoiseScale,
+		StopOnContradiction:  opt.StopOnContradiction,
 		Progress: func(p safelanding.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,
@@ -321,6 +325,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 					SafeSize:          p.Certificate.SafeSize,
 					Violations:        p.Violations,
 					UnsafeEvaluations: p.UnsafeEvaluations,
+					Contradicted:      p.Contradictions,
 				},
 			})
 		},
@@ -338,5 +343,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		UnsafeEvaluations:   r.UnsafeEvaluations,
 		SafeSize:            r.SafeSize,
 		SeedPoints:          safelanding.InitialDesign,
+		Contradictions:      r.Contradictions,
 	}, err
 }

@@ -199,8 +199,9 @@ type Certificate struct {
 	Beta  float64 // the β in force
 	// Bounds are the certified bounds at the point: a lower bound of a >= constraint,
 	// an upper bound of a <= one; NaN while the first phase learns the constraints.
-	Bounds   Constraints
-	SafeSize int // the number of certified safe points
+	Bounds         Constraints
+	SafeSize       int // the number of certified safe points
+	Contradictions int // measurements so far that contradicted the constraints' model
 }
 
 // simulated returns the simulated constraints' values at x without noise, and NaN
@@ -440,7 +441,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("safelanding: safe exploration: %w", err)
 	}
-	o.certificate = Certificate{Phase: c.Phase, Seed: c.Seed, Beta: c.Beta, SafeSize: c.SafeSize}
+	o.certificate = Certificate{Phase: c.Phase, Seed: c.Seed, Beta: c.Beta, SafeSize: c.SafeSize, Contradictions: c.Contradictions}
 	copy(o.certificate.Bounds[:], c.Bounds)
 	return o.decisionPoint(c.Index), nil
 }
@@ -448,6 +449,19 @@ func (o *Optimizer) Suggest() (Point, error) {
 // Certificate returns the certificate of the last suggestion.
 func (o *Optimizer) Certificate() Certificate {
 	return o.certificate
+}
+
+// Contradictions explains the measurements that contradicted the constraints'
+// model, from the from-th on (0: all), oldest first: a point measured unsafe, a
+// seed measured unsafe, readings outside their certified interval, or readings
+// noisier than declared. Each says the model (a kernel, lengthscale or noise) is
+// misspecified; the optimiser never plays a point measured unsafe again and
+// corrects the model. It allocates only when there is something to explain.
+func (o *Optimizer) Contradictions(from int) []string {
+	if o.explorer == nil {
+		return nil
+	}
+	return o.explorer.Explain(from)
 }
 
 // Pending records that x is being evaluated: until Observe(x, …) or Release(x),

@@ -160,6 +160,9 @@ func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, floa
 	}
 	return s.o.ConstraintPosterior(k, safepool.Point(x))
 }
+func (s session) Contradictions() []string {
+	return s.o.Contradictions(0)
+}
 func (s session) SeedPoints() (seeds [][]float64) {
 	for _, x := range s.o.SeedPoints() {
 		seeds = append(seeds, x[:])
@@ -184,6 +187,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		Budget:               opt.Budget,
 		RandomSearch:         opt.RandomSearch,
 		ConstraintNoiseScale: opt.ConstraintNoiseScale,
+		StopOnContradiction:  opt.StopOnContradiction,
 		Progress: func(p safepool.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,
@@ -206,6 +210,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 					SafeSize:          p.Certificate.SafeSize,
 					Violations:        p.Violations,
 					UnsafeEvaluations: p.UnsafeEvaluations,
+					Contradicted:      p.Contradictions,
 				},
 			})
 		},
@@ -223,5 +228,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		UnsafeEvaluations:   r.UnsafeEvaluations,
 		SafeSize:            r.SafeSize,
 		SeedPoints:          safepool.InitialDesign,
+		Contradictions:      r.Contradictions,
 	}, err
 }

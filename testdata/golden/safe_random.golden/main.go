@@ -201,6 +201,9 @@ func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, floa
 	}
 	return s.o.ConstraintPosterior(k, saferandom.Point(x))
 }
+func (s session) Contradictions() []string {
+	return s.o.Contradictions(0)
+}
 func (s session) SeedPoints() (seeds [][]float64) {
 	for _, x := range s.o.SeedPoints() {
 		seeds = append(seeds, x[:])
@@ -225,6 +228,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		Budget:               opt.Budget,
 		RandomSearch:         opt.RandomSearch,
 		ConstraintNoiseScale: opt.ConstraintNoiseScale,
+		StopOnContradiction:  opt.StopOnContradiction,
 		Progress: func(p saferandom.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,
@@ -247,6 +251,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 					SafeSize:          p.Certificate.SafeSize,
 					Violations:        p.Violations,
 					UnsafeEvaluations: p.UnsafeEvaluations,
+					Contradicted:      p.Contradictions,
 				},
 			})
 		},
@@ -264,5 +269,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		UnsafeEvaluations:   r.UnsafeEvaluations,
 		SafeSize:            r.SafeSize,
 		SeedPoints:          saferandom.InitialDesign,
+		Contradictions:      r.Contradictions,
 	}, err
 }

@@ -47,6 +47,10 @@ type RunOptions struct {
 	// of the optimiser's suggestions: the baseline of a study. They are observed
 	// all the same, so Recommendation has its usual meaning.
 	RandomSearch bool
+	// StopOnContradiction ends the run after an evaluation whose measurement
+	// contradicted the constraints' model (Optimizer.Contradictions): a sign that the
+	// model is misspecified, on which a rig's operator may want to halt.
+	StopOnContradiction bool
 	// ConstraintNoiseScale multiplies every simulated draw of the constraints'
 	// measurement noise; 0 means 1. The optimiser still assumes the declared noise:
 	// a scale other than 1 studies a misjudged noise.
@@ -66,6 +70,7 @@ type Progress struct {
 	Certificate         Certificate // why X was certified safe (none in a random search)
 	Violations          int         // evaluations so far whose measured constraints broke a limit
 	UnsafeEvaluations   int         // evaluations so far whose true simulated constraints broke a limit
+	Contradictions      []string    // how this evaluation contradicted the constraints' model, if it did
 	Value               float64     // its value without observation noise
 	BestX               Point       // the best point observed so far
 	BestY               float64     // its observed value
@@ -89,8 +94,8 @@ type Result struct {
 	// Recommendation and BestX without observation noise (NaN when unknown).
 	RecommendationValue float64
 	BestValue           float64
-	// Stopped says why the run ended: StoppedBudget, StoppedCondition or
-	// StoppedExhausted.
+	// Stopped says why the run ended: StoppedBudget, StoppedCondition,
+	// StoppedExhausted or StoppedContradiction.
 	Stopped string
 	// Violations counts the evaluations whose measured constraints broke a limit,
 	// UnsafeEvaluations those whose true simulated constraints did.
@@ -98,13 +103,17 @@ type Result struct {
 	UnsafeEvaluations int
 	// SafeSize is the number of points certified safe at the last suggestion.
 	SafeSize int
+	// Contradictions counts the measurements that contradicted the constraints'
+	// model (Optimizer.Contradictions).
+	Contradictions int
 }
 
 // Why a run stopped.
 const (
-	StoppedBudget    = "budget"
-	StoppedCondition = "stop when"
-	StoppedExhausted = "exhausted"
+	StoppedBudget        = "budget"
+	StoppedCondition     = "stop when"
+	StoppedExhausted     = "exhausted"
+	StoppedContradiction = "contradiction"
 )
 
 // noiseFree returns the objective's value at x without observation noise.
@@ -154,7 +163,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
 	}
 	stopped := StoppedBudget
-	violations, unsafe := 0, 0
+	violations, unsafe, contradictions := 0, 0, 0
 	constraintRand := rand.New(rand.NewPCG(opt.Seed, constraintNoiseStream))
 	constraintScale := opt.ConstraintNoiseScale
 	if constraintScale == 0 {
@@ -204,12 +213,18 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		if err := o.Observe(x, y, measured); err != nil {
 			return o.result(stopped, unsafe), err
 		}
+		notes := o.Contradictions(contradictions)
+		contradictions += len(notes)
 		if opt.Progress != nil {
-			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: value, Constraints: measured, TrueConstraints: truth, Certificate: o.Certificate(), Violations: violations, UnsafeEvaluations: unsafe}
+			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: value, Constraints: measured, TrueConstraints: truth, Certificate: o.Certificate(), Violations: violations, UnsafeEvaluations: unsafe, Contradictions: notes}
 			p.BestX, p.BestY, _ = o.BestObserved()
 			p.Recommendation, p.RecommendationMean, _ = o.Best()
 			p.BestValue, p.RecommendationValue = noiseFree(p.BestX), noiseFree(p.Recommendation)
 			opt.Progress(p)
+		}
+		if opt.StopOnContradiction && len(notes) > 0 {
+			stopped = StoppedContradiction
+			break
 		}
 	}
 	return o.result(stopped, unsafe), nil
@@ -217,7 +232,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 
 // result summarises the run so far.
 func (o *Optimizer) result(stopped string, unsafe int) Result {
-	r := Result{Evaluations: o.Evaluations(), Stopped: stopped, UnsafeEvaluations: unsafe, SafeSize: o.certificate.SafeSize}
+	r := Result{Evaluations: o.Evaluations(), Stopped: stopped, UnsafeEvaluations: unsafe, SafeSize: o.certificate.SafeSize, Contradictions: len(o.Contradictions(0))}
 	for _, v := range o.violated[:r.Evaluations] {
 		if v {
 			r.Violations++

@@ -179,6 +179,9 @@ func (s session) ConstraintPosterior(k int, x []float64) (float64, float64, floa
 	}
 	return s.o.ConstraintPosterior(k, safeugp.Point(x))
 }
+func (s session) Contradictions() []string {
+	return s.o.Contradictions(0)
+}
 func (s session) SeedPoints() (seeds [][]float64) {
 	for _, x := range s.o.SeedPoints() {
 		seeds = append(seeds, x[:])
@@ -204,6 +207,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		RandomSearch:         opt.RandomSearch,
 		InputNoiseScale:      opt.InputNoiseScale,
 		ConstraintNoiseScale: opt.ConstraintNoiseScale,
+		StopOnContradiction:  opt.StopOnContradiction,
 		Progress: func(p safeugp.Progress) {
 			opt.Progress(program.Progress{
 				Evaluation:          p.Evaluation,
@@ -226,6 +230,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 					SafeSize:          p.Certificate.SafeSize,
 					Violations:        p.Violations,
 					UnsafeEvaluations: p.UnsafeEvaluations,
+					Contradicted:      p.Contradictions,
 				},
 			})
 		},
@@ -243,5 +248,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		UnsafeEvaluations:   r.UnsafeEvaluations,
 		SafeSize:            r.SafeSize,
 		SeedPoints:          safeugp.InitialDesign,
+		Contradictions:      r.Contradictions,
 	}, err
 }

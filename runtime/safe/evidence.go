@@ -192,8 +192,10 @@ func (e *Explorer) weigh(i int) {
 			}
 			e.record(Contradiction{Observation: i, Constraint: k, Kind: kind, Index: p, Readings: m.evidence.count[p], Measured: m.evidence.mean[p], Bound: bound})
 		case e.frozen && !seed && m.Landing == AtAim && !m.evidence.disagreed[p] && (zbar+half < e.cons[k].Lo[p] || zbar-half > e.cons[k].Hi[p]):
+			// Both sides say the model is wrong; only readings below their
+			// certified interval say it is unsafely so, and correct it.
 			m.evidence.disagreed[p] = true
-			e.suspect[k] = true
+			e.suspect[k] = e.suspect[k] || zbar+half < e.cons[k].Lo[p]
 			e.record(Contradiction{Observation: i, Constraint: k, Kind: Disagrees, Index: p, Readings: m.evidence.count[p], Measured: m.evidence.mean[p], Bound: bound})
 		}
 		if !seed && zbar < 0 {
@@ -468,9 +470,10 @@ func (e *Explorer) spread() float64 {
 }
 
 // agrees reports whether constraint k's model agrees with the evidence: at
-// every measured point its posterior interval meets the readings'
-// interval, and no point measured unsafe would be certified by the model
-// fitted to the other points' readings alone.
+// no measured point does its posterior interval lie above the readings'
+// interval (a model below the readings is only cautious), and no point
+// measured unsafe would be certified by the model fitted to the other
+// points' readings alone.
 func (e *Explorer) agrees(k int) (bool, error) {
 	m := e.models[k]
 	root := math.Sqrt(e.beta)
@@ -480,7 +483,7 @@ func (e *Explorer) agrees(k int) (bool, error) {
 		}
 		zbar, half, _ := m.readings(p)
 		mean, sd := m.predictAt(e.point(p), m.gp, nil)
-		if mean-root*sd > zbar+half || mean+root*sd < zbar-half {
+		if mean-root*sd > zbar+half {
 			return false, nil
 		}
 		if !m.measuredUnsafe(p) || e.isSeed(p) {

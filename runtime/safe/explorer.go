@@ -590,9 +590,7 @@ func (e *Explorer) Choose(objMean, objSD []float64) (Choice, error) {
 	}
 	e.last = i
 	c := Choice{Index: i, Phase: e.phase, Beta: e.beta, Bounds: e.bounds, SafeSize: e.set.Len(), Contradictions: e.contradictions}
-	for _, s := range e.cfg.Seeds {
-		c.Seed = c.Seed || s == i
-	}
+	c.Seed = e.isSeed(i)
 	for k, m := range e.models {
 		e.bounds[k] = math.NaN()
 		if e.frozen {

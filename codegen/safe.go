@@ -309,6 +309,9 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		}
 		cfg = append(cfg, kv{"Lipschitz", jen.Index().Float64().Values(ls...)})
 	}
+	if sp.Accuracy > 0 {
+		cfg = append(cfg, kv{"Accuracy", number(sp.Accuracy).code})
+	}
 	if s.LandingDraws > 0 {
 		cfg = append(cfg, kv{"Land", field("landingPoints")}, kv{"Draws", jen.Id("landingDraws")})
 	}
@@ -502,6 +505,10 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 	f.Comment("Suggest returns the next point to evaluate, one the explorer certifies safe:")
 	for _, line := range strings.Split("a seed point while the first phase lasts, then "+safeMethodDoc[g.o.Safety.Spec.Method], "\n") {
 		f.Comment(line)
+	}
+	if sp := g.o.Safety.Spec; sp.Accuracy > 0 {
+		f.Comment(fmt.Sprintf("Once all of those are known to within ε = %g, the safe point with the", sp.Accuracy))
+		f.Comment("largest lower confidence bound of the objective (SafeOpt's recommendation).")
 	}
 	f.Comment("Certificate says why it is safe. Without an Observe or a Pending in between it")
 	f.Comment("returns the same point again, except in a first phase that plays random seeds.")

@@ -64,8 +64,14 @@ func fprintSafety(w io.Writer, s *Safety) {
 		beta = fmt.Sprintf("β = %g (fixed)", sp.Beta)
 	}
 	expanders := "GP-optimistic expanders"
-	if sp.Lipschitz > 0 {
+	switch {
+	case sp.Lipschitz > 0:
 		expanders = fmt.Sprintf("Lipschitz expanders (L = %g)", sp.Lipschitz)
+	case (sp.Method == "SafeOpt" || sp.Method == "StageOpt") && !s.expandsByCovariance():
+		expanders = "Lipschitz expanders (each constraint's own bound)"
+	}
+	if sp.Accuracy > 0 {
+		expanders += fmt.Sprintf(", the lower bound's safe maximiser once every maximiser and expander is within ε = %g", sp.Accuracy)
 	}
 	fmt.Fprintf(w, "safety %s, first phase %s (window %d, cap %d), δ = %g, %s, %s\n", sp.Method, sp.FirstPhase, sp.Window, sp.Cap, sp.Delta, beta, expanders)
 	if s.Grid != nil {

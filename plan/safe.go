@@ -106,11 +106,6 @@ func (b *builder) safety() {
 		}
 		s.Points += len(s.Seeds)
 	}
-	if s.expandsByCovariance() && s.Pool == 0 && s.Points > maxCovariancePoints {
-		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s finds expanders with the constraints' posterior covariance over its %d points, which needs %d or fewer",
-			name(p.Acquisition), s.Points, maxCovariancePoints).
-			WithHint("give a Lipschitz constant (lipschitz = L) or fewer candidates"))
-	}
 	for _, c := range p.Constraints {
 		if !c.Known {
 			s.Constraints = append(s.Constraints, b.safeConstraint(c))
@@ -119,6 +114,11 @@ func (b *builder) safety() {
 				s.LandingDraws = max(s.LandingDraws, c.Landing.Draws)
 			}
 		}
+	}
+	if s.expandsByCovariance() && s.Pool == 0 && s.Points > maxCovariancePoints {
+		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s finds expanders with the constraints' posterior covariance over its %d points, which needs %d or fewer",
+			name(p.Acquisition), s.Points, maxCovariancePoints).
+			WithHint("give a Lipschitz constant (lipschitz = L) or fewer candidates"))
 	}
 	s.TrueSafeSet = spec.Method == "Oracle"
 	if s.TrueSafeSet || spec.Method == "Unsafe" {
@@ -147,10 +147,20 @@ func (b *builder) checkPool(s *Safety) {
 	}
 }
 
-// expandsByCovariance reports whether the method finds expanders by the
-// GP-optimistic rule, which holds the posterior covariance over the points.
+// expandsByCovariance reports whether the method finds the expanders of
+// some constraint by the GP-optimistic rule, which holds the posterior
+// covariance over the points: one with no Lipschitz constant, neither the
+// acquisition's nor its own.
 func (s *Safety) expandsByCovariance() bool {
-	return (s.Spec.Method == "SafeOpt" || s.Spec.Method == "StageOpt") && s.Spec.Lipschitz == 0
+	if s.Spec.Method != "SafeOpt" && s.Spec.Method != "StageOpt" || s.Spec.Lipschitz > 0 {
+		return false
+	}
+	for _, c := range s.Constraints {
+		if c.Constraint.Lipschitz == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // safeConstraint plans one constraint's Gaussian process.

@@ -214,6 +214,16 @@ func (d *dumper) constraint(c *Constraint) {
 		if c.Noise != nil {
 			d.call("noise = ", c.Noise, false)
 		}
+		if l := c.Landing; l != nil {
+			switch l.Mode {
+			case "chance":
+				d.line("landing chance (alpha %s, %d draws)%s", dsl.RealValue(l.Alpha), l.Draws, d.at(l.Span))
+			case "mean":
+				d.line("landing mean (%d draws)%s", l.Draws, d.at(l.Span))
+			default:
+				d.line("landing %s%s", l.Mode, d.at(l.Span))
+			}
+		}
 		if c.Lipschitz > 0 {
 			d.line("lipschitz %s%s", dsl.RealValue(c.Lipschitz), d.at(c.LipschitzSpan))
 		}

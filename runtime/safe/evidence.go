@@ -27,6 +27,11 @@ import (
 //     within the noise, is not played again either: its own readings
 //     outweigh the model's certificate. (Not a seed: its declaration
 //     outweighs readings within the noise.)
+//   - A point of a chance constraint (ByChance) whose readings fall clearly
+//     past the limit (by more than breachSDs noise sds) more often than its
+//     α allows is measured unsafe too: under the chance rule a reading does
+//     so with probability at most α + Φ(−breachSDs), and a binomial test at
+//     level chanceTestLevel refutes it. Its mean may well keep the limit.
 //   - A certified point whose readings' interval z̄ ± κσ/√m misses its
 //     certified interval contradicts the model too.
 //   - Replicates that scatter about their points' means beyond the noise
@@ -54,6 +59,12 @@ const (
 	// reading, a true noise is refuted rarely, and one understated by half
 	// its sd soon.
 	noiseTestLevel = 0.9999
+	// breachSDs is how many noise sds a reading of a chance constraint
+	// must fall past its limit to count as a landing that broke it.
+	breachSDs = 2
+	// chanceTestLevel is the binomial tail below which a point's breaches
+	// refute its chance rule.
+	chanceTestLevel = 1e-2
 	// maxShrinks caps how often a constraint's lengthscales halve: 1/64
 	// of the declared or learned ones, where only measured points are
 	// still certified.
@@ -73,10 +84,14 @@ const (
 	Disagrees
 	// NoisierThanDeclared: replicates scatter beyond the noise.
 	NoisierThanDeclared
+	// BreaksChance: a point's readings broke a chance constraint more
+	// often than its α allows, a seed's included.
+	BreaksChance
 )
 
 var contradictionNames = [...]string{MeasuredUnsafe: "measured unsafe", SeedUnsafe: "seed measured unsafe",
-	Disagrees: "readings outside the certified interval", NoisierThanDeclared: "noisier than declared"}
+	Disagrees: "readings outside the certified interval", NoisierThanDeclared: "noisier than declared",
+	BreaksChance: "breaks its chance constraint"}
 
 func (k ContradictionKind) String() string {
 	if k >= 0 && int(k) < len(contradictionNames) {
@@ -95,27 +110,32 @@ type Contradiction struct {
 	// freedom for NoisierThanDeclared).
 	Index, Readings int
 	// Measured is the mean of the point's readings (the constraint's
-	// units), or for NoisierThanDeclared the replicates' sd; Bound is the
-	// point's certified bound (NaN when none), or the noise sd assumed.
+	// units), for NoisierThanDeclared the replicates' sd, for BreaksChance
+	// the share of readings past the limit; Bound is the point's certified
+	// bound (NaN when none), the noise sd assumed, or α.
 	Measured, Bound float64
 }
 
 // pointData is one constraint's readings at each decision point, in its
 // units: their number, mean and sum of squared deviations (Welford), and
 // the sums over the points of the deviations and of the degrees of freedom
-// of the replicates.
+// of the replicates; for a chance constraint, each point's readings clearly
+// past the limit and whether they refuted its chance rule.
 type pointData struct {
 	count    []int
 	mean, m2 []float64
 	within   float64
 	df       int
+	breaches []int
+	refuted  []bool
 	// disagreed marks the points whose readings left their certified
 	// interval once: recorded once, and corrected once.
 	disagreed []bool
 }
 
 func newPointData(n int) pointData {
-	return pointData{count: make([]int, n), mean: make([]float64, n), m2: make([]float64, n), disagreed: make([]bool, n)}
+	return pointData{count: make([]int, n), mean: make([]float64, n), m2: make([]float64, n), disagreed: make([]bool, n),
+		breaches: make([]int, n), refuted: make([]bool, n)}
 }
 
 // add records reading g at point p.
@@ -143,10 +163,38 @@ func (m *model) readings(p int) (zbar, half float64, count int) {
 }
 
 // measuredUnsafe reports whether point p's readings break the limit by more
-// than the noise allows.
+// than the noise allows, or its chance rule.
 func (m *model) measuredUnsafe(p int) bool {
 	zbar, half, count := m.readings(p)
-	return count > 0 && zbar+half < 0
+	return count > 0 && zbar+half < 0 || m.evidence.refuted[p]
+}
+
+// weighChance counts reading g at point p against a chance constraint and
+// reports whether it refuted the point's chance rule just now.
+func (m *model) weighChance(p int, g float64) bool {
+	d := &m.evidence
+	if m.Landing != ByChance || d.refuted[p] {
+		return false
+	}
+	if m.zOf(g) < -breachSDs*math.Sqrt(m.noiseZ()) {
+		d.breaches[p]++
+	}
+	allowed := m.Alpha + 0.5*math.Erfc(breachSDs/math.Sqrt2)
+	d.refuted[p] = d.breaches[p] > 0 && allowed < 1 && binomialTail(d.count[p], d.breaches[p], allowed) < chanceTestLevel
+	return d.refuted[p]
+}
+
+// binomialTail is P(X ≥ k) for X binomial with n trials of probability p.
+func binomialTail(n, k int, p float64) float64 {
+	lp, lq := math.Log(p), math.Log1p(-p)
+	sum := 0.0
+	for j := k; j <= n; j++ {
+		ln, _ := math.Lgamma(float64(n + 1))
+		lj, _ := math.Lgamma(float64(j + 1))
+		lr, _ := math.Lgamma(float64(n - j + 1))
+		sum += math.Exp(ln - lj - lr + float64(j)*lp + float64(n-j)*lq)
+	}
+	return sum
 }
 
 // weighs reports whether the explorer weighs evidence: the studies'
@@ -176,6 +224,15 @@ func (e *Explorer) weigh(i int) {
 			bound = m.bound(e.cons[k].Lo[p])
 		}
 		switch {
+		case m.weighChance(p, m.values[i]):
+			ball = true
+			if e.set.Excluded(p) {
+				continue
+			}
+			e.set.Exclude(p)
+			d := &m.evidence
+			e.record(Contradiction{Observation: i, Constraint: k, Kind: BreaksChance, Index: p, Readings: d.count[p],
+				Measured: float64(d.breaches[p]) / float64(d.count[p]), Bound: m.Alpha})
 		case zbar+half < 0:
 			// A cone (cone.go) needs no ball: the raised constant keeps it
 			// off the point measured unsafe and its surroundings.
@@ -343,6 +400,14 @@ func (e *Explorer) explain(c Contradiction) string {
 	case c.Kind == SeedUnsafe:
 		return fmt.Sprintf("%s past its limit %.4g by more than the noise allows, at a seed declared safe: the seed is excluded",
 			measured, m.Threshold)
+	case c.Kind == BreaksChance:
+		what := "the point"
+		if e.isSeed(c.Index) {
+			what = "the point, a seed declared safe,"
+		}
+		return fmt.Sprintf("constraint %s: %.0f%% of %s landed past its limit %.4g by more than %d noise sds, "+
+			"more than its chance rule (α = %.3g) allows: %s is excluded (is the input noise wider than declared?)",
+			m.Name, 100*c.Measured, readings, m.Threshold, breachSDs, c.Bound, what)
 	case c.Kind == Disagrees:
 		return fmt.Sprintf("%s outside the interval it was certified in%s: the model is corrected", measured, certified)
 	}

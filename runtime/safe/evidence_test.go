@@ -265,19 +265,20 @@ func TestLipschitzSafety(t *testing.T) {
 	g := func(x float64) float64 { return 0.8 - 2*math.Abs(x-0.3) } // Lipschitz 2, safe on [0, 0.7]
 	l := newLine(201, g)
 	for _, tc := range []struct {
+		method    Method
 		lipschitz float64
 		maxUnsafe int
-	}{{2, 0}, {0.5, 5}} {
+	}{{SGPUCB, 2, 0}, {SGPUCB, 0.5, 5}, {SafeOpt, 2, 0}, {SafeOpt, 0.5, 5}, {StageOpt, 2, 0}, {StageOpt, 0.5, 5}} {
 		unsafe, farthest := 0, 0.0
 		for seed := range uint64(5) {
 			cfg := l.config(1, 0.02, 60)
-			cfg.Constraints[0].Lipschitz = tc.lipschitz
+			cfg.Method, cfg.Constraints[0].Lipschitz = tc.method, tc.lipschitz
 			rec := l.run(t, cfg, 0.02, 60, seed)
 			if rec.replays > 0 {
-				t.Errorf("L = %g, seed %d: %d evaluations at points measured unsafe", tc.lipschitz, seed, rec.replays)
+				t.Errorf("method %d, L = %g, seed %d: %d evaluations at points measured unsafe", tc.method, tc.lipschitz, seed, rec.replays)
 			}
 			if rec.unsafe > 0 && !(rec.explorer.Corrected(0).Lipschitz > 1) {
-				t.Errorf("L = %g, seed %d: %d unsafe evaluations, and the constant was not raised", tc.lipschitz, seed, rec.unsafe)
+				t.Errorf("method %d, L = %g, seed %d: %d unsafe evaluations, and the constant was not raised", tc.method, tc.lipschitz, seed, rec.unsafe)
 			}
 			unsafe += rec.unsafe
 			for _, p := range rec.played {
@@ -287,12 +288,12 @@ func TestLipschitzSafety(t *testing.T) {
 			}
 		}
 		if unsafe > tc.maxUnsafe {
-			t.Errorf("L = %g: %d unsafe evaluations in 5 runs, want at most %d", tc.lipschitz, unsafe, tc.maxUnsafe)
+			t.Errorf("method %d, L = %g: %d unsafe evaluations in 5 runs, want at most %d", tc.method, tc.lipschitz, unsafe, tc.maxUnsafe)
 		}
 		if farthest < 0.6 {
-			t.Errorf("L = %g: the runs got no farther than %g toward the limit at 0.7", tc.lipschitz, farthest)
+			t.Errorf("method %d, L = %g: the runs got no farther than %g toward the limit at 0.7", tc.method, tc.lipschitz, farthest)
 		}
-		t.Logf("L = %g: %d unsafe evaluations, farthest safe point %g", tc.lipschitz, unsafe, farthest)
+		t.Logf("method %d, L = %g: %d unsafe evaluations, farthest safe point %g", tc.method, tc.lipschitz, unsafe, farthest)
 	}
 }
 
@@ -314,5 +315,53 @@ func TestEverySeedMeasuredUnsafe(t *testing.T) {
 	}
 	if _, err := e.Choose(make([]float64, 11), make([]float64, 11)); !errors.Is(err, ErrNoSafePoint) || !strings.Contains(err.Error(), "every seed was measured unsafe") {
 		t.Errorf("Choose: %v", err)
+	}
+}
+
+// TestChanceRefuted: a chance constraint's seed whose readings land clearly
+// past the limit in 40% of its readings, though their mean keeps it, breaks
+// a chance rule of α = 0.05 and is excluded; a seed that lands past it in 5%
+// of its readings, as α allows, is not.
+func TestChanceRefuted(t *testing.T) {
+	const spread, draws, noiseSD = 0.05, 8, 0.05
+	points := make([]float64, 41)
+	for i := range points {
+		points[i] = float64(i) / 40
+	}
+	cfg := Config{Dim: 1, Points: points, Seeds: []int{10, 20}, Capacity: 80, Delta: 0.01, Window: 5, Cap: 10,
+		Land: func(u, out []float64) {
+			for j := range draws {
+				out[j] = u[0] + spread*(2*(float64(j)+0.5)/draws-1)
+			}
+		}, Draws: draws,
+		Constraints: []Constraint{{Name: "g", Kernel: kernel.NewStationary(kernel.SE, 1, []float64{0.3}),
+			NoiseVariance: noiseSD * noiseSD, AtLeast: true, Landing: ByChance, Alpha: 0.05}}}
+	e, err := NewExplorer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range 40 {
+		for _, s := range cfg.Seeds {
+			v := 0.5 // clearly past the limit: seed 10 every 20th reading, seed 20 two in five
+			if s == 10 && r%20 == 19 || s == 20 && r%5 >= 3 {
+				v = -0.5
+			}
+			if err := e.Observe(e.point(s), []float64{v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	events, _ := e.Contradictions()
+	if len(events) != 1 || events[0].Kind != BreaksChance || events[0].Index != 20 {
+		t.Fatalf("contradictions %+v, want seed 20 breaking its chance rule, only", events)
+	}
+	if !e.Excluded(20) || e.Excluded(10) {
+		t.Errorf("excluded: seed 10 %v, seed 20 %v; want only 20", e.Excluded(10), e.Excluded(20))
+	}
+	if ev := events[0]; ev.Readings > 15 {
+		t.Errorf("refuted after %d readings; 40%% breaches against 5%% allowed should take fewer", ev.Readings)
+	}
+	if s := e.Explain(0); len(s) != 1 || !strings.Contains(s[0], "chance rule") {
+		t.Errorf("explained as %q", s)
 	}
 }

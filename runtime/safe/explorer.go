@@ -15,7 +15,9 @@ const (
 	// then the maximiser of the objective's upper bound over the safe set.
 	SGPUCB Method = iota
 	// SafeOpt (Sui et al. 2015) plays the widest interval among the
-	// possible maximisers and the expanders of the safe set.
+	// possible maximisers and the expanders of the safe set; with an
+	// Accuracy, the safe maximiser of the objective's lower bound once they
+	// are all that narrow (the SGP-UCB paper's SafeOpt-MC after t*).
 	SafeOpt
 	// StageOpt (Sui et al. 2018) first expands the safe set (the widest
 	// constraint interval among the expanders) until it stops growing, then
@@ -63,6 +65,12 @@ type Config struct {
 	// Delta is Theorem 1's failure probability; Beta, when positive,
 	// replaces its β_t by a constant (the guarantee is then void).
 	Delta, Beta float64
+	// Accuracy is SafeOpt's ε (Sui et al.'s Theorem 1): while every
+	// possible maximiser and expander has intervals no wider than ε (in the
+	// units of each function), SafeOpt plays the safe maximiser of the
+	// objective's lower bound, its recommendation, instead of exploring.
+	// 0 explores to the end.
+	Accuracy float64
 	// Lipschitz, one per constraint, makes SafeOpt's and StageOpt's
 	// expanders Lipschitz ones (distances in unit coordinates, constants in
 	// the units of the constraint); nil uses the GP-optimistic rule.
@@ -254,7 +262,7 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		e.set.count = n
 		e.frozen, e.phase = true, 0
 	}
-	if (cfg.Method == SafeOpt || cfg.Method == StageOpt) && cfg.Lipschitz == nil {
+	if _, all := e.lipschitzZ(); (cfg.Method == SafeOpt || cfg.Method == StageOpt) && !all {
 		e.post = make([]Posterior, len(cfg.Constraints))
 		for k := range e.post {
 			e.post[k] = Posterior{Mean: make([]float64, n), Cov: make([]float64, n*n)}
@@ -622,10 +630,14 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		Maximizers(e.f, e.set, e.marks)
 		e.addExpanders()
 		e.unmarkPending()
-		if i := Widest(e.marks, e.all); i >= 0 {
-			return i, nil
+		i := Widest(e.marks, e.all)
+		if i < 0 {
+			return 0, e.noSafePoint()
 		}
-		return 0, e.noSafePoint()
+		if e.cfg.Accuracy > 0 && e.widthAt(i) <= e.cfg.Accuracy {
+			return e.lowerBoundMaximiser(), nil
+		}
+		return i, nil
 	case e.phase == 1: // StageOpt's expansion
 		e.addExpandersOnly()
 		e.unmarkPending()
@@ -647,6 +659,28 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		return 0, e.noSafePoint()
 	}
 	return best, nil
+}
+
+// widthAt is the widest interval of any function at point i.
+func (e *Explorer) widthAt(i int) float64 {
+	w := math.Inf(-1)
+	for _, f := range e.all {
+		w = max(w, f.Width(i))
+	}
+	return w
+}
+
+// lowerBoundMaximiser is the playable safe point with the largest lower
+// bound of the objective (SafeOpt's recommendation x̂_t), the first on ties.
+// Widest found a playable safe point, so there is one.
+func (e *Explorer) lowerBoundMaximiser() int {
+	best := -1
+	for i, in := range e.set.In {
+		if in && e.playable(i) && (best < 0 || e.f.Lo[i] > e.f.Lo[best]) {
+			best = i
+		}
+	}
+	return best
 }
 
 // noSafePoint is ErrNoSafePoint, saying why when the evidence excluded
@@ -752,20 +786,30 @@ func (e *Explorer) addExpanders() {
 
 // addExpandersOnly sets the marks to the expanders.
 func (e *Explorer) addExpandersOnly() {
-	if e.cfg.Lipschitz != nil {
-		Expanders(e.cons, e.zero, e.lipschitzZ(), e.distance, e.set, e.marks)
-		return
+	if l, all := e.lipschitzZ(); all {
+		Expanders(e.cons, e.zero, l, e.distance, e.set, e.marks)
+	} else {
+		ExpandersGP(e.cons, e.post, e.zero, l, e.distance, e.beta, e.set, e.marks)
 	}
-	ExpandersGP(e.cons, e.post, e.zero, e.beta, e.set, e.marks)
 }
 
-// lipschitzZ converts the Lipschitz constants to z units.
-func (e *Explorer) lipschitzZ() []float64 {
-	l := e.bounds // scratch until Choose writes the bounds
+// lipschitzZ returns the constraints' Lipschitz constants for expanders, in
+// z units: a constraint certified by its own (cone.go) takes that, as the
+// evidence raised it; the others the acquisition's, or 0 for the
+// GP-optimistic rule. all reports whether every constraint has one.
+func (e *Explorer) lipschitzZ() (l []float64, all bool) {
+	l, all = e.bounds, true // scratch until Choose writes the bounds
 	for k, m := range e.models {
-		l[k] = e.cfg.Lipschitz[k] / m.scale
+		switch {
+		case m.Lipschitz > 0:
+			l[k] = m.Lipschitz * m.steeper / m.scale
+		case e.cfg.Lipschitz != nil:
+			l[k] = e.cfg.Lipschitz[k] / m.scale
+		default:
+			l[k], all = 0, false
+		}
 	}
-	return l
+	return l, all
 }
 
 func (e *Explorer) distance(i, j int) float64 {

@@ -318,3 +318,49 @@ func TestBaselines(t *testing.T) {
 		}
 	}
 }
+
+// TestSafeOptAccuracy checks SafeOpt's switch: with an accuracy ε, once
+// every possible maximiser and expander is known to within ε it plays the
+// safe maximiser of the objective's lower bound again and again, a point
+// whose true value is within ε of the best in the safe set it certified;
+// without one it keeps sampling the widest interval.
+func TestSafeOptAccuracy(t *testing.T) {
+	const rounds, epsilon = 60, 1.0
+	for r := range 3 {
+		distinct := map[float64]int{}
+		for _, accuracy := range []float64{0, epsilon} {
+			rng := rand.New(rand.NewPCG(21, uint64(r)))
+			w := newWorld(rng, 40)
+			cfg := w.config(safest(w.g, 3), 0.1, 0.01)
+			cfg.Method, cfg.Accuracy = SafeOpt, accuracy
+			rec := w.run(t, cfg, 0.1, rounds, rng)
+			if rec.unsafe {
+				t.Fatalf("realisation %d, ε = %g: an unsafe point was played or certified", r, accuracy)
+			}
+			last := map[int]bool{}
+			for _, x := range rec.played[rounds-20:] {
+				last[x] = true
+			}
+			distinct[accuracy] = len(last)
+			if accuracy == 0 {
+				continue
+			}
+			x := rec.played[rounds-1]
+			if len(last) != 1 {
+				t.Errorf("realisation %d: the last 20 rounds played %d points, want SafeOpt's recommendation only", r, len(last))
+			}
+			best := math.Inf(-1)
+			for i, in := range rec.safe {
+				if in {
+					best = max(best, w.f[i])
+				}
+			}
+			if w.f[x] < best-epsilon {
+				t.Errorf("realisation %d: recommendation f = %.3f, the safe set's best %.3f: not within ε = %g", r, w.f[x], best, epsilon)
+			}
+		}
+		if distinct[0] < 2 {
+			t.Errorf("realisation %d: without an accuracy SafeOpt played one point in its last 20 rounds", r)
+		}
+	}
+}

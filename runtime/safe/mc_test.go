@@ -101,6 +101,7 @@ type runRecord struct {
 	phases   []int
 	unsafe   bool // an unsafe point was played or is in the final safe set
 	safeSize int
+	safe     []bool // the final safe set
 }
 
 // run plays rounds of cfg's method on w, the objective's posterior a
@@ -177,6 +178,7 @@ func (w *world) run(t *testing.T, cfg Config, noiseSD float64, rounds int, rng *
 		rec.unsafe = rec.unsafe || in && w.g[i] < limit
 	}
 	rec.safeSize = e.set.Len()
+	rec.safe = append(rec.safe, e.Safe()...)
 	return rec
 }
 

@@ -213,7 +213,7 @@ func TestAllocations(t *testing.T) {
 	dist := func(i, j int) float64 { return math.Abs(float64(i - j)) }
 	posteriors := []Posterior{{Mean: mean, Cov: make([]float64, n*n), NoiseVar: 0.01}}
 	allocs := testing.AllocsPerRun(20, func() {
-		ExpandersGP(g, posteriors, h, 2, s, out)
+		ExpandersGP(g, posteriors, h, nil, nil, 2, s, out)
 		f.Update(mean, sd, 2)
 		s.Update(g, h)
 		Maximizers(f, s, out)
@@ -323,7 +323,7 @@ func TestExpandersGPAgainstFantasies(t *testing.T) {
 		safe := NewSet(n, []int{0})
 		safe.Update([]*Intervals{g}, h)
 		got := make([]bool, n)
-		ExpandersGP([]*Intervals{g}, []Posterior{{Mean: mean, Cov: cov, NoiseVar: noiseVar}}, h, beta, safe, got)
+		ExpandersGP([]*Intervals{g}, []Posterior{{Mean: mean, Cov: cov, NoiseVar: noiseVar}}, h, nil, nil, beta, safe, got)
 		for i := range n {
 			want := false
 			for j := 0; safe.In[i] && j < n && !want; j++ {

@@ -194,8 +194,10 @@ type Posterior struct {
 // bound at x (a fantasy) would certify some unsafe candidate x′, its new lower
 // bound μ′(x′) − √β σ′(x′) ≥ h for every constraint, where observing y at x
 // moves the posterior at x′ to μ′ = μ + c(y − μ(x))/s and σ′² = σ² − c²/s
-// with c = Cov(x′, x) and s = Var(x) + noise. It returns how many there are.
-func ExpandersGP(constraints []*Intervals, posteriors []Posterior, h []float64, beta float64, safe *Set, out []bool) int {
+// with c = Cov(x′, x) and s = Var(x) + noise. A constraint k with
+// lipschitz[k] > 0 (lipschitz may be nil) takes the Lipschitz rule of
+// Expanders instead, and needs no posterior. It returns how many there are.
+func ExpandersGP(constraints []*Intervals, posteriors []Posterior, h, lipschitz []float64, dist func(i, j int) float64, beta float64, safe *Set, out []bool) int {
 	n := len(safe.In)
 	root := math.Sqrt(beta)
 	count := 0
@@ -210,6 +212,13 @@ func ExpandersGP(constraints []*Intervals, posteriors []Posterior, h []float64, 
 			}
 			certified := true
 			for k, p := range posteriors {
+				if lipschitz != nil && lipschitz[k] > 0 {
+					if !(constraints[k].Hi[i]-lipschitz[k]*dist(i, j) >= h[k]) {
+						certified = false
+						break
+					}
+					continue
+				}
 				s := p.Cov[i*n+i] + p.NoiseVar
 				c := p.Cov[j*n+i]
 				mean, variance := p.Mean[j], p.Cov[j*n+j]

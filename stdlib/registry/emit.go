@@ -519,6 +519,8 @@ type SafeSpec struct {
 	// Beta is 0 for Theorem 1's β_t; Lipschitz 0 for GP-optimistic
 	// expanders.
 	Delta, Beta, Lipschitz float64
+	// Accuracy is SafeOpt's ε; 0 never switches to its recommendation.
+	Accuracy float64
 }
 
 // Unscented holds the settings of an unscented transform.

@@ -160,6 +160,7 @@ var problem = program.Problem{
 		"  delta = 0.05:real\n" +
 		"  beta = 0:real (default)\n" +
 		"  lipschitz = 0:real (default)\n" +
+		"  epsilon = 0.05:real\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
@@ -168,7 +169,8 @@ var problem = program.Problem{
 		"    n = 4:int\n" +
 		"seed 5\n",
 	Text: "// SafeOpt over a finite decision set with two simulated constraints, each\n" +
-		"// with its own kernel, and GP-optimistic expanders.\n" +
+		"// with its own kernel, GP-optimistic expanders, and the switch to the lower\n" +
+		"// bound's safe maximiser once the maximisers and expanders are within 0.05.\n" +
 		"problem safecandidates\n" +
 		"\n" +
 		"domain {\n" +
@@ -189,7 +191,7 @@ var problem = program.Problem{
 		"    kernel matern32(lengthscale = 1)\n" +
 		"}\n" +
 		"\n" +
-		"acquisition safeopt(delta = 0.05)\n" +
+		"acquisition safeopt(delta = 0.05, epsilon = 0.05)\n" +
 		"budget 20\n" +
 		"seed 5\n",
 	NewSession: newSession,

@@ -233,7 +233,7 @@ type Optimizer struct {
 	model *gp.GP // gp(kernel = matern52(lengthscale = learn, variance = learn), input_noise = "ignore", rkhs_bound = 1); larger is better
 	seed  uint64
 
-	explorer      *safe.Explorer // safeopt(delta = 0.05, beta = 0, lipschitz = 0)
+	explorer      *safe.Explorer // safeopt(delta = 0.05, beta = 0, lipschitz = 0, epsilon = 0.05)
 	decision      []Point        // the decision set
 	decisionUnits []float64      // its points in unit coordinates, row-major
 	objMean       []float64      // the objective's posterior at the safe points, model convention
@@ -338,6 +338,7 @@ func (o *Optimizer) makeExplorer() error {
 		Cap:        1,
 		Delta:      0.05,
 		Beta:       0.0,
+		Accuracy:   0.05,
 		Pending:    o.pendingAt,
 		Seed:       o.seed,
 	})
@@ -350,6 +351,8 @@ func (o *Optimizer) makeExplorer() error {
 // a seed point while the first phase lasts, then the safe point with the
 // widest confidence interval among those that may be the safe maximum or
 // expand the safe set (SafeOpt).
+// Once all of those are known to within ε = 0.05, the safe point with the
+// largest lower confidence bound of the objective (SafeOpt's recommendation).
 // Certificate says why it is safe. Without an Observe or a Pending in between it
 // returns the same point again, except in a first phase that plays random seeds.
 // Pending points are never chosen, and nothing else: no model, neither the

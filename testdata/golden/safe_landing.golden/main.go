@@ -159,6 +159,7 @@ var problem = program.Problem{
 		"  noise = distribution.normal\n" +
 		"    mean = 0:real\n" +
 		"    sd = 0.02:real\n" +
+		"  landing chance (alpha 0.1, 16 draws)\n" +
 		"constraint load measured >= 0.7\n" +
 		"  expr (- 1:real (* a:real b:real):real):real\n" +
 		"  seeds\n" +
@@ -167,6 +168,7 @@ var problem = program.Problem{
 		"  kernel = kernel.matern32\n" +
 		"    lengthscale = 1:real\n" +
 		"    variance = learn (default)\n" +
+		"  landing mean (32 draws)\n" +
 		"model model.gp\n" +
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.3:real\n" +

@@ -75,9 +75,9 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 4:int\n" +
 		"seed 2\n",
-	Text: "// LoSBO: the constraint's safety rests on a Lipschitz bound and its noise\n" +
-		"// alone, so its kernel (far too smooth for it) certifies nothing; the\n" +
-		"// objective's model chooses among the certified points.\n" +
+	Text: "// LoS-GP-UCB: the constraint's safety rests on a Lipschitz bound and its\n" +
+		"// noise alone, so its kernel (far too smooth for it) certifies nothing;\n" +
+		"// SGP-UCB's objective model chooses among the certified points.\n" +
 		"problem safelip\n" +
 		"\n" +
 		"domain {\n" +

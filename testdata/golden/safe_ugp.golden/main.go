@@ -74,6 +74,7 @@ var problem = program.Problem{
 		"  noise = distribution.normal\n" +
 		"    mean = 0:real\n" +
 		"    sd = 0.01:real\n" +
+		"  landing mean (8 draws)\n" +
 		"model model.ugp\n" +
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.3:real\n" +

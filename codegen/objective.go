@@ -302,7 +302,7 @@ func (g *generator) runDecls(f *jen.File) {
 	}
 	stoppedDoc := [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition or", "StoppedExhausted."}
 	if g.o.Safety != nil {
-		stoppedDoc = [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition,", "StoppedExhausted or StoppedContradiction."}
+		stoppedDoc = [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition,", "StoppedExhausted, StoppedContradiction or StoppedNoSafePoint."}
 		options = append(options,
 			jen.Comment("StopOnContradiction ends the run after an evaluation whose measurement"),
 			jen.Comment("contradicted the constraints' model (Optimizer.Contradictions): a sign that the"),
@@ -391,7 +391,10 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("StoppedExhausted").Op("=").Lit("exhausted"),
 	}
 	if g.o.Safety != nil {
-		stopped = append(stopped, jen.Id("StoppedContradiction").Op("=").Lit("contradiction"))
+		stopped = append(stopped, jen.Id("StoppedContradiction").Op("=").Lit("contradiction"),
+			jen.Comment("StoppedNoSafePoint: no point is certified and playable any more, every seed"),
+			jen.Comment("measured unsafe, say (the contradictions say why)."),
+			jen.Id("StoppedNoSafePoint").Op("=").Lit("no safe point"))
 	}
 	f.Comment("Why a run stopped.")
 	f.Const().Defs(stopped...)
@@ -408,8 +411,14 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("stopped").Op("=").Id("StoppedExhausted"),
 			jen.Break(),
 		),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 	}
+	if g.o.Safety != nil {
+		suggest = append(suggest, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(runtimeSafe, "ErrNoSafePoint"))).Block(
+			jen.Id("stopped").Op("=").Id("StoppedNoSafePoint"),
+			jen.Break(),
+		))
+	}
+	suggest = append(suggest, jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
 	stopDoc := ""
 	if g.p.Stop != nil {
 		stopDoc = " or the stop condition holds"

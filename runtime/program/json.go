@@ -23,8 +23,9 @@ import (
 //	                      noise ε; only for problems with input noise and an
 //	                      expression objective (Problem.Robust), omitted otherwise
 //	best_observed         {"x": point, "y": observed value, "value": the value without noise}
-//	stopped               why the run ended: "budget", "stop when", "exhausted" or
-//	                      "contradiction" (--on-contradiction stop);
+//	stopped               why the run ended: "budget", "stop when", "exhausted",
+//	                      "contradiction" (--on-contradiction stop) or "no safe
+//	                      point" (the evidence left no certified point to play);
 //	                      "interrupted" (SIGINT, SIGTERM) or "error" when it did not
 //	                      finish, the object then holding what it did so far
 //	error                 with "error": what went wrong

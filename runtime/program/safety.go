@@ -151,14 +151,21 @@ func safetySummary(p Problem, r Result) string {
 	line += fmt.Sprintf("; %d points certified safe\n", r.SafeSize)
 	if r.Contradictions > 0 {
 		line += fmt.Sprintf("safety: %d measurements contradicted the constraints' model, which is therefore misspecified\n"+
-			"  (a kernel smoother, a lengthscale longer or a noise smaller than the truth): the points measured\n"+
-			"  unsafe were excluded and the model corrected; --json --trace says what each contradicted, and\n"+
-			"  --on-contradiction stop ends a run at the first\n", r.Contradictions)
+			"  (a kernel smoother, a lengthscale longer, a noise or input noise smaller than the truth, or seeds\n"+
+			"  that are not safe): the points measured unsafe were excluded and the model corrected; --json\n"+
+			"  --trace says what each contradicted, and --on-contradiction stop ends a run at the first\n", r.Contradictions)
 	}
-	if r.SafeSize > 0 && r.SafeSize <= r.SeedPoints {
+	if r.Stopped == stoppedNoSafePoint {
+		line += "safety: the run stopped because the measurements left no certified point to play; look at the\n" +
+			"  contradictions: seeds declared safe that were measured unsafe, say\n"
+	} else if r.SafeSize > 0 && r.SafeSize <= r.SeedPoints {
 		line += fmt.Sprintf("safety: the certified safe set never grew beyond the %d seed points, so nothing is known to be\n"+
 			"  better than them; more evaluations, a constraint kernel with a longer lengthscale or a smaller\n"+
 			"  prior variance, or more seed points would let it grow\n", r.SeedPoints)
 	}
 	return line
 }
+
+// stoppedNoSafePoint is the generated Run's StoppedNoSafePoint: the evidence
+// left no certified point to play.
+const stoppedNoSafePoint = "no safe point"

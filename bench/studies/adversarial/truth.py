@@ -85,6 +85,18 @@ problem(
     decision="grid",
 )
 
+# The same constraint, certified by its true Lipschitz constant (LoS-GP-UCB
+# and LoSBO).
+for _name in ("long_lengthscale_lipschitz", "long_lengthscale_losbo"):
+    problem(
+        _name,
+        dims=2,
+        f=lambda p: -(p[0] - 0.73) ** 2 - (p[1] - 0.5) ** 2,
+        cons=[("g", lambda p: 0.25 + 0.75 * math.cos((p[0] - 0.1) / 0.04), ">=", 0.0, 0.02)],
+        seeds=[(0.1, 0.3), (0.1, 0.6)],
+        decision="grid",
+    )
+
 problem(
     "noise_understated",
     dims=2,

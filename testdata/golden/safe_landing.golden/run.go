@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	noise "github.com/bocdev/boc/runtime/noise"
+	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -100,7 +101,7 @@ type Result struct {
 	RecommendationValue float64
 	BestValue           float64
 	// Stopped says why the run ended: StoppedBudget, StoppedCondition,
-	// StoppedExhausted or StoppedContradiction.
+	// StoppedExhausted, StoppedContradiction or StoppedNoSafePoint.
 	Stopped string
 	// Violations counts the evaluations whose measured constraints broke a limit,
 	// UnsafeEvaluations those whose true simulated constraints did.
@@ -119,6 +120,9 @@ const (
 	StoppedCondition     = "stop when"
 	StoppedExhausted     = "exhausted"
 	StoppedContradiction = "contradiction"
+	// StoppedNoSafePoint: no point is certified and playable any more, every seed
+	// measured unsafe, say (the contradictions say why).
+	StoppedNoSafePoint = "no safe point"
 )
 
 // noiseFree returns the objective's value at x without observation noise.
@@ -235,6 +239,10 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			p, err := o.Suggest()
 			if errors.Is(err, ErrExhausted) {
 				stopped = StoppedExhausted
+				break
+			}
+			if errors.Is(err, safe.ErrNoSafePoint) {
+				stopped = StoppedNoSafePoint
 				break
 			}
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"math/rand/v2"
 )
@@ -94,7 +95,7 @@ type Result struct {
 	RecommendationValue float64
 	BestValue           float64
 	// Stopped says why the run ended: StoppedBudget, StoppedCondition,
-	// StoppedExhausted or StoppedContradiction.
+	// StoppedExhausted, StoppedContradiction or StoppedNoSafePoint.
 	Stopped string
 	// Violations counts the evaluations whose measured constraints broke a limit,
 	// UnsafeEvaluations those whose true simulated constraints did.
@@ -113,6 +114,9 @@ const (
 	StoppedCondition     = "stop when"
 	StoppedExhausted     = "exhausted"
 	StoppedContradiction = "contradiction"
+	// StoppedNoSafePoint: no point is certified and playable any more, every seed
+	// measured unsafe, say (the contradictions say why).
+	StoppedNoSafePoint = "no safe point"
 )
 
 // noiseFree returns the objective's value at x without observation noise.
@@ -187,6 +191,10 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			p, err := o.Suggest()
 			if errors.Is(err, ErrExhausted) {
 				stopped = StoppedExhausted
+				break
+			}
+			if errors.Is(err, safe.ErrNoSafePoint) {
+				stopped = StoppedNoSafePoint
 				break
 			}
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/bench"
+	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"math/rand/v2"
 )
@@ -95,7 +96,7 @@ type Result struct {
 	RecommendationValue float64
 	BestValue           float64
 	// Stopped says why the run ended: StoppedBudget, StoppedCondition,
-	// StoppedExhausted or StoppedContradiction.
+	// StoppedExhausted, StoppedContradiction or StoppedNoSafePoint.
 	Stopped string
 	// Violations counts the evaluations whose measured constraints broke a limit,
 	// UnsafeEvaluations those whose true simulated constraints did.
@@ -114,6 +115,9 @@ const (
 	StoppedCondition     = "stop when"
 	StoppedExhausted     = "exhausted"
 	StoppedContradiction = "contradiction"
+	// StoppedNoSafePoint: no point is certified and playable any more, every seed
+	// measured unsafe, say (the contradictions say why).
+	StoppedNoSafePoint = "no safe point"
 )
 
 // noiseFree returns the objective's value at x without observation noise.
@@ -184,6 +188,10 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			p, err := o.Suggest()
 			if errors.Is(err, ErrExhausted) {
 				stopped = StoppedExhausted
+				break
+			}
+			if errors.Is(err, safe.ErrNoSafePoint) {
+				stopped = StoppedNoSafePoint
 				break
 			}
 			if err != nil {

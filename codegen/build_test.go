@@ -1208,6 +1208,20 @@ func TestProgramDeterministic(t *testing.T) {
 		}
 		t.Setenv("GOMAXPROCS", "")
 	}
+	// Seed 0 is the problem's seed, as RunOptions{} is.
+	var runs [2]struct {
+		Recommendation json.RawMessage `json:"recommendation"`
+		BestObserved   json.RawMessage `json:"best_observed"`
+	}
+	for i, args := range [][]string{{"run", "--json", "--budget", "10"}, {"run", "--json", "--budget", "10", "--seed", "0"}} {
+		out, _, _ := b.runProgram(t, "benchmarks", args...)
+		if err := json.Unmarshal([]byte(out), &runs[i]); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+	}
+	if !bytes.Equal(runs[0].Recommendation, runs[1].Recommendation) || !bytes.Equal(runs[0].BestObserved, runs[1].BestObserved) {
+		t.Errorf("seed 0 differs from the problem's seed: %+v", runs)
+	}
 }
 
 // TestQuickstartQuality is the README's promise: 30 evaluations with seed 1

@@ -211,7 +211,7 @@ func (g *generator) runHelperDecls(f *jen.File) {
 		f.Comment("which Run adds to every value of the objective.")
 		f.Func().Id("observationNoise").Params(jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Float64().Block(jen.Return(g.noiseSample))
 	}
-	f.Comment("Streams of Run's random numbers, seeded with RunOptions.Seed and independent")
+	f.Comment("Streams of Run's random numbers, seeded with the run's seed and independent")
 	f.Comment("of the optimiser's.")
 	streams := []jen.Code{
 		jen.Id("noiseStream").Op("=").Op(fmt.Sprintf("%#x", noiseStream)),
@@ -283,7 +283,7 @@ func (g *generator) runDecls(f *jen.File) {
 		valueDoc = "its value without observation noise"
 	}
 	options := []jen.Code{
-		jen.Comment("Seed seeds the optimiser; the problem's seed is Seed."),
+		jen.Comment("Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed."),
 		jen.Id("Seed").Uint64(),
 		jen.Comment("Budget is the number of evaluations, at most Budget; 0 means Budget."),
 		jen.Id("Budget").Int(),
@@ -520,10 +520,12 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.If(jen.Id("budget").Op("<").Lit(0).Op("||").Id("budget").Op(">").Id("Budget")).Block(
 			jen.Return(jen.Id("Result").Values(), g.errorf("budget %d is outside 1..%d, the budget the optimiser was compiled for", jen.Id("budget"), jen.Id("Budget"))),
 		),
-		jen.Id("o").Op(":=").Id("New").Call(jen.Id("opt").Dot("Seed")),
+		jen.Id("seed").Op(":=").Id("opt").Dot("Seed"),
+		jen.If(jen.Id("seed").Op("==").Lit(0)).Block(jen.Id("seed").Op("=").Id("Seed")),
+		jen.Id("o").Op(":=").Id("New").Call(jen.Id("seed")),
 	}
 	pcg := func(stream string) jen.Code {
-		return jen.Qual("math/rand/v2", "New").Call(jen.Qual("math/rand/v2", "NewPCG").Call(jen.Id("opt").Dot("Seed"), jen.Id(stream)))
+		return jen.Qual("math/rand/v2", "New").Call(jen.Qual("math/rand/v2", "NewPCG").Call(jen.Id("seed"), jen.Id(stream)))
 	}
 	if g.noiseSample != nil {
 		body = append(body, jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")))
@@ -560,12 +562,12 @@ func (g *generator) runDecls(f *jen.File) {
 	f.Comment("the evaluations made before the error.")
 	if g.o.SimulatesInputNoise() {
 		f.Comment("Each evaluation lands at x + ε instead of the point x it was sent to, with ε a")
-		f.Comment("fresh draw of the declared input noise from a stream seeded with opt.Seed; the")
+		f.Comment("fresh draw of the declared input noise from a stream seeded with the seed; the")
 		f.Comment("value is observed at x.")
 	}
 	if g.noiseSample != nil {
 		f.Comment("It adds the declared observation noise to every value it observes, drawn from")
-		f.Comment("a stream seeded with opt.Seed.")
+		f.Comment("a stream seeded with the seed.")
 	}
 	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(body...)
 

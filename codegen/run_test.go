@@ -20,7 +20,7 @@ func TestNoiseEmission(t *testing.T) {
 		wantErr   string
 	}{
 		{"normal", problemWith("observation noise ~ normal(0, 0.5)"),
-			[]string{"return 0.5 * rng.NormFloat64()", "noiseRand := rand.New(rand.NewPCG(opt.Seed, noiseStream))",
+			[]string{"return 0.5 * rng.NormFloat64()", "noiseRand := rand.New(rand.NewPCG(seed, noiseStream))",
 				"y := value + observationNoise(noiseRand)"}, ""},
 		{"beta", problemWith("observation noise ~ beta(2, 2, scale = 0.2)"), []string{"return 0.2 * distuv.Beta{"}, ""},
 		{"chi2", problemWith("observation noise ~ chi2(3)"), []string{"return distuv.ChiSquared{"}, ""},

@@ -28,15 +28,21 @@
 package parser
 
 import (
+	"bytes"
+
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 )
 
+// byteOrderMark is UTF-8's, which some editors write at a file's start.
+var byteOrderMark = []byte("\ufeff")
+
 // ParseFile parses one .bo file. filename is used in positions. It returns the
 // tree (possibly partial) and every syntax error as a diagnostic.
 func ParseFile(filename string, src []byte) (*ast.File, dsl.Diagnostics) {
+	src = bytes.TrimPrefix(src, byteOrderMark) // as editors hide it, and Go accepts it
 	s := newSource(filename, src)
 	file := &ast.File{Name: filename}
 	var diags dsl.Diagnostics

@@ -271,6 +271,8 @@ var syntaxErrors = []struct {
 	{"unterminated comment", "let x = 3 /* never closed\nbudget 3", "1:11", "comment is not terminated", "`*/`"},
 	{"invalid character", "let x = 3 @ 4", "1:11", "unexpected character `@`", ""},
 	{"C operator", "let x = a && b", "1:11", "unexpected character `&`", "write `and`"},
+	{"invisible character", "let x = 3\u200b", "1:10", "unexpected character U+200B (invisible)", ""},
+	{"byte order mark inside", "let x = 3\nlet y\ufeff = 4", "2:6", "unexpected character U+FEFF (invisible)", ""},
 	{"nested too deeply", "let x = " + strings.Repeat("(", maxNesting+1) + "1" + strings.Repeat(")", maxNesting+1), "1:509", "nested too deeply", "split it with `let`"},
 }
 
@@ -501,5 +503,15 @@ func TestExpectationDescriptions(t *testing.T) {
 		if productionDescriptions[typ] == "" {
 			t.Errorf("token type %s has no description", typ)
 		}
+	}
+}
+
+// TestByteOrderMark: a file that starts with UTF-8's byte order mark, as some
+// editors write, parses as without it, at the same positions.
+func TestByteOrderMark(t *testing.T) {
+	src := "problem p\nbudget 10\n"
+	plain, marked := dumpWithDiagnostics("p.bo", []byte(src)), dumpWithDiagnostics("p.bo", []byte("\ufeff"+src))
+	if !bytes.Equal(plain, marked) || bytes.Contains(plain, []byte("diagnostics")) {
+		t.Errorf("with a byte order mark:\n%s\nwithout:\n%s", marked, plain)
 	}
 }

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -276,5 +278,11 @@ func (sp *splitter) flush(atEOF bool) {
 	sp.depth = 0
 }
 
-// quoteToken renders a token for a message: `x`.
-func quoteToken(t lexer.Token) string { return "`" + t.Value + "`" }
+// quoteToken renders a token for a message: `x`, or the code point of a
+// character that would not show, U+200B (invisible).
+func quoteToken(t lexer.Token) string {
+	if r, size := utf8.DecodeRuneInString(t.Value); size == len(t.Value) && (!unicode.IsPrint(r) || unicode.Is(unicode.Cf, r)) {
+		return fmt.Sprintf("%U (invisible)", r)
+	}
+	return "`" + t.Value + "`"
+}

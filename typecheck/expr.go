@@ -121,7 +121,8 @@ func (c *checker) number(e *ast.NumberLit) ir.Expr {
 	case math.IsInf(e.Value, 0) || math.IsNaN(e.Value):
 		c.errorf(e.Pos, "number %s is out of range", e.Text)
 	case e.Int && math.Abs(e.Value) > maxExactInt:
-		c.errorHint(e.Pos, fmt.Sprintf("write it as a real, e.g. %s.0", e.Text), "integer %s is too large (the limit is 2^53)", e.Text)
+		c.errorHint(e.Pos, fmt.Sprintf("a count (budget, n, ...) must be at most 2^53 = %d; where a real is expected, write it as one, e.g. %g", int64(maxExactInt), e.Value),
+			"integer %s is too large (the limit is 2^53)", e.Text)
 	case e.Int:
 		return constant(e.Pos, intValue(math.Trunc(e.Value)))
 	default:

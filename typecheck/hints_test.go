@@ -32,6 +32,8 @@ func TestHints(t *testing.T) {
 		{"duplicate statement", "model gp\nmodel ugp", "duplicate model statement", "the first model statement is at line 8"},
 		{"strict comparison", "constraint c: x > 0.5", "not >", "use >=: a constraint includes its boundary"},
 		{"real budget", "seed 4.0", "seed must be an int, got real 4", "write 4"},
+		{"huge int", "seed 1000000000000000000000", "integer 1000000000000000000000 is too large",
+			"a count (budget, n, ...) must be at most 2^53 = 9007199254740992; where a real is expected, write it as one, e.g. 1e+21"},
 		{"one-dimensional noise on two components", "input noise (x, y) ~ normal(0, 0.1)", "normal gives a dist[1]",
 			"use iid(DIST, 2) for independent copies, or declare each component"},
 		{"constraint option typo", "constraint c: reported >= 0 {\n  kernal se\n}", "unknown constraint option kernal", `did you mean "kernel"?`},

@@ -6,7 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"math"
+	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +63,18 @@ func withStudy(p Problem, f studyFlags, stderr io.Writer, fn func(s *study) ([]j
 		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
 	}
 	return err
+}
+
+// withExistingStudy is withStudy for the commands that read a study or
+// answer one of its trials: opening a journal file creates it, and they
+// must not leave an empty journal behind a mistyped path.
+func withExistingStudy(p Problem, f studyFlags, stderr io.Writer, fn func(s *study) ([]journal.Event, error)) error {
+	if !journal.IsPostgres(f.journal) {
+		if _, err := os.Stat(f.journal); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("there is no journal %s; run --journal, or ask and tell, record a study in one", f.journal)
+		}
+	}
+	return withStudy(p, f, stderr, fn)
 }
 
 // event is an event of the study stamped with the time.
@@ -182,7 +198,7 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	again := false
-	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
+	err := withExistingStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
 		t := s.byID[id]
 		switch {
 		case t == nil:
@@ -191,7 +207,8 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 			again = true
 			return nil, nil
 		case t.result != nil:
-			return nil, fmt.Errorf("study %s: trial %s was already told %s; a tell cannot change it", s.name, id, describeResult(*t.result))
+			return nil, fmt.Errorf("study %s: trial %s was already told %s, and this tell says %s; a tell cannot change it",
+				s.name, id, describeResult(*t.result), describeResult(told))
 		}
 		e := s.event(told.Kind)
 		e.Trial, e.Y, e.SD, e.Constraints, e.Reason = id, told.Y, told.SD, told.Constraints, told.Reason
@@ -246,8 +263,8 @@ func tellEvent(p Problem, id, value, sd string, failed bool, reason string, cons
 		return e, "--sd is for a problem whose observation noise is reported; this one's is not"
 	case sd != "":
 		v, msg := finite("--sd", sd)
-		if msg != "" || v < 0 {
-			return e, fmt.Sprintf("--sd %s: want a finite number >= 0", sd)
+		if msg != "" || v < 0 || v > maxModelled {
+			return e, fmt.Sprintf("--sd %s: want a plain number from 0 to %g", sd, maxModelled)
 		}
 		e.SD = &v
 	}
@@ -265,6 +282,9 @@ func tellEvent(p Problem, id, value, sd string, failed bool, reason string, cons
 			return e, fmt.Sprintf("give constraint %s's measured value: --constraint %s=V", c.Name, c.Name)
 		}
 		v, msg := finite("--constraint "+c.Name, text)
+		if msg == "" {
+			msg = unmodelled(v)
+		}
 		if msg != "" {
 			return e, msg
 		}
@@ -289,8 +309,16 @@ func unmodelled(y float64) string {
 	return ""
 }
 
+// plainNumber is the form a told number takes: decimal digits with an
+// optional sign, point and exponent (not Go's 1_000 or 0x1p4, which a lab's
+// spreadsheet would not write and a typo could produce).
+var plainNumber = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
 // finite parses a flag's number, or says why it is not a finite one.
 func finite(flagName, text string) (float64, string) {
+	if !plainNumber.MatchString(text) {
+		return 0, fmt.Sprintf("%s %s: not a finite number (write it in decimal, as 1000, -2.5 or 3e-4)", flagName, text)
+	}
 	v, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Sprintf("%s %s: not a finite number", flagName, text)
@@ -310,9 +338,23 @@ func knownConstraint(p Problem, name string) bool {
 // describeResult says what a trial was told, for messages.
 func describeResult(e journal.Event) string {
 	if e.Kind == journal.KindFail {
+		if e.Reason != "" {
+			return fmt.Sprintf("failed (%q)", e.Reason)
+		}
 		return "failed"
 	}
-	return "the value " + formatValue(*e.Y)
+	out := "the value " + formatValue(*e.Y)
+	if e.SD != nil {
+		out += " with sd " + formatValue(*e.SD)
+	}
+	if len(e.Constraints) > 0 {
+		names := slices.Sorted(maps.Keys(e.Constraints))
+		for i, name := range names {
+			names[i] = name + "=" + formatValue(e.Constraints[name])
+		}
+		out += " and constraints " + strings.Join(names, ", ")
+	}
+	return out
 }
 
 func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
@@ -324,7 +366,7 @@ func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	var st status
-	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
+	err := withExistingStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
 		st = newStatus(p, s)
 		return nil, nil
 	})

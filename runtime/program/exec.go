@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -60,13 +61,27 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	ownProcessGroup(cmd)
-	// A process the command left behind may hold its output open: stop
-	// waiting for it soon after the command is killed.
-	cmd.WaitDelay = time.Second
+	// The output goes to files, not pipes: a process the command left
+	// behind (`sleep 1000 &`) would hold a pipe open after the command
+	// exited, while a file lets Wait return when the command does. What it
+	// left behind is then killed with its process group.
+	stdout, stderr, err := outputFiles()
+	if err != nil {
+		return 0, 0, fmt.Errorf("exec %s: %w", argv[0], err)
+	}
+	defer stdout.close()
+	defer stderr.close()
+	cmd.Stdout, cmd.Stderr = stdout.f, stderr.f
 	cmd.Stdin = bytes.NewReader(append(input, '\n'))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// A command that exits without reading its input leaves the copy to its
+	// standard input blocked: stop waiting for it soon.
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	killGroup(cmd)
+	if errors.Is(err, exec.ErrWaitDelay) {
+		err = nil // the command itself succeeded
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return 0, 0, fmt.Errorf("exec %s: killed: %w", argv[0], context.Cause(ctx))
 		}
@@ -81,7 +96,7 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 		want = `{"y": number, "sd": number}`
 	}
 	var measured map[string]json.RawMessage
-	dec := json.NewDecoder(&stdout)
+	dec := json.NewDecoder(bytes.NewReader(stdout.bytes()))
 	var raw json.RawMessage
 	err = dec.Decode(&raw)
 	if err == nil {
@@ -128,4 +143,38 @@ func quote(stderr string) string {
 		stderr = "..." + stderr[len(stderr)-maxQuotedStderr:]
 	}
 	return "; its standard error:\n" + stderr
+}
+
+// outputFile is a command's standard output or error, in a temporary file
+// removed when it is closed.
+type outputFile struct{ f *os.File }
+
+// outputFiles creates a command's standard output and error.
+func outputFiles() (stdout, stderr outputFile, err error) {
+	out, err := os.CreateTemp("", "boc-exec-stdout-*")
+	if err != nil {
+		return outputFile{}, outputFile{}, err
+	}
+	errs, err := os.CreateTemp("", "boc-exec-stderr-*")
+	if err != nil {
+		outputFile{out}.close()
+		return outputFile{}, outputFile{}, err
+	}
+	return outputFile{out}, outputFile{errs}, nil
+}
+
+// bytes is what the command wrote, "" when it cannot be read.
+func (o outputFile) bytes() []byte {
+	b, err := os.ReadFile(o.f.Name())
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func (o outputFile) String() string { return string(o.bytes()) }
+
+func (o outputFile) close() {
+	o.f.Close()
+	os.Remove(o.f.Name())
 }

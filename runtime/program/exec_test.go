@@ -22,6 +22,12 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(runChildEnv); path != "" {
 		os.Exit(runChild(path))
 	}
+	if script := os.Getenv(execParentEnv); script != "" {
+		// A program evaluating a command that outlives it unless killed.
+		_, err := Exec(context.Background(), []string{"sh", "-c", script}, []Dim{{Name: "x", Size: 1}}, []float64{0})
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
 }
 

@@ -7,11 +7,20 @@ import (
 	"syscall"
 )
 
-// ownProcessGroup starts cmd in a process group of its own and makes its
-// cancellation kill the whole group: a shell script's children die with
-// it rather than keep running, and keep its output open, after a timeout
-// or an interrupt.
+// ownProcessGroup starts cmd in a process group of its own, makes its
+// cancellation kill the whole group (a shell script's children die with it
+// rather than keep running after a timeout or an interrupt), and, where the
+// system can, makes the command die with the program (dieWithParent).
 func ownProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
+// killGroup kills what is left of cmd's process group once the command
+// has exited: the processes it left behind.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ESRCH: nothing was left
+	}
 }

@@ -286,7 +286,7 @@ func usage(p Problem, w io.Writer) {
 Flags of run:
   --json           print the result as one JSON object
   --trace          add every evaluation to the JSON object
-  --seed N         random seed (default %[3]d, the problem's)
+  --seed N         random seed (default %[3]d, the problem's; 0 is the problem's too)
   --budget N       number of evaluations, 1..%[4]d (default %[4]d)
   --random-search  evaluate random points of the domain instead of the
                    optimiser's suggestions (a baseline)
@@ -396,6 +396,9 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	flags.DurationVar(&policy.lease, "lease", defaultLease, "")
 	if code, ok := parseFlags(p, flags, "run", args, stdout, stderr); !ok {
 		return code
+	}
+	if *seed == 0 {
+		*seed = p.Seed // as the generated Run reads RunOptions{}
 	}
 	policySet := false
 	flags.Visit(func(fl *flag.Flag) {

@@ -311,3 +311,37 @@ func TestContradictions(t *testing.T) {
 		}
 	}
 }
+
+// TestTellEvent: what a tell accepts and refuses before anything is
+// recorded: numbers in plain decimal only, and only values, noise sds and
+// constraint values that a model can hold.
+func TestTellEvent(t *testing.T) {
+	p := Problem{Name: "demo", ReportsSD: true, Constraints: []Constraint{{Name: "heat"}}}
+	for _, tc := range []struct {
+		value, sd, heat string
+		want            string // "" when accepted
+	}{
+		{"1000", "0.1", "2", ""},
+		{"-2.5", "0", "-1e3", ""},
+		{"3e-4", "1.", ".5", ""},
+		{"+2", "1E2", "0", ""},
+		{"1_000", "0.1", "2", "--value 1_000: not a finite number (write it in decimal"},
+		{"0x1p4", "0.1", "2", "--value 0x1p4: not a finite number"},
+		{"Inf", "0.1", "2", "--value Inf: not a finite number"},
+		{"1e999", "0.1", "2", "--value 1e999: not a finite number"},
+		{"1", "1e308", "2", "--sd 1e308: want a plain number from 0 to 1e+150"},
+		{"1", "-1", "2", "--sd -1: want a plain number from 0 to 1e+150"},
+		{"1", "0.1", "1e200", "the value 1e+200 is too large to model"},
+		{"1", "0.1", "0b101", "--constraint heat 0b101: not a finite number"},
+	} {
+		_, msg := tellEvent(p, "1", tc.value, tc.sd, false, "", map[string]string{"heat": tc.heat})
+		if tc.want == "" && msg != "" || !strings.Contains(msg, tc.want) {
+			t.Errorf("tell --value %s --sd %s --constraint heat=%s: %q, want %q", tc.value, tc.sd, tc.heat, msg, tc.want)
+		}
+	}
+	a, _ := tellEvent(p, "1", "1", "0.1", false, "", map[string]string{"heat": "2"})
+	b, _ := tellEvent(p, "1", "1", "0.2", false, "", map[string]string{"heat": "2"})
+	if got, want := describeResult(a)+" / "+describeResult(b), "the value 1 with sd 0.1 and constraints heat=2 / the value 1 with sd 0.2 and constraints heat=2"; got != want {
+		t.Errorf("described as %q, want %q", got, want)
+	}
+}

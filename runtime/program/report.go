@@ -3,12 +3,10 @@ package program
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -36,16 +34,8 @@ func reportCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: report: give the file to write: report -o report.html\n", p.Name)
 		return ExitUsage
 	}
-	// Opening a journal file creates it: a report of a missing one would
-	// leave an empty journal behind.
-	if !journal.IsPostgres(f.journal) {
-		if _, err := os.Stat(f.journal); errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "%s: report: there is no journal %s; run --journal, or ask and tell, record a study in one\n", p.Name, f.journal)
-			return ExitFailure
-		}
-	}
 	var s *study
-	err := withStudy(p, f, stderr, func(replayed *study) ([]journal.Event, error) {
+	err := withExistingStudy(p, f, stderr, func(replayed *study) ([]journal.Event, error) {
 		s = replayed
 		return nil, nil
 	})

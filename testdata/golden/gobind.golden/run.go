@@ -18,7 +18,7 @@ func Objective(ctx context.Context, x Point) (float64, error) {
 
 // RunOptions configures Run.
 type RunOptions struct {
-	// Seed seeds the optimiser; the problem's seed is Seed.
+	// Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed.
 	Seed uint64
 	// Budget is the number of evaluations, at most Budget; 0 means Budget.
 	Budget int
@@ -77,7 +77,7 @@ func noiseFree(Point) float64 {
 	return math.NaN()
 }
 
-// Streams of Run's random numbers, seeded with RunOptions.Seed and independent
+// Streams of Run's random numbers, seeded with the run's seed and independent
 // of the optimiser's.
 const (
 	noiseStream        = 0x6e6f6973652d6f62
@@ -106,10 +106,14 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	if budget < 0 || budget > Budget {
 		return Result{}, fmt.Errorf("gobind: budget %d is outside 1..%d, the budget the optimiser was compiled for", budget, Budget)
 	}
-	o := New(opt.Seed)
+	seed := opt.Seed
+	if seed == 0 {
+		seed = Seed
+	}
+	o := New(seed)
 	var random *rand.Rand
 	if opt.RandomSearch {
-		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
+		random = rand.New(rand.NewPCG(seed, randomSearchStream))
 	}
 	stopped := StoppedBudget
 	for o.Evaluations() < budget {

@@ -21,7 +21,7 @@ func Objective(_ context.Context, x Point) (float64, error) {
 
 // RunOptions configures Run.
 type RunOptions struct {
-	// Seed seeds the optimiser; the problem's seed is Seed.
+	// Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed.
 	Seed uint64
 	// Budget is the number of evaluations, at most Budget; 0 means Budget.
 	Budget int
@@ -90,7 +90,7 @@ func observationNoise(rng *rand.Rand) float64 {
 	return 0.01 * rng.NormFloat64()
 }
 
-// Streams of Run's random numbers, seeded with RunOptions.Seed and independent
+// Streams of Run's random numbers, seeded with the run's seed and independent
 // of the optimiser's.
 const (
 	noiseStream        = 0x6e6f6973652d6f62
@@ -159,10 +159,10 @@ func randomPoint(rng *rand.Rand) (Point, error) {
 // (an objective error, a numerical failure, ctx cancelled) the Result describes
 // the evaluations made before the error.
 // Each evaluation lands at x + ε instead of the point x it was sent to, with ε a
-// fresh draw of the declared input noise from a stream seeded with opt.Seed; the
+// fresh draw of the declared input noise from a stream seeded with the seed; the
 // value is observed at x.
 // It adds the declared observation noise to every value it observes, drawn from
-// a stream seeded with opt.Seed.
+// a stream seeded with the seed.
 func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	budget := opt.Budget
 	if budget == 0 {
@@ -171,16 +171,20 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	if budget < 0 || budget > Budget {
 		return Result{}, fmt.Errorf("mmd_unbiased: budget %d is outside 1..%d, the budget the optimiser was compiled for", budget, Budget)
 	}
-	o := New(opt.Seed)
-	noiseRand := rand.New(rand.NewPCG(opt.Seed, noiseStream))
-	execution := rand.New(rand.NewPCG(opt.Seed, executionStream))
+	seed := opt.Seed
+	if seed == 0 {
+		seed = Seed
+	}
+	o := New(seed)
+	noiseRand := rand.New(rand.NewPCG(seed, noiseStream))
+	execution := rand.New(rand.NewPCG(seed, executionStream))
 	noiseScale := opt.InputNoiseScale
 	if noiseScale == 0 {
 		noiseScale = 1
 	}
 	var random *rand.Rand
 	if opt.RandomSearch {
-		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
+		random = rand.New(rand.NewPCG(seed, randomSearchStream))
 	}
 	stopped := StoppedBudget
 	for o.Evaluations() < budget {

@@ -39,7 +39,7 @@ func constraintNoise(g *Constraints, rng *rand.Rand, scale float64) {
 
 // RunOptions configures Run.
 type RunOptions struct {
-	// Seed seeds the optimiser; the problem's seed is Seed.
+	// Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed.
 	Seed uint64
 	// Budget is the number of evaluations, at most Budget; 0 means Budget.
 	Budget int
@@ -125,7 +125,7 @@ func noiseFree(x Point) float64 {
 	return y
 }
 
-// Streams of Run's random numbers, seeded with RunOptions.Seed and independent
+// Streams of Run's random numbers, seeded with the run's seed and independent
 // of the optimiser's.
 const (
 	noiseStream           = 0x6e6f6973652d6f62
@@ -151,14 +151,18 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	if budget < 0 || budget > Budget {
 		return Result{}, fmt.Errorf("safecandidates: budget %d is outside 1..%d, the budget the optimiser was compiled for", budget, Budget)
 	}
-	o := New(opt.Seed)
+	seed := opt.Seed
+	if seed == 0 {
+		seed = Seed
+	}
+	o := New(seed)
 	var random *rand.Rand
 	if opt.RandomSearch {
-		random = rand.New(rand.NewPCG(opt.Seed, randomSearchStream))
+		random = rand.New(rand.NewPCG(seed, randomSearchStream))
 	}
 	stopped := StoppedBudget
 	violations, unsafe, contradictions := 0, 0, 0
-	constraintRand := rand.New(rand.NewPCG(opt.Seed, constraintNoiseStream))
+	constraintRand := rand.New(rand.NewPCG(seed, constraintNoiseStream))
 	constraintScale := opt.ConstraintNoiseScale
 	if constraintScale == 0 {
 		constraintScale = 1

@@ -1,0 +1,9 @@
+//go:build unix && !linux
+
+package program
+
+import "syscall"
+
+// dieWithParent does nothing: only Linux kills a child with its parent, and
+// a run killed elsewhere leaves its evaluation running until it ends.
+func dieWithParent(*syscall.SysProcAttr) {}

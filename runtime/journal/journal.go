@@ -24,6 +24,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Version is the format of the events this package writes; it reads every
@@ -95,13 +98,39 @@ type Store interface {
 	Close() error
 }
 
-// OpenStore opens the journal target names: a postgres:// or postgresql://
-// URL, or else a file path (Open).
-func OpenStore(target string) (Store, error) {
+// OpenStore opens the journal target names for study (CheckStudy): a
+// postgres:// or postgresql:// URL, whose store reads the study's events
+// only, so that neither another study's size nor a row of it that cannot be
+// read touches this one; or else a file path (Open), whose store reads every
+// study's. Either way the events fn sees hold all of the study's, in order.
+func OpenStore(target, study string) (Store, error) {
+	if err := CheckStudy(study); err != nil {
+		return nil, err
+	}
 	if IsPostgres(target) {
-		return openPostgres(target)
+		return openPostgres(target, study)
 	}
 	return Open(target)
+}
+
+// maxStudyName bounds a study's name, in bytes.
+const maxStudyName = 200
+
+// CheckStudy says what is wrong with a study's name: it must be 1 to 200
+// bytes of UTF-8 without control characters (a name is printed in messages
+// and reports, and stored in a column of its own).
+func CheckStudy(name string) error {
+	switch {
+	case name == "":
+		return errors.New("a study needs a name: --study NAME")
+	case len(name) > maxStudyName:
+		return fmt.Errorf("study name of %d bytes; at most %d", len(name), maxStudyName)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("study name %q is not UTF-8", name)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Errorf("study name %q has a control character", name)
+	}
+	return nil
 }
 
 // Journal is an open journal file. It is not safe for concurrent use;
@@ -113,6 +142,7 @@ type Journal struct {
 	events   []Event
 	size     int64 // bytes of whole lines read so far
 	lines    int   // whole lines read so far
+	tornAt   int64 // 1 + the offset of the torn last line warned about, 0 before any
 	warnings []string
 }
 
@@ -201,13 +231,21 @@ func (j *Journal) catchUp() (torn bool, err error) {
 		line, err := r.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
 			if len(bytes.TrimSpace(line)) > 0 {
-				j.warnings = append(j.warnings, fmt.Sprintf("journal %s:%d: ignoring a torn last line (a write cut off by a crash)", j.path, j.lines+1))
+				if j.tornAt != j.size+1 { // said once, however often it is read
+					j.tornAt = j.size + 1
+					j.warnings = append(j.warnings, fmt.Sprintf("journal %s:%d: ignoring a torn last line (a write cut off by a crash)", j.path, j.lines+1))
+				}
 				return true, nil
 			}
 			return false, nil
 		}
 		if err != nil {
 			return false, fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 { // a blank line, as an editor may leave
+			j.size += int64(len(line))
+			j.lines++
+			continue
 		}
 		e, perr := parse(line)
 		if perr != nil {
@@ -240,6 +278,8 @@ func parse(line []byte) (Event, error) {
 		return e, fmt.Errorf("unknown event %q", e.Kind)
 	case e.Study == "":
 		return e, errors.New("an event without a study")
+	case CheckStudy(e.Study) != nil:
+		return e, fmt.Errorf("an event of study %q: %v", e.Study, CheckStudy(e.Study))
 	case e.Kind != KindStudy && e.Trial == "":
 		return e, fmt.Errorf("a %s event without a trial", e.Kind)
 	}

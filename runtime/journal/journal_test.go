@@ -83,6 +83,10 @@ func TestTornLastLine(t *testing.T) {
 	if len(j.Events()) != 3 || len(j.Warnings()) != 1 || !strings.Contains(j.Warnings()[0], "j.jsonl:4: ignoring a torn last line") {
 		t.Fatalf("%d events, warnings %q", len(j.Events()), j.Warnings())
 	}
+	// Read again, as a command's transaction does: warned about once.
+	if err := j.Transact(func([]Event) ([]Event, error) { return nil, nil }); err != nil || len(j.Warnings()) != 1 {
+		t.Fatalf("after reading again: %v, warnings %q", err, j.Warnings())
+	}
 	appendEvents(t, j, sample()[3])
 	j.Close()
 	j, err = Open(path)
@@ -92,6 +96,24 @@ func TestTornLastLine(t *testing.T) {
 	defer j.Close()
 	if len(j.Events()) != 4 || len(j.Warnings()) != 0 || j.Events()[3].Trial != "2" {
 		t.Fatalf("after an append: %d events, warnings %q", len(j.Events()), j.Warnings())
+	}
+}
+
+// TestBlankLines: blank lines, as a hand edit may leave anywhere, are no
+// events and no error.
+func TestBlankLines(t *testing.T) {
+	good := `{"v":1,"event":"study","study":"s","identity":"abc","budget":3}`
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	if err := os.WriteFile(path, []byte("\n"+good+"\n  \n"+good+"\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if len(j.Events()) != 2 || len(j.Warnings()) != 0 {
+		t.Fatalf("%d events, warnings %q", len(j.Events()), j.Warnings())
 	}
 }
 

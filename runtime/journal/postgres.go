@@ -21,7 +21,7 @@ func IsPostgres(target string) bool {
 
 // schemaVersion is the newest layout of the tables this package reads and
 // writes; migrations[v] brings a database from version v-1 to v.
-const schemaVersion = 1
+const schemaVersion = 2
 
 var migrations = [schemaVersion + 1]string{
 	1: `CREATE TABLE boc_journal_events (
@@ -30,6 +30,8 @@ var migrations = [schemaVersion + 1]string{
 		line text NOT NULL,
 		recorded timestamptz NOT NULL DEFAULT now()
 	)`,
+	// A store reads its own study's events.
+	2: `CREATE INDEX boc_journal_events_study ON boc_journal_events (study, id)`,
 }
 
 // lockKey names the advisory lock every writer of a database takes; a hash
@@ -48,6 +50,7 @@ const defaultConnectTimeout = 10 * time.Second
 // event, whose line is exactly what the file journal would write.
 type postgresStore struct {
 	name   string // the target without its password, for messages
+	study  string // the study whose events it reads
 	config *pgx.ConnConfig
 	conn   *pgx.Conn
 	events []Event // every event read or written so far, ordered by id
@@ -55,9 +58,9 @@ type postgresStore struct {
 }
 
 // openPostgres connects to the database target names, brings its tables to
-// the current schema and reads its events.
-func openPostgres(target string) (Store, error) {
-	s := &postgresStore{name: redact(target)}
+// the current schema and reads study's events.
+func openPostgres(target, study string) (Store, error) {
+	s := &postgresStore{name: redact(target), study: study}
 	config, err := pgx.ParseConfig(target)
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %s", s.name, parseFailure(err))
@@ -183,6 +186,9 @@ func (s *postgresStore) transact(fn func(events []Event) ([]Event, error)) (refu
 			return fnErr
 		}
 		for _, e := range add {
+			if e.Study != s.study {
+				return fmt.Errorf("an event of study %q in the store of study %q", e.Study, s.study)
+			}
 			line, err := encode(&e)
 			if err != nil {
 				return err
@@ -230,9 +236,9 @@ func (s *postgresStore) locked(ctx context.Context, fn func(context.Context, pgx
 	return tx.Commit(ctx)
 }
 
-// catchUp reads the events recorded after those already read.
+// catchUp reads the study's events recorded after those already read.
 func (s *postgresStore) catchUp(ctx context.Context, tx pgx.Tx) error {
-	rows, err := tx.Query(ctx, `SELECT id, line FROM boc_journal_events WHERE id > $1 ORDER BY id`, s.lastID)
+	rows, err := tx.Query(ctx, `SELECT id, line FROM boc_journal_events WHERE study = $1 AND id > $2 ORDER BY id`, s.study, s.lastID)
 	if err != nil {
 		return err
 	}
@@ -244,8 +250,11 @@ func (s *postgresStore) catchUp(ctx context.Context, tx pgx.Tx) error {
 			return err
 		}
 		e, err := parse(line)
+		if err == nil && e.Study != s.study {
+			err = fmt.Errorf("its line names study %q", e.Study)
+		}
 		if err != nil {
-			return fmt.Errorf("event %d: %w", id, err)
+			return fmt.Errorf("event %d of study %s: %w", id, s.study, err)
 		}
 		s.events = append(s.events, e)
 		s.lastID = id

@@ -26,7 +26,7 @@ func testDatabase(tb testing.TB) (string, *pgx.Conn) {
 
 func openTestStore(tb testing.TB, target string) Store {
 	tb.Helper()
-	s, err := OpenStore(target)
+	s, err := OpenStore(target, "s")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPostgresInterleaved(t *testing.T) {
 // after the asks they see; the lock makes every number distinct.
 func TestPostgresTransactSerialises(t *testing.T) {
 	target, _ := testDatabase(t)
-	checkSerialised(t, 4, 25, func() (Store, error) { return OpenStore(target) })
+	checkSerialised(t, 4, 25, func() (Store, error) { return OpenStore(target, "s") })
 }
 
 // TestPostgresTransactFailure: a transaction that fails, in fn or while
@@ -203,15 +203,70 @@ func TestPostgresCorruptRow(t *testing.T) {
 			if err := conn.QueryRow(context.Background(), "INSERT INTO boc_journal_events (study, line) VALUES ('s', $1) RETURNING id", tc.line).Scan(&id); err != nil {
 				t.Fatal(err)
 			}
-			want := fmt.Sprintf("journal %s: event %d: %s", redact(target), id, tc.want)
+			want := fmt.Sprintf("journal %s: event %d of study s: %s", redact(target), id, tc.want)
 			err := s.Transact(func([]Event) ([]Event, error) { return nil, nil })
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("reading on: error %v, want %q", err, want)
 			}
-			if _, err := OpenStore(target); err == nil || !strings.Contains(err.Error(), want) {
+			if _, err := OpenStore(target, "s"); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("opening: error %v, want %q", err, want)
 			}
 		})
+	}
+}
+
+// TestPostgresStudiesApart: a store reads its own study's rows only, so
+// that 50 studies of 1,000 events each cost a command on one of them what
+// that study alone costs, and a row of another study that cannot be read,
+// or whose line names another study, never stops it.
+func TestPostgresStudiesApart(t *testing.T) {
+	target, conn := testDatabase(t)
+	ctx := context.Background()
+	openTestStore(t, target) // creates the tables
+	if _, err := conn.Exec(ctx, `INSERT INTO boc_journal_events (study, line)
+		SELECT 'study' || k, '{"v":1,"event":"ask","study":"study' || k || '","trial":"' || n || '","x":[0.5]}'
+		FROM generate_series(1, 50) k, generate_series(1, 1000) n`); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct{ study, line string }{{"study7", "not json"}, {"", `{"v":1,"event":"ask","study":"","trial":"1"}`},
+		{"study8", `{"v":1,"event":"ask","study":"study9","trial":"1"}`}} {
+		if _, err := conn.Exec(ctx, "INSERT INTO boc_journal_events (study, line) VALUES ($1, $2)", bad.study, bad.line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := OpenStore(target, "study3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := eventsOf(t, s); len(got) != 1000 || got[999].Trial != "1000" || got[0].Study != "study3" {
+		t.Fatalf("%d events read for study3, want its 1000", len(got))
+	}
+	for study, want := range map[string]string{"study7": "of study study7: not an event", "study8": `of study study8: its line names study "study9"`} {
+		if _, err := OpenStore(target, study); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error containing %q", study, err, want)
+		}
+	}
+	if err := s.Transact(func([]Event) ([]Event, error) { return []Event{{Kind: KindAsk, Study: "study4", Trial: "1"}}, nil }); err == nil {
+		t.Error("the store of study3 recorded an event of study4")
+	}
+}
+
+// TestStudyNames: what CheckStudy refuses, at OpenStore before anything is
+// opened, and in a journal's line.
+func TestStudyNames(t *testing.T) {
+	for _, name := range []string{"", "a\nb", "tab\there", strings.Repeat("x", 201), "bad\xff"} {
+		if _, err := OpenStore(filepath.Join(t.TempDir(), "j.jsonl"), name); err == nil {
+			t.Errorf("study %q accepted", name)
+		}
+	}
+	for _, name := range []string{"s", "lab 2 — run B", strings.Repeat("x", 200)} {
+		if err := CheckStudy(name); err != nil {
+			t.Errorf("study %q: %v", name, err)
+		}
+	}
+	if _, err := parse([]byte(`{"v":1,"event":"study","study":"a\u0007b"}`)); err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Errorf("a line with a control character in its study: %v", err)
 	}
 }
 
@@ -238,7 +293,7 @@ func TestPostgresSchemaVersion(t *testing.T) {
 	}
 	want := fmt.Sprintf("journal %s: the database's journal schema is version %d, written by a newer boc; this program reads schema versions up to %d",
 		redact(target), schemaVersion+1, schemaVersion)
-	if _, err := OpenStore(target); err == nil || err.Error() != want {
+	if _, err := OpenStore(target, "s"); err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %q", err, want)
 	}
 }
@@ -251,7 +306,7 @@ func TestPostgresUnusableURL(t *testing.T) {
 		{"postgresql://boc:s3cret@127.0.0.1:x/test", "journal postgresql://127.0.0.1:x/test: cannot parse the URL: invalid port"},
 		{"postgres://boc@127.0.0.1/test?password=s3cret&sslmode=bogus", "journal postgres://127.0.0.1/test: cannot parse the URL: "},
 	} {
-		_, err := OpenStore(tc.target)
+		_, err := OpenStore(tc.target, "s")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "s3cret") {
 			t.Errorf("%s: error %v, want one starting %q, without the password", tc.target, err, tc.want)
 		}

@@ -47,7 +47,7 @@ func withStudy(p Problem, f studyFlags, stderr io.Writer, fn func(s *study) ([]j
 	if p.NewSession == nil {
 		return errors.New("this program was built without ask and tell")
 	}
-	j, err := journal.OpenStore(f.journal)
+	j, err := journal.OpenStore(f.journal, f.study)
 	if err != nil {
 		return err
 	}

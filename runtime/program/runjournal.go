@@ -77,7 +77,7 @@ func runJournal(ctx context.Context, p Problem, f studyFlags, policy runPolicy, 
 		fmt.Fprintf(stderr, "%s: run --journal: %s\n", p.Name, msg)
 		return ExitUsage
 	}
-	store, err := journal.OpenStore(f.journal)
+	store, err := journal.OpenStore(f.journal, f.study)
 	if err != nil {
 		printError(stderr, p, err)
 		return ExitFailure

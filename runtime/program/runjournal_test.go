@@ -174,7 +174,7 @@ func TestRunTakesOverLeases(t *testing.T) {
 			t.Run(store.kind+"/"+tc.name, func(t *testing.T) {
 				target := store.target(t)
 				p := killProblem(filepath.Join(t.TempDir(), "log"))
-				j, err := journal.OpenStore(target)
+				j, err := journal.OpenStore(target, "p")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -201,7 +201,7 @@ func TestRunTakesOverLeases(t *testing.T) {
 				if !strings.Contains(errs.String(), "trial 1: x=7  y=49") {
 					t.Errorf("trial 1 not evaluated:\n%s", errs.String())
 				}
-				j, err = journal.OpenStore(target)
+				j, err = journal.OpenStore(target, "p")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -106,6 +106,12 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 			}
 			s.opened = true
 		case journal.KindAsk:
+			if s.byID[e.Trial] != nil {
+				return nil, fmt.Errorf("study %s: trial %s is asked twice", name, e.Trial)
+			}
+			if err := checkPoint(p, e.X); err != nil {
+				return nil, fmt.Errorf("study %s, trial %s: %w", name, e.Trial, err)
+			}
 			t := &trial{id: e.Trial, x: e.X}
 			t.lease(e)
 			s.trials = append(s.trials, t)
@@ -121,6 +127,9 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 			if t == nil || t.result != nil {
 				return nil, fmt.Errorf("study %s: a %s of trial %s, which is not pending", name, e.Kind, e.Trial)
 			}
+			if err := checkResult(p, e); err != nil {
+				return nil, fmt.Errorf("study %s, trial %s: %w", name, e.Trial, err)
+			}
 			t.result = &e
 			if err := s.observe(p, t, true); err != nil {
 				return nil, err
@@ -128,6 +137,54 @@ func replay(p Problem, name string, events []journal.Event) (*study, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkPoint says what is wrong with an asked point read from a journal,
+// which may have been edited by hand: the same checks whatever reads it.
+func checkPoint(p Problem, x []float64) error {
+	n := 0
+	for _, d := range p.Dims {
+		n += d.Size
+	}
+	if len(x) != n {
+		return fmt.Errorf("the point has %d components; the problem has %d", len(x), n)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("component %d of the point is %v", i+1, v)
+		}
+	}
+	return nil
+}
+
+// checkResult says what is wrong with a tell read from a journal: what tell
+// itself refuses.
+func checkResult(p Problem, e journal.Event) error {
+	if e.Kind != journal.KindTell {
+		return nil
+	}
+	if e.Y == nil {
+		return errors.New("a tell without a value")
+	}
+	if msg := unmodelled(*e.Y); msg != "" {
+		return errors.New(msg)
+	}
+	switch {
+	case p.ReportsSD && e.SD == nil:
+		return errors.New("a tell without the value's noise sd, which this problem reports")
+	case e.SD != nil && !(*e.SD >= 0 && *e.SD <= maxModelled):
+		return fmt.Errorf("the noise sd %v is not a number from 0 to %g", *e.SD, maxModelled)
+	}
+	for _, c := range p.Constraints {
+		v, ok := e.Constraints[c.Name]
+		if !ok {
+			return fmt.Errorf("a tell without constraint %s's value", c.Name)
+		}
+		if msg := unmodelled(v); msg != "" {
+			return fmt.Errorf("constraint %s: %s", c.Name, msg)
+		}
+	}
+	return nil
 }
 
 // observe gives trial t's result, set already, to the session and records

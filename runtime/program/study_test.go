@@ -51,19 +51,20 @@ func value(v float64) *float64 { return &v }
 // a round (Suggest) before each result, as ask did.
 func TestReplay(t *testing.T) {
 	nan := math.NaN()
+	cool := map[string]float64{"heat": 0} // read by the safe case only
 	events := []journal.Event{
 		{Kind: journal.KindStudy, Study: "s", Identity: identity("p\n"), Program: "p\n"},
 		{Kind: journal.KindAsk, Study: "s", Trial: "1", X: []float64{1}},
 		{Kind: journal.KindAsk, Study: "s", Trial: "2", X: []float64{2}},
 		{Kind: journal.KindAsk, Study: "other", Trial: "1", X: []float64{9}},
-		{Kind: journal.KindTell, Study: "s", Trial: "2", Y: value(5)},
+		{Kind: journal.KindTell, Study: "s", Trial: "2", Y: value(5), Constraints: cool},
 		{Kind: journal.KindAsk, Study: "s", Trial: "3", X: []float64{3}},
-		{Kind: journal.KindTell, Study: "s", Trial: "3", Y: value(7)},
+		{Kind: journal.KindTell, Study: "s", Trial: "3", Y: value(7), Constraints: cool},
 		{Kind: journal.KindFail, Study: "s", Trial: "1", Reason: "jammed"},
 		{Kind: journal.KindAsk, Study: "s", Trial: "4", X: []float64{4}},
 		{Kind: journal.KindAsk, Study: "s", Trial: "5", X: []float64{5}},
 		{Kind: journal.KindFail, Study: "s", Trial: "4"},
-		{Kind: journal.KindTell, Study: "s", Trial: "5", Y: value(9)},
+		{Kind: journal.KindTell, Study: "s", Trial: "5", Y: value(9), Constraints: cool},
 		{Kind: journal.KindAsk, Study: "s", Trial: "6", X: []float64{6}},
 	}
 	for _, tc := range []struct {
@@ -81,7 +82,7 @@ func TestReplay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &recorder{}
-			p := Problem{Name: "p", Identity: "p\n", Maximize: tc.maximize, NewSession: func(uint64) Session { return r }}
+			p := Problem{Name: "p", Identity: "p\n", Maximize: tc.maximize, Dims: []Dim{{Name: "x", Size: 1}}, NewSession: func(uint64) Session { return r }}
 			if tc.safe {
 				p.Constraints = []Constraint{{Name: "heat", Limit: 1}}
 			}
@@ -119,6 +120,24 @@ func TestReplayRefuses(t *testing.T) {
 	_, err = replay(p, "s", []journal.Event{{Kind: journal.KindTell, Study: "s", Trial: "1", Y: value(1)}})
 	if err == nil || !strings.Contains(err.Error(), "a tell of trial 1, which is not pending") {
 		t.Errorf("a tell without an ask: %v", err)
+	}
+	// What a hand edit can break, refused on read by every command alike.
+	p.Dims = []Dim{{Name: "x", Size: 1}, {Name: "v", Size: 2, Vector: true}}
+	p.Constraints = []Constraint{{Name: "heat"}}
+	ask := journal.Event{Kind: journal.KindAsk, Study: "s", Trial: "1", X: []float64{0.1, 0.2, 0.3}}
+	for _, tc := range []struct {
+		events []journal.Event
+		want   string
+	}{
+		{[]journal.Event{{Kind: journal.KindAsk, Study: "s", Trial: "1", X: []float64{0.1, 0.2}}}, "trial 1: the point has 2 components; the problem has 3"},
+		{[]journal.Event{ask, ask}, "trial 1 is asked twice"},
+		{[]journal.Event{ask, {Kind: journal.KindTell, Study: "s", Trial: "1", Y: value(1e300), Constraints: map[string]float64{"heat": 1}}}, "too large to model"},
+		{[]journal.Event{ask, {Kind: journal.KindTell, Study: "s", Trial: "1", Y: value(1)}}, "a tell without constraint heat's value"},
+		{[]journal.Event{ask, {Kind: journal.KindTell, Study: "s", Trial: "1", Y: value(1), SD: value(-1), Constraints: map[string]float64{"heat": 1}}}, "the noise sd -1 is not a number"},
+	} {
+		if _, err := replay(p, "s", tc.events); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error containing %q", tc.events, err, tc.want)
+		}
 	}
 }
 

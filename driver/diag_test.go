@@ -117,6 +117,8 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{3, 11, "the range [-1e+308, 1e+308] is wider than a float64 can hold", "rescale"}}},
 		{"budget beyond memory", strings.Replace(problemWith(), "budget 10", "budget 1000000000", 1),
 			[]wantDiag{{7, 8, "budget 1000000000 makes the optimiser hold about 55.5 EiB; this version of boc allows up to 8 GiB", "lower the budget"}}},
+		{"search beyond memory", problemWith("search lbfgs(raw = 1000000000, restarts = 1000000)", "model gp(kernel = se(lengthscale = 0.2))"),
+			[]wantDiag{{8, 8, "search lbfgs makes the optimiser hold about 15.2 GiB; this version of boc allows up to 8 GiB", "lower raw or restarts"}}},
 		{"too many learned values", "problem demo\ndomain { p[1024] in [0, 1] }\nobjective minimize sphere(p)\nbudget 10\n",
 			[]wantDiag{{2, 10, "the model learns 1025 values; this version of boc fits at most 1024", "fixed value"}}},
 		{"the plan's errors wait for the checker's", problemWith(

@@ -33,8 +33,13 @@ func (b *builder) limits() {
 	}
 	b.o.Memory = b.memory()
 	if b.o.Memory > maxMemory {
-		b.report(dsl.Errorf(p.BudgetSpan, "budget %d makes the optimiser hold about %s; this version of boc allows up to %s", p.Budget, bytes(b.o.Memory), bytes(maxMemory)).
-			WithHint("the model's matrices grow with the square of the budget; lower the budget, or fix hyperparameters (each learned value adds a budget² matrix)"))
+		if search := b.searchMemory(); search > maxMemory/2 {
+			b.report(dsl.Errorf(p.Search.Span, "search %s makes the optimiser hold about %s; this version of boc allows up to %s", name(p.Search), bytes(b.o.Memory), bytes(maxMemory)).
+				WithHint("its raw candidates and restarts are held at once: lower raw or restarts"))
+		} else {
+			b.report(dsl.Errorf(p.BudgetSpan, "budget %d makes the optimiser hold about %s; this version of boc allows up to %s", p.Budget, bytes(b.o.Memory), bytes(maxMemory)).
+				WithHint("the model's matrices grow with the square of the budget; lower the budget, or fix hyperparameters (each learned value adds a budget² matrix)"))
+		}
 	}
 }
 
@@ -63,7 +68,20 @@ func (b *builder) memory() float64 {
 		}
 		perPoint += 2 * rep
 	}
-	return 8*(n*n*square+n*perPoint) + b.safetyMemory()
+	return 8*(n*n*square+n*perPoint) + b.safetyMemory() + b.searchMemory()
+}
+
+// searchMemory is what the acquisition search's plugin says it holds.
+func (b *builder) searchMemory() float64 {
+	p := b.o.Program
+	if p.Search == nil {
+		return 0
+	}
+	h, ok := hooks[registry.SearchEmit](b, p.Search)
+	if !ok {
+		return 0
+	}
+	return h(&registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D}).Memory
 }
 
 // safetyMemory estimates the arrays of a safe acquisition's explorer: per

@@ -23,15 +23,29 @@ func init() {
 // gives it the acquisition's gradient.
 var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
 	return registry.SearchCode{
-		Type: jen.Op("*").Qual(runtimeSearch, "LBFGS"),
-		New:  jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+		Type:   jen.Op("*").Qual(runtimeSearch, "LBFGS"),
+		New:    jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+		Memory: searchMemory(g, lbfgsWorkers),
 	}
 }
 
 // patternEmit holds runtime/search's pattern search.
 var patternEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
 	return registry.SearchCode{
-		Type: jen.Op("*").Qual(runtimeSearch, "Pattern"),
-		New:  jen.Qual(runtimeSearch, "NewPattern").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+		Type:   jen.Op("*").Qual(runtimeSearch, "Pattern"),
+		New:    jen.Qual(runtimeSearch, "NewPattern").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+		Memory: searchMemory(g, 1),
 	}
+}
+
+// lbfgsWorkers is how many workers the memory estimate of lbfgs assumes:
+// it runs min(GOMAXPROCS, restarts), each with its own ranking.
+const lbfgsWorkers = 16
+
+// searchMemory estimates a search's arrays: its raw candidates and starts
+// (raw + restarts points), the refined points, and per worker a ranking of
+// the restarts (an index and a value each).
+func searchMemory(g *registry.SearchGen, workers float64) float64 {
+	raw, restarts, d := float64(g.Int("raw")), float64(g.Int("restarts")), float64(g.D)
+	return 8 * ((raw+restarts)*d + restarts*(2*d+3) + min(workers, restarts)*2*restarts)
 }

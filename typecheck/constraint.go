@@ -102,6 +102,12 @@ func (c *checker) knownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
 			return nil
 		}
 		c.report(dsl.Warningf(sp, "constraint %s does not depend on any domain variable", s.Name.Name))
+	} else if lo, hi, ok := valueRange(g); ok && hi < 0 {
+		// Interval arithmetic over the domain proves that no point keeps it.
+		c.errorHint(sp, "widen the domain or correct the constraint",
+			"constraint %s holds nowhere in the domain: by how much it is kept stays within [%s, %s] there, below 0",
+			s.Name.Name, fmtNum(lo), fmtNum(hi))
+		return nil
 	}
 	return &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Known: true, G: g}
 }

@@ -1,8 +1,6 @@
 package typecheck
 
 import (
-	"math"
-
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
@@ -47,38 +45,10 @@ func (c *checker) lookup(e *ast.IndexExpr, x, i ir.Expr) ir.Expr {
 	return &ir.IndexExpr{At: e.Pos, X: x, Index: i, Typ: elem}
 }
 
-// intRange bounds an int expression over integer dimensions: a constant, a
-// scalar integer dimension, and sums, differences, products and negations
-// of them. (A component of a vector dimension is a real.)
+// intRange bounds an int expression over integer dimensions (valueRange).
 func intRange(e ir.Expr) (lo, hi float64, ok bool) {
-	switch e := e.(type) {
-	case *ir.ConstExpr:
-		if e.Value.Type.Kind == dsl.Int {
-			return e.Value.Float(), e.Value.Float(), true
-		}
-	case *ir.VarExpr:
-		if d := e.Dim; d.Integer && !d.Vector {
-			return d.Lo, d.Hi, true
-		}
-	case *ir.UnaryExpr:
-		if l, h, ok := intRange(e.X); ok && e.Op == "-" {
-			return -h, -l, true
-		}
-	case *ir.BinaryExpr:
-		xl, xh, xok := intRange(e.X)
-		yl, yh, yok := intRange(e.Y)
-		if !xok || !yok {
-			return 0, 0, false
-		}
-		switch e.Op {
-		case "+":
-			return xl + yl, xh + yh, true
-		case "-":
-			return xl - yh, xh - yl, true
-		case "*":
-			p := []float64{xl * yl, xl * yh, xh * yl, xh * yh}
-			return math.Min(math.Min(p[0], p[1]), math.Min(p[2], p[3])), math.Max(math.Max(p[0], p[1]), math.Max(p[2], p[3])), true
-		}
+	if e.Type().Kind != dsl.Int {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return valueRange(e)
 }

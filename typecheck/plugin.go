@@ -394,7 +394,28 @@ func (c *checker) typedValue(owner string, prm *registry.Param, e ast.Expr, ctx 
 		c.errorf(x.Span(), "%s; this value is only known at run time", ctx.why)
 		return nil, false
 	}
-	return x, true
+	return x, c.rangeOverDomain(owner, prm.Range, x)
+}
+
+// rangeOverDomain checks a value that varies over the domain against the
+// parameter's range, as far as interval arithmetic bounds it (valueRange):
+// one that can never be in range is an error, one that may leave it a
+// warning.
+func (c *checker) rangeOverDomain(owner string, r *registry.Range, x ir.Expr) bool {
+	lo, hi, ok := valueRange(x)
+	if r == nil || !ok {
+		return true
+	}
+	values := fmt.Sprintf("[%s, %s]", fmtNum(lo), fmtNum(hi))
+	switch {
+	case hi < r.Lo || hi == r.Lo && r.LoOpen || lo > r.Hi || lo == r.Hi && r.HiOpen:
+		c.errorf(x.Span(), "%s must be in %s, but over the domain it stays within %s", owner, r, values)
+		return false
+	case !r.Contains(lo) || !r.Contains(hi):
+		c.report(dsl.Warningf(x.Span(), "%s must be in %s, but over the domain it may take values in %s", owner, r, values).
+			WithHint("keep it in range, e.g. with max(...) or min(...), or narrow the domain"))
+	}
+	return true
 }
 
 // exactParams are the parameter types a value satisfies exactly when it has

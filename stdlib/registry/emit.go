@@ -568,6 +568,9 @@ type SearchCode struct {
 	Type jen.Code // the type of the optimiser's search field
 	New  jen.Code // an expression of that type; a search whose plugin sets
 	// UsesGradient takes search.ValueGrad objectives
+	// Memory is about how many bytes the search holds, for the plan's
+	// estimate (float64: a raw count of 10¹² must not overflow).
+	Memory float64
 }
 
 // SearchEmit returns how to hold the search.

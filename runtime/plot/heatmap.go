@@ -103,7 +103,8 @@ func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
 		p.Add(pale)
 		legend.Add(m.Pale.Name, pale)
 	}
-	for i, ps := range m.Points {
+	for _, i := range drawOrder(m.Points) {
+		ps := m.Points[i]
 		if len(ps.X) == 0 || len(ps.Y) != len(ps.X) {
 			return nil, legend, fmt.Errorf("points %q: %d x and %d y values; want as many, at least one", ps.Name, len(ps.X), len(ps.Y))
 		}
@@ -118,7 +119,7 @@ func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
 		// series apart.
 		scatter.Color = color.Black
 		scatter.Shape = shapes[i%len(shapes)]
-		scatter.Radius = vg.Points(2.5)
+		scatter.Radius = pointRadius(ps)
 		p.Add(scatter)
 		legend.Add(ps.Name, scatter)
 	}

@@ -47,10 +47,34 @@ type Line struct {
 }
 
 // Points are a named series of points Y at X, drawn unjoined, one value
-// per point, every value finite.
+// per point, every value finite. Emphasised ones (a recommendation) are
+// drawn larger, over every other series.
 type Points struct {
-	Name string
-	X, Y []float64
+	Name     string
+	X, Y     []float64
+	Emphasis bool
+}
+
+// pointRadius is a series' glyph radius.
+func pointRadius(ps Points) vg.Length {
+	if ps.Emphasis {
+		return vg.Points(5)
+	}
+	return vg.Points(2.5)
+}
+
+// drawOrder lists the indices of series, the emphasised ones last, so that
+// they are drawn on top.
+func drawOrder(series []Points) []int {
+	var order, last []int
+	for i, ps := range series {
+		if ps.Emphasis {
+			last = append(last, i)
+		} else {
+			order = append(order, i)
+		}
+	}
+	return append(order, last...)
 }
 
 // The size of a chart, its legend included, and the resolution of PNGs.
@@ -195,14 +219,15 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 		legend.Add(l.Name, append(thumbs, line)...)
 	}
 	// Points take the colours after the lines', and a shape of their own.
-	for i, ps := range c.Points {
+	for _, i := range drawOrder(c.Points) {
+		ps := c.Points[i]
 		scatter, err := plotter.NewScatter(points(ps.X, ps.Y, scale))
 		if err != nil {
 			return nil, legend, fmt.Errorf("points %q: %v", ps.Name, err)
 		}
 		scatter.Color = colours[(len(c.Lines)+i)%len(colours)]
 		scatter.Shape = shapes[i%len(shapes)]
-		scatter.Radius = vg.Points(2.5)
+		scatter.Radius = pointRadius(ps)
 		p.Add(scatter)
 		legend.Add(ps.Name, scatter)
 	}

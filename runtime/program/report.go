@@ -116,6 +116,8 @@ type reportPage struct {
 	// important components, and their Importance when the kernel learns a
 	// lengthscale per component; or ModelNote says why it is not.
 	ModelNote string
+	// FailedNote, when failures were given values, says how they are drawn.
+	FailedNote string
 	// OverInputs says that the model is over input distributions.
 	OverInputs bool
 	Slices     []template.HTML
@@ -162,8 +164,13 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	case st.Recommendation == nil:
 		page.ModelNote = "Not drawn: no value has been told yet."
 	default:
-		if err := drawModel(&page, p, model, safe, st.Recommendation.x, values); err != nil {
+		failed := imputedFailures(s)
+		if err := drawModel(&page, p, model, safe, st.Recommendation.x, values, failed); err != nil {
 			return err
+		}
+		if len(failed) > 0 {
+			page.FailedNote = fmt.Sprintf("%d failed trials are drawn as a series of their own: on the slices at the value the model was given for each, "+
+				"below the worst value told before it by the values' spread. They shape the model though nothing was measured there.", len(failed))
 		}
 	}
 	if p.Robust != nil && st.Recommendation != nil {
@@ -236,6 +243,18 @@ type toldValue struct {
 	t          *trial
 }
 
+// imputedFailures are the failed trials the model was given a value for
+// (study.penalty), in tell order: they shape it though nothing was measured.
+func imputedFailures(s *study) []*trial {
+	var out []*trial
+	for _, t := range s.told {
+		if t.imputed != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // toldValues are the trials told a value, in tell order.
 func toldValues(s *study) []toldValue {
 	var out []toldValue
@@ -287,7 +306,7 @@ type importance struct {
 // drawModel draws the model's slices through the recommendation rec, its
 // maps and its components' importance into page, with the estimated safe
 // set when safe is not nil.
-func drawModel(page *reportPage, p Problem, model Model, safe *safeSet, rec []float64, values []toldValue) error {
+func drawModel(page *reportPage, p Problem, model Model, safe *safeSet, rec []float64, values []toldValue, failed []*trial) error {
 	names := componentNames(p.Dims)
 	if len(names) != len(rec) || len(p.Lower) != len(rec) || len(p.Upper) != len(rec) {
 		return fmt.Errorf("the recommendation has %d components, the domain %d", len(rec), len(names))
@@ -309,7 +328,7 @@ func drawModel(page *reportPage, p Problem, model Model, safe *safeSet, rec []fl
 		}
 	}
 	for i, name := range names {
-		chart, err := sliceChart(p, model, safe, rec, i, name, values)
+		chart, err := sliceChart(p, model, safe, rec, i, name, values, failed)
 		if err != nil {
 			return err
 		}
@@ -323,7 +342,7 @@ func drawModel(page *reportPage, p Problem, model Model, safe *safeSet, rec []fl
 	for a := range mapped {
 		for b := a + 1; b < len(mapped); b++ {
 			i, j := min(mapped[a], mapped[b]), max(mapped[a], mapped[b])
-			maps, err := modelMaps(p, model, safe, rec, i, j, names, values)
+			maps, err := modelMaps(p, model, safe, rec, i, j, names, values, failed)
 			if err != nil {
 				return err
 			}
@@ -352,9 +371,9 @@ func posteriorName(p Problem) string {
 }
 
 // sliceChart draws the posterior mean ± 2 sd along component i through the
-// recommendation, with every value told at its component i, over the
-// estimated safe set when safe is not nil.
-func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, name string, values []toldValue) (plot.Chart, error) {
+// recommendation, with every value told and every failure's imputed value
+// at its component i, over the estimated safe set when safe is not nil.
+func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, name string, values []toldValue, failed []*trial) (plot.Chart, error) {
 	mean := plot.Line{Name: posteriorName(p) + " mean ± 2 sd"}
 	x := slices.Clone(rec)
 	vs := along(p.Lower[i], p.Upper[i], slicePoints)
@@ -383,23 +402,38 @@ func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, nam
 	if err != nil {
 		return plot.Chart{}, err
 	}
-	recommended := plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{m}}
+	recommended := plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{m}, Emphasis: true}
+	series := []plot.Points{told, recommended}
+	if len(failed) > 0 {
+		imputed := plot.Points{Name: "failed, at the value imputed"}
+		for _, t := range failed {
+			imputed.X, imputed.Y = append(imputed.X, t.x[i]), append(imputed.Y, *t.imputed)
+		}
+		series = append(series, imputed)
+	}
 	return plot.Chart{Title: "slice along " + name + " through the recommendation", XLabel: name, YLabel: "objective", Linear: true,
-		Regions: regions, Lines: []plot.Line{mean}, Points: []plot.Points{told, recommended}}, nil
+		Regions: regions, Lines: []plot.Line{mean}, Points: series}, nil
 }
 
 // modelMaps draws the posterior mean and sd over components i and j, the
-// others at the recommendation's, with the values told and the
-// recommendation over them; and, when safe is not nil, the cells outside
-// the estimated safe set greyed and the seed points.
-func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue) ([]template.HTML, error) {
+// others at the recommendation's, with the points evaluated (those that
+// failed apart) and the recommendation over them; and, when safe is not
+// nil, the cells outside the estimated safe set greyed and the seed points.
+func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue, failed []*trial) ([]template.HTML, error) {
 	mean := plot.Map{Title: posteriorName(p) + " mean", XLabel: names[i], YLabel: names[j],
 		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
 	told := plot.Points{Name: "evaluated"}
 	for _, v := range values {
 		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, v.t.x[j])
 	}
-	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}}}
+	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}, Emphasis: true}}
+	if len(failed) > 0 {
+		at := plot.Points{Name: "failed, a value imputed"}
+		for _, t := range failed {
+			at.X, at.Y = append(at.X, t.x[i]), append(at.Y, t.x[j])
+		}
+		mean.Points = append(mean.Points, at)
+	}
 	if safe != nil {
 		pale, err := safe.unsafeCells(rec, i, j, mean.X, mean.Y)
 		if err != nil {
@@ -590,7 +624,8 @@ td.barcell { width: 20em; }
 <tr><th>{{.Name}}</th><td>{{printf "%.1f" .Percent}} %</td><td class="barcell"><div class="bar" style="width: {{printf "%.1f" .Percent}}%"></div></td></tr>{{end}}
 </table>{{else}}<p class="note">The kernel learns no lengthscale per component: no importance is drawn, and the maps pair the first components.</p>{{end}}
 <h3 id="slices">Slices through the recommendation</h3>
-{{range .Slices}}{{.}}
+{{if .FailedNote}}<p class="note">{{.FailedNote}}</p>
+{{end}}{{range .Slices}}{{.}}
 {{end}}{{if .Maps}}<h3 id="maps">Maps of the most important pairs</h3>
 <p>The other components at the recommendation's values.</p>
 <div class="maps">{{range .Maps}}{{.}}

@@ -400,6 +400,8 @@ func TestReportVariants(t *testing.T) {
 	unestimated.NewSession = func(uint64) Session { return &landing{} }
 	bare := pumpProblem()
 	bare.NewSession, bare.InputNoise = func(uint64) Session { return &plain{} }, nil
+	free := pumpProblem() // no constraint: the failure is given a value
+	free.Constraints = nil
 	for _, tc := range []struct {
 		name string
 		p    Problem
@@ -410,6 +412,7 @@ func TestReportVariants(t *testing.T) {
 		{"bare", bare, []string{"Not drawn: this program&#39;s optimiser does not give its posterior at a point",
 			"The safe set is not drawn: this program&#39;s optimiser does not give its constraints&#39; posterior.",
 			"The input noise is not drawn: the problem has none, or its optimiser never draws it."}},
+		{"failure imputed", free, []string{"1 failed trials are drawn as a series of their own", ">failed, at the value imputed</text>", ">failed, a value imputed</text>"}},
 	} {
 		dir := t.TempDir()
 		path, out := filepath.Join(dir, "pump.journal"), filepath.Join(dir, "r.html")

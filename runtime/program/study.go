@@ -58,6 +58,9 @@ type trial struct {
 	id     string
 	x      []float64
 	result *journal.Event // its tell or fail, nil while pending
+	// imputed is the value a failure was observed with (penalty), nil
+	// for a value told or a failure the model never saw.
+	imputed *float64
 	// worker is the run evaluating it and until when its lease lasts; ""
 	// for a trial asked from a shell.
 	worker string
@@ -224,6 +227,9 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	}
 	if err := s.session.Observe(t.x, y, sd, constraintValues(p, r)); err != nil {
 		return fmt.Errorf("study %s, trial %s: %w", s.name, t.id, err)
+	}
+	if r.Kind == journal.KindFail {
+		t.imputed = &y
 	}
 	s.told = append(s.told, t)
 	if r.Kind == journal.KindTell {

@@ -65,7 +65,10 @@ study draws the same bytes.
 f* is the known optimum when the objective is a single benchmark call over the
 domain's variables (branin(x1, x2), hartmann6(p)), the best candidate of a
 finite decision set (candidates; random search then plays random candidates),
-or else --optimum.
+or else --optimum. Without any, the study compares the methods by the
+noise-free values themselves (tables and plots "noise-free value of the
+recommendation" and "of the best observed point", "measure": "value" in the
+JSON), and says that a regret needs --optimum.
 A model or acquisition that does not compile with the file (ugp without
 input noise, say) is reported as skipped, with the reason. The
 objective must be an expression: boc knows no noise-free value of a Go or exec

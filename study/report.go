@@ -181,6 +181,9 @@ func (r trial) recordEvaluatedRobust(trace []tracedStep) {
 // then the best truly safe value, which an unsafe point can beat, and the
 // regret is negative.
 func (p *Problem) regret(value *float64, safety bool) (float64, error) {
+	if p.noOptimum && value != nil && !math.IsNaN(*value) {
+		return *value, nil // the value itself: Problem.noOptimum
+	}
 	if safety && value != nil && !math.IsNaN(*value) {
 		regret := *value - p.optimum
 		if !p.minimum {
@@ -372,6 +375,9 @@ type studyRegret struct {
 	// only, if set, lists only the problems it holds for (problems with
 	// unknown safety constraints), and the table only when there are any.
 	only func(*Problem) bool
+	// needsOptimum lists the problems whose optimum is known; values those
+	// whose optimum is not, whose tables hold noise-free values.
+	needsOptimum, values bool
 	// axis names the measure on a plot's y axis; a problem's plot of it is
 	// the file PROBLEM + file + .svg (and .png).
 	axis, file string
@@ -379,10 +385,14 @@ type studyRegret struct {
 
 // studyRegrets are the regrets of a study.
 var studyRegrets = []studyRegret{
-	{title: "Regret of the recommendation (the evaluated point with the best posterior mean)",
+	{title: "Regret of the recommendation (the evaluated point with the best posterior mean)", needsOptimum: true,
 		of: func(m *method) [][]float64 { return m.recommendation }, axis: "regret of the recommendation"},
-	{title: "Regret of the best observed point",
+	{title: "Regret of the best observed point", needsOptimum: true,
 		of: func(m *method) [][]float64 { return m.bestObserved }, axis: "regret of the best observed point", file: "_best_observed"},
+	{title: "Noise-free value of the recommendation (the optimum is unknown: a regret needs --optimum)", values: true, measure: valueMeasure,
+		of: func(m *method) [][]float64 { return m.recommendation }, axis: "noise-free value of the recommendation", file: "_value"},
+	{title: "Noise-free value of the best observed point", values: true, measure: valueMeasure,
+		of: func(m *method) [][]float64 { return m.bestObserved }, axis: "noise-free value of the best observed point", file: "_best_observed_value"},
 	{title: "Distance of the recommendation to the optimiser",
 		of: func(m *method) [][]float64 { return m.distance }, measure: distanceMeasure, only: (*Problem).knowsOptimisers,
 		axis: "distance of the recommendation to the optimiser", file: "_distance"},
@@ -392,8 +402,11 @@ var studyRegrets = []studyRegret{
 		of: func(m *method) [][]float64 { return m.evaluated }, robust: true,
 		axis: "mean robust regret of the evaluated targets", file: "_robust_evaluated"},
 	{title: "Average regret of the evaluated points (cumulative regret over the evaluations so far, divided by their number: the SGP-UCB paper's measure)",
-		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety,
+		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety, needsOptimum: true,
 		axis: "average regret of the evaluated points", file: "_average_regret"},
+	{title: "Average noise-free value of the evaluated points", values: true, measure: valueMeasure,
+		of: func(m *method) [][]float64 { return m.averageRegret }, only: (*Problem).reportsSafety,
+		axis: "average noise-free value of the evaluated points", file: "_average_value"},
 	{title: "Unsafe evaluations so far (simulated constraints truly broken)",
 		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe,
 		axis: "unsafe evaluations so far", file: "_unsafe"},
@@ -404,6 +417,7 @@ const (
 	noiseFreeMeasure = "the noise-free objective minus the optimum"
 	robustMeasure    = "the robust value (the noise-free objective's mean over the input noise) minus the best robust value of the domain"
 	distanceMeasure  = "the Euclidean distance, in the domain's units, from the recommendation to the nearest known optimiser"
+	valueMeasure     = "the noise-free objective, for problems whose optimum is unknown"
 )
 
 // measureOf is what a table measures.
@@ -441,6 +455,8 @@ func tableProblems(r studyRegret, problems []*Problem) []*Problem {
 // regret one with input noise, or one its only holds for.
 func (r studyRegret) lists(p *Problem) bool {
 	switch {
+	case r.needsOptimum && p.noOptimum, r.values && !p.noOptimum:
+		return false
 	case r.robust:
 		return p.robustReported
 	case r.only != nil:
@@ -604,11 +620,14 @@ type studyJSON struct {
 }
 
 type studyJSONCase struct {
-	Problem string  `json:"problem"`
-	File    string  `json:"file"`
-	Optimum float64 `json:"optimum"`
-	Method  string  `json:"method"`
-	Skipped string  `json:"skipped,omitempty"`
+	Problem string   `json:"problem"`
+	File    string   `json:"file"`
+	Optimum *float64 `json:"optimum,omitempty"`
+	// Measure is "regret", or "value" when the optimum is unknown: the
+	// quartiles and runs then hold noise-free values.
+	Measure string `json:"measure"`
+	Method  string `json:"method"`
+	Skipped string `json:"skipped,omitempty"`
 	// Recommendation and BestObserved hold the quartiles of the regrets,
 	// one per budget.
 	Recommendation []quartiles `json:"recommendation,omitempty"`
@@ -689,7 +708,12 @@ func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
 	out := studyJSON{Seeds: cfg.Seeds, Budgets: cfg.Budgets, Results: []studyJSONCase{}}
 	for _, p := range problems {
 		for _, m := range p.methods {
-			c := studyJSONCase{Problem: p.name, File: p.path, Optimum: p.optimum, Method: m.name, Skipped: m.skipped}
+			c := studyJSONCase{Problem: p.name, File: p.path, Measure: "regret", Method: m.name, Skipped: m.skipped}
+			if p.noOptimum {
+				c.Measure = "value"
+			} else {
+				c.Optimum = &p.optimum
+			}
 			if m.skipped == "" {
 				for _, b := range cfg.Budgets {
 					c.Recommendation = append(c.Recommendation, summarise(m.recommendation[b-1]))

@@ -138,8 +138,11 @@ type Problem struct {
 	name    string  // the file's base name without .bo
 	optimum float64 // f*
 	minimum bool    // f* is a minimum (regret = f - f*), else a maximum
-	budget  int     // the compiled budget
-	methods []*method
+	// noOptimum says f* is unknown: the tables then compare noise-free
+	// values, not regrets.
+	noOptimum bool
+	budget    int // the compiled budget
+	methods   []*method
 	// optimisers, for a benchmark with known optimisers, gives the distance
 	// of a point to the nearest; nil otherwise.
 	optimisers *optimum
@@ -260,7 +263,8 @@ func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config,
 	case u.Program.Candidates != nil:
 		fromCandidates = true
 	default:
-		return nil, fmt.Errorf("%s: the optimum of the objective is unknown: it is not a single benchmark call over the domain; give it with --optimum", path)
+		p.optimum, p.noOptimum = math.NaN(), true
+		fmt.Fprintf(log, "boc study: %s: note: the optimum is unknown (the objective is not a single benchmark call over the domain), so the methods are compared by noise-free value; a regret needs --optimum\n", path)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

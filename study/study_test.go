@@ -93,8 +93,8 @@ func TestStudyJSON(t *testing.T) {
 	var methods []string
 	for _, c := range got.Results {
 		methods = append(methods, c.Method)
-		if c.Problem != "tiny" || c.File != path || math.Abs(c.Optimum-0.397887) > 1e-6 {
-			t.Errorf("%s: problem %q file %q optimum %v", c.Method, c.Problem, c.File, c.Optimum)
+		if c.Problem != "tiny" || c.File != path || c.Optimum == nil || math.Abs(*c.Optimum-0.397887) > 1e-6 || c.Measure != "regret" {
+			t.Errorf("%s: problem %q file %q optimum %v measure %q", c.Method, c.Problem, c.File, c.Optimum, c.Measure)
 		}
 		if c.Method == "uei" {
 			if c.Skipped == "" || c.Recommendation != nil || c.BestObserved != nil {
@@ -195,6 +195,38 @@ func TestStudyTables(t *testing.T) {
 		`Regret of the best observed point: median .*\.\n\n\| problem \| method \| 5 \|\n\| --- \| --- \| ---: \|\n\| tiny \| ` + "`ei`" + ` \| ` + cell + ` \|\n\| tiny \| ` + "`random`" + ` \| ` + cell + ` \|\n$`)
 	if !markdown.MatchString(stdout) {
 		t.Errorf("markdown tables:\n%s", stdout)
+	}
+}
+
+// TestStudyWithoutOptimum: a problem whose optimum is unknown is compared
+// by noise-free value, in tables, JSON and plots of their own, with a note
+// that a regret needs --optimum.
+func TestStudyWithoutOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := writeStudyFile(t, "branin(x1, x2) + 1")
+	cfg := Config{Seeds: 2, Budgets: []int{5}, Random: true}
+	stdout, stderr := runStudy(t, path, cfg, tables(WriteText))
+	if !strings.Contains(stderr, "the optimum is unknown") || !strings.Contains(stderr, "a regret needs --optimum") {
+		t.Errorf("no note of the unknown optimum:\n%s", stderr)
+	}
+	cell := `\d[\d.e+-]* \[\d[\d.e+-]*, \d[\d.e+-]*\]`
+	text := regexp.MustCompile(`\n\nNoise-free value of the recommendation \(the optimum is unknown: a regret needs --optimum\):\n\(the noise-free objective, for problems whose optimum is unknown\)\n` +
+		`problem +method +5\ntiny +ei +` + cell + `\ntiny +random +` + cell + `\n\nNoise-free value of the best observed point:`)
+	if !text.MatchString(stdout) || strings.Contains(stdout, "Regret of") {
+		t.Errorf("text tables:\n%s", stdout)
+	}
+	stdout, _ = runStudy(t, path, cfg, WriteJSON)
+	var got studyJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got.Results {
+		// branin + 1 is at least 1.397887: values, not regrets.
+		if c.Measure != "value" || c.Optimum != nil || len(c.Recommendation) != 1 || c.Recommendation[0].Q1 < 1.397 {
+			t.Errorf("%s: measure %q optimum %v recommendation %+v", c.Method, c.Measure, c.Optimum, c.Recommendation)
+		}
 	}
 }
 

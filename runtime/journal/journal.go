@@ -75,6 +75,10 @@ type Event struct {
 	// from a shell, which waits for its tell however long it takes.
 	Worker string `json:"worker,omitempty"`
 	Until  string `json:"until,omitempty"`
+	// KindLease: the process group of the trial's evaluation on the
+	// worker's host, once it started (an exec objective), so that a run
+	// taking the trial over can kill what is left of it first.
+	Process int `json:"process,omitempty"`
 	// KindTell: the objective's value, its noise sd when reported, the
 	// unknown constraints' values by name.
 	Y           *float64           `json:"y,omitempty"`

@@ -76,7 +76,13 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 	// A command that exits without reading its input leaves the copy to its
 	// standard input blocked: stop waiting for it soon.
 	cmd.WaitDelay = time.Second
-	err = cmd.Run()
+	err = cmd.Start()
+	if err == nil {
+		if started, ok := ctx.Value(startedKey{}).(func(pid int)); ok {
+			started(cmd.Process.Pid)
+		}
+		err = cmd.Wait()
+	}
 	killGroup(cmd)
 	if errors.Is(err, exec.ErrWaitDelay) {
 		err = nil // the command itself succeeded
@@ -143,6 +149,15 @@ func quote(stderr string) string {
 		stderr = "..." + stderr[len(stderr)-maxQuotedStderr:]
 	}
 	return "; its standard error:\n" + stderr
+}
+
+// startedKey is the context key of withStarted's callback.
+type startedKey struct{}
+
+// withStarted returns ctx with a callback that an exec objective calls
+// with its process id (its process group's, on Unix) once it has started.
+func withStarted(ctx context.Context, started func(pid int)) context.Context {
+	return context.WithValue(ctx, startedKey{}, started)
 }
 
 // outputFile is a command's standard output or error, in a temporary file

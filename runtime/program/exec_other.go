@@ -10,3 +10,6 @@ func ownProcessGroup(cmd *exec.Cmd) {}
 // killGroup does nothing: without process groups, what the command left
 // behind is not known.
 func killGroup(cmd *exec.Cmd) {}
+
+// killProcessGroup does nothing, for the same reason.
+func killProcessGroup(pgid int) {}

@@ -14,6 +14,10 @@ import (
 // objective command.
 const helperEnv = "PROGRAM_TEST_EXEC_HELPER"
 
+// execParentEnv makes the test binary a program that evaluates the command
+// it names (TestExecDiesWithRun).
+const execParentEnv = "PROGRAM_TEST_EXEC_PARENT"
+
 // TestMain lets the test binary act as an external objective.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {

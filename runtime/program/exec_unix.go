@@ -21,6 +21,9 @@ func ownProcessGroup(cmd *exec.Cmd) {
 // has exited: the processes it left behind.
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ESRCH: nothing was left
+		killProcessGroup(cmd.Process.Pid)
 	}
 }
+
+// killProcessGroup kills process group pgid (ESRCH: nothing is left of it).
+func killProcessGroup(pgid int) { syscall.Kill(-pgid, syscall.SIGKILL) }

@@ -40,10 +40,6 @@ func TestExecLeavesNothingBehind(t *testing.T) {
 	}
 }
 
-// execParentEnv makes the test binary a program that evaluates the command
-// it names (TestExecDiesWithRun).
-const execParentEnv = "PROGRAM_TEST_EXEC_PARENT"
-
 // TestExecDiesWithRun: kill -9 of a program evaluating a command kills the
 // command too, where the system can (Linux), so that an evaluation never
 // outlives its run.

@@ -135,6 +135,16 @@ type runner struct {
 	s *study
 	// resumed counts the trials told before this run started.
 	resumed int
+	// started receives the process groups of the evaluations as they
+	// start (exec objectives), for the leases to record.
+	started chan startedEvaluation
+}
+
+// startedEvaluation is a trial whose evaluation started as process group
+// pid.
+type startedEvaluation struct {
+	t   *trial
+	pid int
 }
 
 // finished is an evaluated trial, with the event that records it.
@@ -154,6 +164,7 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan finished, r.policy.workers)
+	r.started = make(chan startedEvaluation, 4*r.policy.workers)
 	running := map[string]*trial{} // the trials this run evaluates, by id
 	renew := time.NewTicker(r.policy.lease / 3)
 	defer renew.Stop()
@@ -203,8 +214,14 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 				stopped = stoppedFailure
 			}
 		case <-renew.C:
-			if err := r.renew(running); err != nil {
+			if err := r.renew(running, nil); err != nil {
 				return "", err
+			}
+		case st := <-r.started:
+			if running[st.t.id] != nil {
+				if err := r.renew(map[string]*trial{st.t.id: st.t}, map[string]int{st.t.id: st.pid}); err != nil {
+					return "", err
+				}
 			}
 		case <-wait:
 			wait = nil
@@ -296,6 +313,11 @@ func (r *runner) claim(k int) (c claim, err error) {
 			case leaseLive(t, now):
 				c.othersBusy = true
 			case len(c.trials) < k:
+				// The dead run's evaluation must not overlap this one's:
+				// kill what is left of its process group on this host.
+				if t.process > 0 && onThisHost(t.worker) {
+					killProcessGroup(t.process)
+				}
 				lease := s.event(journal.KindLease)
 				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, until
 				add = append(add, lease)
@@ -400,8 +422,9 @@ func (r *runner) record(t *trial, result *journal.Event) error {
 	return err
 }
 
-// renew extends the leases of the trials this run evaluates.
-func (r *runner) renew(running map[string]*trial) error {
+// renew extends the leases of the trials this run evaluates, recording
+// the process groups of those in processes.
+func (r *runner) renew(running map[string]*trial, processes map[string]int) error {
 	if len(running) == 0 {
 		return nil
 	}
@@ -411,7 +434,7 @@ func (r *runner) renew(running map[string]*trial) error {
 		for _, t := range s.pending() {
 			if running[t.id] != nil && t.worker == r.worker {
 				lease := s.event(journal.KindLease)
-				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, until
+				lease.Trial, lease.Worker, lease.Until, lease.Process = t.id, r.worker, until, processes[t.id]
 				add = append(add, lease)
 			}
 		}
@@ -462,6 +485,12 @@ func (r *runner) evaluate(ctx context.Context, t *trial) *journal.Event {
 // number or too large to model.
 func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	e := journal.Event{Kind: journal.KindTell, Study: r.flags.study, Trial: t.id}
+	ctx = withStarted(ctx, func(pid int) {
+		select {
+		case r.started <- startedEvaluation{t, pid}:
+		default: // the run is busy or ending: the record is not worth a wait
+		}
+	})
 	ev, err := guarded(ctx, r.p, t, r.policy.evalTimeout)
 	e.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	switch {

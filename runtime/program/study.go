@@ -65,6 +65,8 @@ type trial struct {
 	// for a trial asked from a shell.
 	worker string
 	until  time.Time
+	// process is the worker's evaluation's process group, 0 when unknown.
+	process int
 }
 
 // study is a study replayed from its journal's events.
@@ -357,6 +359,9 @@ func (s *study) releaseUnweighed() {
 // lease records who evaluates the trial and until when, as an ask or lease
 // event says; an unreadable time counts as expired.
 func (t *trial) lease(e journal.Event) {
+	if e.Worker != t.worker || e.Process != 0 {
+		t.process = e.Process // a renewal keeps the process it does not name
+	}
 	t.worker = e.Worker
 	t.until, _ = time.Parse(time.RFC3339Nano, e.Until)
 }

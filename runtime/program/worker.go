@@ -30,6 +30,12 @@ func hostname() string {
 	return "localhost"
 }
 
+// onThisHost reports whether worker ran on this host.
+func onThisHost(worker string) bool {
+	host, _, ok := strings.Cut(worker, "/")
+	return ok && host == hostname()
+}
+
 // leaseLive reports whether trial t's worker still holds it at now: its
 // lease has not expired and, when the worker ran on this host, its process
 // is still there.
@@ -37,10 +43,10 @@ func leaseLive(t *trial, now time.Time) bool {
 	if !now.Before(t.until) {
 		return false
 	}
-	host, rest, ok := strings.Cut(t.worker, "/")
-	if !ok || host != hostname() {
+	if !onThisHost(t.worker) {
 		return true
 	}
+	_, rest, _ := strings.Cut(t.worker, "/")
 	pidText, _, _ := strings.Cut(rest, "/")
 	pid, err := strconv.Atoi(pidText)
 	if err != nil || pid == os.Getpid() {

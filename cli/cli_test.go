@@ -234,9 +234,16 @@ func TestWriteGenerated(t *testing.T) {
 			want: newOutput,
 		},
 		{
-			name:   "replaces generated files, removes stale ones from the same source",
+			name:   "replaces generated files, retires stale ones from the same source",
 			before: files{"optimizer.go": generated("p.bo", "// old\n"), "old.go": generated("p.bo", "")},
-			want:   newOutput,
+			want: files{"optimizer.go": newOutput["optimizer.go"], "kernel.go": newOutput["kernel.go"],
+				"old.go": header("p.bo") + "\n//go:build ignore\n\n// boc gen retired this file: the next boc gen removes it.\n\npackage p\n"},
+		},
+		{
+			name: "removes the files it retired",
+			before: files{"optimizer.go": generated("p.bo", "// old\n"),
+				"old.go": header("p.bo") + "\n//go:build ignore\n\n// boc gen retired this file: the next boc gen removes it.\n\npackage p\n"},
+			want: newOutput,
 		},
 		{
 			name:   "keeps files of other sources and handwritten files",

@@ -19,8 +19,9 @@ var diffCommand = &command{
 	doc: `Diff compiles FILE.bo as gen does and compares the files gen would write
 into DIR with those there. It exits 0 when every file is up to date, and 1
 with a unified diff of each file that is missing or differs, and the name of
-each file gen would remove (generated earlier from FILE.bo but no longer
-part of the output). Other files in DIR are not looked at. Nothing is
+each file gen would retire (generated earlier from FILE.bo but no longer
+part of the output; a file gen retired already, which no build reads, is no
+difference). Other files in DIR are not looked at. Nothing is
 written. In a downstream repository's CI, after the files were generated
 with //go:generate boc gen problem.bo -o ./opt:
 
@@ -57,13 +58,13 @@ func diffGenerated(e *env, dir string, u *driver.Unit, gen *codegen.Output) int 
 			}
 		}
 	}
-	stale, err := staleGenerated(dir, u.Program.Source, wanted)
+	stale, _, err := staleGenerated(dir, u.Program.Source, wanted)
 	if err != nil {
 		return e.failf("%v", err)
 	}
 	for _, name := range stale {
 		differ = true
-		fmt.Fprintf(e.stdout, "%s: generated from %s, no longer part of the output; gen removes it\n", name, u.Program.Source)
+		fmt.Fprintf(e.stdout, "%s: generated from %s, no longer part of the output; gen retires it\n", name, u.Program.Source)
 	}
 	if differ {
 		fmt.Fprintf(e.stderr, "boc: %s is not up to date with %s; run boc gen %s -o %s\n", dir, u.Path, u.Path, dir)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -21,8 +22,11 @@ var genCommand = &command{
 	summary: "write the optimiser package for a .bo file (for //go:generate)",
 	doc: `Gen compiles FILE.bo and writes the optimiser's Go package into DIR, creating
 DIR if needed. It only replaces files boc generated: a file in DIR without
-boc's "Code generated" header is never overwritten. Files generated earlier
-from the same .bo file that the new output no longer contains are removed.
+boc's "Code generated" header is never overwritten. A file generated earlier
+from the same .bo file that the new output no longer contains is retired: the
+first gen leaves it as an empty file that no build reads (//go:build ignore),
+the next removes it. (Removed at once, it would break the go generate ./...
+that ran gen, which lists every package's files before it starts.)
 A Go-bound objective (go "IMPORT/PATH".Func) is resolved from FILE.bo's
 directory. Typical use, next to the .bo file:
 
@@ -65,7 +69,8 @@ func isPackageName(s string) bool { return token.IsIdentifier(s) && s != "_" }
 // replaces its old version by rename, so a reader never sees half a file, and
 // an unchanged file is left alone (its modification time too). Nothing is
 // written if any target exists without boc's generated-code header. Files
-// generated from the same source that files no longer contains are removed.
+// generated from the same source that files no longer contains are retired
+// (retire), or removed when they were already.
 func writeGenerated(dir, source string, files []codegen.File) error {
 	wanted := map[string]bool{}
 	var conflicts []string
@@ -96,11 +101,16 @@ func writeGenerated(dir, source string, files []codegen.File) error {
 			return err
 		}
 	}
-	stale, err := staleGenerated(dir, source, wanted)
+	stale, retired, err := staleGenerated(dir, source, wanted)
 	if err != nil {
 		return err
 	}
 	for _, name := range stale {
+		if err := retire(name, source); err != nil {
+			return err
+		}
+	}
+	for _, name := range retired {
 		if err := os.Remove(name); err != nil {
 			return err
 		}
@@ -109,26 +119,48 @@ func writeGenerated(dir, source string, files []codegen.File) error {
 }
 
 // staleGenerated returns the Go files in dir generated from source that are
-// not wanted: an earlier output's, which gen removes.
-func staleGenerated(dir, source string, wanted map[string]bool) ([]string, error) {
+// not wanted, an earlier output's: those gen retires next, and those it
+// retired already, which it removes.
+func staleGenerated(dir, source string, wanted map[string]bool) (stale, retired []string, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var stale []string
 	for _, name := range names {
 		if wanted[name] {
 			continue
 		}
 		data, err := os.ReadFile(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if from, ok := generatedFrom(data); ok && from == source {
+		switch from, ok := generatedFrom(data); {
+		case !ok || from != source:
+		case bytes.Contains(data, []byte(retiredMark)):
+			retired = append(retired, name)
+		default:
 			stale = append(stale, name)
 		}
 	}
-	return stale, nil
+	return stale, retired, nil
+}
+
+// retiredMark is the line that marks a retired file.
+const retiredMark = "\n// boc gen retired this file: the next boc gen removes it.\n"
+
+// retire rewrites the stale generated file name as an empty one that no
+// build, vet or go generate reads, with its header and package clause.
+func retire(name, source string) error {
+	old, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	pkg := "retired"
+	if f, err := parser.ParseFile(token.NewFileSet(), name, old, parser.PackageClauseOnly); err == nil {
+		pkg = f.Name.Name
+	}
+	content := headerPrefix + source + headerSuffix + "\n\n//go:build ignore\n" + retiredMark + "\npackage " + pkg + "\n"
+	return writeFileAtomic(name, []byte(content))
 }
 
 // writeFileAtomic replaces name with data through a temporary file in the same

@@ -802,7 +802,7 @@ import (
 
 func TestJournalledRun(t *testing.T) {
 	dir := t.TempDir()
-	budget := strconv.Itoa(min(problem.Budget, 8))
+	budget := strconv.Itoa(min(problem.Budget, 16))
 	run := func(name string, args ...string) string {
 		path := filepath.Join(dir, name)
 		var out, errs bytes.Buffer
@@ -820,28 +820,33 @@ func TestJournalledRun(t *testing.T) {
 	if parts := run("parts", "--budget", budget); parts != whole {
 		t.Errorf("continued after 3 trials:\n%s\nuninterrupted:\n%s", parts, whole)
 	}
-	// A run killed while it evaluated its 4th trial: the journal up to that
-	// trial's ask, whose lease has expired.
+	// A run killed while it evaluated its kth trial, at three instants of
+	// the run: the journal up to that trial's ask, whose lease has expired.
+	// Resumed, it asks what the uninterrupted run asked.
 	journal, err := os.ReadFile(filepath.Join(dir, "whole"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var killed []byte
-	asks := 0
-	for _, line := range bytes.SplitAfter(journal, []byte("\n")) {
-		if bytes.Contains(line, []byte(` + "`" + `"event":"ask"` + "`" + `)) {
-			if asks++; asks == 4 {
-				killed = append(killed, regexp.MustCompile(` + "`" + `"until":"[^"]*"` + "`" + `).ReplaceAll(line, []byte(` + "`" + `"until":"2000-01-01T00:00:00Z"` + "`" + `))...)
-				break
+	n, _ := strconv.Atoi(budget)
+	for _, k := range []int{4, n / 2 + 1, n - 1} {
+		var killed []byte
+		asks := 0
+		for _, line := range bytes.SplitAfter(journal, []byte("\n")) {
+			if bytes.Contains(line, []byte(` + "`" + `"event":"ask"` + "`" + `)) {
+				if asks++; asks == k {
+					killed = append(killed, regexp.MustCompile(` + "`" + `"until":"[^"]*"` + "`" + `).ReplaceAll(line, []byte(` + "`" + `"until":"2000-01-01T00:00:00Z"` + "`" + `))...)
+					break
+				}
 			}
+			killed = append(killed, line...)
 		}
-		killed = append(killed, line...)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "killed"), killed, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if resumed := run("killed", "--budget", budget); resumed != whole {
-		t.Errorf("continued after a kill:\n%s\nuninterrupted:\n%s", resumed, whole)
+		name := "killed" + strconv.Itoa(k)
+		if err := os.WriteFile(filepath.Join(dir, name), killed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if resumed := run(name, "--budget", budget); resumed != whole {
+			t.Errorf("continued after a kill at trial %d:\n%s\nuninterrupted:\n%s", k, resumed, whole)
+		}
 	}
 	if two := run("two", "--budget", budget, "--workers", "2"); !bytes.Contains([]byte(two), []byte(` + "`" + `"evaluations":` + "`" + `)) {
 		t.Errorf("two workers: %s", two)

@@ -70,3 +70,35 @@ func TestExecDiesWithRun(t *testing.T) {
 		}
 	}
 }
+
+// TestZombieIsDead: a run killed but not yet reaped by its parent (a
+// zombie) runs nothing, so its trials can be taken over at once: a resumed
+// run must not ask new trials around them, which would change the points it
+// asks (issue: replay after kill -9 must match an uninterrupted run).
+func TestZombieIsDead(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("zombies are told apart with /proc")
+	}
+	cmd := exec.Command("sleep", "1000")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if !processAlive(pid) {
+		t.Fatalf("a running process %d counts as dead", pid)
+	}
+	cmd.Process.Kill()
+	// Not reaped yet: wait for the kernel to make it a zombie.
+	for start := time.Now(); processAlive(pid); time.Sleep(5 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("killed but not reaped, process %d still counts as alive", pid)
+		}
+	}
+	if !signalAlive(pid) {
+		t.Fatal("the zombie was reaped already: the test shows nothing")
+	}
+	cmd.Wait()
+	if processAlive(pid) {
+		t.Errorf("a reaped process %d counts as alive", pid)
+	}
+}

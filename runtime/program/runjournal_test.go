@@ -49,7 +49,7 @@ func runChild(path string) int {
 // (so that the kills land at every instant of the loop), loses nothing it
 // recorded and evaluates nothing twice but the trial a kill cut off: the
 // study ends with its budget told, each value the objective's at its
-// point.
+// point, every trial asked at the point an uninterrupted run asks it.
 func TestRunKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts run processes")
@@ -110,6 +110,13 @@ func TestRunKilled(t *testing.T) {
 		switch e.Kind {
 		case journal.KindAsk:
 			points[e.Trial] = strconv.FormatFloat(e.X[0], 'g', -1, 64)
+			// The points an uninterrupted run asks: its session suggests
+			// the number of values observed, k - 1 for trial k. A resumed
+			// run that asked a new trial before taking over the one a kill
+			// cut off would ask another.
+			if k, _ := strconv.Atoi(e.Trial); e.X[0] != float64(k-1) {
+				t.Errorf("trial %s asked at %v; an uninterrupted run asks it at %d", e.Trial, e.X[0], k-1)
+			}
 		case journal.KindTell:
 			x, _ := strconv.ParseFloat(points[e.Trial], 64)
 			if *e.Y != x*x {

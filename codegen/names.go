@@ -15,7 +15,7 @@ var reservedNames = []string{
 	"StoppedBudget", "StoppedCondition", "StoppedExhausted",
 	"fromUnit", "toUnit", "snap", "feasible", "kernel", "acquisition", "acquisitionValue", "noiseVariance", "nuggetFraction",
 	"initialPoints", "designPool", "streamSeed", "stopWhen", "command", "layout",
-	"kernelGradA", "kernelGradHyper", "hyperparameters", "numHyper", "numFit", "fitStart", "fitLower", "fitUpper",
+	"infeasible", "kernelGradA", "kernelGradHyper", "hyperparameters", "numHyper", "numFit", "fitStart", "fitLower", "fitUpper",
 	// imported packages
 	"acq", "bench", "context", "design", "errors", "fit", "fmt", "gp", "math", "program", "search", "strconv", "strings",
 	"safe", kernelAlias, "slices",

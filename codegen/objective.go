@@ -36,6 +36,18 @@ func (g *generator) feasibleDecl(f *jen.File) {
 	body = append(body, jen.Return(jen.True()))
 	f.Comment("feasible reports whether x, in user units, satisfies the known constraints: " + strings.Join(constraintNames, ", ") + ".")
 	f.Func().Id("feasible").Params(jen.Id("x").Id("Point")).Bool().Block(body...)
+	where := make([]string, len(g.known))
+	for i, c := range g.known {
+		where[i] = fmt.Sprintf("%s (line %d)", c.Name, c.Span.Start.Line)
+	}
+	f.Comment("infeasible names the known constraints when a search found no point that")
+	f.Comment("keeps them all.")
+	f.Func().Id("infeasible").Params(jen.Id("err").Error()).Error().Block(
+		jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(runtimeSearch, "ErrNoFeasible"))).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("no point it tried keeps the known constraints "+strings.Join(where, ", ")+" of "+g.p.Source+"; can they hold together in the domain? (%w)"), jen.Id("err"))),
+		),
+		jen.Return(jen.Id("err")),
+	)
 }
 
 // objectiveDecl emits Objective, the evaluator of the objective's binding.

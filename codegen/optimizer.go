@@ -292,7 +292,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 	case !g.o.Explores():
 		body = append(body,
 			g.acquisitionSearch(),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search"))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(field("pendingIndex").Call(jen.Op("&").Id("x")).Op("<").Lit(0)).Block(jen.Return(jen.Id("x"), jen.Nil())),
@@ -306,14 +306,14 @@ func (g *generator) suggestDecls(f *jen.File) {
 	default:
 		body = append(body,
 			g.acquisitionSearch(),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.errorf("acquisition search: %w", jen.Id("err")))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search"))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
 			jen.Comment("The acquisition's maximiser was evaluated already: explore where the model is"),
 			jen.Comment("least certain instead."),
 			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(g.maximize("sdFn", jen.Lit(1))), jen.Id("err").Op("!=").Nil()).Block(
-				jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
+				jen.Return(jen.Id("Point").Values(), g.searchError("exploration search")),
 			),
 			jen.Id("x").Op("=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
@@ -384,8 +384,18 @@ func (g *generator) farthest() jen.Code {
 		jen.Func().Params(jen.List(jen.Id("i"), jen.Id("j")).Int()).Float64().Block(jen.Return(field("units").Index(jen.Id("i")).Index(jen.Id("j")))),
 		g.feasible(), jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(2)), whole(field("candidate"))),
 		jen.Id("err").Op("!=").Nil()).Block(
-		jen.Return(jen.Id("Point").Values(), g.errorf("exploration search: %w", jen.Id("err"))),
+		jen.Return(jen.Id("Point").Values(), g.searchError("exploration search")),
 	)
+}
+
+// searchError is the error of a failed search, err, which names the known
+// constraints when none of its points kept them (infeasible).
+func (g *generator) searchError(what string) jen.Code {
+	err := jen.Id("err")
+	if len(g.known) > 0 {
+		err = jen.Id("infeasible").Call(err)
+	}
+	return g.errorf(what+": %w", err)
 }
 
 // incumbentStart gives the search the incumbent i as a start or, for a joint

@@ -109,6 +109,15 @@ func feasible(x Point) bool {
 	return true
 }
 
+// infeasible names the known constraints when a search found no point that
+// keeps them all.
+func infeasible(err error) error {
+	if errors.Is(err, search.ErrNoFeasible) {
+		return fmt.Errorf("no point it tried keeps the known constraints budget_line (line 16) of lbfgs.bo; can they hold together in the domain? (%w)", err)
+	}
+	return err
+}
+
 // numHyper is the number of learned kernel hyperparameter values.
 const numHyper = 1
 
@@ -335,7 +344,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	value, err := o.search.Maximize(o.acquisitionGradFn, o.feasibleFn, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
-		return Point{}, fmt.Errorf("lbfgs_search: acquisition search: %w", err)
+		return Point{}, fmt.Errorf("lbfgs_search: acquisition search: %w", infeasible(err))
 	}
 	o.lastAcquisition, o.searched = acquisitionValue(value), true
 	x := fromUnit(&o.candidate)
@@ -345,7 +354,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	// The acquisition's maximiser was evaluated already: explore where the model is
 	// least certain instead.
 	if _, err := o.search.Maximize(o.sdGradFn, o.feasibleFn, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("lbfgs_search: exploration search: %w", err)
+		return Point{}, fmt.Errorf("lbfgs_search: exploration search: %w", infeasible(err))
 	}
 	x = fromUnit(&o.candidate)
 	if !o.evaluated(&x) {
@@ -356,7 +365,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err := search.Farthest(n, Dim, func(i, j int) float64 {
 		return o.units[i][j]
 	}, o.feasibleFn, streamSeed(o.seed, uint64(n), 2), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("lbfgs_search: exploration search: %w", err)
+		return Point{}, fmt.Errorf("lbfgs_search: exploration search: %w", infeasible(err))
 	}
 	x = fromUnit(&o.candidate)
 	if o.evaluated(&x) {

@@ -109,6 +109,15 @@ func feasible(x Point) bool {
 	return true
 }
 
+// infeasible names the known constraints when a search found no point that
+// keeps them all.
+func infeasible(err error) error {
+	if errors.Is(err, search.ErrNoFeasible) {
+		return fmt.Errorf("no point it tried keeps the known constraints capacity (line 13) of mixed.bo; can they hold together in the domain? (%w)", err)
+	}
+	return err
+}
+
 // numHyper is the number of learned kernel hyperparameter values.
 const numHyper = 1
 
@@ -327,7 +336,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	value, err := o.search.Maximize(o.acquisitionGradFn, o.feasibleFn, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
-		return Point{}, fmt.Errorf("training: acquisition search: %w", err)
+		return Point{}, fmt.Errorf("training: acquisition search: %w", infeasible(err))
 	}
 	o.lastAcquisition, o.searched = value, true
 	x := fromUnit(&o.candidate)
@@ -337,7 +346,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	// The acquisition's maximiser was evaluated already: explore where the model is
 	// least certain instead.
 	if _, err := o.search.Maximize(o.sdGradFn, o.feasibleFn, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("training: exploration search: %w", err)
+		return Point{}, fmt.Errorf("training: exploration search: %w", infeasible(err))
 	}
 	x = fromUnit(&o.candidate)
 	if !o.evaluated(&x) {
@@ -348,7 +357,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err := search.Farthest(n, Dim, func(i, j int) float64 {
 		return o.units[i][j]
 	}, o.feasibleFn, streamSeed(o.seed, uint64(n), 2), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("training: exploration search: %w", err)
+		return Point{}, fmt.Errorf("training: exploration search: %w", infeasible(err))
 	}
 	x = fromUnit(&o.candidate)
 	if o.evaluated(&x) {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -76,6 +77,11 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 	// A command that exits without reading its input leaves the copy to its
 	// standard input blocked: stop waiting for it soon.
 	cmd.WaitDelay = time.Second
+	// Where the command dies with its parent (dieWithParent), the kernel
+	// means the thread that started it: keep this goroutine on that thread
+	// until the command has ended, so that no thread's exit kills it early.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	err = cmd.Start()
 	if err == nil {
 		if started, ok := ctx.Value(startedKey{}).(func(pid int)); ok {

@@ -234,6 +234,9 @@ func (g *generator) program(importPath string) []File {
 		f.Comment("run adapts the library's Run to runtime/program.")
 		f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(
 			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Add(lib("Run")).Call(jen.Id("ctx"), lib("RunOptions").Add(keyed(true, runOptions...))),
+			jen.If(jen.Id("failed").Op(":=").Parens(jen.Op("*").Add(lib("EvaluationError"))).Parens(jen.Nil()), jen.Qual("errors", "As").Call(jen.Id("err"), jen.Op("&").Id("failed"))).Block(
+				jen.Id("err").Op("=").Add(prog("EvaluationFailed")).Call(jen.Id("err")),
+			),
 			jen.Return(prog("Result").Add(keyed(true, result...)), jen.Id("err")),
 		)
 	}

@@ -11,7 +11,7 @@ import (
 var reservedNames = []string{
 	// package-level declarations of the emitted library
 	"Dim", "Budget", "Seed", "Maximize", "InitialDesign", "Point", "ComponentNames", "Lower", "Upper", "Integer", "Log",
-	"ErrFull", "ErrExhausted", "Optimizer", "New", "Objective", "Run", "RunOptions", "Progress", "Result",
+	"ErrFull", "ErrExhausted", "EvaluationError", "Optimizer", "New", "Objective", "Run", "RunOptions", "Progress", "Result",
 	"StoppedBudget", "StoppedCondition", "StoppedExhausted",
 	"fromUnit", "toUnit", "snap", "feasible", "kernel", "acquisition", "acquisitionValue", "noiseVariance", "nuggetFraction",
 	"initialPoints", "designPool", "streamSeed", "stopWhen", "command", "layout",

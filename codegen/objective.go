@@ -410,6 +410,17 @@ func (g *generator) runDecls(f *jen.File) {
 	}
 	f.Comment("Why a run stopped.")
 	f.Const().Defs(stopped...)
+	f.Comment("EvaluationError is Run's error when evaluating the objective failed: the")
+	f.Comment("evaluation's number (1 for the first), its point and what went wrong.")
+	f.Type().Id("EvaluationError").Struct(
+		jen.Id("Evaluation").Int(),
+		jen.Id("X").Id("Point"),
+		jen.Id("Err").Error(),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Error").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit(g.pkg+": evaluation %d at %v: %v"), jen.Id("e").Dot("Evaluation"), jen.Id("e").Dot("X"), jen.Id("e").Dot("Err"))),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Unwrap").Params().Error().Block(jen.Return(jen.Id("e").Dot("Err")))
 	g.runHelperDecls(f)
 
 	resultArgs := []jen.Code{jen.Id("stopped")}
@@ -493,7 +504,8 @@ func (g *generator) runDecls(f *jen.File) {
 	loop = append(loop,
 		jen.List(results...).Op(":=").Add(evaluate).Call(jen.Id("ctx"), at),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
-			fail(g.errorf("evaluation %d at %v: %w", jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("x"), jen.Id("err"))),
+			fail(jen.Op("&").Id("EvaluationError").Values(jen.Dict{
+				jen.Id("Evaluation"): jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("X"): jen.Id("x"), jen.Id("Err"): jen.Id("err")})),
 		),
 	)
 	if g.noiseSample != nil {

@@ -493,7 +493,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 	}
 	if runErr != nil {
 		printError(stderr, p, runErr)
-		if p.Evaluate != nil && ctx.Err() == nil {
+		if failed := (*evaluationError)(nil); p.Evaluate != nil && ctx.Err() == nil && errors.As(runErr, &failed) {
 			fmt.Fprintf(stderr, "    hint: with --journal J a run records a failed evaluation and goes on, and can time evaluations out, retry them and resume\n")
 		}
 		return ExitFailure
@@ -629,3 +629,14 @@ func parseFlags(p Problem, flags *flag.FlagSet, command string, args []string, s
 	}
 	return 0, true
 }
+
+// EvaluationFailed marks err, a Run's error, as a failed evaluation of the
+// objective, after which run suggests a journal (which records the failure
+// and goes on) rather than for any other error.
+func EvaluationFailed(err error) error { return &evaluationError{err} }
+
+// evaluationError is EvaluationFailed's mark.
+type evaluationError struct{ err error }
+
+func (e *evaluationError) Error() string { return e.err.Error() }
+func (e *evaluationError) Unwrap() error { return e.err }

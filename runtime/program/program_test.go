@@ -345,3 +345,26 @@ func TestTellEvent(t *testing.T) {
 		t.Errorf("described as %q, want %q", got, want)
 	}
 }
+
+// TestRunErrorHint: run suggests a journal after a failed evaluation (the
+// generated Run marks it, EvaluationFailed), not after any other error.
+func TestRunErrorHint(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		hint bool
+	}{
+		{EvaluationFailed(errors.New("p: evaluation 3 at [0.5]: boom")), true},
+		{errors.New("p: acquisition search: no point it tried keeps the known constraints"), false},
+	} {
+		var got Options
+		var stdout, stderr bytes.Buffer
+		p := fakeProblem(&got, tc.err)
+		p.Evaluate = func(context.Context, int, []float64) (Evaluation, error) { return Evaluation{}, nil } // a journal could run it
+		if code := Run(context.Background(), p, []string{"run"}, &stdout, &stderr); code != ExitFailure {
+			t.Fatalf("%v: exit %d", tc.err, code)
+		}
+		if has := strings.Contains(stderr.String(), "hint: with --journal J"); has != tc.hint {
+			t.Errorf("%v: hint printed %v, want %v:\n%s", tc.err, has, tc.hint, stderr.String())
+		}
+	}
+}

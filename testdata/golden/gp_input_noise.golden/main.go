@@ -172,6 +172,9 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 			})
 		},
 	})
+	if failed := (*gp_input_noise.EvaluationError)(nil); errors.As(err, &failed) {
+		err = program.EvaluationFailed(err)
+	}
 	return program.Result{
 		Evaluations:         r.Evaluations,
 		Recommendation:      r.Recommendation[:],

@@ -72,6 +72,21 @@ const (
 	StoppedExhausted = "exhausted"
 )
 
+// EvaluationError is Run's error when evaluating the objective failed: the
+// evaluation's number (1 for the first), its point and what went wrong.
+type EvaluationError struct {
+	Evaluation int
+	X          Point
+	Err        error
+}
+
+func (e *EvaluationError) Error() string {
+	return fmt.Sprintf("kg: evaluation %d at %v: %v", e.Evaluation, e.X, e.Err)
+}
+func (e *EvaluationError) Unwrap() error {
+	return e.Err
+}
+
 // noiseFree returns the objective's value at x without observation noise.
 func noiseFree(x Point) float64 {
 	y, _ := Objective(context.Background(), x) // an expression never fails
@@ -150,7 +165,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		}
 		value, err := Objective(ctx, x)
 		if err != nil {
-			return o.result(stopped), fmt.Errorf("kg: evaluation %d at %v: %w", o.Evaluations()+1, x, err)
+			return o.result(stopped), &EvaluationError{
+				Err:        err,
+				Evaluation: o.Evaluations() + 1,
+				X:          x,
+			}
 		}
 		y := value + observationNoise(noiseRand)
 		if err := o.Observe(x, y); err != nil {

@@ -126,6 +126,21 @@ const (
 	StoppedNoSafePoint = "no safe point"
 )
 
+// EvaluationError is Run's error when evaluating the objective failed: the
+// evaluation's number (1 for the first), its point and what went wrong.
+type EvaluationError struct {
+	Evaluation int
+	X          Point
+	Err        error
+}
+
+func (e *EvaluationError) Error() string {
+	return fmt.Sprintf("safeexec: evaluation %d at %v: %v", e.Evaluation, e.X, e.Err)
+}
+func (e *EvaluationError) Unwrap() error {
+	return e.Err
+}
+
 // noiseFree returns NaN: the objective's values come with whatever noise they
 // have, which boc does not know.
 func noiseFree(Point) float64 {
@@ -200,7 +215,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		}
 		y, measured, err := Measure(ctx, x)
 		if err != nil {
-			return o.result(stopped, unsafe), fmt.Errorf("safeexec: evaluation %d at %v: %w", o.Evaluations()+1, x, err)
+			return o.result(stopped, unsafe), &EvaluationError{
+				Err:        err,
+				Evaluation: o.Evaluations() + 1,
+				X:          x,
+			}
 		}
 		truth := simulated(x)
 		for k, v := range measured {

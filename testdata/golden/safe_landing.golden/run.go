@@ -125,6 +125,21 @@ const (
 	StoppedNoSafePoint = "no safe point"
 )
 
+// EvaluationError is Run's error when evaluating the objective failed: the
+// evaluation's number (1 for the first), its point and what went wrong.
+type EvaluationError struct {
+	Evaluation int
+	X          Point
+	Err        error
+}
+
+func (e *EvaluationError) Error() string {
+	return fmt.Sprintf("safelanding: evaluation %d at %v: %v", e.Evaluation, e.X, e.Err)
+}
+func (e *EvaluationError) Unwrap() error {
+	return e.Err
+}
+
 // noiseFree returns the objective's value at x without observation noise.
 func noiseFree(x Point) float64 {
 	y, _ := Objective(context.Background(), x) // an expression never fails
@@ -264,7 +279,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		}
 		y, measured, err := Measure(ctx, landed)
 		if err != nil {
-			return o.result(stopped, unsafe), fmt.Errorf("safelanding: evaluation %d at %v: %w", o.Evaluations()+1, x, err)
+			return o.result(stopped, unsafe), &EvaluationError{
+				Err:        err,
+				Evaluation: o.Evaluations() + 1,
+				X:          x,
+			}
 		}
 		truth := simulated(landed)
 		constraintNoise(&measured, constraintRand, constraintScale)

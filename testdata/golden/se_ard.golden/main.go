@@ -164,6 +164,9 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 			})
 		},
 	})
+	if failed := (*se_ard.EvaluationError)(nil); errors.As(err, &failed) {
+		err = program.EvaluationFailed(err)
+	}
 	return program.Result{
 		Evaluations:         r.Evaluations,
 		Recommendation:      r.Recommendation[:],

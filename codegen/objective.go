@@ -36,6 +36,9 @@ func (g *generator) feasibleDecl(f *jen.File) {
 	body = append(body, jen.Return(jen.True()))
 	f.Comment("feasible reports whether x, in user units, satisfies the known constraints: " + strings.Join(constraintNames, ", ") + ".")
 	f.Func().Id("feasible").Params(jen.Id("x").Id("Point")).Bool().Block(body...)
+	if !g.searchesDomain() {
+		return
+	}
 	where := make([]string, len(g.known))
 	for i, c := range g.known {
 		where[i] = fmt.Sprintf("%s (line %d)", c.Name, c.Span.Start.Line)

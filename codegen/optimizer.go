@@ -388,11 +388,15 @@ func (g *generator) farthest() jen.Code {
 	)
 }
 
+// searchesDomain reports whether Suggest searches the domain (runtime/search),
+// rather than a finite decision set or a safe explorer's.
+func (g *generator) searchesDomain() bool { return g.o.Safety == nil && !g.o.Finite() }
+
 // searchError is the error of a failed search, err, which names the known
 // constraints when none of its points kept them (infeasible).
 func (g *generator) searchError(what string) jen.Code {
 	err := jen.Id("err")
-	if len(g.known) > 0 {
+	if len(g.known) > 0 && g.searchesDomain() {
 		err = jen.Id("infeasible").Call(err)
 	}
 	return g.errorf(what+": %w", err)

@@ -98,15 +98,6 @@ func feasible(x Point) bool {
 	return true
 }
 
-// infeasible names the known constraints when a search found no point that
-// keeps them all.
-func infeasible(err error) error {
-	if errors.Is(err, search.ErrNoFeasible) {
-		return fmt.Errorf("no point it tried keeps the known constraints corner (line 16) of candidates.bo; can they hold together in the domain? (%w)", err)
-	}
-	return err
-}
-
 // numHyper is the number of learned kernel hyperparameter values.
 const numHyper = 1
 

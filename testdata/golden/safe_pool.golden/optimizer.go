@@ -12,7 +12,6 @@ import (
 	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/safe"
-	"github.com/bocdev/boc/runtime/search"
 	"math"
 	"slices"
 	"strconv"
@@ -113,15 +112,6 @@ func feasible(x Point) bool {
 		return false
 	}
 	return true
-}
-
-// infeasible names the known constraints when a search found no point that
-// keeps them all.
-func infeasible(err error) error {
-	if errors.Is(err, search.ErrNoFeasible) {
-		return fmt.Errorf("no point it tried keeps the known constraints spend (line 14) of safe_pool.bo; can they hold together in the domain? (%w)", err)
-	}
-	return err
 }
 
 // numHyper is the number of learned kernel hyperparameter values.

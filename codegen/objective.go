@@ -585,8 +585,8 @@ func (g *generator) runDecls(f *jen.File) {
 	)
 	f.Comment("Run optimises the objective: it suggests, evaluates and observes points until the")
 	f.Comment("budget is spent" + stopDoc + ", and returns the recommendation. When it fails")
-	f.Comment("(an objective error, a numerical failure, ctx cancelled) the Result describes")
-	f.Comment("the evaluations made before the error.")
+	f.Comment("(an objective error, returned as an *EvaluationError; a numerical failure; ctx")
+	f.Comment("cancelled) the Result describes the evaluations made before the error.")
 	if g.o.SimulatesInputNoise() {
 		f.Comment("Each evaluation lands at x + ε instead of the point x it was sent to, with ε a")
 		f.Comment("fresh draw of the declared input noise from a stream seeded with the seed; the")

@@ -164,8 +164,8 @@ func randomPoint(rng *rand.Rand) (Point, error) {
 
 // Run optimises the objective: it suggests, evaluates and observes points until the
 // budget is spent, and returns the recommendation. When it fails
-// (an objective error, a numerical failure, ctx cancelled) the Result describes
-// the evaluations made before the error.
+// (an objective error, returned as an *EvaluationError; a numerical failure; ctx
+// cancelled) the Result describes the evaluations made before the error.
 // Each evaluation lands at x + ε instead of the point x it was sent to, with ε a
 // fresh draw of the declared input noise from a stream seeded with the seed; the
 // value is observed at x.

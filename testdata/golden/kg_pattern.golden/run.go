@@ -111,8 +111,8 @@ func randomPoint(rng *rand.Rand) (Point, error) {
 
 // Run optimises the objective: it suggests, evaluates and observes points until the
 // budget is spent, and returns the recommendation. When it fails
-// (an objective error, a numerical failure, ctx cancelled) the Result describes
-// the evaluations made before the error.
+// (an objective error, returned as an *EvaluationError; a numerical failure; ctx
+// cancelled) the Result describes the evaluations made before the error.
 func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	budget := opt.Budget
 	if budget == 0 {

@@ -258,6 +258,7 @@ func usage(p Problem, w io.Writer) {
              [--constraint-noise-scale R] [--on-contradiction continue|stop]
        %[1]s run --journal J [--study NAME] [--budget N] [--json] [--workers N]
              [--eval-timeout D] [--retries R] [--on-failure continue|stop] [--lease D]
+             [--on-contradiction continue|stop]
        %[1]s ask [-n K] [--journal J] [--study NAME] [--json]
        %[1]s tell ID (--value Y [--sd S] [--constraint NAME=V]... | --failed [--reason TEXT]) [--journal J] [--study NAME]
        %[1]s status [--journal J] [--study NAME] [--json]
@@ -412,7 +413,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		return ExitUsage
 	}
 	if journalled.journal != "" {
-		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 || *constraintScale != 1 || *onContradiction != "continue" {
+		if *trace || *randomSearch || *seed != p.Seed || *noiseScale != 1 || *constraintScale != 1 {
 			fmt.Fprintf(stderr, "%s: run --journal takes --budget, --study, --json and the evaluation flags only: a study's seed is the problem's\n", p.Name)
 			return ExitUsage
 		}
@@ -420,6 +421,11 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 			fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
 			return ExitUsage
 		}
+		if msg := checkOnContradiction(p, *onContradiction); msg != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
+			return ExitUsage
+		}
+		policy.stopOnContradiction = *onContradiction == "stop"
 		journalled.asJSON = *asJSON
 		return runJournal(ctx, p, journalled, policy, *budget, stdout, stderr)
 	}

@@ -303,7 +303,8 @@ func TestContradictions(t *testing.T) {
 	}{
 		{[]string{"run", "--on-contradiction", "halt"}, p, "want continue or stop"},
 		{[]string{"run", "--on-contradiction", "stop"}, plain, "needs unknown safety constraints"},
-		{[]string{"run", "--journal", "j", "--on-contradiction", "stop"}, p, "run --journal takes"},
+		{[]string{"run", "--journal", "j", "--on-contradiction", "halt"}, p, "want continue or stop"},
+		{[]string{"run", "--journal", "j", "--on-contradiction", "stop"}, plain, "needs unknown safety constraints"},
 	} {
 		stderr.Reset()
 		if code := Run(context.Background(), tt.p, tt.args, &stdout, &stderr); code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {

@@ -36,6 +36,9 @@ type runPolicy struct {
 	retries       int
 	stopOnFailure bool
 	lease         time.Duration
+	// stopOnContradiction ends the run after a measurement contradicted the
+	// constraints' model (--on-contradiction stop).
+	stopOnContradiction bool
 }
 
 // check validates the policy's flags, onFailure the text of --on-failure,
@@ -65,10 +68,11 @@ const (
 
 // Why a journalled run stopped.
 const (
-	stoppedBudget      = "budget"
-	stoppedInterrupted = "interrupted"
-	stoppedFailure     = "failure"
-	stoppedExhausted   = "exhausted"
+	stoppedBudget        = "budget"
+	stoppedInterrupted   = "interrupted"
+	stoppedFailure       = "failure"
+	stoppedContradiction = "contradiction"
+	stoppedExhausted     = "exhausted"
 )
 
 // runJournal runs study f.study of the journal f.journal to budget trials.
@@ -109,6 +113,8 @@ func runJournal(ctx context.Context, p Problem, f studyFlags, policy runPolicy, 
 	case stoppedFailure:
 		fmt.Fprintf(stderr, "%s: stopped by a failed evaluation (--on-failure stop)\n", p.Name)
 		return ExitFailure
+	case stoppedContradiction:
+		fmt.Fprintf(stderr, "%s: stopped by a measurement that contradicted the constraints' model (--on-contradiction stop); status lists it\n", p.Name)
 	}
 	return ExitOK
 }
@@ -138,6 +144,9 @@ type runner struct {
 	// started receives the process groups of the evaluations as they
 	// start (exec objectives), for the leases to record.
 	started chan startedEvaluation
+	// contradicted says a result recorded by this run contradicted the
+	// constraints' model.
+	contradicted bool
 }
 
 // startedEvaluation is a trial whose evaluation started as process group
@@ -210,8 +219,11 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 			if err := r.record(d.t, d.result); err != nil {
 				return "", err
 			}
-			if d.result.Kind == journal.KindFail && r.policy.stopOnFailure {
+			switch {
+			case d.result.Kind == journal.KindFail && r.policy.stopOnFailure:
 				stopped = stoppedFailure
+			case r.contradicted && r.policy.stopOnContradiction:
+				stopped = stoppedContradiction
 			}
 		case <-renew.C:
 			if err := r.renew(running, nil); err != nil {
@@ -402,6 +414,7 @@ func (r *runner) record(t *trial, result *journal.Event) error {
 		// was replayed since: it plays it now, as replays do.
 		replaying := !s.played[t.id]
 		delete(s.played, t.id)
+		before := len(contradictions(s))
 		err := s.observe(r.p, st, replaying)
 		if err != nil && result.Kind == journal.KindTell {
 			fail := s.event(journal.KindFail)
@@ -412,6 +425,10 @@ func (r *runner) record(t *trial, result *journal.Event) error {
 		}
 		if err != nil {
 			return nil, err
+		}
+		for _, note := range contradictions(s)[before:] {
+			fmt.Fprintf(r.stderr, "    contradiction: %s\n", note)
+			r.contradicted = true
 		}
 		recorded = s
 		return []journal.Event{*st.result}, nil
@@ -576,4 +593,13 @@ func writeTrialProgress(w io.Writer, p Problem, s *study, t *trial, budget int) 
 		}
 	}
 	fmt.Fprintf(w, "[%d/%d] trial %s: %s  %s\n", len(s.told), budget, t.id, formatPoint(p.Dims, t.x), outcome)
+}
+
+// contradictions are the measurements so far that contradicted the study's
+// constraints' model (SafeModel), one sentence each.
+func contradictions(s *study) []string {
+	if model, ok := s.session.(SafeModel); ok {
+		return model.Contradictions()
+	}
+	return nil
 }

@@ -293,12 +293,7 @@ func (e *Explorer) excludeAround(p int) {
 // inBall reports whether the unit point u lies in an excluded ball.
 func (e *Explorer) inBall(u []float64) bool {
 	for b, radius := range e.ballRadii {
-		centre := e.ballCentres[b*e.cfg.Dim : (b+1)*e.cfg.Dim]
-		d := 0.0
-		for c, v := range centre {
-			d += (v - u[c]) * (v - u[c])
-		}
-		if d < radius*radius {
+		if sqDist(e.ballCentres[b*e.cfg.Dim:(b+1)*e.cfg.Dim], u) < radius*radius {
 			return true
 		}
 	}

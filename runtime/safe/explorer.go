@@ -812,12 +812,13 @@ func (e *Explorer) lipschitzZ() (l []float64, all bool) {
 	return l, all
 }
 
-func (e *Explorer) distance(i, j int) float64 {
+func (e *Explorer) distance(i, j int) float64 { return math.Sqrt(sqDist(e.point(i), e.point(j))) }
+
+// sqDist is ‖a − b‖² for points of the same dimension.
+func sqDist(a, b []float64) float64 {
 	s := 0.0
-	a, b := e.point(i), e.point(j)
-	for c := range a {
-		d := a[c] - b[c]
-		s += d * d
+	for c, v := range a {
+		s += (v - b[c]) * (v - b[c])
 	}
-	return math.Sqrt(s)
+	return s
 }

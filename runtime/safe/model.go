@@ -289,13 +289,8 @@ func (m *model) capped() bool {
 func (m *model) diameter(count int) float64 {
 	d := 0.0
 	for i, r := range m.rows[:count] {
-		a := m.units(r)
 		for _, q := range m.rows[:i] {
-			s := 0.0
-			for c, v := range m.units(q) {
-				s += (v - a[c]) * (v - a[c])
-			}
-			d = max(d, s)
+			d = max(d, sqDist(m.units(q), m.units(r)))
 		}
 	}
 	return math.Sqrt(d)

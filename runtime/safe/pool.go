@@ -162,11 +162,7 @@ func (e *Explorer) proposeAround(i int) bool {
 // there would spend a slot on what the pool already represents.
 func (e *Explorer) crowded(u []float64, r float64) bool {
 	for i := range e.pool.filled {
-		d := 0.0
-		for c, v := range e.point(i) {
-			d += (v - u[c]) * (v - u[c])
-		}
-		if d < r*r {
+		if sqDist(e.point(i), u) < r*r {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity says whether a diagnostic stops compilation.
@@ -120,7 +121,6 @@ func (d Diagnostic) Render(w io.Writer, src []byte) {
 	fmt.Fprintln(w, d.String())
 	if line, ok := sourceLine(src, d.Span.Start.Line); ok {
 		text := strings.ReplaceAll(string(line), "\t", " ")
-		fmt.Fprintf(w, "    %s\n", text)
 		col := d.Span.Start.Col
 		if col < 1 {
 			col = 1
@@ -129,14 +129,45 @@ func (d Diagnostic) Render(w io.Writer, src []byte) {
 		if d.Span.End.Line == d.Span.Start.Line && d.Span.End.Col > col {
 			width = d.Span.End.Col - col
 		}
+		text, col = excerpt(text, col)
 		if col-1+width > len(text)+1 {
 			width = max(1, len(text)+1-(col-1))
 		}
+		fmt.Fprintf(w, "    %s\n", text)
 		fmt.Fprintf(w, "    %s^%s\n", strings.Repeat(" ", col-1), strings.Repeat("~", width-1))
 	}
 	if d.Hint != "" {
 		fmt.Fprintf(w, "    hint: %s\n", d.Hint)
 	}
+}
+
+// excerptWidth is how much of a long line a diagnostic quotes: a line of a
+// generated file can hold megabytes.
+const excerptWidth = 120
+
+// excerpt cuts a line longer than excerptWidth to the part around column col
+// (from 1, in bytes), marking the cuts with "...", and returns col's column
+// in the excerpt.
+func excerpt(text string, col int) (string, int) {
+	if len(text) <= excerptWidth {
+		return text, col
+	}
+	from := max(0, min(col-1-excerptWidth/3, len(text)-excerptWidth))
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from--
+	}
+	to := min(len(text), from+excerptWidth)
+	for to < len(text) && !utf8.RuneStart(text[to]) {
+		to++
+	}
+	out, col := text[from:to], col-from
+	if from > 0 {
+		out, col = "..."+out, col+3
+	}
+	if to < len(text) {
+		out += "..."
+	}
+	return out, col
 }
 
 func sourceLine(src []byte, n int) ([]byte, bool) {

@@ -2,11 +2,13 @@ package dsl
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
 func TestRender(t *testing.T) {
-	src := []byte("problem p\nmodel gp(kernel = matern42)\n\tbudget x\n")
+	src := []byte("problem p\nmodel gp(kernel = matern42)\n\tbudget x\n" +
+		"let v = " + strings.Repeat("x + ", 248) + "y + " + strings.Repeat("x + ", 250) + "x\n")
 	at := func(line, col, endCol int) Span {
 		return Span{Start: Pos{File: "f.bo", Line: line, Col: col}, End: Pos{File: "f.bo", Line: line, Col: endCol}}
 	}
@@ -24,6 +26,10 @@ func TestRender(t *testing.T) {
 		{"span past the line's end is cut at the end",
 			Errorf(at(1, 9, 40), "p"),
 			"f.bo:1:9: error: p\n    problem p\n            ^~\n"},
+		{"a long line is quoted around the span",
+			Errorf(Span{Start: Pos{File: "f.bo", Line: 4, Col: 1001}, End: Pos{File: "f.bo", Line: 4, Col: 1002}}, "p"),
+			"f.bo:4:1001: error: p\n    ..." + strings.Repeat("x + ", 10) + "y + " + strings.Repeat("x + ", 19) + "...\n" +
+				"       " + strings.Repeat(" ", 40) + "^\n"},
 		{"no source line: only the message",
 			Errorf(at(9, 1, 2), "missing"),
 			"f.bo:9:1: error: missing\n"},

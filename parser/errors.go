@@ -313,7 +313,9 @@ func (r *ebnfReader) term() (first []string, nullable bool) {
 				break
 			}
 		}
-		first = []string{r.s[r.i:end]}
+		// A production is capitalised, as participle names struct ones;
+		// it names those it hands to Parseable by their Go type (`expr`).
+		first = []string{strings.ToUpper(r.s[r.i:r.i+1]) + r.s[r.i+1:end]}
 		r.i = end
 	}
 	for r.more() && strings.IndexByte("?*+!", r.s[r.i]) >= 0 {

@@ -65,8 +65,9 @@ func parserFor[P any](convert func(*converter, *P) ast.Stmt) statementParser {
 	}
 }
 
-// matched is embedded in every production: participle fills Tokens with the
-// tokens the production consumed, from which the node's span is computed.
+// matched is embedded in every production: participle (or, for expressions,
+// expr.go) fills Tokens with the tokens the production consumed, from which
+// the node's span is computed.
 // (participle's EndPos is where the next token starts, so a span ending there
 // would take in the spaces and comments after the node.)
 type matched struct {
@@ -251,34 +252,35 @@ type valueStmt struct {
 
 // ---- expressions ----
 
-// expr is operands joined by binary operators. The grammar keeps them flat;
-// the converter applies precedence and associativity (precedence.go), which
-// keeps each operand a few productions deep instead of one per precedence
-// level.
+// The expression productions are read by hand (expr.go); these structs are
+// what it fills, and what the converter reads.
+
+// expr is operands joined by binary operators. It is kept flat; the
+// converter applies precedence and associativity (precedence.go).
 type expr struct {
 	matched
-	X    *operand         `parser:"@@"`
-	Rest []*binaryOperand `parser:"@@*"`
+	X    *operand
+	Rest []*binaryOperand
 }
 
 type binaryOperand struct {
 	matched
-	Op string   `parser:"@( 'or' | 'and' | '<=' | '>=' | '<' | '>' | '==' | '!=' | '+' | '-' | '*' | '/' | '^' )"`
-	Y  *operand `parser:"@@"`
+	Op string
+	Y  *operand
 }
 
 // arith is the expression on a side of a constraint: arithmetic only, so
 // that the comparison after it is the constraint's own.
 type arith struct {
 	matched
-	X    *operand        `parser:"@@"`
-	Rest []*arithOperand `parser:"@@*"`
+	X    *operand
+	Rest []*arithOperand
 }
 
 type arithOperand struct {
 	matched
-	Op string   `parser:"@( '+' | '-' | '*' | '/' | '^' )"`
-	Y  *operand `parser:"@@"`
+	Op string
+	Y  *operand
 }
 
 // operand is one operand: a prefix operator (`-`, `not`) applied to an
@@ -288,24 +290,22 @@ type arithOperand struct {
 // as it can, so `if c then a else b + 1` adds to b.
 type operand struct {
 	matched
-	X        *primary  `parser:"( @@"`
-	Suffixes []*suffix `parser:"  @@*"`
-	Vec      *vecLit   `parser:"| @@"`
-	Prefix   *prefixed `parser:"| @@"`
-	If       *ifExpr   `parser:"| @@ )"`
+	X        *primary
+	Suffixes []*suffix
+	Vec      *vecLit
+	Prefix   *prefixed
+	If       *ifExpr
 }
 
 type prefixed struct {
 	matched
-	Op string   `parser:"@( '-' | 'not' )"`
-	X  *operand `parser:"@@"`
+	Op string
+	X  *operand
 }
 
 type ifExpr struct {
 	matched
-	Cond *expr `parser:"'if' @@"`
-	Then *expr `parser:"'then' @@"`
-	Else *expr `parser:"'else' @@"`
+	Cond, Then, Else *expr
 }
 
 type cmpOp struct {
@@ -316,30 +316,30 @@ type cmpOp struct {
 // suffix is `[i]`, `[i:j]`, `[i:]`, `[:j]` or `[:]`.
 type suffix struct {
 	matched
-	OpenLo *sliceEnd `parser:"'[' ( @@"`
-	Index  *expr     `parser:"    | @@"`
-	Slice  *sliceEnd `parser:"      @@? ) ']'"`
+	OpenLo *sliceEnd
+	Index  *expr
+	Slice  *sliceEnd
 }
 
 // sliceEnd is the `:j` part of a slice; j may be left out.
 type sliceEnd struct {
 	matched
-	Hi *expr `parser:"':' @@?"`
+	Hi *expr
 }
 
 type primary struct {
 	matched
-	Call   *call      `parser:"  @@"`
-	Number *numberLit `parser:"| @@"`
-	String *stringLit `parser:"| @@"`
-	Learn  *learn     `parser:"| @@"`
-	Name   bool       `parser:"| @'acquisition'"`
-	Paren  *parenExpr `parser:"| @@"`
+	Call   *call
+	Number *numberLit
+	String *stringLit
+	Learn  *learn
+	Name   bool // `acquisition`, a keyword that also names a value
+	Paren  *parenExpr
 }
 
 type numberLit struct {
 	matched
-	Text string `parser:"@Number"`
+	Text string
 }
 
 type stringLit struct {
@@ -356,19 +356,19 @@ type ident struct {
 // where a plugin is expected, and a plain name elsewhere.
 type call struct {
 	matched
-	Fun  *ident   `parser:"@@"`
-	Args *argList `parser:"@@?"`
+	Fun  *ident
+	Args *argList
 }
 
 type learn struct {
 	matched
-	Args *argList `parser:"'learn' @@?"`
+	Args *argList
 }
 
 // argList allows a trailing comma, handy when arguments span lines.
 type argList struct {
 	matched
-	Args []*arg `parser:"'(' ( @@ ( (?= ',' ~')') ',' @@ )* ','? )? ')'"`
+	Args []*arg
 }
 
 // arg is `value` or `name = value`. The splitter types a word followed by
@@ -376,23 +376,23 @@ type argList struct {
 // keyword can name an argument (`learn(init = 0.3)`).
 type arg struct {
 	matched
-	Name  *argName `parser:"( @@ '='"`
-	Value *expr    `parser:"  @@ | @@ )"`
+	Name  *argName
+	Value *expr
 }
 
 type argName struct {
 	matched
-	Name string `parser:"@ArgName"`
+	Name string
 }
 
 // vecLit allows a trailing comma, handy when rows span lines.
 type vecLit struct {
 	matched
-	Elems []*expr `parser:"'[' ( @@ ( (?= ',' ~']') ',' @@ )* ','? )? ']'"`
+	Elems []*expr
 }
 
 // parenExpr is `(x)` or a tuple `(a, b, ...)`.
 type parenExpr struct {
 	matched
-	Elems []*expr `parser:"'(' @@ ( ',' @@ )* ')'"`
+	Elems []*expr
 }

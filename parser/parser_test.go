@@ -515,3 +515,39 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("with a byte order mark:\n%s\nwithout:\n%s", marked, plain)
 	}
 }
+
+// TestNestingIsDepth checks that maxNesting bounds how deeply a statement
+// nests, not how many operators it has: long sums of powers, negations and
+// parenthesised ifs parse, chains that nest are refused.
+func TestNestingIsDepth(t *testing.T) {
+	many := func(term, sep string) string {
+		return strings.TrimSuffix(strings.Repeat(term+sep, maxNesting+100), sep)
+	}
+	deep := maxNesting + 1
+	tests := []struct {
+		name, expr string
+		nested     bool
+	}{
+		{"a sum of squares", many("(x - 0.5)^2", " + "), false},
+		{"a sum of negations", many("-x", " + "), false},
+		{"conjunctions of nots", many("not a", " and "), false},
+		{"parenthesised ifs", many("(if a then 1 else 2)", " * "), false},
+		{"arguments", "f(" + many("-x^2", ", ") + ")", false},
+		{"a chain of powers", many("2", "^"), true},
+		{"prefix minus", strings.Repeat("-", deep) + "x", true},
+		{"else if", strings.Repeat("if a then 1 else ", deep) + "2", true},
+		{"powers of negations", many("-2", "^"), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := ParseFile("test.bo", []byte("let v = "+tt.expr))
+			refused := len(diags) > 0 && strings.Contains(diags[0].Message, "nested too deeply")
+			if refused != tt.nested {
+				t.Errorf("refused as too deep: %v, want %v (%v)", refused, tt.nested, diags)
+			}
+			if !tt.nested && len(diags) > 0 {
+				t.Errorf("diagnostics: %v", diags)
+			}
+		})
+	}
+}

@@ -53,7 +53,8 @@ type climber struct {
 // climb builds the tree of x followed by rest, an expression whose loosest
 // operators have precedence minPrec.
 func climb[T operatorOperand](c *converter, minPrec int, x *operand, rest []T) ast.Expr {
-	p := &climber{c: c, operands: []*operand{x}}
+	p := &climber{c: c, operands: make([]*operand, 1, len(rest)+1), ops: make([]lexer.Token, 0, len(rest))}
+	p.operands[0] = x
 	for _, r := range rest {
 		p.ops = append(p.ops, r.tokens()[0])
 		p.operands = append(p.operands, r.right())

@@ -13,6 +13,8 @@ import (
 // maxNesting bounds how deeply one statement may nest brackets and
 // right-recursive operators (unary minus, not, ^, if). The grammar is parsed by
 // recursion, so without a bound a pathological file could exhaust the stack.
+// Operands joined by left-associative operators do not nest: a sum of any
+// number of terms is one level.
 const maxNesting = 500
 
 // statement is the run of tokens of one top-level statement. Newline tokens are
@@ -30,6 +32,7 @@ type opener struct {
 	tok   lexer.Token
 	start dsl.Pos
 	what  string // "vector", "argument list", "domain block", ...
+	outer scope  // the nesting around the bracket, restored when it closes
 }
 
 func newOpener(src *source, before []lexer.Token, t lexer.Token) opener {
@@ -52,12 +55,18 @@ var (
 // grammar error, and it recovers from one: a line that starts with a statement
 // keyword inside brackets (`objective ...` after a `domain {` that was never
 // closed) starts a new statement.
+//
+// The statements' tokens are kept in toks itself, compacted in place (a
+// statement drops the newlines inside brackets), so a large file costs one
+// token array.
 type splitter struct {
 	src   *source
 	toks  []lexer.Token // significant tokens and newlines
+	kept  int           // toks[:kept] are the statements' tokens
+	first int           // the current statement's first token in toks
 	stack []opener
+	scope scope // the nesting inside the innermost open bracket
 	cur   statement
-	depth int // right-recursive operators seen in the current statement
 	out   []statement
 }
 
@@ -91,19 +100,29 @@ func (sp *splitter) add(i int, t lexer.Token) {
 		}
 		sp.fail(d)
 	case closerOf[t.Value] != "":
-		sp.stack = append(sp.stack, newOpener(sp.src, sp.cur.tokens, t))
+		o := newOpener(sp.src, sp.cur.tokens, t)
+		o.outer, sp.scope = sp.scope, scope{base: sp.scope.depth() + 1}
+		sp.stack = append(sp.stack, o)
 		sp.nest(t)
 	case openerOf[t.Value] != "":
 		sp.close(t)
-	case t.Value == "^" || t.Value == "not" || t.Value == "if" || t.Value == "-" && sp.startsOperand():
-		sp.depth++
-		sp.nest(t)
+	default:
+		if sp.scope.step(t, t.Value == "-" && sp.startsOperand()) {
+			sp.nest(t)
+		}
 	}
 	if isWord(t) && sp.namesArgument(i) {
 		t.Type = tokArgName
 	}
-	sp.cur.tokens = append(sp.cur.tokens, t)
+	sp.keep(t)
 	sp.cur.end = tokenEnd(t)
+}
+
+// keep appends t to the current statement's tokens.
+func (sp *splitter) keep(t lexer.Token) {
+	sp.toks[sp.kept] = t
+	sp.kept++
+	sp.cur.tokens = sp.toks[sp.first:sp.kept:sp.kept]
 }
 
 // namesArgument reports whether the word at i names an argument: it is
@@ -139,7 +158,7 @@ func (sp *splitter) startsOperand() bool {
 // nest reports a statement nested deeper than the parser's recursion bound,
 // at the token that goes too deep.
 func (sp *splitter) nest(t lexer.Token) {
-	if len(sp.stack)+sp.depth > maxNesting {
+	if sp.cur.err == nil && sp.scope.depth() > maxNesting {
 		sp.fail(dsl.Errorf(sp.src.tokenSpan(t), "expression is nested too deeply (more than %d levels)", maxNesting).
 			WithHint("split it with `let`"))
 	}
@@ -189,7 +208,7 @@ func (sp *splitter) close(t lexer.Token) {
 		if i < len(sp.stack)-1 { // brackets opened inside this one were left open
 			sp.fail(sp.unclosed(sp.src.tokenSpan(t)))
 		}
-		sp.stack = sp.stack[:i]
+		sp.stack, sp.scope = sp.stack[:i], sp.stack[i].outer
 		return
 	}
 	sp.fail(dsl.Errorf(sp.src.tokenSpan(t), "unexpected %s: there is no `%s` to close", quoteToken(t), openerOf[t.Value]))
@@ -221,7 +240,8 @@ func (sp *splitter) newline(i int) {
 	// decide with one token of lookahead whether another item follows.
 	last := sp.cur.tokens[len(sp.cur.tokens)-1]
 	if sp.stack[len(sp.stack)-1].tok.Value == "{" && last.Type != tokNewline {
-		sp.cur.tokens = append(sp.cur.tokens, sp.toks[i])
+		sp.keep(sp.toks[i])
+		sp.scope = scope{base: sp.scope.base} // the next item
 	}
 }
 
@@ -274,8 +294,7 @@ func (sp *splitter) flush(atEOF bool) {
 		sp.cur.atEOF = atEOF
 		sp.out = append(sp.out, sp.cur)
 	}
-	sp.cur = statement{}
-	sp.depth = 0
+	sp.cur, sp.first, sp.scope = statement{}, sp.kept, scope{}
 }
 
 // quoteToken renders a token for a message: `x`, or the code point of a

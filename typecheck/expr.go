@@ -226,8 +226,28 @@ func (c *checker) unary(e *ast.UnaryExpr, ctx exprCtx) ir.Expr {
 	return &ir.UnaryExpr{At: e.Pos, Op: e.Op, X: x, Typ: t}
 }
 
+// binary checks a chain of binary operators down its left operands in a
+// loop, in the order recursion would take, so that a sum of a great many
+// terms (a generated objective) does not recurse once per term.
 func (c *checker) binary(e *ast.BinaryExpr, ctx exprCtx) ir.Expr {
-	x, y := c.expr(e.X, ctx), c.expr(e.Y, ctx)
+	var buf [8]*ast.BinaryExpr
+	spine := append(buf[:0], e)
+	for {
+		x, ok := spine[len(spine)-1].X.(*ast.BinaryExpr)
+		if !ok {
+			break
+		}
+		spine = append(spine, x)
+	}
+	x := c.expr(spine[len(spine)-1].X, ctx)
+	for i := len(spine) - 1; i >= 0; i-- {
+		x = c.binaryOf(spine[i], x, c.expr(spine[i].Y, ctx))
+	}
+	return x
+}
+
+// binaryOf types e given its checked operands.
+func (c *checker) binaryOf(e *ast.BinaryExpr, x, y ir.Expr) ir.Expr {
 	if isInvalid(x) || isInvalid(y) {
 		return invalid(e.Pos)
 	}

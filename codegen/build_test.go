@@ -468,21 +468,29 @@ func TestPendingAllocationFree(t *testing.T) {
 	}); a != 0 {
 		t.Errorf("%[1]s: SuggestBatch, Pending and Release allocate %%v times", a)
 	}
-	err := o.SuggestBatch(batch[:])
-	if %[3]s {
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := 0
-	if a := testing.AllocsPerRun(1, func() {
-		if err := observe(o, batch[i]); err != nil {
+	// Observe of a pending point, on up to three batches: AllocsPerRun
+	// counts every allocation in the process, and a stray one elsewhere (the
+	// runtime's, under load) must not fail the test, while one of Observe's
+	// own comes back on every batch.
+	allocs := -1.0
+	for try := 0; try < 3 && allocs != 0; try++ {
+		err := o.SuggestBatch(batch[:])
+		if %[3]s {
+			return
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
-		i++
-	}); a != 0 {
-		t.Errorf("%[1]s: Observe of a pending point allocates %%v times", a)
+		i := 0
+		allocs = testing.AllocsPerRun(1, func() {
+			if err := observe(o, batch[i]); err != nil {
+				t.Fatal(err)
+			}
+			i++
+		})
+	}
+	if allocs != 0 {
+		t.Errorf("%[1]s: Observe of a pending point allocates %%v times", allocs)
 	}
 }%[6]s
 `, name, libraryPackage(out), skip, between, imports, certificates))
@@ -820,7 +828,7 @@ func TestJournalledRun(t *testing.T) {
 	if parts := run("parts", "--budget", budget); parts != whole {
 		t.Errorf("continued after 3 trials:\n%s\nuninterrupted:\n%s", parts, whole)
 	}
-	// A run killed while it evaluated its kth trial, at three instants of
+	// A run killed while it evaluated its kth trial, at every instant of
 	// the run: the journal up to that trial's ask, whose lease has expired.
 	// Resumed, it asks what the uninterrupted run asked.
 	journal, err := os.ReadFile(filepath.Join(dir, "whole"))
@@ -828,7 +836,7 @@ func TestJournalledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, _ := strconv.Atoi(budget)
-	for _, k := range []int{4, n / 2 + 1, n - 1} {
+	for k := 1; k <= n; k++ {
 		var killed []byte
 		asks := 0
 		for _, line := range bytes.SplitAfter(journal, []byte("\n")) {

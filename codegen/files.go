@@ -22,6 +22,7 @@ var runtimeImports = map[string]string{
 	"github.com/bocdev/boc/runtime/search": "search",
 	runtimeSafe:                            "safe",
 	programPath:                            "program",
+	commandPath:                            "command",
 }
 
 // kernelAlias names runtime/kernel in emitted files, which have a function
@@ -91,7 +92,7 @@ func (g *generator) program(importPath string) []File {
 	fields := []kv{
 		{"Name", jen.Lit(g.p.Name)},
 		{"Source", jen.Lit(g.source())},
-		{"Dims", g.layout()},
+		{"Dims", g.layout(programPath)},
 		{"Budget", lib("Budget")},
 		{"Seed", lib("Seed")},
 		{"Maximize", lib("Maximize")},

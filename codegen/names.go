@@ -14,10 +14,10 @@ var reservedNames = []string{
 	"ErrFull", "ErrExhausted", "EvaluationError", "Optimizer", "New", "Objective", "Run", "RunOptions", "Progress", "Result",
 	"StoppedBudget", "StoppedCondition", "StoppedExhausted",
 	"fromUnit", "toUnit", "snap", "feasible", "kernel", "acquisition", "acquisitionValue", "noiseVariance", "nuggetFraction",
-	"initialPoints", "designPool", "streamSeed", "stopWhen", "command", "layout",
+	"initialPoints", "designPool", "streamSeed", "stopWhen", "commandLine", "layout",
 	"infeasible", "kernelGradA", "kernelGradHyper", "hyperparameters", "numHyper", "numFit", "fitStart", "fitLower", "fitUpper",
 	// imported packages
-	"acq", "bench", "context", "design", "errors", "fit", "fmt", "gp", "math", "program", "search", "strconv", "strings",
+	"acq", "bench", "command", "context", "design", "errors", "fit", "fmt", "gp", "math", "program", "search", "strconv", "strings",
 	"safe", kernelAlias, "slices",
 	// predeclared identifiers the emitted code uses
 	"min", "max", "len", "copy", "nil", "true", "false", "float64", "int", "uint64", "bool", "string", "error",

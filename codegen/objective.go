@@ -14,7 +14,10 @@ import (
 )
 
 // programPath is the import path of the runtime package of emitted programs.
-const programPath = "github.com/bocdev/boc/runtime/program"
+const (
+	programPath = "github.com/bocdev/boc/runtime/program"
+	commandPath = "github.com/bocdev/boc/runtime/command"
+)
 
 // feasibleDecl emits the known constraints as one predicate over a point in
 // user units: every G(x) >= 0. A constraint whose value is NaN is violated.
@@ -95,16 +98,16 @@ func (g *generator) objectiveDecl(f *jen.File) {
 			exec, answer = "ExecWithSD", `{"y": value, "sd": its noise sd}`
 		}
 		doc = []string{"Objective runs " + strconv.Quote(strings.Join(b.Exec, " ")) + ` with {"x": {...}} on its standard`,
-			"input and reads " + answer + " from its standard output (see runtime/program." + exec + ")."}
+			"input and reads " + answer + " from its standard output (see runtime/command." + exec + ")."}
 		args := make([]jen.Code, len(b.Exec))
 		for i, a := range b.Exec {
 			args[i] = jen.Lit(a)
 		}
-		f.Comment("command is the objective's command line.")
-		f.Var().Id("command").Op("=").Index().String().Values(args...)
+		f.Comment("commandLine is the objective's command line.")
+		f.Var().Id("commandLine").Op("=").Index().String().Values(args...)
 		f.Comment("layout names the dimensions of a Point for the command's input.")
-		f.Var().Id("layout").Op("=").Add(g.layout())
-		body = []jen.Code{jen.Return(jen.Qual(programPath, exec).Call(jen.Id("ctx"), jen.Id("command"), jen.Id("layout"), whole(jen.Id("x"))))}
+		f.Var().Id("layout").Op("=").Add(g.layout(commandPath))
+		body = []jen.Code{jen.Return(jen.Qual(commandPath, exec).Call(jen.Id("ctx"), jen.Id("commandLine"), jen.Id("layout"), whole(jen.Id("x"))))}
 	}
 	for _, line := range doc {
 		f.Comment(line)
@@ -177,8 +180,9 @@ func isMajorVersion(elem string) bool {
 	return strings.HasPrefix(elem, "v") && err == nil && n >= 2
 }
 
-// layout is a []program.Dim literal describing the dimensions, in order.
-func (g *generator) layout() jen.Code {
+// layout is a []Dim literal of package path (runtime/command's, or
+// runtime/program's alias of it) describing the dimensions, in order.
+func (g *generator) layout(path string) jen.Code {
 	dims := make([]jen.Code, len(g.p.Dims))
 	for i, d := range g.p.Dims {
 		fields := []kv{{"Name", jen.Lit(d.Name)}, {"Size", jen.Lit(d.Size)}}
@@ -187,7 +191,7 @@ func (g *generator) layout() jen.Code {
 		}
 		dims[i] = keyed(false, fields...)
 	}
-	return jen.Index().Qual(programPath, "Dim").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, dims...)
+	return jen.Index().Qual(path, "Dim").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, dims...)
 }
 
 // Streams of Run's own random numbers: a run seeded with s draws its

@@ -242,7 +242,7 @@ func (o *Optimizer) Runtime() []string {
 		set[runtime+"uncertain"] = true
 	}
 	if p.Objective.Binding.Kind == ir.ExecBinding {
-		set[runtime+"program"] = true
+		set[runtime+"command"] = true
 	}
 	if o.Safety != nil || o.BlockKernel() {
 		set[runtime+"kernel"] = true
@@ -251,7 +251,7 @@ func (o *Optimizer) Runtime() []string {
 		for _, c := range o.Safety.Constraints {
 			callsIn(c.Constraint.Measured.Expr)
 			if c.Constraint.Measured.Kind == ir.ExecBinding {
-				set[runtime+"program"] = true
+				set[runtime+"command"] = true
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"io/fs"
 	"maps"
@@ -131,7 +132,7 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 			ask := s.event(journal.KindAsk)
 			ask.Trial, ask.X = t.id, x
 			add = append(add, ask)
-			asked = append(asked, pendingTrial{t.id, point{p.Dims, x}})
+			asked = append(asked, pendingTrial{t.id, command.Point{Dims: p.Dims, X: x}})
 		}
 		return add, nil
 	})
@@ -145,7 +146,7 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		}{asked})
 	}
 	for _, t := range asked {
-		fmt.Fprintf(stdout, "trial %s: %s\n", t.ID, formatPoint(p.Dims, t.X.x))
+		fmt.Fprintf(stdout, "trial %s: %s\n", t.ID, formatPoint(p.Dims, t.X.X))
 	}
 	return ExitOK
 }
@@ -163,8 +164,8 @@ func pendingNote(pending []*trial) string {
 
 // pendingTrial is a trial waiting for its values, as JSON shows it.
 type pendingTrial struct {
-	ID string `json:"id"`
-	X  point  `json:"x"`
+	ID string        `json:"id"`
+	X  command.Point `json:"x"`
 }
 
 func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
@@ -393,11 +394,11 @@ func writeStatus(w io.Writer, p Problem, st status) {
 		fmt.Fprintf(w, "contradiction: %s\n", note)
 	}
 	for _, t := range st.Pending {
-		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.x))
+		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.X))
 	}
 	if st.BestObserved != nil {
-		fmt.Fprintf(w, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.x), formatValue(float64(*st.RecommendationMean)))
-		fmt.Fprintf(w, "best observed:  %s  y=%s\n", formatPoint(p.Dims, st.BestObserved.X.x), formatValue(float64(st.BestObserved.Y)))
+		fmt.Fprintf(w, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.X), formatValue(float64(*st.RecommendationMean)))
+		fmt.Fprintf(w, "best observed:  %s  y=%s\n", formatPoint(p.Dims, st.BestObserved.X.X), formatValue(float64(st.BestObserved.Y)))
 	}
 }
 
@@ -409,7 +410,7 @@ type status struct {
 	Evaluations        int            `json:"evaluations"`
 	Failed             int            `json:"failed"`
 	Pending            []pendingTrial `json:"pending"`
-	Recommendation     *point         `json:"recommendation"`
+	Recommendation     *command.Point `json:"recommendation"`
 	RecommendationMean *number        `json:"recommendation_mean"`
 	BestObserved       *bestTold      `json:"best_observed"`
 	// Violations counts, with unknown safety constraints, the trials told
@@ -424,22 +425,22 @@ type status struct {
 
 // bestTold is the best value told and where.
 type bestTold struct {
-	X point  `json:"x"`
-	Y number `json:"y"`
+	X command.Point `json:"x"`
+	Y number        `json:"y"`
 }
 
 func newStatus(p Problem, s *study) status {
 	st := status{Study: s.name, Problem: p.Name, Budget: p.Budget, Evaluations: s.evaluations(),
 		Failed: len(s.told) - s.evaluations(), Pending: []pendingTrial{}}
 	for _, t := range s.pending() {
-		st.Pending = append(st.Pending, pendingTrial{t.id, point{p.Dims, t.x}})
+		st.Pending = append(st.Pending, pendingTrial{t.id, command.Point{Dims: p.Dims, X: t.x}})
 	}
 	if x, mean, ok := s.session.Best(); ok {
 		m := number(mean)
-		st.Recommendation, st.RecommendationMean = &point{p.Dims, x}, &m
+		st.Recommendation, st.RecommendationMean = &command.Point{Dims: p.Dims, X: x}, &m
 	}
 	if x, y, ok := s.session.BestObserved(); ok {
-		st.BestObserved = &bestTold{X: point{p.Dims, x}, Y: number(y)}
+		st.BestObserved = &bestTold{X: command.Point{Dims: p.Dims, X: x}, Y: number(y)}
 	}
 	if len(p.Constraints) > 0 {
 		violations := 0

@@ -3,10 +3,10 @@ package program
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 	"slices"
-	"strconv"
 )
 
 // result is the JSON form of a run's result, written by run --json as one
@@ -64,49 +64,49 @@ import (
 // otherwise; before the first evaluation the recommendation and the best
 // observation are null. Fields appear in this order.
 type result struct {
-	Problem              string    `json:"problem"`
-	Seed                 uint64    `json:"seed"`
-	RandomSearch         bool      `json:"random_search"`
-	Evaluations          int       `json:"evaluations"`
-	Recommendation       *point    `json:"recommendation"`
-	RecommendationMean   number    `json:"recommendation_mean"`
-	RecommendationValue  number    `json:"recommendation_value"`
-	RecommendationRobust *number   `json:"recommendation_robust,omitempty"`
-	BestObserved         *observed `json:"best_observed"`
-	Stopped              string    `json:"stopped"`
-	Error                string    `json:"error,omitempty"`
-	Violations           *int      `json:"violations,omitempty"`
-	UnsafeEvaluations    *int      `json:"unsafe_evaluations,omitempty"`
-	SafeSet              *int      `json:"safe_set,omitempty"`
-	SeedPoints           *int      `json:"seed_points,omitempty"`
-	Contradictions       *int      `json:"contradictions,omitempty"`
-	Trace                []step    `json:"trace,omitempty"`
+	Problem              string         `json:"problem"`
+	Seed                 uint64         `json:"seed"`
+	RandomSearch         bool           `json:"random_search"`
+	Evaluations          int            `json:"evaluations"`
+	Recommendation       *command.Point `json:"recommendation"`
+	RecommendationMean   number         `json:"recommendation_mean"`
+	RecommendationValue  number         `json:"recommendation_value"`
+	RecommendationRobust *number        `json:"recommendation_robust,omitempty"`
+	BestObserved         *observed      `json:"best_observed"`
+	Stopped              string         `json:"stopped"`
+	Error                string         `json:"error,omitempty"`
+	Violations           *int           `json:"violations,omitempty"`
+	UnsafeEvaluations    *int           `json:"unsafe_evaluations,omitempty"`
+	SafeSet              *int           `json:"safe_set,omitempty"`
+	SeedPoints           *int           `json:"seed_points,omitempty"`
+	Contradictions       *int           `json:"contradictions,omitempty"`
+	Trace                []step         `json:"trace,omitempty"`
 }
 
 type observed struct {
-	X     point  `json:"x"`
-	Y     number `json:"y"`
-	Value number `json:"value"`
+	X     command.Point `json:"x"`
+	Y     number        `json:"y"`
+	Value number        `json:"value"`
 }
 
 // step is one evaluation in the trace.
 type step struct {
-	Evaluation           int     `json:"evaluation"`
-	X                    point   `json:"x"`
-	Y                    number  `json:"y"`
-	SD                   *number `json:"sd,omitempty"`
-	Value                number  `json:"value"`
-	Robust               *number `json:"robust,omitempty"`
-	Recommendation       point   `json:"recommendation"`
-	RecommendationValue  number  `json:"recommendation_value"`
-	RecommendationRobust *number `json:"recommendation_robust,omitempty"`
-	BestObservedValue    number  `json:"best_observed_value"`
+	Evaluation           int           `json:"evaluation"`
+	X                    command.Point `json:"x"`
+	Y                    number        `json:"y"`
+	SD                   *number       `json:"sd,omitempty"`
+	Value                number        `json:"value"`
+	Robust               *number       `json:"robust,omitempty"`
+	Recommendation       command.Point `json:"recommendation"`
+	RecommendationValue  number        `json:"recommendation_value"`
+	RecommendationRobust *number       `json:"recommendation_robust,omitempty"`
+	BestObservedValue    number        `json:"best_observed_value"`
 	safetyStep
 }
 
 func traceStep(p Problem, pr Progress) step {
-	s := step{Evaluation: pr.Evaluation, X: point{dims: p.Dims, x: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
-		Recommendation:      point{dims: p.Dims, x: slices.Clone(pr.Recommendation)},
+	s := step{Evaluation: pr.Evaluation, X: command.Point{Dims: p.Dims, X: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
+		Recommendation:      command.Point{Dims: p.Dims, X: slices.Clone(pr.Recommendation)},
 		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
 	if p.ReportsSD {
 		sd := number(pr.SD)
@@ -126,10 +126,10 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 	out := result{Problem: p.Name, Seed: seed, RandomSearch: randomSearch, Evaluations: r.Evaluations, Stopped: r.Stopped,
 		RecommendationMean: nan, RecommendationValue: nan}
 	if r.Evaluations > 0 {
-		out.Recommendation = &point{dims: p.Dims, x: r.Recommendation}
+		out.Recommendation = &command.Point{Dims: p.Dims, X: r.Recommendation}
 		out.RecommendationMean = number(r.RecommendationMean)
 		out.RecommendationValue = number(r.RecommendationValue)
-		out.BestObserved = &observed{X: point{dims: p.Dims, x: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
+		out.BestObserved = &observed{X: command.Point{Dims: p.Dims, X: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
 	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
 	if len(p.Constraints) > 0 {
@@ -172,47 +172,7 @@ func (n number) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(n))
 }
 
-// point is a point as a JSON object from dimension names to values, in
-// declaration order; a vector dimension's value is an array.
-type point struct {
-	dims []Dim
-	x    []float64
-}
-
-func (p point) MarshalJSON() ([]byte, error) {
-	size := 0
-	for _, d := range p.dims {
-		size += d.Size
-	}
-	if size != len(p.x) {
-		return nil, fmt.Errorf("a point has %d components, its dimensions %d", len(p.x), size)
-	}
-	b := []byte{'{'}
-	off := 0
-	for i, d := range p.dims {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendQuote(b, d.Name)
-		b = append(b, ':')
-		values := p.x[off : off+d.Size]
-		off += d.Size
-		if !d.Vector {
-			b = appendNumber(b, values[0])
-			continue
-		}
-		b = append(b, '[')
-		for j, v := range values {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendNumber(b, v)
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}'), nil
-}
-
+// appendNumber appends x as JSON, as number does.
 func appendNumber(b []byte, x float64) []byte {
 	text, _ := number(x).MarshalJSON() // a float64 always marshals
 	return append(b, text...)

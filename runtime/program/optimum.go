@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 )
@@ -31,9 +32,9 @@ func optimumCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 		return ExitOK
 	}
 	b, err := json.Marshal(struct {
-		X     point   `json:"x"`
-		Value float64 `json:"value"`
-	}{point{dims: p.Dims, x: x}, value})
+		X     command.Point `json:"x"`
+		Value float64       `json:"value"`
+	}{command.Point{Dims: p.Dims, X: x}, value})
 	if err != nil {
 		printError(stderr, p, err)
 		return ExitFailure

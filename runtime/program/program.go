@@ -32,6 +32,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 	"os"
@@ -43,13 +44,8 @@ import (
 	"syscall"
 )
 
-// Dim describes one dimension of the problem's domain, in declaration order;
-// a vector dimension of Size n occupies n consecutive components of a point.
-type Dim struct {
-	Name   string
-	Size   int
-	Vector bool
-}
+// Dim describes one dimension of the problem's domain (command.Dim).
+type Dim = command.Dim
 
 // Problem is what a generated program tells the command line about itself.
 type Problem struct {

@@ -165,7 +165,7 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 		page.ModelNote = "Not drawn: no value has been told yet."
 	default:
 		failed := imputedFailures(s)
-		if err := drawModel(&page, p, model, safe, st.Recommendation.x, values, failed); err != nil {
+		if err := drawModel(&page, p, model, safe, st.Recommendation.X, values, failed); err != nil {
 			return err
 		}
 		if len(failed) > 0 {
@@ -174,7 +174,7 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 		}
 	}
 	if p.Robust != nil && st.Recommendation != nil {
-		page.Robust = formatValue(p.Robust(st.Recommendation.x, 1))
+		page.Robust = formatValue(p.Robust(st.Recommendation.X, 1))
 	}
 	if err := drawNoise(&page, p, st.Recommendation); err != nil {
 		return err
@@ -229,10 +229,10 @@ func reportStatus(p Problem, st status) [][2]string {
 		rows = append(rows, [2]string{"contradicted the constraints' model", note})
 	}
 	if st.Recommendation != nil {
-		rows = append(rows, [2]string{"recommendation", formatPoint(p.Dims, st.Recommendation.x) + "  (posterior mean " + formatValue(float64(*st.RecommendationMean)) + ")"})
+		rows = append(rows, [2]string{"recommendation", formatPoint(p.Dims, st.Recommendation.X) + "  (posterior mean " + formatValue(float64(*st.RecommendationMean)) + ")"})
 	}
 	if st.BestObserved != nil {
-		rows = append(rows, [2]string{"best observed", formatPoint(p.Dims, st.BestObserved.X.x) + "  y = " + formatValue(float64(st.BestObserved.Y))})
+		rows = append(rows, [2]string{"best observed", formatPoint(p.Dims, st.BestObserved.X.X) + "  y = " + formatValue(float64(st.BestObserved.Y))})
 	}
 	return rows
 }

@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"html/template"
 	"math"
 
@@ -20,7 +21,7 @@ const (
 
 // drawNoise draws the input noise at the recommendation rec into page, or
 // says there why it does not.
-func drawNoise(page *reportPage, p Problem, rec *point) error {
+func drawNoise(page *reportPage, p Problem, rec *command.Point) error {
 	switch {
 	case p.InputNoise == nil:
 		page.NoiseNote = "The input noise is not drawn: the problem has none, or its optimiser never draws it."
@@ -28,7 +29,7 @@ func drawNoise(page *reportPage, p Problem, rec *point) error {
 		page.NoiseNote = "The input noise is not drawn: no value has been told yet."
 	default:
 		var err error
-		page.Noise, page.NoiseMoments, err = noiseCharts(p, rec.x)
+		page.Noise, page.NoiseMoments, err = noiseCharts(p, rec.X)
 		return err
 	}
 	return nil

@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"math"
 
 	"github.com/bocdev/boc/runtime/plot"
@@ -45,7 +46,7 @@ func brokenLimits(p Problem, values []toldValue) [][2]string {
 // estimateSafety returns the estimate of the safe set that the model's
 // slices and maps draw, and puts the seed points and a note on it into
 // page; nil, with a note that says why, when there is none.
-func estimateSafety(page *reportPage, p Problem, session Session, rec *point) *safeSet {
+func estimateSafety(page *reportPage, p Problem, session Session, rec *command.Point) *safeSet {
 	model, ok := session.(SafeModel)
 	if !ok {
 		page.SafeNote = "The safe set is not drawn: this program's optimiser does not give its constraints' posterior."
@@ -59,7 +60,7 @@ func estimateSafety(page *reportPage, p Problem, session Session, rec *point) *s
 		return nil
 	}
 	safe := &safeSet{p, model}
-	_, beta, err := safe.at(rec.x)
+	_, beta, err := safe.at(rec.X)
 	if err != nil {
 		page.SafeNote = "The safe set is not drawn: " + err.Error() + "."
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 	"strconv"
@@ -328,7 +329,7 @@ func (r *runner) claim(k int) (c claim, err error) {
 				// The dead run's evaluation must not overlap this one's:
 				// kill what is left of its process group on this host.
 				if t.process > 0 && onThisHost(t.worker) {
-					killProcessGroup(t.process)
+					command.KillProcessGroup(t.process)
 				}
 				lease := s.event(journal.KindLease)
 				lease.Trial, lease.Worker, lease.Until = t.id, r.worker, until
@@ -502,7 +503,7 @@ func (r *runner) evaluate(ctx context.Context, t *trial) *journal.Event {
 // number or too large to model.
 func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	e := journal.Event{Kind: journal.KindTell, Study: r.flags.study, Trial: t.id}
-	ctx = withStarted(ctx, func(pid int) {
+	ctx = command.WithStarted(ctx, func(pid int) {
 		select {
 		case r.started <- startedEvaluation{t, pid}:
 		default: // the run is busy or ending: the record is not worth a wait

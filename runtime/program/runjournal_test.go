@@ -21,6 +21,14 @@ import (
 // journal it names (see TestMain).
 const runChildEnv = "PROGRAM_TEST_RUN_CHILD"
 
+// TestMain lets the test binary act as a journalled run (runChild).
+func TestMain(m *testing.M) {
+	if path := os.Getenv(runChildEnv); path != "" {
+		os.Exit(runChild(path))
+	}
+	os.Exit(m.Run())
+}
+
 // killProblem is a problem whose objective logs every evaluation to log
 // before it answers, slowly enough for a kill to land in the middle.
 func killProblem(log string) Problem {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -36,7 +37,7 @@ func TestTakeoverKillsEvaluation(t *testing.T) {
 	p := killProblem(filepath.Join(t.TempDir(), "log"))
 	evaluate := p.Evaluate
 	p.Evaluate = func(ctx context.Context, trial int, x []float64) (Evaluation, error) {
-		if _, err := Exec(ctx, []string{"sh", "-c", `sleep 0.3; echo '{"y": 1}'`}, p.Dims, x); err != nil {
+		if _, err := command.Exec(ctx, []string{"sh", "-c", `sleep 0.3; echo '{"y": 1}'`}, p.Dims, x); err != nil {
 			return Evaluation{}, err
 		}
 		return evaluate(ctx, trial, x)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/bocdev/boc/runtime/command"
 	"os"
 	"strconv"
 	"strings"
@@ -52,5 +53,5 @@ func leaseLive(t *trial, now time.Time) bool {
 	if err != nil || pid == os.Getpid() {
 		return true
 	}
-	return processAlive(pid)
+	return command.ProcessAlive(pid)
 }

@@ -6,24 +6,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bocdev/boc/runtime/program"
+	"github.com/bocdev/boc/runtime/command"
 	"math"
 	"math/rand/v2"
 )
 
-// command is the objective's command line.
-var command = []string{"./execsphere_objective", "--shift", "0.25"}
+// commandLine is the objective's command line.
+var commandLine = []string{"./execsphere_objective", "--shift", "0.25"}
 
 // layout names the dimensions of a Point for the command's input.
-var layout = []program.Dim{
+var layout = []command.Dim{
 	{Name: "x", Size: 1},
 	{Name: "v", Size: 2, Vector: true},
 }
 
 // Objective runs "./execsphere_objective --shift 0.25" with {"x": {...}} on its standard
-// input and reads {"y": value} from its standard output (see runtime/program.Exec).
+// input and reads {"y": value} from its standard output (see runtime/command.Exec).
 func Objective(ctx context.Context, x Point) (float64, error) {
-	return program.Exec(ctx, command, layout, x[:])
+	return command.Exec(ctx, commandLine, layout, x[:])
 }
 
 // RunOptions configures Run.

@@ -6,24 +6,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bocdev/boc/runtime/program"
+	"github.com/bocdev/boc/runtime/command"
 	"math"
 	"math/rand/v2"
 )
 
-// command is the objective's command line.
-var command = []string{"./execsphere_objective", "--shift", "0.25", "--sd", "0.05"}
+// commandLine is the objective's command line.
+var commandLine = []string{"./execsphere_objective", "--shift", "0.25", "--sd", "0.05"}
 
 // layout names the dimensions of a Point for the command's input.
-var layout = []program.Dim{
+var layout = []command.Dim{
 	{Name: "x", Size: 1},
 	{Name: "v", Size: 2, Vector: true},
 }
 
 // Objective runs "./execsphere_objective --shift 0.25 --sd 0.05" with {"x": {...}} on its standard
-// input and reads {"y": value, "sd": its noise sd} from its standard output (see runtime/program.ExecWithSD).
+// input and reads {"y": value, "sd": its noise sd} from its standard output (see runtime/command.ExecWithSD).
 func Objective(ctx context.Context, x Point) (y, sd float64, err error) {
-	return program.ExecWithSD(ctx, command, layout, x[:])
+	return command.ExecWithSD(ctx, commandLine, layout, x[:])
 }
 
 // RunOptions configures Run.

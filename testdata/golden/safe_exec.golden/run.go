@@ -6,25 +6,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bocdev/boc/runtime/program"
+	"github.com/bocdev/boc/runtime/command"
 	"github.com/bocdev/boc/runtime/safe"
 	"math"
 	"math/rand/v2"
 )
 
-// command is the objective's command line.
-var command = []string{"./execsphere_objective", "--shift", "0.25", "--report", "load"}
+// commandLine is the objective's command line.
+var commandLine = []string{"./execsphere_objective", "--shift", "0.25", "--report", "load"}
 
 // layout names the dimensions of a Point for the command's input.
-var layout = []program.Dim{
+var layout = []command.Dim{
 	{Name: "x", Size: 1},
 	{Name: "v", Size: 2, Vector: true},
 }
 
 // Objective runs "./execsphere_objective --shift 0.25 --report load" with {"x": {...}} on its standard
-// input and reads {"y": value} from its standard output (see runtime/program.Exec).
+// input and reads {"y": value} from its standard output (see runtime/command.Exec).
 func Objective(ctx context.Context, x Point) (float64, error) {
-	return program.Exec(ctx, command, layout, x[:])
+	return command.Exec(ctx, commandLine, layout, x[:])
 }
 
 // reportedNames are the constraints the objective's command reports, in order.
@@ -37,12 +37,12 @@ var reportedNames = [1]string{"load"}
 // Run adds the noise.
 func Measure(ctx context.Context, x Point) (y float64, g Constraints, err error) {
 	var reported [1]float64
-	y, _, err = program.ExecMeasuring(ctx, command, layout, x[:], false, reportedNames[:], reported[:])
+	y, _, err = command.ExecMeasuring(ctx, commandLine, layout, x[:], false, reportedNames[:], reported[:])
 	if err != nil {
 		return
 	}
 	g[0] = reported[0]
-	if g[1], err = program.Exec(ctx, []string{"./execsphere_objective"}, layout, x[:]); err != nil {
+	if g[1], err = command.Exec(ctx, []string{"./execsphere_objective"}, layout, x[:]); err != nil {
 		return y, g, fmt.Errorf("constraint sphere: %w", err)
 	}
 	return

@@ -1,6 +1,6 @@
 //go:build unix
 
-package program
+package command
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestExecLeavesNothingBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for start := time.Now(); processAlive(pid); time.Sleep(10 * time.Millisecond) {
+	for start := time.Now(); ProcessAlive(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Since(start) > 10*time.Second {
 			t.Fatalf("the background process %d is still running", pid)
 		}
@@ -64,7 +64,7 @@ func TestExecDiesWithRun(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	for start := time.Now(); processAlive(pid); time.Sleep(10 * time.Millisecond) {
+	for start := time.Now(); ProcessAlive(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Since(start) > 10*time.Second {
 			t.Fatalf("the evaluation %d outlived its run", pid)
 		}
@@ -84,12 +84,12 @@ func TestZombieIsDead(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
-	if !processAlive(pid) {
+	if !ProcessAlive(pid) {
 		t.Fatalf("a running process %d counts as dead", pid)
 	}
 	cmd.Process.Kill()
 	// Not reaped yet: wait for the kernel to make it a zombie.
-	for start := time.Now(); processAlive(pid); time.Sleep(5 * time.Millisecond) {
+	for start := time.Now(); ProcessAlive(pid); time.Sleep(5 * time.Millisecond) {
 		if time.Since(start) > 10*time.Second {
 			t.Fatalf("killed but not reaped, process %d still counts as alive", pid)
 		}
@@ -98,7 +98,7 @@ func TestZombieIsDead(t *testing.T) {
 		t.Fatal("the zombie was reaped already: the test shows nothing")
 	}
 	cmd.Wait()
-	if processAlive(pid) {
+	if ProcessAlive(pid) {
 		t.Errorf("a reaped process %d counts as alive", pid)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package program
+package command
 
 import "os/exec"
 
@@ -11,5 +11,5 @@ func ownProcessGroup(cmd *exec.Cmd) {}
 // behind is not known.
 func killGroup(cmd *exec.Cmd) {}
 
-// killProcessGroup does nothing, for the same reason.
-func killProcessGroup(pgid int) {}
+// KillProcessGroup does nothing, for the same reason.
+func KillProcessGroup(pgid int) {}

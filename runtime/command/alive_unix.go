@@ -1,6 +1,6 @@
 //go:build unix
 
-package program
+package command
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package program
+package command
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package program
+package command
 
 import (
 	"bytes"
@@ -8,11 +8,11 @@ import (
 	"strconv"
 )
 
-// processAlive reports whether process pid is running: it exists and is
+// ProcessAlive reports whether process pid is running: it exists and is
 // not a zombie, a process killed but not yet reaped by its parent, which
 // runs nothing any more (its run is dead, and its trials can be taken over
 // at once). Without /proc it falls back on signalAlive.
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -1,4 +1,4 @@
-package program
+package command
 
 import (
 	"context"
@@ -12,19 +12,16 @@ import (
 
 // helperEnv selects what the test binary does when Exec runs it as the
 // objective command.
-const helperEnv = "PROGRAM_TEST_EXEC_HELPER"
+const helperEnv = "COMMAND_TEST_HELPER"
 
 // execParentEnv makes the test binary a program that evaluates the command
 // it names (TestExecDiesWithRun).
-const execParentEnv = "PROGRAM_TEST_EXEC_PARENT"
+const execParentEnv = "COMMAND_TEST_PARENT"
 
 // TestMain lets the test binary act as an external objective.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(helper(mode))
-	}
-	if path := os.Getenv(runChildEnv); path != "" {
-		os.Exit(runChild(path))
 	}
 	if script := os.Getenv(execParentEnv); script != "" {
 		// A program evaluating a command that outlives it unless killed.

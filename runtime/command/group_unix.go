@@ -1,6 +1,6 @@
 //go:build unix
 
-package program
+package command
 
 import (
 	"os/exec"
@@ -21,9 +21,9 @@ func ownProcessGroup(cmd *exec.Cmd) {
 // has exited: the processes it left behind.
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
-		killProcessGroup(cmd.Process.Pid)
+		KillProcessGroup(cmd.Process.Pid)
 	}
 }
 
-// killProcessGroup kills process group pgid (ESRCH: nothing is left of it).
-func killProcessGroup(pgid int) { syscall.Kill(-pgid, syscall.SIGKILL) }
+// KillProcessGroup kills process group pgid (ESRCH: nothing is left of it).
+func KillProcessGroup(pgid int) { syscall.Kill(-pgid, syscall.SIGKILL) }

@@ -1,4 +1,12 @@
-package program
+// Package command evaluates an objective by running an external command: the
+// point goes to its standard input as {"x": {...}}, one JSON object comes back
+// on its standard output. The command runs in a process group of its own,
+// which is killed when it exits (what it left behind) or is cancelled, and on
+// Linux it dies with the program that started it, kill -9 included, so that
+// an evaluation never outlives its run. ProcessAlive and KillProcessGroup let
+// a run that takes over a dead run's trial make sure that run's evaluation is
+// gone first.
+package command
 
 import (
 	"bytes"
@@ -55,8 +63,8 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 		return 0, 0, errors.New("exec: no command")
 	}
 	input, err := json.Marshal(struct {
-		X point `json:"x"`
-	}{point{dims: dims, x: x}})
+		X Point `json:"x"`
+	}{Point{Dims: dims, X: x}})
 	if err != nil {
 		return 0, 0, fmt.Errorf("exec %s: %w", argv[0], err)
 	}
@@ -157,12 +165,12 @@ func quote(stderr string) string {
 	return "; its standard error:\n" + stderr
 }
 
-// startedKey is the context key of withStarted's callback.
+// startedKey is the context key of WithStarted's callback.
 type startedKey struct{}
 
-// withStarted returns ctx with a callback that an exec objective calls
+// WithStarted returns ctx with a callback that an exec objective calls
 // with its process id (its process group's, on Unix) once it has started.
-func withStarted(ctx context.Context, started func(pid int)) context.Context {
+func WithStarted(ctx context.Context, started func(pid int)) context.Context {
 	return context.WithValue(ctx, startedKey{}, started)
 }
 

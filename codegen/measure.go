@@ -1,0 +1,233 @@
+package codegen
+
+import (
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+	"github.com/dave/jennifer/jen"
+)
+
+// Measuring the unknown constraints: Measure evaluates the objective and
+// every constraint at a point, simulated gives the simulated constraints'
+// noise-free values, trulyUnsafe judges them, and constraintNoise draws
+// their measurement noise in a study's run.
+
+// judgesTruth reports whether the optimiser consults the simulated
+// constraints' true values: to draw seeds or the oracle's set among the
+// truly safe points, or for the safe optimum of a finite decision set.
+func (g *generator) judgesTruth() bool {
+	s := g.o.Safety
+	simulated := false
+	for _, c := range s.Constraints {
+		simulated = simulated || c.Constraint.Measured.Kind == ir.ExprBinding
+	}
+	return simulated && (s.DrawSeeds > 0 || s.TrueSafeSet || g.o.Finite() && g.p.Objective.Binding.Kind == ir.ExprBinding)
+}
+
+// measureDecl emits Measure: the objective and every unknown constraint at
+// one point.
+func (g *generator) measureDecl(f *jen.File) {
+	b := g.p.Objective.Binding
+	var reportedNames []jen.Code
+	var reportedAt []int
+	for k, c := range g.unknown() {
+		if c.Constraint.Measured.Kind == ir.ExternalBinding {
+			reportedNames = append(reportedNames, jen.Lit(c.Constraint.Name))
+			reportedAt = append(reportedAt, k)
+		}
+	}
+	var body []jen.Code
+	switch {
+	case len(reportedAt) > 0 && b.Kind == ir.GoBinding:
+		// y and err are Measure's named results.
+		results := []jen.Code{jen.Id("y")}
+		if b.GoSD {
+			results = append(results, jen.Id("_"))
+		}
+		results = append(results, jen.Id("values"))
+		if b.GoError {
+			results = append(results, jen.Id("err"))
+		}
+		body = append(body, jen.List(results...).Op(":=").Add(goCall(f, b)))
+		if b.GoError {
+			body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()))
+		}
+		for _, k := range reportedAt {
+			c := g.unknown()[k].Constraint
+			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Float64().Call(jen.Id("values").Dot(b.GoFields[c.Name])))
+		}
+	case len(reportedAt) > 0 && b.Kind == ir.ExecBinding:
+		f.Comment("reportedNames are the constraints the objective's command reports, in order.")
+		f.Var().Id("reportedNames").Op("=").Index(jen.Lit(len(reportedAt))).String().Values(reportedNames...)
+		body = append(body,
+			jen.Var().Id("reported").Index(jen.Lit(len(reportedAt))).Float64(),
+			jen.List(jen.Id("y"), jen.Id("_"), jen.Id("err")).Op("=").Qual(commandPath, "ExecMeasuring").Call(jen.Id("ctx"), jen.Id("commandLine"), jen.Id("layout"),
+				whole(jen.Id("x")), jen.False(), whole(jen.Id("reportedNames")), whole(jen.Id("reported"))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
+		)
+		for i, k := range reportedAt {
+			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Id("reported").Index(jen.Lit(i)))
+		}
+	default:
+		body = append(body,
+			jen.List(jen.Id("y"), jen.Id("err")).Op("=").Id("Objective").Call(jen.Id("ctx"), jen.Id("x")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
+		)
+	}
+	needLayout := b.Kind != ir.ExecBinding
+	layoutDeclared := false
+	for k, c := range g.unknown() {
+		m := c.Constraint.Measured
+		target := jen.Id("g").Index(jen.Lit(k))
+		wrap := func(err jen.Code) jen.Code {
+			return jen.Qual("fmt", "Errorf").Call(jen.Lit("constraint "+c.Constraint.Name+": %w"), err)
+		}
+		switch m.Kind {
+		case ir.ExprBinding:
+			body = append(body, jen.Add(target).Op("=").Id("simulated").Call(jen.Id("x")).Index(jen.Lit(k)))
+		case ir.GoBinding:
+			call := goCall(f, m)
+			if m.GoError {
+				body = append(body, jen.If(jen.List(target, jen.Id("err")).Op("=").Add(call), jen.Id("err").Op("!=").Nil()).Block(
+					jen.Return(jen.Id("y"), jen.Id("g"), wrap(jen.Id("err")))))
+			} else {
+				body = append(body, jen.Add(target).Op("=").Add(call))
+			}
+		case ir.ExecBinding:
+			if needLayout && !layoutDeclared {
+				f.Comment("layout names the dimensions of a Point for the commands' input.")
+				f.Var().Id("layout").Op("=").Add(g.layout(commandPath))
+				layoutDeclared = true
+			}
+			args := make([]jen.Code, len(m.Exec))
+			for i, a := range m.Exec {
+				args[i] = jen.Lit(a)
+			}
+			body = append(body, jen.If(jen.List(target, jen.Id("err")).Op("=").Qual(commandPath, "Exec").Call(jen.Id("ctx"),
+				jen.Index().String().Values(args...), jen.Id("layout"), whole(jen.Id("x"))), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Id("y"), jen.Id("g"), wrap(jen.Id("err")))))
+		}
+	}
+	body = append(body, jen.Return())
+	f.Comment("Measure evaluates the objective at x and measures every unknown constraint")
+	f.Comment("there: those the objective reports with its value (in its command's answer or")
+	f.Comment("its function's results), those with a binding of their own after the objective,")
+	f.Comment("each at x. A simulated constraint's value is its expression's, without noise:")
+	f.Comment("Run adds the noise.")
+	f.Func().Id("Measure").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Id("Point")).
+		Params(jen.Id("y").Float64(), jen.Id("g").Id("Constraints"), jen.Id("err").Error()).Block(body...)
+}
+
+// simulatedDecl emits simulated: the simulated constraints' noise-free
+// values, NaN for the others.
+func (g *generator) simulatedDecl(f *jen.File) {
+	body := []jen.Code{jen.Var().Id("g").Id("Constraints")}
+	names := newNamer("x", "g")
+	simulatedAny := false
+	for k, c := range g.unknown() {
+		m := c.Constraint.Measured
+		if m.Kind != ir.ExprBinding {
+			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Qual("math", "NaN").Call())
+			continue
+		}
+		simulatedAny = true
+		e := &exprEmitter{g: g, names: names, point: "x"}
+		v, ok := e.expr(m.Expr)
+		if !ok {
+			return
+		}
+		body = append(body, jen.Comment(c.Constraint.Name))
+		body = append(body, e.stmts...)
+		body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Add(v.elems[0].code))
+	}
+	body = append(body, jen.Return(jen.Id("g")))
+	if !simulatedAny {
+		f.Comment("simulated returns NaN for every constraint: none is simulated, so their true")
+		f.Comment("values are unknown.")
+		f.Func().Id("simulated").Params(jen.Id("Point")).Id("Constraints").Block(
+			jen.Var().Id("g").Id("Constraints"),
+			jen.For(jen.Id("k").Op(":=").Range().Id("g")).Block(jen.Id("g").Index(jen.Id("k")).Op("=").Qual("math", "NaN").Call()),
+			jen.Return(jen.Id("g")),
+		)
+		return
+	}
+	f.Comment("simulated returns the simulated constraints' values at x without noise, and NaN")
+	f.Comment("for the measured ones, whose true values are unknown.")
+	f.Func().Id("simulated").Params(jen.Id("x").Id("Point")).Id("Constraints").Block(body...)
+}
+
+// trulyUnsafeDecl emits trulyUnsafe, which reports whether a simulated
+// constraint is truly broken at x: by its value there, or, for a constraint
+// judged where the queries land, by its mean or the probability of keeping
+// its limit over the robust values' draws of the input noise.
+func (g *generator) trulyUnsafeDecl(f *jen.File) {
+	var landing []jen.Code
+	atAim := make([]jen.Code, len(g.unknown()))
+	for k, c := range g.unknown() {
+		l := c.Constraint.Landing
+		offAim := l.OffAim() && c.Constraint.Measured.Kind == ir.ExprBinding
+		atAim[k] = jen.Lit(!offAim)
+		switch at := jen.Lit(k); {
+		case !offAim:
+		case l.Mode == "mean":
+			landing = append(landing, jen.If(jen.Id("Violated").Call(at, jen.Id("sum").Index(at).Op("/").Id("robustSamples"))).Block(jen.Return(jen.True())))
+		case l.Mode == "chance":
+			landing = append(landing, jen.If(jen.Float64().Call(jen.Id("broken").Index(at)).Op(">").Add(number(l.Alpha).code).Op("*").Id("robustSamples")).Block(jen.Return(jen.True())))
+		}
+	}
+	broken := jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v")).Op("&&").Id("Violated").Call(jen.Id("k"), jen.Id("v"))
+	if len(landing) > 0 {
+		broken = jen.Id("judgedAtAim").Index(jen.Id("k")).Op("&&").Add(broken)
+	}
+	body := []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("x"))).Block(
+		jen.If(broken).Block(jen.Return(jen.True())),
+	)}
+	if len(landing) == 0 {
+		f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x.")
+		f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(append(body, jen.Return(jen.False()))...)
+		return
+	}
+	body = append(body,
+		jen.Id("base").Op(":=").Id("robustDraws").Call(),
+		jen.If(jen.Id("base").Op("==").Nil()).Block(jen.Return(jen.True())),
+		jen.Var().Id("sum").Id("Constraints"),
+		jen.Var().Id("broken").Index(jen.Id("NumConstraints")).Int(),
+		jen.For(jen.Id("j").Op(":=").Range().Id("robustSamples")).Block(append(robustLanding(nil),
+			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("simulated").Call(jen.Id("landed"))).Block(
+				jen.Id("sum").Index(jen.Id("k")).Op("+=").Id("v"),
+				jen.If(jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Id("broken").Index(jen.Id("k")).Op("++")),
+			))...),
+	)
+	body = append(body, landing...)
+	f.Comment("judgedAtAim marks the constraints judged at the aimed point; the others are")
+	f.Comment("judged where the input noise lands the queries.")
+	f.Var().Id("judgedAtAim").Op("=").Index(jen.Id("NumConstraints")).Bool().Values(atAim...)
+	f.Comment("trulyUnsafe reports whether a simulated constraint is truly broken at x: at x")
+	f.Comment("itself, or where the input noise lands a query aimed at x, judged over the robust")
+	f.Comment("values' draws by the constraint's landing (its mean, or the chance of keeping")
+	f.Comment("its limit). It reports true when the draws cannot be made.")
+	f.Func().Id("trulyUnsafe").Params(jen.Id("x").Id("Point")).Bool().Block(append(body, jen.Return(jen.False()))...)
+}
+
+// constraintNoiseDecl emits constraintNoise, which draws the measurement
+// noise of the simulated constraints, when one has noise.
+func (g *generator) constraintNoiseDecl(f *jen.File) bool {
+	var body []jen.Code
+	for k, c := range g.unknown() {
+		if c.Noise == nil {
+			continue
+		}
+		h, ok := callHook[registry.DistributionEmit](g, c.Noise)
+		if !ok || h.Sample == nil {
+			g.internal(c.Noise.Span, "distribution %s cannot simulate the noise of constraint %s", c.Noise.Plugin, c.Constraint.Name)
+			continue
+		}
+		body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("+=").Id("scale").Op("*").Add(h.Sample(&registry.Args{Call: c.Noise}, jen.Id("rng"))))
+	}
+	if len(body) == 0 {
+		return false
+	}
+	f.Comment("constraintNoise adds the simulated constraints' measurement noise to g, every")
+	f.Comment("draw multiplied by scale (1: the noise as declared).")
+	f.Func().Id("constraintNoise").Params(jen.Id("g").Op("*").Id("Constraints"), jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand"), jen.Id("scale").Float64()).Block(body...)
+	return true
+}

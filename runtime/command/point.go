@@ -1,0 +1,68 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Dim describes one dimension of the problem's domain, in declaration order;
+// a vector dimension of Size n occupies n consecutive components of a point.
+type Dim struct {
+	Name   string
+	Size   int
+	Vector bool
+}
+
+// Point is a point of the domain as a JSON object from dimension names to
+// values, in declaration order; a vector dimension's value is an array. It
+// is what a command reads under "x", and what a program prints of a point.
+type Point struct {
+	Dims []Dim
+	X    []float64
+}
+
+func (p Point) MarshalJSON() ([]byte, error) {
+	size := 0
+	for _, d := range p.Dims {
+		size += d.Size
+	}
+	if size != len(p.X) {
+		return nil, fmt.Errorf("a point has %d components, its dimensions %d", len(p.X), size)
+	}
+	b := []byte{'{'}
+	off := 0
+	for i, d := range p.Dims {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, d.Name)
+		b = append(b, ':')
+		values := p.X[off : off+d.Size]
+		off += d.Size
+		if !d.Vector {
+			b = appendNumber(b, values[0])
+			continue
+		}
+		b = append(b, '[')
+		for j, v := range values {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendNumber(b, v)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// appendNumber appends x as JSON: null when it is not finite, which JSON
+// cannot say.
+func appendNumber(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	text, _ := json.Marshal(x) // a finite float64 always marshals
+	return append(b, text...)
+}

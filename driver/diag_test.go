@@ -47,6 +47,8 @@ func TestCompileRefuses(t *testing.T) {
 		src  string
 		want []wantDiag
 	}{
+		{"outcome constraints not built yet", problemWith("require purity: simulated x + y >= 0.5 { confidence 0.9 }"),
+			[]wantDiag{{8, 1, "require purity: outcome constraints are checked, but this version of boc cannot build an optimiser for them yet", "make it a safety constraint"}}},
 		{"model not built", problemWith("model test_unbuilt"),
 			[]wantDiag{{8, 7, "model test_unbuilt is not available in this version of boc", "available model plugins: erbf, gp, mmd, skl, ugp"}}},
 		{"uei without a gradient search", problemWith("input noise x ~ normal(0, 0.05)", "acquisition uei", "search pattern"),

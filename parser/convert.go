@@ -143,12 +143,13 @@ func (c *converter) targetAtom(a *targetAtom) ast.Expr {
 
 func (c *converter) constraint(s *constraintStmt) ast.Stmt {
 	out := &ast.ConstraintStmt{
-		Pos:   c.span(s),
-		Name:  c.ident(s.Name),
-		LHS:   c.side(s.LHS),
-		Op:    s.Op.Op,
-		OpPos: c.span(s.Op),
-		RHS:   c.side(s.RHS),
+		Pos:     c.span(s),
+		Require: s.Keyword == "require",
+		Name:    c.ident(s.Name),
+		LHS:     c.side(s.LHS),
+		Op:      s.Op.Op,
+		OpPos:   c.span(s.Op),
+		RHS:     c.side(s.RHS),
 	}
 	if s.Options == nil {
 		return out

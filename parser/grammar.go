@@ -39,6 +39,7 @@ var statementParsers = map[string]statementParser{
 	"input":       parserFor((*converter).inputNoise),
 	"observation": parserFor((*converter).observationNoise),
 	"constraint":  parserFor((*converter).constraint),
+	"require":     parserFor((*converter).constraint),
 	"model":       parserFor((*converter).plugin),
 	"acquisition": parserFor((*converter).plugin),
 	"search":      parserFor((*converter).plugin),
@@ -200,9 +201,12 @@ type observationStmt struct {
 	Reported bool   `parser:"                      | @'reported' )"`
 }
 
+// constraintStmt is `constraint NAME: ...` or, for an outcome constraint,
+// `require NAME: ...`.
 type constraintStmt struct {
 	matched
-	Name    *ident         `parser:"'constraint' @@ ':'"`
+	Keyword string         `parser:"@( 'constraint' | 'require' )"`
+	Name    *ident         `parser:"@@ ':'"`
 	LHS     *side          `parser:"@@"`
 	Op      *cmpOp         `parser:"@@"`
 	RHS     *side          `parser:"@@"`

@@ -13,7 +13,7 @@ import (
 // lex as Keyword tokens, so they are never taken for a name.
 var keywords = []string{
 	"problem", "let", "domain", "in", "candidates", "objective", "maximize",
-	"minimize", "input", "observation", "noise", "constraint", "model",
+	"minimize", "input", "observation", "noise", "constraint", "require", "model",
 	"acquisition", "search", "budget", "init", "seed", "stop", "when", "learn",
 	"go", "exec", "external", "file", "if", "then", "else", "and", "or", "not",
 }
@@ -22,7 +22,7 @@ var keywords = []string{
 // order LANGUAGE.md lists the statements; "did you mean" hints choose from them.
 var statementKeywords = []string{
 	"problem", "let", "domain", "candidates", "objective", "input", "observation",
-	"constraint", "model", "acquisition", "search", "budget", "init", "seed", "stop",
+	"constraint", "require", "model", "acquisition", "search", "budget", "init", "seed", "stop",
 }
 
 // comparisonOperators are the comparison tokens.

@@ -192,7 +192,7 @@ func describeOpener(before []lexer.Token, t lexer.Token) string {
 			return "domain block"
 		case "input":
 			return "input noise block"
-		case "constraint":
+		case "constraint", "require":
 			return "constraint options"
 		}
 	}

@@ -60,6 +60,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.noise()
 	b.draws()
 	b.safety()
+	b.outcomes()
 	b.limits()
 	b.diags.Sort()
 	if b.diags.HasErrors() {

@@ -107,7 +107,7 @@ func (b *builder) safety() {
 		s.Points += len(s.Seeds)
 	}
 	for _, c := range p.Constraints {
-		if !c.Known {
+		if c.Safety() {
 			s.Constraints = append(s.Constraints, b.safeConstraint(c))
 			s.DrawSeeds = c.RandomSeeds
 			if c.Landing != nil {

@@ -203,7 +203,7 @@ func checkProgram(ctx *registry.CheckContext) []*ir.Constraint {
 	p, name := ctx.Program, pluginName(ctx.Call)
 	var unknown []*ir.Constraint
 	for _, c := range p.Constraints {
-		if !c.Known {
+		if c.Safety() {
 			unknown = append(unknown, c)
 		}
 	}

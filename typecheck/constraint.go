@@ -41,6 +41,9 @@ func (c *checker) constraint(s *ast.ConstraintStmt) *ir.Constraint {
 	_, rhsExpr := s.RHS.(*ast.ExprBinding)
 	var con *ir.Constraint
 	switch {
+	case lhsExpr && rhsExpr && s.Require:
+		c.errorHint(s.Pos, "write constraint "+s.Name.Name+": ..., which the search keeps to; require is for values an evaluation measures",
+			"require %s compares expressions over the domain: nothing is measured", s.Name.Name)
 	case lhsExpr && rhsExpr:
 		con = c.knownConstraint(s)
 	case lhsExpr || rhsExpr:
@@ -141,7 +144,10 @@ func (c *checker) unknownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
 		b, bok = c.measuredBinding(measured, "reported", valueOnly)
 	}
 	t, tok := c.threshold(threshold.(*ast.ExprBinding), s.Name.Name)
-	con := &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Measured: b, AtLeast: atLeast, Threshold: t}
+	con := &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Measured: b, AtLeast: atLeast, Threshold: t, Outcome: s.Require}
+	if s.Require {
+		con.Confidence = defaultConfidence
+	}
 	if !c.constraintOptions(s, con) || !bok || !tok {
 		return nil
 	}
@@ -201,8 +207,8 @@ func (c *checker) checkSafety() {
 		}
 	}
 	for _, con := range c.prog.Constraints {
-		if !con.Known {
-			c.errorHint(con.Span, "use a safe acquisition: "+orList(safe),
+		if con.Safety() {
+			c.errorHint(con.Span, "use a safe acquisition: "+orList(safe)+"; or, if evaluations may break it, write require "+con.Name+": ...",
 				"unknown safety constraint %s needs a safe acquisition; %s would not keep to it", con.Name, p.Name)
 		}
 	}
@@ -238,7 +244,14 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 			continue
 		}
 		first[name] = o.Pos
+		if !c.optionFits(o, con) {
+			ok = false
+			continue
+		}
 		switch name {
+		case "confidence":
+			con.Confidence = c.confidence(o, con.Name)
+			ok = ok && con.Confidence > 0
 		case "seed":
 			if call, isCall := o.Value.(*ast.CallExpr); isCall && call.Fun != nil && call.Fun.Name == "random" {
 				n, nok := c.randomSeeds(call, con)
@@ -263,8 +276,8 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 			con.Lipschitz, con.LipschitzSpan = c.lipschitz(o, con.Name)
 			ok = ok && con.Lipschitz > 0
 		default:
-			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "landing", "lipschitz", "noise", "seed"}),
-				"unknown constraint option %s; the options are seed, kernel, noise, landing and lipschitz", name)
+			c.errorHint(o.Name.Pos, dsl.DidYouMean(name, []string{"confidence", "kernel", "landing", "lipschitz", "noise", "seed"}),
+				"unknown constraint option %s; the options are seed, kernel, noise, landing and lipschitz (constraint) and kernel, noise and confidence (require)", name)
 			ok = false
 		}
 	}
@@ -290,4 +303,53 @@ func (c *checker) lipschitz(o *ast.ConstraintOption, name string) (float64, dsl.
 		return 0, o.Pos
 	}
 	return v.Float(), o.Pos
+}
+
+// defaultConfidence is the posterior probability with which a recommended
+// point meets an outcome constraint (require) unless its confidence option
+// says otherwise.
+const defaultConfidence = 0.95
+
+// safetyOptions are the options only a safety constraint takes: an outcome
+// constraint's evaluations may break it, so nothing needs to be certified.
+var safetyOptions = map[string]string{
+	"seed":      "a requirement needs no seed points: evaluations may break it",
+	"landing":   "landing says where a safety constraint is certified; a requirement is modelled, not certified",
+	"lipschitz": "a Lipschitz bound certifies a safety constraint; a requirement is modelled, not certified",
+}
+
+// optionFits reports whether option o suits constraint con, reporting an
+// option of the other kind of constraint.
+func (c *checker) optionFits(o *ast.ConstraintOption, con *ir.Constraint) bool {
+	name := o.Name.Name
+	if hint, safetyOnly := safetyOptions[name]; safetyOnly && con.Outcome {
+		c.errorHint(o.Name.Pos, hint, "require %s takes no option %s; its options are kernel, noise and confidence", con.Name, name)
+		return false
+	}
+	if name == "confidence" && !con.Outcome {
+		c.errorHint(o.Name.Pos, "a safety constraint is never broken; for a requirement the result must meet with a confidence, write require "+con.Name+": ...",
+			"constraint %s takes no option confidence", con.Name)
+		return false
+	}
+	return true
+}
+
+// confidence checks `confidence P`: the posterior probability, strictly
+// between 0 and 1, with which the recommendation must meet the requirement.
+// It returns 0 after reporting an error.
+func (c *checker) confidence(o *ast.ConstraintOption, name string) float64 {
+	hint := "e.g. confidence 0.95: the posterior probability with which the recommended point meets it"
+	if o.Value == nil {
+		c.errorHint(o.Pos, hint, "option confidence of require %s needs a constant", name)
+		return 0
+	}
+	v, ok := c.constExpr(o.Value, constCtx("the confidence must be constant"))
+	if !ok {
+		return 0
+	}
+	if !v.Type.IsNumeric() || !(v.Float() > 0 && v.Float() < 1) {
+		c.errorHint(o.Value.Span(), hint, "the confidence of require %s must be a probability strictly between 0 and 1, got %s", name, v)
+		return 0
+	}
+	return v.Float()
 }

@@ -99,7 +99,7 @@ func (c *checker) checkLanding() {
 	}
 	for _, con := range c.prog.Constraints {
 		switch {
-		case con.Known:
+		case !con.Safety():
 		case con.Landing != nil && c.stmts.inputNoise == nil:
 			c.errorHint(con.Landing.Span, "declare the input noise (input noise x ~ ...), or remove the landing",
 				"constraint %s: landing says what holds where the input noise lands a query, but no input noise is declared", con.Name)

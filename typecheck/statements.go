@@ -64,7 +64,7 @@ const (
 // defaultPlugin is the plugin a left-out statement key takes.
 func (c *checker) defaultPlugin(key string) string {
 	if key == "acquisition" && c.prog.ObsNoise.Kind != ir.ObsNoiseNone && c.prog.Candidates == nil &&
-		!slices.ContainsFunc(c.prog.Constraints, func(k *ir.Constraint) bool { return !k.Known }) {
+		!slices.ContainsFunc(c.prog.Constraints, (*ir.Constraint).Safety) {
 		if c.statedModelUsesInputNoise() {
 			return noisyInputAcquisition
 		}

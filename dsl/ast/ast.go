@@ -114,7 +114,10 @@ type ObservationNoiseStmt struct {
 // a Binding: an *ExprBinding for expressions over the domain, or a go, exec or
 // reported binding for a measured quantity.
 type ConstraintStmt struct {
-	Pos     dsl.Span
+	Pos dsl.Span
+	// Require marks an outcome constraint, `require NAME: ...`: only the
+	// result must meet it, and evaluations may break it.
+	Require bool
 	Name    *Ident
 	LHS     Binding
 	Op      string // ">=" or "<=" (the checker rejects others with a hint)

@@ -109,7 +109,11 @@ func describe(n Node) (header, trailer string, children []field) {
 		return "ObservationNoiseStmt" + flag("reported", n.Reported), "",
 			[]field{{"Dist", n.Dist}, {"Learn", n.Learn}}
 	case *ConstraintStmt:
-		return fmt.Sprintf("ConstraintStmt %q", n.Op), " op " + spanString(n.OpPos),
+		kind := "ConstraintStmt"
+		if n.Require {
+			kind = "ConstraintStmt require"
+		}
+		return fmt.Sprintf("%s %q", kind, n.Op), " op " + spanString(n.OpPos),
 			append([]field{{"Name", n.Name}, {"LHS", n.LHS}, {"RHS", n.RHS}}, list("Options", n.Options)...)
 	case *ConstraintOption:
 		return "ConstraintOption", "", []field{{"Name", n.Name}, {"Value", n.Value}}

@@ -198,7 +198,11 @@ func (d *dumper) constraint(c *Constraint) {
 	if c.AtLeast {
 		cmp = ">="
 	}
-	d.line("constraint %s measured %s %s%s", c.Name, cmp, dsl.RealValue(c.Threshold), d.at(c.Span))
+	if c.Outcome {
+		d.line("require %s measured %s %s (confidence %s)%s", c.Name, cmp, dsl.RealValue(c.Threshold), dsl.RealValue(c.Confidence), d.at(c.Span))
+	} else {
+		d.line("constraint %s measured %s %s%s", c.Name, cmp, dsl.RealValue(c.Threshold), d.at(c.Span))
+	}
 	d.nested(func() {
 		d.binding(c.Measured)
 		if c.RandomSeeds > 0 {

@@ -179,7 +179,16 @@ type Constraint struct {
 	// noise, not on its Gaussian process (`lipschitz L`, LoSBO).
 	Lipschitz     float64
 	LipschitzSpan dsl.Span
+	// Outcome marks an outcome constraint (`require`): only the result must
+	// meet it, with posterior probability at least Confidence; evaluations
+	// may break it, so it needs neither seeds nor a safe acquisition.
+	Outcome    bool
+	Confidence float64
 }
+
+// Safety reports whether c is an unknown safety constraint: measured, and
+// never to be broken by an evaluation.
+func (c *Constraint) Safety() bool { return !c.Known && !c.Outcome }
 
 // Landing is a constraint's `landing` option: what must hold at x + ε for a
 // query aimed at x, with ε the input noise.
@@ -199,12 +208,12 @@ type Landing struct {
 func (l *Landing) OffAim() bool { return l != nil && l.Mode != "aim" }
 
 // Seeds returns the points known to be safe: the seed points every unknown
-// constraint lists, in the first one's order, without repeats. Nil without
-// unknown constraints.
+// safety constraint lists, in the first one's order, without repeats. Nil
+// without safety constraints.
 func (p *Program) Seeds() [][]float64 {
 	var unknown []*Constraint
 	for _, c := range p.Constraints {
-		if !c.Known {
+		if c.Safety() {
 			unknown = append(unknown, c)
 		}
 	}

@@ -1,0 +1,336 @@
+// Package outcome models a problem's outcome constraints (`require`): values
+// each evaluation measures that the result must meet, though the evaluations
+// on the way may break them (a batch out of its purity spec is only wasted,
+// unlike a safety constraint's breach). Each has a Gaussian process over the
+// unit cube of the domain, standardised by its data, whose learned
+// hyperparameters follow the objective's refit schedule (runtime/fit).
+//
+// With them an optimiser weights its acquisition by the probability that a
+// point meets every constraint, taken as independent, Π_k P(c_k(x) meets h_k)
+// (constrained expected improvement, Gardner et al. 2014; Schonlau et al.
+// 1998), searches for that probability alone while no evaluated point is
+// feasible with the required confidence, and recommends only an evaluated
+// point that is. A log-space acquisition adds LogFeasibility to its score,
+// which multiplies the acquisition by the probability.
+//
+// Models allocates in New only; Observe, LogFeasibility and Feasibility
+// allocate nothing.
+package outcome
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/bocdev/boc/runtime/acq"
+	"github.com/bocdev/boc/runtime/fit"
+	"github.com/bocdev/boc/runtime/gp"
+	"github.com/bocdev/boc/runtime/kernel"
+)
+
+// Constraint describes one outcome constraint: the measured value must be
+// at least Threshold (AtLeast) or at most it.
+type Constraint struct {
+	Name string
+	// Kernel is the covariance of the standardised value over unit
+	// coordinates; its log hyperparameters θ start the learned ones.
+	Kernel kernel.Kernel
+	// Learned marks the components of θ refitted to the data, within
+	// [Lower, Upper] (natural units); all three have NumParams() entries,
+	// or are nil when nothing is learned.
+	Learned      []bool
+	Lower, Upper []float64
+	// NoiseVariance is the measurement noise's variance, in the units of
+	// the value squared (0: measured exactly).
+	NoiseVariance float64
+	Threshold     float64
+	AtLeast       bool
+}
+
+// Models holds the Gaussian process of every outcome constraint of a
+// problem, over the same evaluated points.
+type Models struct {
+	dim      int
+	design   int       // observations before the first refit
+	units    []float64 // the evaluated points, capacity × dim
+	models   []*model
+	workers  []scratch
+	fitted   int // observations at the last refit
+	capacity int
+}
+
+type model struct {
+	Constraint
+	gp       *gp.GP
+	units    func(i int) []float64 // evaluated point i, unit coordinates
+	theta    []float64             // the kernel's log hyperparameters
+	saved    []float64             // theta before a refit
+	learned  []int                 // indices into theta of the learned ones
+	vals     []float64             // the learned values, natural units
+	lo, hi   []float64
+	grad     []float64 // NumParams() scratch
+	fitter   *fit.Fitter
+	z, fixed []float64 // standardised values and noise variances, for refits
+	kvec     []float64
+}
+
+// scratch is one goroutine's memory for LogFeasibility.
+type scratch struct {
+	kvec, dk, work     []float64
+	dself, dmean, dvar []float64
+}
+
+// New returns the models of constraints over dim-dimensional unit points,
+// with room for capacity observations and workers goroutines calling
+// LogFeasibility at once; design is the number of observations before the
+// first refit (the initial design's size).
+func New(constraints []Constraint, dim, capacity, workers, design int) (*Models, error) {
+	if dim < 1 || capacity < 1 || workers < 1 {
+		return nil, fmt.Errorf("outcome: New(dim %d, capacity %d, workers %d)", dim, capacity, workers)
+	}
+	m := &Models{dim: dim, design: design, units: make([]float64, capacity*dim), capacity: capacity,
+		workers: make([]scratch, workers)}
+	for w := range m.workers {
+		m.workers[w] = scratch{kvec: make([]float64, capacity), dk: make([]float64, capacity*dim),
+			work: make([]float64, capacity), dself: make([]float64, dim), dmean: make([]float64, dim), dvar: make([]float64, dim)}
+	}
+	for _, c := range constraints {
+		mod, err := newModel(c, capacity, m.unit)
+		if err != nil {
+			return nil, err
+		}
+		m.models = append(m.models, mod)
+	}
+	return m, nil
+}
+
+func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, error) {
+	if c.Kernel == nil {
+		return nil, fmt.Errorf("outcome: constraint %s has no kernel", c.Name)
+	}
+	if !(c.NoiseVariance >= 0) || math.IsInf(c.NoiseVariance, 0) || math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) {
+		return nil, fmt.Errorf("outcome: constraint %s: noise variance %v, threshold %v", c.Name, c.NoiseVariance, c.Threshold)
+	}
+	p := c.Kernel.NumParams()
+	mod := &model{Constraint: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
+		grad: make([]float64, p), z: make([]float64, capacity), fixed: make([]float64, capacity), kvec: make([]float64, capacity)}
+	c.Kernel.Params(mod.theta)
+	for j, l := range c.Learned {
+		if !l {
+			continue
+		}
+		if !(c.Lower[j] > 0 && c.Lower[j] <= c.Upper[j]) {
+			return nil, fmt.Errorf("outcome: constraint %s: bounds [%v, %v] of hyperparameter %d", c.Name, c.Lower[j], c.Upper[j], j)
+		}
+		mod.learned = append(mod.learned, j)
+		mod.vals = append(mod.vals, min(max(math.Exp(mod.theta[j]), c.Lower[j]), c.Upper[j]))
+		mod.lo, mod.hi = append(mod.lo, c.Lower[j]), append(mod.hi, c.Upper[j])
+	}
+	if len(mod.learned) > 0 {
+		mod.fitter = fit.New(capacity, len(mod.learned), false, mod.fill)
+	}
+	return mod, nil
+}
+
+// Len is the number of observations.
+func (m *Models) Len() int {
+	if len(m.models) == 0 {
+		return 0
+	}
+	return m.models[0].gp.Len()
+}
+
+// NumConstraints is the number of constraints modelled.
+func (m *Models) NumConstraints() int { return len(m.models) }
+
+func (m *Models) unit(i int) []float64 { return m.units[i*m.dim : (i+1)*m.dim] }
+
+// ErrFull reports an observation beyond the capacity given to New.
+var ErrFull = errors.New("outcome: capacity exhausted")
+
+// Observe records the values measured at the unit point u, one per
+// constraint in order, and refits the learned hyperparameters when the
+// schedule says so (fit.Due). A value that is not finite is an error, and
+// nothing is recorded then.
+func (m *Models) Observe(u, values []float64) error {
+	n := m.Len()
+	switch {
+	case len(u) != m.dim || len(values) != len(m.models):
+		return fmt.Errorf("outcome: a point of %d components with %d values; want %d and %d", len(u), len(values), m.dim, len(m.models))
+	case n >= m.capacity:
+		return ErrFull
+	}
+	for k, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("outcome: the value %v of constraint %s is not a finite number", v, m.models[k].Name)
+		}
+	}
+	copy(m.unit(n), u)
+	for k, mod := range m.models {
+		for i := range n {
+			mod.kvec[i] = mod.Kernel.Eval(u, m.unit(i))
+		}
+		if err := mod.gp.Add(mod.kvec[:n], mod.Kernel.Eval(u, u), values[k], mod.NoiseVariance); err != nil {
+			for _, done := range m.models[:k] {
+				done.gp.Truncate(n)
+			}
+			return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
+		}
+	}
+	if !fit.Due(n+1, m.design, m.fitted) {
+		return nil
+	}
+	m.fitted = n + 1
+	for _, mod := range m.models {
+		if err := mod.refit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refit learns the model's hyperparameters from its observations by their
+// marginal likelihood and rebuilds the GP with them; when the fit fails, or
+// the GP cannot be factorised with what it found, the former ones stay.
+func (mod *model) refit() error {
+	if mod.fitter == nil {
+		return nil
+	}
+	n := mod.gp.Len()
+	shift, scale := mod.gp.Shift(), mod.gp.Scale()
+	for i := range n {
+		mod.z[i] = (mod.gp.Y(i) - shift) / scale
+		mod.fixed[i] = mod.NoiseVariance / (scale * scale)
+	}
+	copy(mod.saved, mod.theta)
+	if _, err := mod.fitter.Fit(mod.z[:n], mod.fixed[:n], mod.vals, mod.lo, mod.hi); err == nil {
+		mod.setLearned(mod.vals)
+		if mod.rebuild() == nil {
+			return nil
+		}
+	}
+	copy(mod.theta, mod.saved)
+	mod.Kernel.SetParams(mod.theta)
+	for j, p := range mod.learned {
+		mod.vals[j] = math.Exp(mod.theta[p])
+	}
+	return mod.rebuild()
+}
+
+// setLearned puts the learned values (natural units) into the kernel.
+func (mod *model) setLearned(vals []float64) {
+	for j, p := range mod.learned {
+		mod.theta[p] = math.Log(vals[j])
+	}
+	mod.Kernel.SetParams(mod.theta)
+}
+
+// fill is the fitter's view of the kernel (fit.FillFunc): K and ∂K/∂log θ_j
+// of the learned θ_j at the evaluated points.
+func (mod *model) fill(vals []float64, n int, k, dk []float64) {
+	mod.setLearned(vals)
+	for i := range n {
+		for l := 0; l <= i; l++ {
+			clear(mod.grad)
+			v := mod.Kernel.AddGradParams(mod.units(i), mod.units(l), 1, mod.grad)
+			k[i*n+l], k[l*n+i] = v, v
+			for j, p := range mod.learned {
+				dk[(j*n+i)*n+l], dk[(j*n+l)*n+i] = mod.grad[p], mod.grad[p]
+			}
+		}
+	}
+}
+
+// rebuild recomputes the GP's kernel matrix with the current
+// hyperparameters and refactors it, O(n³).
+func (mod *model) rebuild() error {
+	for i := range mod.gp.Len() {
+		row := mod.gp.KernelRow(i)
+		for j := range row {
+			row[j] = mod.Kernel.Eval(mod.units(i), mod.units(j))
+		}
+	}
+	if err := mod.gp.Refactor(); err != nil {
+		return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
+	}
+	return nil
+}
+
+// LogFeasibility returns the log of the probability that every constraint
+// is met at the unit point u, Σ_k log P(c_k(u) meets h_k) under the models'
+// posteriors of the latent values, and, unless grad is nil, adds its
+// gradient with respect to u to grad. worker names the calling goroutine,
+// whose memory it uses (New's workers). Without observations the
+// probability is each constraint's prior one.
+func (m *Models) LogFeasibility(worker int, u, grad []float64) float64 {
+	w := &m.workers[worker]
+	n := m.Len()
+	total := 0.0
+	for k, mod := range m.models {
+		if grad == nil {
+			total += mod.logMeets(m.Posterior(worker, k, u))
+			continue
+		}
+		for i := range n {
+			dk := w.dk[i*m.dim : (i+1)*m.dim]
+			clear(dk)
+			w.kvec[i] = mod.Kernel.AddGradX(u, m.unit(i), 1, dk)
+		}
+		// k is symmetric, so ∂k(u, u)/∂u is twice the gradient in its first input.
+		clear(w.dself)
+		kself := mod.Kernel.AddGradX(u, u, 2, w.dself)
+		mean, variance := mod.gp.PredictGrad(w.kvec[:n], w.dk[:n*m.dim], kself, w.dself, w.work[:n], w.dmean, w.dvar)
+		sd := math.Sqrt(variance)
+		v, dMean, dSD := mod.logMeetsGrad(mean, sd)
+		total += v
+		for j := range grad {
+			grad[j] += dMean * w.dmean[j]
+			if sd > 0 {
+				grad[j] += dSD * w.dvar[j] / (2 * sd)
+			}
+		}
+	}
+	return total
+}
+
+// logMeets is log P(c meets the limit) for c ~ N(mean, sd²).
+func (mod *model) logMeets(mean, sd float64) float64 {
+	if mod.AtLeast {
+		return acq.LogPI(mean, sd, mod.Threshold, 0)
+	}
+	return acq.LogPI(-mean, sd, -mod.Threshold, 0)
+}
+
+// logMeetsGrad is logMeets and its derivatives with respect to mean and sd.
+func (mod *model) logMeetsGrad(mean, sd float64) (v, dMean, dSD float64) {
+	if mod.AtLeast {
+		return acq.LogPIGrad(mean, sd, mod.Threshold, 0)
+	}
+	v, dMean, dSD = acq.LogPIGrad(-mean, sd, -mod.Threshold, 0)
+	return v, -dMean, dSD
+}
+
+// Feasibility returns the probability that evaluated point i meets every
+// constraint, under the models' posteriors of its latent values (the
+// measurement noise excluded), computed with worker's memory.
+func (m *Models) Feasibility(worker, i int) float64 {
+	total := 0.0
+	for k, mod := range m.models {
+		total += mod.logMeets(m.Posterior(worker, k, m.unit(i)))
+	}
+	return math.Exp(total)
+}
+
+// Posterior returns constraint k's posterior mean and standard deviation
+// at the unit point u (latent, in the constraint's units), with worker's
+// memory.
+func (m *Models) Posterior(worker, k int, u []float64) (mean, sd float64) {
+	w := &m.workers[worker]
+	mod := m.models[k]
+	n := m.Len()
+	for i := range n {
+		w.kvec[i] = mod.Kernel.Eval(u, m.unit(i))
+	}
+	mean, variance := mod.gp.Predict(w.kvec[:n], mod.Kernel.Eval(u, u))
+	return mean, math.Sqrt(variance)
+}

@@ -1,0 +1,191 @@
+package outcome
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bocdev/boc/runtime/acq"
+	"github.com/bocdev/boc/runtime/kernel"
+)
+
+// purity and temperature are two outcomes over [0, 1]²: purity must be at
+// least 0.5 (it is where x + y ≥ 1), temperature at most 0.2 (where x ≤ 0.6).
+func purity(u []float64) float64      { return u[0] + u[1] - 0.5 }
+func temperature(u []float64) float64 { return u[0] - 0.4 }
+
+func constraints(learn bool) []Constraint {
+	c := []Constraint{
+		{Name: "purity", Kernel: kernel.NewStationary(kernel.SE, 1, []float64{0.5}), Threshold: 0.5, AtLeast: true, NoiseVariance: 1e-4},
+		{Name: "temperature", Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.5, 0.5}), Threshold: 0.2},
+	}
+	if learn {
+		c[0].Learned, c[0].Lower, c[0].Upper = []bool{false, true}, []float64{0, 0.05}, []float64{0, 5}
+	}
+	return c
+}
+
+// observed returns models of constraints that observed n random points.
+func observed(t testing.TB, learn bool, n int) *Models {
+	t.Helper()
+	m, err := New(constraints(learn), 2, 64, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range n {
+		u := []float64{rng.Float64(), rng.Float64()}
+		if err := m.Observe(u, []float64{purity(u), temperature(u)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+// TestLogFeasibility: the log probability is the sum over the constraints
+// of log Φ of the posterior's distance to the limit, in sds, on the safe
+// side; it is near 0 well inside both limits and very negative outside one.
+func TestLogFeasibility(t *testing.T) {
+	m := observed(t, false, 30)
+	for _, u := range [][]float64{{0.3, 0.9}, {0.5, 0.5}, {0.9, 0.9}, {0.1, 0.1}, {0.55, 0.6}} {
+		want := 0.0
+		for k, c := range constraints(false) {
+			mean, sd := m.Posterior(0, k, u)
+			z := (mean - c.Threshold) / sd
+			if !c.AtLeast {
+				z = -z
+			}
+			want += math.Log(acq.NormCDF(z))
+		}
+		got := m.LogFeasibility(0, u, nil)
+		if math.Abs(got-want) > 1e-9*max(1, math.Abs(want)) {
+			t.Errorf("at %v: %v, want %v", u, got, want)
+		}
+	}
+	if p := math.Exp(m.LogFeasibility(0, []float64{0.3, 0.9}, nil)); p < 0.99 {
+		t.Errorf("well inside both limits: probability %v", p)
+	}
+	if lp := m.LogFeasibility(0, []float64{0.9, 0.9}, nil); lp > -10 {
+		t.Errorf("past the temperature limit by 0.3: log probability %v", lp)
+	}
+}
+
+// TestLogFeasibilityGradient checks the gradient against central
+// differences, learned hyperparameters included.
+func TestLogFeasibilityGradient(t *testing.T) {
+	m := observed(t, true, 20)
+	const h = 1e-6
+	for _, u := range [][]float64{{0.3, 0.7}, {0.52, 0.48}, {0.61, 0.45}, {0.2, 0.2}} {
+		grad := make([]float64, 2)
+		v := m.LogFeasibility(0, u, grad)
+		if plain := m.LogFeasibility(0, u, nil); math.Abs(plain-v) > 1e-12*max(1, math.Abs(v)) {
+			t.Errorf("at %v: %v with the gradient, %v without", u, v, plain)
+		}
+		for j := range u {
+			up, down := append([]float64(nil), u...), append([]float64(nil), u...)
+			up[j] += h
+			down[j] -= h
+			fd := (m.LogFeasibility(0, up, nil) - m.LogFeasibility(0, down, nil)) / (2 * h)
+			if math.Abs(grad[j]-fd) > 1e-5*max(1, math.Abs(fd)) {
+				t.Errorf("at %v, component %d: gradient %v, central difference %v", u, j, grad[j], fd)
+			}
+		}
+	}
+}
+
+// TestFeasibility: at the evaluated points, the probability of meeting both
+// limits is near 1 where the values do with a margin, near 0 where one
+// breaks them by a margin.
+func TestFeasibility(t *testing.T) {
+	m := observed(t, false, 30)
+	for i := range m.Len() {
+		u := m.unit(i)
+		margin := min(purity(u)-0.5, 0.2-temperature(u))
+		p := m.Feasibility(0, i)
+		switch {
+		case margin > 0.05 && p < 0.95:
+			t.Errorf("point %v, inside by %.3f: probability %v", u, margin, p)
+		case margin < -0.05 && p > 0.05:
+			t.Errorf("point %v, outside by %.3f: probability %v", u, -margin, p)
+		}
+	}
+}
+
+// TestRefit: a lengthscale learned from a function that varies on a short
+// scale comes out shorter than the long one it started from.
+func TestRefit(t *testing.T) {
+	c := constraints(true)[:1]
+	c[0].Kernel = kernel.NewStationary(kernel.SE, 1, []float64{3})
+	m, err := New(c, 2, 64, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 40 {
+		u := []float64{rng.Float64(), rng.Float64()}
+		if err := m.Observe(u, []float64{math.Sin(12 * u[0])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l := m.models[0].vals[0]; !(l < 0.5) {
+		t.Errorf("learned lengthscale %v from sin(12 x); want it well below the starting 3", l)
+	}
+}
+
+// TestObserveRefuses: a value that is not finite, a point of the wrong
+// dimension and an observation beyond the capacity are errors, and leave
+// the models as they were.
+func TestObserveRefuses(t *testing.T) {
+	m, err := New(constraints(false), 2, 2, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Observe([]float64{0.5, 0.5}, []float64{1, math.NaN()}); err == nil || m.Len() != 0 {
+		t.Errorf("a NaN value: error %v, %d observations", err, m.Len())
+	}
+	if err := m.Observe([]float64{0.5}, []float64{1, 0}); err == nil {
+		t.Error("a point of one component accepted")
+	}
+	for i := range 2 {
+		if err := m.Observe([]float64{0.1 * float64(i), 0.5}, []float64{1, 0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Observe([]float64{0.9, 0.5}, []float64{1, 0}); err != ErrFull {
+		t.Errorf("beyond the capacity: %v", err)
+	}
+}
+
+// TestAllocationFree: Observe between refits, LogFeasibility and
+// Feasibility allocate nothing.
+func TestAllocationFree(t *testing.T) {
+	m := observed(t, false, 10)
+	u := []float64{0.4, 0.6}
+	grad := make([]float64, 2)
+	if a := testing.AllocsPerRun(20, func() {
+		m.LogFeasibility(0, u, grad)
+		m.LogFeasibility(0, u, nil)
+		m.Feasibility(0, 3)
+	}); a != 0 {
+		t.Errorf("LogFeasibility and Feasibility allocate %v times", a)
+	}
+	v, values := make([]float64, 2), make([]float64, 2)
+	if a := testing.AllocsPerRun(5, func() {
+		v[0] += 0.01
+		v[1] = 1 - v[0]
+		values[0], values[1] = purity(v), temperature(v)
+		if err := m.Observe(v, values); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("Observe allocates %v times", a)
+	}
+}
+
+func BenchmarkLogFeasibility(b *testing.B) {
+	m := observed(b, true, 60)
+	u, grad := []float64{0.4, 0.6}, make([]float64, 2)
+	for b.Loop() {
+		m.LogFeasibility(0, u, grad)
+	}
+}

@@ -1,7 +1,12 @@
 package codegen
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/plan"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -10,6 +15,71 @@ import (
 // every constraint at a point, simulated gives the simulated constraints'
 // noise-free values, trulyUnsafe judges them, and constraintNoise draws
 // their measurement noise in a study's run.
+
+// constraintDecls declares the Constraints type and the constraints' names
+// and limits.
+func (g *generator) constraintDecls(f *jen.File) {
+	var names, limits, atLeast []jen.Code
+	var listing []string
+	for _, c := range g.unknown() {
+		k := c.Constraint
+		cmp := "<="
+		if k.AtLeast {
+			cmp = ">="
+		}
+		names = append(names, jen.Lit(k.Name))
+		limits = append(limits, number(k.Threshold).code)
+		atLeast = append(atLeast, jen.Lit(k.AtLeast))
+		listing = append(listing, fmt.Sprintf("%s %s %s", k.Name, cmp, dsl.RealValue(k.Threshold)))
+	}
+	f.Comment("NumConstraints is the number of unknown safety constraints.")
+	f.Const().Id("NumConstraints").Op("=").Lit(len(names))
+	f.Comment("Constraints holds one value per unknown safety constraint, in declaration")
+	f.Comment("order: " + strings.Join(listing, ", ") + ".")
+	f.Type().Id("Constraints").Index(jen.Id("NumConstraints")).Float64()
+	f.Comment("ConstraintNames, ConstraintLimits and ConstraintAtLeast describe the constraints:")
+	f.Comment("value >= limit when AtLeast, value <= limit otherwise.")
+	f.Var().Defs(
+		jen.Id("ConstraintNames").Op("=").Index(jen.Id("NumConstraints")).String().Values(names...),
+		jen.Id("ConstraintLimits").Op("=").Id("Constraints").Values(limits...),
+		jen.Id("ConstraintAtLeast").Op("=").Index(jen.Id("NumConstraints")).Bool().Values(atLeast...),
+	)
+	f.Comment("Violated reports whether value v breaks constraint k's limit; NaN does.")
+	f.Func().Id("Violated").Params(jen.Id("k").Int(), jen.Id("v").Float64()).Bool().Block(
+		jen.If(jen.Id("ConstraintAtLeast").Index(jen.Id("k"))).Block(jen.Return(jen.Op("!").Parens(jen.Id("v").Op(">=").Id("ConstraintLimits").Index(jen.Id("k"))))),
+		jen.Return(jen.Op("!").Parens(jen.Id("v").Op("<=").Id("ConstraintLimits").Index(jen.Id("k")))),
+	)
+}
+
+// constraintModel is the Gaussian process of a measured constraint as a
+// runtime model takes it: the statements that make its kernel, named kname
+// (in a function returning an error), and the fields its description shares
+// with every measured constraint's (runtime/safe.Constraint's first ones).
+func (g *generator) constraintModel(kname string, c *plan.ConstraintModel) ([]jen.Code, []kv) {
+	ls := make([]jen.Code, len(c.Lengthscales))
+	for i, v := range c.Lengthscales {
+		ls[i] = number(v).code
+	}
+	kernel := []jen.Code{
+		jen.List(jen.Id(kname), jen.Id("err")).Op(":=").Qual(runtimeKernel, "Named").Call(jen.Lit(c.Family), number(c.Variance).code, number(c.Alpha).code, jen.Index().Float64().Values(ls...)),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("constraint "+c.Constraint.Name+": %w"), jen.Id("err")))),
+	}
+	fields := []kv{{"Name", jen.Lit(c.Constraint.Name)}, {"Kernel", jen.Id(kname)}}
+	if anyTrue(c.Learned) {
+		learned := make([]jen.Code, len(c.Learned))
+		lo, hi := make([]jen.Code, len(c.Learned)), make([]jen.Code, len(c.Learned))
+		for i, l := range c.Learned {
+			learned[i], lo[i], hi[i] = jen.Lit(l), number(c.Lower[i]).code, number(c.Upper[i]).code
+		}
+		fields = append(fields, kv{"Learned", jen.Index().Bool().Values(learned...)},
+			kv{"Lower", jen.Index().Float64().Values(lo...)}, kv{"Upper", jen.Index().Float64().Values(hi...)})
+	}
+	fields = append(fields, kv{"NoiseVariance", number(c.NoiseVariance).code})
+	if c.NoiseVariance < 0 {
+		fields = append(fields, kv{"NoiseLower", number(c.NoiseLower).code}, kv{"NoiseUpper", number(c.NoiseUpper).code})
+	}
+	return kernel, append(fields, kv{"Threshold", number(c.Constraint.Threshold).code}, kv{"AtLeast", jen.Lit(c.Constraint.AtLeast)})
+}
 
 // judgesTruth reports whether the optimiser consults the simulated
 // constraints' true values: to draw seeds or the oracle's set among the

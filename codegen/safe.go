@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/plan"
 	"github.com/dave/jennifer/jen"
@@ -35,6 +34,7 @@ func (g *generator) safeDecls(f *jen.File) {
 	}
 	g.errorDecls(f)
 	g.constraintDecls(f)
+	g.certificateDecl(f)
 	if g.p.Objective.Binding.Kind != ir.ExternalBinding || g.judgesTruth() {
 		g.simulatedDecl(f) // Run's truth, and the truly safe points'
 	}
@@ -60,47 +60,16 @@ func (g *generator) safeDecls(f *jen.File) {
 }
 
 // unknown is the unknown constraints, in source order.
-func (g *generator) unknown() []*plan.SafeConstraint {
-	out := make([]*plan.SafeConstraint, len(g.o.Safety.Constraints))
+func (g *generator) unknown() []*plan.ConstraintModel {
+	out := make([]*plan.ConstraintModel, len(g.o.Safety.Constraints))
 	for i := range g.o.Safety.Constraints {
 		out[i] = &g.o.Safety.Constraints[i]
 	}
 	return out
 }
 
-// constraintDecls declares the Constraints type, the constraints' names and
-// limits, and the certificate type.
-func (g *generator) constraintDecls(f *jen.File) {
-	var names, limits, atLeast []jen.Code
-	var listing []string
-	for _, c := range g.unknown() {
-		k := c.Constraint
-		cmp := "<="
-		if k.AtLeast {
-			cmp = ">="
-		}
-		names = append(names, jen.Lit(k.Name))
-		limits = append(limits, number(k.Threshold).code)
-		atLeast = append(atLeast, jen.Lit(k.AtLeast))
-		listing = append(listing, fmt.Sprintf("%s %s %s", k.Name, cmp, dsl.RealValue(k.Threshold)))
-	}
-	f.Comment("NumConstraints is the number of unknown safety constraints.")
-	f.Const().Id("NumConstraints").Op("=").Lit(len(names))
-	f.Comment("Constraints holds one value per unknown safety constraint, in declaration")
-	f.Comment("order: " + strings.Join(listing, ", ") + ".")
-	f.Type().Id("Constraints").Index(jen.Id("NumConstraints")).Float64()
-	f.Comment("ConstraintNames, ConstraintLimits and ConstraintAtLeast describe the constraints:")
-	f.Comment("value >= limit when AtLeast, value <= limit otherwise.")
-	f.Var().Defs(
-		jen.Id("ConstraintNames").Op("=").Index(jen.Id("NumConstraints")).String().Values(names...),
-		jen.Id("ConstraintLimits").Op("=").Id("Constraints").Values(limits...),
-		jen.Id("ConstraintAtLeast").Op("=").Index(jen.Id("NumConstraints")).Bool().Values(atLeast...),
-	)
-	f.Comment("Violated reports whether value v breaks constraint k's limit; NaN does.")
-	f.Func().Id("Violated").Params(jen.Id("k").Int(), jen.Id("v").Float64()).Bool().Block(
-		jen.If(jen.Id("ConstraintAtLeast").Index(jen.Id("k"))).Block(jen.Return(jen.Op("!").Parens(jen.Id("v").Op(">=").Id("ConstraintLimits").Index(jen.Id("k"))))),
-		jen.Return(jen.Op("!").Parens(jen.Id("v").Op("<=").Id("ConstraintLimits").Index(jen.Id("k")))),
-	)
+// certificateDecl declares the certificate type.
+func (g *generator) certificateDecl(f *jen.File) {
 	f.Comment("Certificate is why a suggestion is safe: a seed point, safe as declared, or")
 	f.Comment("a point whose confidence interval of every constraint (μ ± √β σ, intersected")
 	f.Comment("over the rounds) lies on the safe side of its limit.")
@@ -236,30 +205,8 @@ func (g *generator) safeNewDecls(f *jen.File) {
 
 	var kernels, constraints []jen.Code
 	for k, c := range g.unknown() {
-		kname := fmt.Sprintf("k%d", k)
-		ls := make([]jen.Code, len(c.Lengthscales))
-		for i, v := range c.Lengthscales {
-			ls[i] = number(v).code
-		}
-		kernels = append(kernels,
-			jen.List(jen.Id(kname), jen.Id("err")).Op(":=").Qual(runtimeKernel, "Named").Call(jen.Lit(c.Family), number(c.Variance).code, number(c.Alpha).code, jen.Index().Float64().Values(ls...)),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("constraint "+c.Constraint.Name+": %w"), jen.Id("err")))),
-		)
-		fields := []kv{{"Name", jen.Lit(c.Constraint.Name)}, {"Kernel", jen.Id(kname)}}
-		if anyTrue(c.Learned) {
-			learned := make([]jen.Code, len(c.Learned))
-			lo, hi := make([]jen.Code, len(c.Learned)), make([]jen.Code, len(c.Learned))
-			for i, l := range c.Learned {
-				learned[i], lo[i], hi[i] = jen.Lit(l), number(c.Lower[i]).code, number(c.Upper[i]).code
-			}
-			fields = append(fields, kv{"Learned", jen.Index().Bool().Values(learned...)},
-				kv{"Lower", jen.Index().Float64().Values(lo...)}, kv{"Upper", jen.Index().Float64().Values(hi...)})
-		}
-		fields = append(fields, kv{"NoiseVariance", number(c.NoiseVariance).code})
-		if c.NoiseVariance < 0 {
-			fields = append(fields, kv{"NoiseLower", number(c.NoiseLower).code}, kv{"NoiseUpper", number(c.NoiseUpper).code})
-		}
-		fields = append(fields, kv{"Threshold", number(c.Constraint.Threshold).code}, kv{"AtLeast", jen.Lit(c.Constraint.AtLeast)})
+		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", k), c)
+		kernels = append(kernels, kernel...)
 		if c.Standardise {
 			fields = append(fields, kv{"Standardise", jen.True()})
 		}

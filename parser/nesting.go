@@ -1,7 +1,5 @@
 package parser
 
-import "github.com/alecthomas/participle/v2/lexer"
-
 // scope counts how deeply the parser recurses inside one bracket (or at the
 // top of a statement), following precedence.go's climber and the grammar:
 //
@@ -21,11 +19,10 @@ type scope struct {
 
 func (s scope) depth() int { return s.base + s.ifs + s.nots + s.chain }
 
-// step counts token t; prefix says a minus sign is unary here. It reports
-// whether t nests deeper.
-func (s *scope) step(t lexer.Token, prefix bool) bool {
-	switch v := t.Value; {
-	case t.Type == tokString || t.Type == tokNumber:
+// step counts the token v; prefix says a minus sign is unary here. It
+// reports whether v nests deeper.
+func (s *scope) step(v string, prefix bool) bool {
+	switch {
 	case v == "if":
 		s.ifs++
 		return true

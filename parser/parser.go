@@ -4,9 +4,9 @@
 // The splitter (split.go) cuts them into top-level statements at newlines
 // outside brackets, matches brackets and reports unclosed ones. Each statement
 // is then parsed on its own by the participle production for its keyword
-// (grammar.go) and converted to dsl/ast (convert.go, precedence.go). A broken
-// statement is reported and skipped, so one run reports every broken
-// statement of a file, in order.
+// (grammar.go), whose expressions are read by hand (expr.go), and converted
+// to dsl/ast (convert.go, precedence.go). A broken statement is reported and
+// skipped, so one run reports every broken statement of a file, in order.
 //
 // Lexical choices where LANGUAGE.md is silent:
 //   - numbers are decimal: `1`, `0.5`, `.5`, `1e-3`, `2.5E+4`; a dot must be

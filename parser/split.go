@@ -107,7 +107,7 @@ func (sp *splitter) add(i int, t lexer.Token) {
 	case openerOf[t.Value] != "":
 		sp.close(t)
 	default:
-		if sp.scope.step(t, t.Value == "-" && sp.startsOperand()) {
+		if sp.scope.step(t.Value, t.Value == "-" && sp.startsOperand()) {
 			sp.nest(t)
 		}
 	}

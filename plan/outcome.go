@@ -3,8 +3,9 @@ package plan
 import "github.com/bocdev/boc/dsl"
 
 // outcomes plans the outcome constraints (require). This version of boc
-// checks them and has their models (runtime/outcome), but no code generator
-// for an optimiser that uses them: check refuses them here, so that no stage
+// checks them and has their models (runtime/outcome, planned as a safety
+// constraint's by constraintModelOf), but no code generator for an
+// optimiser that uses them: check refuses them here, so that no stage
 // accepts what a later one cannot build.
 func (b *builder) outcomes() {
 	for _, c := range b.o.Program.Constraints {

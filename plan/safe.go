@@ -31,7 +31,7 @@ type Safety struct {
 	// gives the oracle every one of them.
 	DrawSeeds   int
 	TrueSafeSet bool
-	Constraints []SafeConstraint
+	Constraints []ConstraintModel
 	// LandingDraws is the number of landing points that represent the
 	// input noise at each decision point, shared by the constraints judged
 	// where the queries land (`landing mean` or `chance`): the most any of
@@ -39,8 +39,9 @@ type Safety struct {
 	LandingDraws int
 }
 
-// SafeConstraint is the Gaussian process of one unknown constraint.
-type SafeConstraint struct {
+// ConstraintModel is the Gaussian process of one measured constraint, as
+// its runtime model (runtime/safe, runtime/outcome) takes it.
+type ConstraintModel struct {
 	Constraint *ir.Constraint
 	Kernel     *ir.Call // the constraint's kernel, or the model's it defaults to
 	// Family names runtime/kernel's family; Variance, Alpha and
@@ -108,7 +109,7 @@ func (b *builder) safety() {
 	}
 	for _, c := range p.Constraints {
 		if c.Safety() {
-			s.Constraints = append(s.Constraints, b.safeConstraint(c))
+			s.Constraints = append(s.Constraints, b.constraintModelOf(c))
 			s.DrawSeeds = c.RandomSeeds
 			if c.Landing != nil {
 				s.LandingDraws = max(s.LandingDraws, c.Landing.Draws)
@@ -163,15 +164,15 @@ func (s *Safety) expandsByCovariance() bool {
 	return false
 }
 
-// safeConstraint plans one constraint's Gaussian process.
-func (b *builder) safeConstraint(c *ir.Constraint) SafeConstraint {
+// constraintModelOf plans the Gaussian process of measured constraint c.
+func (b *builder) constraintModelOf(c *ir.Constraint) ConstraintModel {
 	p := b.o.Program
 	k := c.Kernel
 	if k == nil {
 		k, _ = p.Model.Arg("kernel").Value.(*ir.Call)
 	}
 	plugin, _ := registry.ByID(k.Plugin)
-	sc := SafeConstraint{Constraint: c, Kernel: k, Family: plugin.Family, Variance: 1, Alpha: 1, NoiseVariance: -1,
+	sc := ConstraintModel{Constraint: c, Kernel: k, Family: plugin.Family, Variance: 1, Alpha: 1, NoiseVariance: -1,
 		NoiseLower: noiseLearnLo, NoiseUpper: noiseLearnHi}
 	// θ = (log s², log ℓ_1.., log α): the variance first, α last.
 	learnedVariance := false

@@ -115,16 +115,9 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 	mod := &model{Constraint: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
 		grad: make([]float64, p), z: make([]float64, capacity), fixed: make([]float64, capacity), kvec: make([]float64, capacity)}
 	c.Kernel.Params(mod.theta)
-	for j, l := range c.Learned {
-		if !l {
-			continue
-		}
-		if !(c.Lower[j] > 0 && c.Lower[j] <= c.Upper[j]) {
-			return nil, fmt.Errorf("outcome: constraint %s: bounds [%v, %v] of hyperparameter %d", c.Name, c.Lower[j], c.Upper[j], j)
-		}
-		mod.learned = append(mod.learned, j)
-		mod.vals = append(mod.vals, min(max(math.Exp(mod.theta[j]), c.Lower[j]), c.Upper[j]))
-		mod.lo, mod.hi = append(mod.lo, c.Lower[j]), append(mod.hi, c.Upper[j])
+	var err error
+	if mod.learned, mod.vals, mod.lo, mod.hi, err = fit.Select(mod.theta, c.Learned, c.Lower, c.Upper); err != nil {
+		return nil, fmt.Errorf("outcome: constraint %s: %w", c.Name, err)
 	}
 	if len(mod.learned) > 0 {
 		mod.fitter = fit.New(capacity, len(mod.learned), false, mod.fill)
@@ -144,6 +137,18 @@ func (m *Models) Len() int {
 func (m *Models) NumConstraints() int { return len(m.models) }
 
 func (m *Models) unit(i int) []float64 { return m.units[i*m.dim : (i+1)*m.dim] }
+
+// Truncate forgets every observation from the nth on, so that an optimiser
+// whose own model refused an observation can take it back here too. The
+// hyperparameters stay as the refits left them.
+func (m *Models) Truncate(n int) {
+	for _, mod := range m.models {
+		if n < mod.gp.Len() {
+			mod.gp.Truncate(n)
+		}
+	}
+	m.fitted = min(m.fitted, n)
+}
 
 // ErrFull reports an observation beyond the capacity given to New.
 var ErrFull = errors.New("outcome: capacity exhausted")
@@ -171,9 +176,7 @@ func (m *Models) Observe(u, values []float64) error {
 			mod.kvec[i] = mod.Kernel.Eval(u, m.unit(i))
 		}
 		if err := mod.gp.Add(mod.kvec[:n], mod.Kernel.Eval(u, u), values[k], mod.NoiseVariance); err != nil {
-			for _, done := range m.models[:k] {
-				done.gp.Truncate(n)
-			}
+			m.Truncate(n)
 			return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
 		}
 	}

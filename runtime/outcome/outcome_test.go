@@ -154,6 +154,22 @@ func TestObserveRefuses(t *testing.T) {
 	if err := m.Observe([]float64{0.9, 0.5}, []float64{1, 0}); err != ErrFull {
 		t.Errorf("beyond the capacity: %v", err)
 	}
+	// Taken back, the last observation makes room, and the posterior is
+	// the one point's again.
+	before := make([]float64, 2)
+	one, _ := New(constraints(false), 2, 2, 1, 5)
+	one.Observe([]float64{0, 0.5}, []float64{1, 0})
+	before[0], before[1] = one.Posterior(0, 0, []float64{0.3, 0.3})
+	m.Truncate(1)
+	if m.Len() != 1 {
+		t.Fatalf("%d observations after Truncate(1)", m.Len())
+	}
+	if mean, sd := m.Posterior(0, 0, []float64{0.3, 0.3}); mean != before[0] || sd != before[1] {
+		t.Errorf("after Truncate(1): posterior %v ± %v, want %v ± %v", mean, sd, before[0], before[1])
+	}
+	if err := m.Observe([]float64{0.9, 0.5}, []float64{1, 0}); err != nil {
+		t.Errorf("after Truncate: %v", err)
+	}
 }
 
 // TestAllocationFree: Observe between refits, LogFeasibility and

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"io/fs"
 	"maps"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bocdev/boc/runtime/command"
 	"github.com/bocdev/boc/runtime/journal"
 )
 

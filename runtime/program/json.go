@@ -3,10 +3,11 @@ package program
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 	"slices"
+
+	"github.com/bocdev/boc/runtime/command"
 )
 
 // result is the JSON form of a run's result, written by run --json as one

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
+
+	"github.com/bocdev/boc/runtime/command"
 )
 
 // optimumCommand prints the best candidate of a finite decision set and its

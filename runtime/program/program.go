@@ -32,7 +32,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 	"os"
@@ -42,6 +41,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/bocdev/boc/runtime/command"
 )
 
 // Dim describes one dimension of the problem's domain (command.Dim).

@@ -2,10 +2,10 @@ package program
 
 import (
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"html/template"
 	"math"
 
+	"github.com/bocdev/boc/runtime/command"
 	"github.com/bocdev/boc/runtime/plot"
 )
 

@@ -2,9 +2,9 @@ package program
 
 import (
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"math"
 
+	"github.com/bocdev/boc/runtime/command"
 	"github.com/bocdev/boc/runtime/plot"
 )
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"io"
 	"math"
 	"strconv"
 	"time"
 
+	"github.com/bocdev/boc/runtime/command"
 	"github.com/bocdev/boc/runtime/journal"
 )
 

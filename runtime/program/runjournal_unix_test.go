@@ -6,13 +6,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/bocdev/boc/runtime/command"
 	"github.com/bocdev/boc/runtime/journal"
 )
 

@@ -4,11 +4,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/bocdev/boc/runtime/command"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bocdev/boc/runtime/command"
 )
 
 // A worker is one run's name in the leases of a journal: its host, its

@@ -108,16 +108,9 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 		m.lengthscales = k.NumLengthscales()
 	}
 	c.Kernel.Params(m.theta)
-	for j, l := range c.Learned {
-		if !l {
-			continue
-		}
-		if !(c.Lower[j] > 0 && c.Lower[j] <= c.Upper[j]) {
-			return nil, fmt.Errorf("constraint %s: bounds [%v, %v] of hyperparameter %d", c.Name, c.Lower[j], c.Upper[j], j)
-		}
-		m.learned = append(m.learned, j)
-		m.fitVals = append(m.fitVals, min(max(math.Exp(m.theta[j]), c.Lower[j]), c.Upper[j]))
-		m.fitLo, m.fitHi = append(m.fitLo, c.Lower[j]), append(m.fitHi, c.Upper[j])
+	var err error
+	if m.learned, m.fitVals, m.fitLo, m.fitHi, err = fit.Select(m.theta, c.Learned, c.Lower, c.Upper); err != nil {
+		return nil, fmt.Errorf("constraint %s: %w", c.Name, err)
 	}
 	learnNoise := c.NoiseVariance < 0
 	if learnNoise {

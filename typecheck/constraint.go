@@ -208,7 +208,7 @@ func (c *checker) checkSafety() {
 	}
 	for _, con := range c.prog.Constraints {
 		if con.Safety() {
-			c.errorHint(con.Span, "use a safe acquisition: "+orList(safe)+"; or, if evaluations may break it, write require "+con.Name+": ...",
+			c.errorHint(con.Span, "use a safe acquisition: "+orList(safe),
 				"unknown safety constraint %s needs a safe acquisition; %s would not keep to it", con.Name, p.Name)
 		}
 	}

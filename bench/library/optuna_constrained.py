@@ -7,11 +7,15 @@ evaluations may break it, only the result must keep it):
 
     gardner      Gardner et al. (2014), section 5.1: f = cos(2x) cos(y) + sin(x),
                  c = cos(x) cos(y) - sin(x) sin(y) - 0.5, on [0, 6]^2; f* found
-                 here by a grid of 1201^2 points refined by Nelder-Mead
+                 here on a grid of 1201^2 points refined by Nelder-Mead
     branin_disk  Branin on [-5, 10] x [0, 15] with (x1 - 2.5)^2 + (x2 - 7.5)^2 <= 50:
                  two of Branin's three minimisers lie outside, f* = 5/(4 pi)
     hartmann6_l1 Hartmann6 on [0, 1]^6 with sum(x) <= 3 (BoTorch's constrained
                  Hartmann example): its minimiser keeps it, f* = -3.32237
+    gramacy      Gramacy et al. (2016)'s toy: f = x1 + x2 on [0, 1]^2 with
+                 1.5 - x1 - 2 x2 - 0.5 sin(2 pi (x1^2 - 2 x2)) <= 0 and
+                 x1^2 + x2^2 - 1.5 <= 0, a small feasible region in pieces;
+                 f* found as for gardner (about 0.5998)
 
 Methods:
 
@@ -53,25 +57,35 @@ def gardner_c(x):
     return math.cos(x[0]) * math.cos(x[1]) - math.sin(x[0]) * math.sin(x[1]) - 0.5
 
 
-def gardner_optimum():
-    """The best feasible value on a 1201^2 grid, refined from its best points."""
-    g = np.linspace(0, 6, 1201)
-    x, y = np.meshgrid(g, g, indexing="ij")
-    f = np.cos(2 * x) * np.cos(y) + np.sin(x)
-    c = np.cos(x) * np.cos(y) - np.sin(x) * np.sin(y) - 0.5
-    f = np.where(c <= 0, f, np.inf)
-    best = float(f.min())
-    penalised = lambda p: gardner_f(p) + 1e6 * max(0.0, gardner_c(p)) if 0 <= p[0] <= 6 and 0 <= p[1] <= 6 else 1e9
-    for i in np.argsort(f, axis=None)[:20]:
-        start = [g[i // 1201], g[i % 1201]]
-        r = minimize(penalised, start, method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-12})
-        if gardner_c(r.x) <= 1e-12 and 0 <= r.x[0] <= 6 and 0 <= r.x[1] <= 6:
-            best = min(best, gardner_f(r.x))
+def gramacy_c(x):
+    return [1.5 - x[0] - 2 * x[1] - 0.5 * math.sin(2 * math.pi * (x[0] ** 2 - 2 * x[1])),
+            x[0] ** 2 + x[1] ** 2 - 1.5]
+
+
+def grid_optimum(f, cons, lo, hi):
+    """The best feasible value of a 2-D problem on a 1201^2 grid, refined by
+    Nelder-Mead from its 20 best points."""
+    g0, g1 = np.linspace(lo[0], hi[0], 1201), np.linspace(lo[1], hi[1], 1201)
+    best, starts = math.inf, []
+    for a in g0:
+        for b in g1:
+            if all(c([a, b]) <= 0 for c in cons):
+                starts.append((f([a, b]), a, b))
+    starts.sort()
+    inside = lambda p: all(lo[i] <= p[i] <= hi[i] for i in range(2))
+    penalised = lambda p: f(p) + 1e6 * sum(max(0.0, c(p)) for c in cons) if inside(p) else 1e9
+    for v, a, b in starts[:20]:
+        best = min(best, v)
+        r = minimize(penalised, [a, b], method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-12})
+        if inside(r.x) and all(c(r.x) <= 1e-12 for c in cons):
+            best = min(best, f(r.x))
     return best
 
 
 PROBLEMS = {
     "gardner": dict(lo=[0, 0], hi=[6, 6], f=gardner_f, cons=[gardner_c], budget=50, optimum=None),
+    "gramacy": dict(lo=[0, 0], hi=[1, 1], f=lambda x: x[0] + x[1],
+                    cons=[lambda x: gramacy_c(x)[0], lambda x: gramacy_c(x)[1]], budget=50, optimum=None),
     "branin_disk": dict(lo=[-5, 0], hi=[10, 15], f=branin,
                         cons=[lambda x: (x[0] - 2.5) ** 2 + (x[1] - 7.5) ** 2 - 50], budget=50,
                         optimum=5 / (4 * math.pi)),
@@ -119,7 +133,7 @@ def report(problems, methods, seeds, markdown):
     for name in problems:
         p = PROBLEMS[name]
         if p["optimum"] is None:
-            p["optimum"] = gardner_optimum()
+            p["optimum"] = grid_optimum(p["f"], p["cons"], p["lo"], p["hi"])
         budgets = [p["budget"] // 5, p["budget"] // 2, p["budget"]]
         head = ["problem", "method"] + [str(b) for b in budgets] + ["no feasible trial at the end", "first feasible (median)"]
         rows = []

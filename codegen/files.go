@@ -113,7 +113,7 @@ func (g *generator) program(importPath string) []File {
 	}
 	if g.o.Safety != nil {
 		var cs []jen.Code
-		for _, c := range g.unknown() {
+		for _, c := range g.measured() {
 			k := c.Constraint
 			cf := []kv{{"Name", jen.Lit(k.Name)}, {"Limit", number(k.Threshold).code}}
 			if k.AtLeast {

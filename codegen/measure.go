@@ -16,12 +16,26 @@ import (
 // noise-free values, trulyUnsafe judges them, and constraintNoise draws
 // their measurement noise in a study's run.
 
+// measured is the measured constraints, in source order: a safe
+// acquisition's safety constraints, or the outcome constraints.
+func (g *generator) measured() []*plan.ConstraintModel {
+	models := g.o.Measured()
+	out := make([]*plan.ConstraintModel, len(models))
+	for i := range models {
+		out[i] = &models[i]
+	}
+	return out
+}
+
+// measures reports whether the optimiser observes measured constraints.
+func (g *generator) measures() bool { return len(g.o.Measured()) > 0 }
+
 // constraintDecls declares the Constraints type and the constraints' names
 // and limits.
 func (g *generator) constraintDecls(f *jen.File) {
 	var names, limits, atLeast []jen.Code
 	var listing []string
-	for _, c := range g.unknown() {
+	for _, c := range g.measured() {
 		k := c.Constraint
 		cmp := "<="
 		if k.AtLeast {
@@ -99,7 +113,7 @@ func (g *generator) measureDecl(f *jen.File) {
 	b := g.p.Objective.Binding
 	var reportedNames []jen.Code
 	var reportedAt []int
-	for k, c := range g.unknown() {
+	for k, c := range g.measured() {
 		if c.Constraint.Measured.Kind == ir.ExternalBinding {
 			reportedNames = append(reportedNames, jen.Lit(c.Constraint.Name))
 			reportedAt = append(reportedAt, k)
@@ -122,7 +136,7 @@ func (g *generator) measureDecl(f *jen.File) {
 			body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()))
 		}
 		for _, k := range reportedAt {
-			c := g.unknown()[k].Constraint
+			c := g.measured()[k].Constraint
 			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Float64().Call(jen.Id("values").Dot(b.GoFields[c.Name])))
 		}
 	case len(reportedAt) > 0 && b.Kind == ir.ExecBinding:
@@ -145,7 +159,7 @@ func (g *generator) measureDecl(f *jen.File) {
 	}
 	needLayout := b.Kind != ir.ExecBinding
 	layoutDeclared := false
-	for k, c := range g.unknown() {
+	for k, c := range g.measured() {
 		m := c.Constraint.Measured
 		target := jen.Id("g").Index(jen.Lit(k))
 		wrap := func(err jen.Code) jen.Code {
@@ -193,7 +207,7 @@ func (g *generator) simulatedDecl(f *jen.File) {
 	body := []jen.Code{jen.Var().Id("g").Id("Constraints")}
 	names := newNamer("x", "g")
 	simulatedAny := false
-	for k, c := range g.unknown() {
+	for k, c := range g.measured() {
 		m := c.Constraint.Measured
 		if m.Kind != ir.ExprBinding {
 			body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Qual("math", "NaN").Call())
@@ -231,8 +245,8 @@ func (g *generator) simulatedDecl(f *jen.File) {
 // its limit over the robust values' draws of the input noise.
 func (g *generator) trulyUnsafeDecl(f *jen.File) {
 	var landing []jen.Code
-	atAim := make([]jen.Code, len(g.unknown()))
-	for k, c := range g.unknown() {
+	atAim := make([]jen.Code, len(g.measured()))
+	for k, c := range g.measured() {
 		l := c.Constraint.Landing
 		offAim := l.OffAim() && c.Constraint.Measured.Kind == ir.ExprBinding
 		atAim[k] = jen.Lit(!offAim)
@@ -282,7 +296,7 @@ func (g *generator) trulyUnsafeDecl(f *jen.File) {
 // noise of the simulated constraints, when one has noise.
 func (g *generator) constraintNoiseDecl(f *jen.File) bool {
 	var body []jen.Code
-	for k, c := range g.unknown() {
+	for k, c := range g.measured() {
 		if c.Noise == nil {
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/bocdev/boc/dsl/ir"
-	"github.com/bocdev/boc/plan"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -57,15 +56,6 @@ func (g *generator) safeDecls(f *jen.File) {
 	g.inflationDecls(f)
 	g.accessorDecls(f)
 	g.posteriorDecls(f)
-}
-
-// unknown is the unknown constraints, in source order.
-func (g *generator) unknown() []*plan.ConstraintModel {
-	out := make([]*plan.ConstraintModel, len(g.o.Safety.Constraints))
-	for i := range g.o.Safety.Constraints {
-		out[i] = &g.o.Safety.Constraints[i]
-	}
-	return out
 }
 
 // certificateDecl declares the certificate type.
@@ -204,7 +194,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	seedLoop = append(seedLoop, jen.Id("seeds").Op("=").Append(jen.Id("seeds"), jen.Id("at")))
 
 	var kernels, constraints []jen.Code
-	for k, c := range g.unknown() {
+	for k, c := range g.measured() {
 		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", k), c)
 		kernels = append(kernels, kernel...)
 		if c.Standardise {

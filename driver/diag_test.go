@@ -48,7 +48,12 @@ func TestCompileRefuses(t *testing.T) {
 		want []wantDiag
 	}{
 		{"outcome constraints not built yet", problemWith("require purity: simulated x + y >= 0.5 { confidence 0.9 }"),
-			[]wantDiag{{8, 1, "require purity: outcome constraints are checked, but this version of boc cannot build an optimiser for them yet", "make it a safety constraint"}}},
+			[]wantDiag{{8, 1, "require: outcome constraints are checked and planned, but this version of boc cannot build an optimiser for them yet", "make it a safety constraint"}}},
+		{"outcome constraints with an acquisition not in log space", problemWith("require purity: simulated x + y >= 0.5", "acquisition ucb"),
+			[]wantDiag{{9, 13, "acquisition ucb cannot be weighted by the probability of meeting the requirements in this version of boc", "such as ei"}}},
+		{"outcome constraints with a safe acquisition", problemWith("constraint heat: simulated x <= 0.9 { seed [[0.1, 0.1]] }",
+			"require purity: simulated x + y >= 0.5", "acquisition safe_ucb"),
+			[]wantDiag{{9, 1, "require with a safe acquisition (safe_ucb) is not built in this version of boc", "make the requirement a safety constraint"}}},
 		{"model not built", problemWith("model test_unbuilt"),
 			[]wantDiag{{8, 7, "model test_unbuilt is not available in this version of boc", "available model plugins: erbf, gp, mmd, skl, ugp"}}},
 		{"uei without a gradient search", problemWith("input noise x ~ normal(0, 0.05)", "acquisition uei", "search pattern"),

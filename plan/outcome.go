@@ -1,17 +1,63 @@
 package plan
 
-import "github.com/bocdev/boc/dsl"
+import (
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+)
 
-// outcomes plans the outcome constraints (require). This version of boc
-// checks them and has their models (runtime/outcome, planned as a safety
-// constraint's by constraintModelOf), but no code generator for an
-// optimiser that uses them: check refuses them here, so that no stage
-// accepts what a later one cannot build.
+// outcomes plans the outcome constraints (require): a Gaussian process each
+// (runtime/outcome), planned as a safety constraint's is, whose probability
+// of being met is to weight the acquisition, by adding its log to a score
+// that is the log of a non-negative acquisition
+// (registry.AcquisitionSpec.LogScore) over the model's posterior at a point.
+// What that weighting cannot serve is refused at its line with the reason;
+// the rest is refused too until the code generator uses the plan.
 func (b *builder) outcomes() {
-	for _, c := range b.o.Program.Constraints {
-		if c.Outcome {
-			b.report(dsl.Errorf(c.Span, "require %s: outcome constraints are checked, but this version of boc cannot build an optimiser for them yet", c.Name).
-				WithHint("for now, make it a safety constraint (constraint %s: ... { seed [[...]] }) with a safe acquisition, or fold it into the objective as a penalty", c.Name))
+	p := b.o.Program
+	var first dsl.Span
+	if p.Model == nil {
+		return // the checker reported it
+	}
+	modelKernel := false
+	if a := p.Model.Arg("kernel"); a != nil {
+		_, modelKernel = a.Value.(*ir.Call)
+	}
+	for _, c := range p.Constraints {
+		switch {
+		case !c.Outcome:
+			continue
+		case c.Kernel == nil && !modelKernel:
+			b.report(dsl.Errorf(c.Span, "require %s has no kernel: model %s has none for it to take", c.Name, name(p.Model)).
+				WithHint("give it one: require %s: ... { kernel matern52 }", c.Name))
+			continue
 		}
+		if len(b.o.Outcomes) == 0 {
+			first = c.Span
+		}
+		b.o.Outcomes = append(b.o.Outcomes, b.constraintModelOf(c))
+	}
+	if len(b.o.Outcomes) == 0 || p.Acquisition == nil {
+		return
+	}
+	a := b.o.Acquisition
+	const hint = "use an acquisition scored as the log of an improvement, such as ei, pi, ei_noisy, nei or kg"
+	switch {
+	case a.Safe != nil:
+		b.report(dsl.Errorf(first, "require with a safe acquisition (%s) is not built in this version of boc", name(p.Acquisition)).
+			WithHint("make the requirement a safety constraint, or %s", hint))
+	case !a.LogScore || a.Arms > 0 || a.Unscented != nil:
+		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s cannot be weighted by the probability of meeting the requirements in this version of boc", name(p.Acquisition)).
+			WithHint(hint))
+	case b.o.InputModel():
+		b.report(dsl.Errorf(p.Model.Span, "require with model %s, over input distributions, is not built in this version of boc", name(p.Model)).
+			WithHint("use model gp"))
+	case b.o.Finite():
+		b.report(dsl.Errorf(first, "require with candidates is not built in this version of boc").
+			WithHint("search the domain instead of a candidates list"))
+	default:
+		// What the weighting needs is planned; the code generator does not
+		// use it yet.
+		b.report(dsl.Errorf(first, "require: outcome constraints are checked and planned, but this version of boc cannot build an optimiser for them yet").
+			WithHint("for now, make it a safety constraint (constraint ...: ... { seed [[...]] }) with a safe acquisition, or fold it into the objective as a penalty"))
 	}
 }

@@ -47,6 +47,9 @@ type Optimizer struct {
 	NoiseVariance float64
 	// Safety is the plan of a safe acquisition, nil for the others.
 	Safety *Safety
+	// Outcomes are the Gaussian processes of the outcome constraints
+	// (require), in declaration order.
+	Outcomes []ConstraintModel
 }
 
 // Build plans the optimiser of p, a program the checker accepted, and

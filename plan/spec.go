@@ -99,14 +99,22 @@ func (o *Optimizer) Measures() bool {
 	default:
 		return false
 	}
-	if o.Safety != nil {
-		for _, c := range o.Safety.Constraints {
-			if c.Constraint.Measured.Kind == ir.ExprBinding {
-				return false
-			}
+	for _, c := range o.Measured() {
+		if c.Constraint.Measured.Kind == ir.ExprBinding {
+			return false
 		}
 	}
 	return true
+}
+
+// Measured are the Gaussian processes of the measured constraints: a safe
+// acquisition's safety constraints, or the outcome constraints (the two are
+// not combined in this version).
+func (o *Optimizer) Measured() []ConstraintModel {
+	if o.Safety != nil {
+		return o.Safety.Constraints
+	}
+	return o.Outcomes
 }
 
 // EmitsMoments reports whether the optimiser uses the input noise's moments:
@@ -244,15 +252,16 @@ func (o *Optimizer) Runtime() []string {
 	if p.Objective.Binding.Kind == ir.ExecBinding {
 		set[runtime+"command"] = true
 	}
-	if o.Safety != nil || o.BlockKernel() {
+	if len(o.Measured()) > 0 || o.BlockKernel() {
 		set[runtime+"kernel"] = true
 	}
-	if o.Safety != nil {
-		for _, c := range o.Safety.Constraints {
-			callsIn(c.Constraint.Measured.Expr)
-			if c.Constraint.Measured.Kind == ir.ExecBinding {
-				set[runtime+"command"] = true
-			}
+	if len(o.Outcomes) > 0 {
+		set[runtime+"outcome"] = true
+	}
+	for _, c := range o.Measured() {
+		callsIn(c.Constraint.Measured.Expr)
+		if c.Constraint.Measured.Kind == ir.ExecBinding {
+			set[runtime+"command"] = true
 		}
 	}
 	out := make([]string, 0, len(set))

@@ -28,7 +28,9 @@ func init() {
 
 // jointSpec is the spec of an acquisition that compares the candidate with
 // the incumbent under their joint posterior.
-func jointSpec(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Joint: true} }
+func jointSpec(*registry.Args) registry.AcquisitionSpec {
+	return registry.AcquisitionSpec{Joint: true, LogScore: true}
+}
 
 // The incumbents ei and pi improve on, the values of their incumbent. The
 // default is the best value observed: under observation noise it lowered the
@@ -53,7 +55,7 @@ func improvement(code registry.AcquisitionEmit) registry.AcquisitionHooks {
 		if a.Choice("incumbent", incumbentChoices...) == incumbentMean {
 			rule = registry.BestMean
 		}
-		return registry.AcquisitionSpec{Incumbent: rule}
+		return registry.AcquisitionSpec{Incumbent: rule, LogScore: true}
 	}}
 }
 

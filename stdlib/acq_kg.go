@@ -12,7 +12,9 @@ func init() {
 			"after one more noisy observation at the candidate; EI against the best posterior mean without noise",
 		Runtime: []string{runtimeAcq}, Check: checkLookahead,
 		Emit: registry.AcquisitionHooks{Code: kgEmit,
-			Spec: func(*registry.Args) registry.AcquisitionSpec { return registry.AcquisitionSpec{Lookahead: true} }}})
+			Spec: func(*registry.Args) registry.AcquisitionSpec {
+				return registry.AcquisitionSpec{Lookahead: true, LogScore: true}
+			}}})
 }
 
 // kgEmit scores log KG (runtime/acq.LogKG).

@@ -12,7 +12,7 @@ func init() {
 		Params:  []registry.Param{neiSamples},
 		Runtime: []string{runtimeAcq}, Check: checkLookahead,
 		Emit: registry.AcquisitionHooks{Code: neiEmit, Spec: func(a *registry.Args) registry.AcquisitionSpec {
-			return registry.AcquisitionSpec{Lookahead: true, LatentDraws: a.Int("samples")}
+			return registry.AcquisitionSpec{Lookahead: true, LatentDraws: a.Int("samples"), LogScore: true}
 		}}})
 }
 

@@ -452,6 +452,11 @@ type AcquisitionSpec struct {
 	// Incumbent is the value Score's best is: the best posterior mean at an
 	// evaluated point (the zero value), or the best value observed.
 	Incumbent IncumbentRule
+	// LogScore says Score is the logarithm of a non-negative acquisition,
+	// so that adding the log probability of meeting the outcome constraints
+	// (require) weights the acquisition by that probability, as constrained
+	// expected improvement does (Gardner et al. 2014).
+	LogScore bool
 	// Arms, above 0, makes the acquisition a portfolio of that many arms
 	// (GP-Hedge): each suggestion searches every arm (Score with Arm set),
 	// and plays one arm's maximiser, drawn with probability proportional to

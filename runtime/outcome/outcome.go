@@ -45,6 +45,9 @@ type Constraint struct {
 	NoiseVariance float64
 	Threshold     float64
 	AtLeast       bool
+	// Confidence is the posterior probability with which a point must meet
+	// the constraint to count as feasible (Feasible), in (0, 1).
+	Confidence float64
 }
 
 // Models holds the Gaussian process of every outcome constraint of a
@@ -108,8 +111,9 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 	if c.Kernel == nil {
 		return nil, fmt.Errorf("outcome: constraint %s has no kernel", c.Name)
 	}
-	if !(c.NoiseVariance >= 0) || math.IsInf(c.NoiseVariance, 0) || math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) {
-		return nil, fmt.Errorf("outcome: constraint %s: noise variance %v, threshold %v", c.Name, c.NoiseVariance, c.Threshold)
+	if !(c.NoiseVariance >= 0) || math.IsInf(c.NoiseVariance, 0) || math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) ||
+		!(c.Confidence > 0 && c.Confidence < 1) {
+		return nil, fmt.Errorf("outcome: constraint %s: noise variance %v, threshold %v, confidence %v", c.Name, c.NoiseVariance, c.Threshold, c.Confidence)
 	}
 	p := c.Kernel.NumParams()
 	mod := &model{Constraint: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
@@ -322,6 +326,18 @@ func (m *Models) Feasibility(worker, i int) float64 {
 		total += mod.logMeets(m.Posterior(worker, k, m.unit(i)))
 	}
 	return math.Exp(total)
+}
+
+// Feasible reports whether evaluated point i meets every constraint with at
+// least its confidence, under the models' posteriors of its latent values,
+// computed with worker's memory: the test a recommendation must pass.
+func (m *Models) Feasible(worker, i int) bool {
+	for k, mod := range m.models {
+		if mod.logMeets(m.Posterior(worker, k, m.unit(i))) < math.Log(mod.Confidence) {
+			return false
+		}
+	}
+	return true
 }
 
 // Posterior returns constraint k's posterior mean and standard deviation

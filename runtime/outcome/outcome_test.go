@@ -16,8 +16,8 @@ func temperature(u []float64) float64 { return u[0] - 0.4 }
 
 func constraints(learn bool) []Constraint {
 	c := []Constraint{
-		{Name: "purity", Kernel: kernel.NewStationary(kernel.SE, 1, []float64{0.5}), Threshold: 0.5, AtLeast: true, NoiseVariance: 1e-4},
-		{Name: "temperature", Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.5, 0.5}), Threshold: 0.2},
+		{Name: "purity", Kernel: kernel.NewStationary(kernel.SE, 1, []float64{0.5}), Threshold: 0.5, AtLeast: true, NoiseVariance: 1e-4, Confidence: 0.95},
+		{Name: "temperature", Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.5, 0.5}), Threshold: 0.2, Confidence: 0.9},
 	}
 	if learn {
 		c[0].Learned, c[0].Lower, c[0].Upper = []bool{false, true}, []float64{0, 0.05}, []float64{0, 5}
@@ -103,10 +103,23 @@ func TestFeasibility(t *testing.T) {
 		margin := min(purity(u)-0.5, 0.2-temperature(u))
 		p := m.Feasibility(0, i)
 		switch {
-		case margin > 0.05 && p < 0.95:
-			t.Errorf("point %v, inside by %.3f: probability %v", u, margin, p)
-		case margin < -0.05 && p > 0.05:
-			t.Errorf("point %v, outside by %.3f: probability %v", u, -margin, p)
+		case margin > 0.05 && (p < 0.95 || !m.Feasible(0, i)):
+			t.Errorf("point %v, inside by %.3f: probability %v, feasible %v", u, margin, p, m.Feasible(0, i))
+		case margin < -0.05 && (p > 0.05 || m.Feasible(0, i)):
+			t.Errorf("point %v, outside by %.3f: probability %v, feasible %v", u, -margin, p, m.Feasible(0, i))
+		}
+		// Feasible asks each constraint for its own confidence.
+		each := true
+		for k, c := range constraints(false) {
+			mean, sd := m.Posterior(0, k, u)
+			z := (mean - c.Threshold) / sd
+			if !c.AtLeast {
+				z = -z
+			}
+			each = each && acq.NormCDF(z) >= c.Confidence
+		}
+		if m.Feasible(0, i) != each {
+			t.Errorf("point %v: Feasible %v, each constraint at its confidence %v", u, m.Feasible(0, i), each)
 		}
 	}
 }
@@ -182,8 +195,9 @@ func TestAllocationFree(t *testing.T) {
 		m.LogFeasibility(0, u, grad)
 		m.LogFeasibility(0, u, nil)
 		m.Feasibility(0, 3)
+		m.Feasible(0, 3)
 	}); a != 0 {
-		t.Errorf("LogFeasibility and Feasibility allocate %v times", a)
+		t.Errorf("LogFeasibility, Feasibility and Feasible allocate %v times", a)
 	}
 	v, values := make([]float64, 2), make([]float64, 2)
 	if a := testing.AllocsPerRun(5, func() {

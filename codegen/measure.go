@@ -27,9 +27,6 @@ func (g *generator) measured() []*plan.ConstraintModel {
 	return out
 }
 
-// measures reports whether the optimiser observes measured constraints.
-func (g *generator) measures() bool { return len(g.o.Measured()) > 0 }
-
 // constraintDecls declares the Constraints type and the constraints' names
 // and limits.
 func (g *generator) constraintDecls(f *jen.File) {

@@ -100,6 +100,14 @@ func (p exprParser) cursor() lexer.RawCursor { return p.lex.MakeCheckpoint().Raw
 // since is the tokens consumed from start on.
 func (p exprParser) since(start lexer.RawCursor) []lexer.Token { return p.lex.Range(start, p.cursor()) }
 
+// one consumes the next token: a production of that token alone, and its
+// text.
+func (p exprParser) one() (matched, string) {
+	start := p.cursor()
+	text := p.next().Value
+	return matched{p.since(start)}, text
+}
+
 // at reports whether the next token is the literal s. As participle's
 // literals, it compares the text only.
 func (p exprParser) at(s string) bool {
@@ -252,9 +260,11 @@ func (p exprParser) primary() (*primary, error) {
 		out.Call = &call{}
 		err = p.call(out.Call)
 	case t.Type == tokNumber:
-		out.Number = &numberLit{matched{p.lex.Range(start, start+1)}, p.next().Value}
+		m, text := p.one()
+		out.Number = &numberLit{m, text}
 	case t.Type == tokString:
-		out.String = &stringLit{matched{p.lex.Range(start, start+1)}, p.next().Value}
+		m, quoted := p.one()
+		out.String = &stringLit{m, quoted}
 	case t.Value == "learn":
 		out.Learn = &learn{}
 		err = p.learn(out.Learn)
@@ -296,7 +306,8 @@ func (p exprParser) parenExpr() (*parenExpr, error) {
 
 func (p exprParser) call(c *call) error {
 	start := p.cursor()
-	c.Fun = &ident{matched{p.lex.Range(start, start+1)}, p.next().Value}
+	m, name := p.one()
+	c.Fun = &ident{m, name}
 	if p.at("(") {
 		c.Args = &argList{}
 		if err := p.argList(c.Args); err != nil {
@@ -372,7 +383,8 @@ func (p exprParser) arg() (*arg, error) {
 	start := p.cursor()
 	var a arg
 	if p.peek().Type == tokArgName {
-		a.Name = &argName{matched{p.lex.Range(start, start+1)}, p.next().Value}
+		m, name := p.one()
+		a.Name = &argName{m, name}
 		if err := p.want("="); err != nil {
 			return nil, err
 		}

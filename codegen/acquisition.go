@@ -242,10 +242,15 @@ func (g *generator) acquisitionStateDecls(f *jen.File) {
 	if g.o.Acquisition.Lookahead {
 		f.Comment("setLookahead stores what the lookahead needs of the evaluated points for the")
 		f.Comment("next search: their posterior means, and the noise variance of an observation.")
+		mean := []jen.Code{field("trainMeans").Index(jen.Id("i")).Op("=").Add(field("model").Dot("TrainMean").Call(jen.Id("i")))}
+		if g.requires() {
+			f.Comment("A point that cannot be recommended, as it does not meet the requirements (or")
+			f.Comment("is pending), has a NaN mean: the improvement leaves it out.")
+			mean = append(mean, jen.If(jen.Id("i").Op(">=").Add(field("outcomes").Dot("Len").Call()).Op("||").Op("!").Add(field("outcomes").Dot("Feasible").Call(jen.Id("i")))).Block(
+				field("trainMeans").Index(jen.Id("i")).Op("=").Qual("math", "NaN").Call()))
+		}
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id("setLookahead").Params().Block(
-			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
-				field("trainMeans").Index(jen.Id("i")).Op("=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))),
-			),
+			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(mean...),
 			field("observationNoise").Op("=").Add(field("model").Dot("NewObservationNoise").Call()),
 		)
 	}

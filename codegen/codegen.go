@@ -147,7 +147,7 @@ func (g *generator) plan() {
 	for _, c := range p.Constraints {
 		if c.Known {
 			g.known = append(g.known, c)
-		} else if g.o.Safety == nil {
+		} else if c.Safety() && g.o.Safety == nil {
 			g.internal(c.Span, "unknown safety constraint %s reached code generation without a safe acquisition", c.Name)
 		}
 	}

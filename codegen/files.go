@@ -66,7 +66,7 @@ func (g *generator) library() []File {
 	if g.p.Objective.Binding.Kind != ir.ExternalBinding {
 		r := g.newFile(g.pkg)
 		g.objectiveDecl(r)
-		if g.o.Safety != nil {
+		if g.measures() {
 			g.measureDecl(r)
 			g.constraintNoise = g.constraintNoiseDecl(r)
 		}
@@ -111,13 +111,16 @@ func (g *generator) program(importPath string) []File {
 			jen.Return(whole(jen.Id("x")), jen.Id("f")),
 		)})
 	}
-	if g.o.Safety != nil {
+	if g.measures() {
 		var cs []jen.Code
 		for _, c := range g.measured() {
 			k := c.Constraint
 			cf := []kv{{"Name", jen.Lit(k.Name)}, {"Limit", number(k.Threshold).code}}
 			if k.AtLeast {
 				cf = append(cf, kv{"AtLeast", jen.True()})
+			}
+			if k.Outcome {
+				cf = append(cf, kv{"Required", jen.True()})
 			}
 			if k.Measured.Kind == ir.ExprBinding {
 				cf = append(cf, kv{"Simulated", jen.True()})
@@ -184,7 +187,8 @@ func (g *generator) program(importPath string) []File {
 			kv{"RecommendationMean", pr("RecommendationMean")},
 			kv{"RecommendationValue", pr("RecommendationValue")},
 		)
-		if g.o.Safety != nil {
+		switch {
+		case g.o.Safety != nil:
 			cert := func(name string) *jen.Statement { return jen.Id("p").Dot("Certificate").Dot(name) }
 			progressFields = append(progressFields, kv{"Safety", prog("Safety").Add(keyed(true,
 				kv{"Constraints", whole(pr("Constraints"))},
@@ -198,6 +202,14 @@ func (g *generator) program(importPath string) []File {
 				kv{"UnsafeEvaluations", pr("UnsafeEvaluations")},
 				kv{"Contradicted", pr("Contradictions")},
 			))})
+		case g.requires():
+			progressFields = append(progressFields, kv{"Infeasible", jen.Op("!").Add(pr("Feasible"))},
+				kv{"TrulyInfeasible", jen.Op("!").Add(pr("TrulyFeasible"))}, kv{"Safety", prog("Safety").Add(keyed(true,
+					kv{"Constraints", whole(pr("Constraints"))},
+					kv{"TrueConstraints", whole(pr("TrueConstraints"))},
+					kv{"Violations", pr("Violations")},
+					kv{"UnsafeEvaluations", pr("TrueViolations")},
+				))})
 		}
 		progress := jen.Func().Params(jen.Id("p").Add(lib("Progress"))).Block(
 			jen.Id("opt").Dot("Progress").Call(prog("Progress").Add(keyed(true, progressFields...))),
@@ -228,9 +240,13 @@ func (g *generator) program(importPath string) []File {
 			{"BestValue", r("BestValue")},
 			{"Stopped", r("Stopped")},
 		}
-		if g.o.Safety != nil {
+		switch {
+		case g.o.Safety != nil:
 			result = append(result, kv{"Violations", r("Violations")}, kv{"UnsafeEvaluations", r("UnsafeEvaluations")},
 				kv{"SafeSize", r("SafeSize")}, kv{"SeedPoints", lib("InitialDesign")}, kv{"Contradictions", r("Contradictions")})
+		case g.requires():
+			result = append(result, kv{"Infeasible", jen.Op("!").Add(r("Feasible"))}, kv{"TrulyInfeasible", jen.Op("!").Add(r("TrulyFeasible"))},
+				kv{"Violations", r("Violations")}, kv{"UnsafeEvaluations", r("TrueViolations")})
 		}
 		f.Comment("run adapts the library's Run to runtime/program.")
 		f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(
@@ -269,7 +285,7 @@ func (g *generator) sessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	switch {
 	case g.o.ReportedNoise():
 		observed = append(observed, jen.Id("sd"))
-	case g.o.Safety != nil:
+	case g.measures():
 		observed = append(observed, lib("Constraints").Call(jen.Id("constraints")))
 	}
 	unknown := len(g.p.Constraints) - len(g.known)
@@ -319,7 +335,7 @@ func (g *generator) evaluateDecl(f *jen.File, lib func(string) *jen.Statement) {
 	args := []jen.Code{jen.Id("ctx"), lib("Point").Call(jen.Id("x"))}
 	measure := lib("Objective")
 	result := jen.Dict{jen.Id("Y"): jen.Id("y")}
-	if g.o.Safety != nil {
+	if g.measures() {
 		values, measure = []jen.Code{jen.Id("y"), jen.Id("measured"), jen.Id("err")}, lib("Measure")
 		result[jen.Id("Constraints")] = jen.Id("measured").Index(jen.Op(":"))
 	}

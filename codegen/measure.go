@@ -312,3 +312,29 @@ func (g *generator) constraintNoiseDecl(f *jen.File) bool {
 	f.Func().Id("constraintNoise").Params(jen.Id("g").Op("*").Id("Constraints"), jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand"), jen.Id("scale").Float64()).Block(body...)
 	return true
 }
+
+// measuredRunStep is Run's step after Measure: the simulated constraints' noise
+// and truth (where the query landed), and the counts of violations.
+func (g *generator) measuredRunStep() []jen.Code {
+	at := "x"
+	if g.o.SimulatesInputNoise() {
+		at = "landed"
+	}
+	stmts := []jen.Code{jen.Id("truth").Op(":=").Id("simulated").Call(jen.Id(at))}
+	if g.constraintNoise {
+		stmts = append(stmts, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), jen.Id("constraintRand"), jen.Id("constraintScale")))
+	}
+	count := func(values, counter string, known jen.Code) jen.Code {
+		cond := jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))
+		if known != nil {
+			cond = jen.Add(known).Op("&&").Add(cond)
+		}
+		return jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id(values)).Block(
+			jen.If(cond).Block(jen.Id(counter).Op("++"), jen.Break()),
+		)
+	}
+	return append(stmts,
+		count("measured", "violations", nil),
+		count("truth", "unsafe", jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v"))),
+	)
+}

@@ -352,14 +352,25 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.o.ReportedNoise() {
 		progressFields = append(progressFields, jen.Id("SD").Float64().Comment("the noise sd reported with it"))
 	}
-	if g.o.Safety != nil {
+	if g.measures() {
 		progressFields = append(progressFields,
 			jen.Id("Constraints").Id("Constraints").Comment("the unknown constraints measured at X"),
-			jen.Id("TrueConstraints").Id("Constraints").Comment("their values without noise where simulated, NaN otherwise"),
+			jen.Id("TrueConstraints").Id("Constraints").Comment("their values without noise where simulated, NaN otherwise"))
+	}
+	if g.o.Safety != nil {
+		progressFields = append(progressFields,
 			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
 			jen.Id("Violations").Int().Comment("evaluations so far whose measured constraints broke a limit"),
 			jen.Id("UnsafeEvaluations").Int().Comment("evaluations so far whose true simulated constraints broke a limit"),
 			jen.Id("Contradictions").Index().String().Comment("how this evaluation contradicted the constraints' model, if it did"),
+		)
+	}
+	if g.requires() {
+		progressFields = append(progressFields,
+			jen.Id("Feasible").Bool().Comment("whether there is a Recommendation: an evaluated point meets every requirement"),
+			jen.Id("TrulyFeasible").Bool().Comment("whether it meets the simulated requirements' true values"),
+			jen.Id("Violations").Int().Comment("evaluations so far whose measured requirements broke a limit"),
+			jen.Id("TrueViolations").Int().Comment("evaluations so far whose true simulated requirements broke a limit"),
 		)
 	}
 	f.Comment("Progress describes one evaluation of a run and the state after it.")
@@ -373,7 +384,21 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("RecommendationValue").Float64().Comment(strings.Replace(valueDoc, "its", "and", 1)),
 	)...)
 	var safetyResult []jen.Code
-	if g.o.Safety != nil {
+	switch {
+	case g.requires():
+		safetyResult = []jen.Code{
+			jen.Comment("Feasible says that Recommendation meets every requirement with its confidence;"),
+			jen.Comment("without such an evaluated point there is no recommendation (the zero Point)."),
+			jen.Id("Feasible").Bool(),
+			jen.Comment("TrulyFeasible says that Recommendation meets the simulated requirements' true"),
+			jen.Comment("values (with none simulated, that Feasible)."),
+			jen.Id("TrulyFeasible").Bool(),
+			jen.Comment("Violations counts the evaluations whose measured requirements broke a limit,"),
+			jen.Comment("TrueViolations those whose true simulated requirements did."),
+			jen.Id("Violations").Int(),
+			jen.Id("TrueViolations").Int(),
+		}
+	case g.o.Safety != nil:
 		safetyResult = []jen.Code{
 			jen.Comment("Violations counts the evaluations whose measured constraints broke a limit,"),
 			jen.Comment("UnsafeEvaluations those whose true simulated constraints did."),
@@ -429,9 +454,10 @@ func (g *generator) runDecls(f *jen.File) {
 	)
 	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Unwrap").Params().Error().Block(jen.Return(jen.Id("e").Dot("Err")))
 	g.runHelperDecls(f)
+	g.feasibleValueDecl(f)
 
 	resultArgs := []jen.Code{jen.Id("stopped")}
-	if g.o.Safety != nil {
+	if g.measures() {
 		resultArgs = append(resultArgs, jen.Id("unsafe"))
 	}
 	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), err) }
@@ -500,13 +526,18 @@ func (g *generator) runDecls(f *jen.File) {
 		at = jen.Id("landed")
 	}
 	evaluate := jen.Id("Objective")
-	if g.o.Safety != nil {
+	if g.measures() {
 		results = append(results[:1:1], jen.Id("measured"), jen.Id("err"))
 		observed = append(observed, jen.Id("measured"))
-		progress = append(progress, kv{"Constraints", jen.Id("measured")}, kv{"TrueConstraints", jen.Id("truth")},
-			kv{"Certificate", method("Certificate")}, kv{"Violations", jen.Id("violations")}, kv{"UnsafeEvaluations", jen.Id("unsafe")},
-			kv{"Contradictions", jen.Id("notes")})
+		progress = append(progress, kv{"Constraints", jen.Id("measured")}, kv{"TrueConstraints", jen.Id("truth")})
 		evaluate = jen.Id("Measure")
+	}
+	if g.o.Safety != nil {
+		progress = append(progress, kv{"Certificate", method("Certificate")}, kv{"Violations", jen.Id("violations")}, kv{"UnsafeEvaluations", jen.Id("unsafe")},
+			kv{"Contradictions", jen.Id("notes")})
+	}
+	if g.requires() {
+		progress = append(progress, kv{"Violations", jen.Id("violations")}, kv{"TrueViolations", jen.Id("unsafe")})
 	}
 	loop = append(loop,
 		jen.List(results...).Op(":=").Add(evaluate).Call(jen.Id("ctx"), at),
@@ -518,8 +549,8 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.noiseSample != nil {
 		loop = append(loop, jen.Id("y").Op(":=").Id("value").Op("+").Id("observationNoise").Call(jen.Id("noiseRand")))
 	}
-	if g.o.Safety != nil {
-		loop = append(loop, g.safeRunStep()...)
+	if g.measures() {
+		loop = append(loop, g.measuredRunStep()...)
 	}
 	loop = append(loop,
 		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
@@ -533,9 +564,10 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
 			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
 			jen.List(jen.Id("p").Dot("BestX"), jen.Id("p").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
-			jen.List(jen.Id("p").Dot("Recommendation"), jen.Id("p").Dot("RecommendationMean"), jen.Id("_")).Op("=").Add(method("Best")),
+			jen.List(jen.Id("p").Dot("Recommendation"), jen.Id("p").Dot("RecommendationMean"), g.recommended("p")).Op("=").Add(method("Best")),
 			jen.List(jen.Id("p").Dot("BestValue"), jen.Id("p").Dot("RecommendationValue")).Op("=").List(
-				jen.Id("noiseFree").Call(jen.Id("p").Dot("BestX")), jen.Id("noiseFree").Call(jen.Id("p").Dot("Recommendation"))),
+				jen.Id("noiseFree").Call(jen.Id("p").Dot("BestX")), g.recommendationValue("p")),
+			g.trulyFeasible("p"),
 			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
@@ -573,8 +605,16 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.If(jen.Id("opt").Dot("RandomSearch")).Block(jen.Id("random").Op("=").Add(pcg("randomSearchStream"))),
 		jen.Id("stopped").Op(":=").Id("StoppedBudget"),
 	)
-	if g.o.Safety != nil {
-		body = append(body, jen.List(jen.Id("violations"), jen.Id("unsafe"), jen.Id("contradictions")).Op(":=").List(jen.Lit(0), jen.Lit(0), jen.Lit(0)))
+	if g.measures() {
+		counts := []jen.Code{jen.Id("violations"), jen.Id("unsafe")}
+		if g.o.Safety != nil {
+			counts = append(counts, jen.Id("contradictions"))
+		}
+		zeros := make([]jen.Code, len(counts))
+		for i := range zeros {
+			zeros[i] = jen.Lit(0)
+		}
+		body = append(body, jen.List(counts...).Op(":=").List(zeros...))
 		if g.constraintNoise {
 			body = append(body,
 				jen.Id("constraintRand").Op(":=").Add(pcg("constraintNoiseStream")),
@@ -604,13 +644,18 @@ func (g *generator) runDecls(f *jen.File) {
 
 	resultParams := []jen.Code{jen.Id("stopped").String()}
 	resultFields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
-	if g.o.Safety != nil {
+	if g.measures() {
 		resultParams = []jen.Code{jen.Id("stopped").String(), jen.Id("unsafe").Int()}
+	}
+	if g.o.Safety != nil {
 		resultFields = append(resultFields, kv{"UnsafeEvaluations", jen.Id("unsafe")}, kv{"SafeSize", field("certificate").Dot("SafeSize")},
 			kv{"Contradictions", jen.Len(jen.Id("o").Dot("Contradictions").Call(jen.Lit(0)))})
 	}
+	if g.requires() {
+		resultFields = append(resultFields, kv{"TrueViolations", jen.Id("unsafe")})
+	}
 	var countViolations []jen.Code
-	if g.o.Safety != nil {
+	if g.measures() {
 		countViolations = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(field("violated")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
 			jen.If(jen.Id("v")).Block(jen.Id("r").Dot("Violations").Op("++")),
 		)}
@@ -618,13 +663,14 @@ func (g *generator) runDecls(f *jen.File) {
 	f.Comment("result summarises the run so far.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("result").Params(resultParams...).Id("Result").Block(append([]jen.Code{
 		jen.Id("r").Op(":=").Id("Result").Add(keyed(false, resultFields...))}, append(countViolations,
-		jen.List(jen.Id("r").Dot("Recommendation"), jen.Id("r").Dot("RecommendationMean"), jen.Id("_")).Op("=").Add(method("Best")),
+		jen.List(jen.Id("r").Dot("Recommendation"), jen.Id("r").Dot("RecommendationMean"), g.recommended("r")).Op("=").Add(method("Best")),
 		jen.List(jen.Id("r").Dot("BestX"), jen.Id("r").Dot("BestY"), jen.Id("_")).Op("=").Add(method("BestObserved")),
 		jen.List(jen.Id("r").Dot("RecommendationValue"), jen.Id("r").Dot("BestValue")).Op("=").List(jen.Qual("math", "NaN").Call(), jen.Qual("math", "NaN").Call()),
 		jen.If(jen.Id("r").Dot("Evaluations").Op(">").Lit(0)).Block(
 			jen.List(jen.Id("r").Dot("RecommendationValue"), jen.Id("r").Dot("BestValue")).Op("=").List(
-				jen.Id("noiseFree").Call(jen.Id("r").Dot("Recommendation")), jen.Id("noiseFree").Call(jen.Id("r").Dot("BestX"))),
+				g.recommendationValue("r"), jen.Id("noiseFree").Call(jen.Id("r").Dot("BestX"))),
 		),
+		g.trulyFeasible("r"),
 		jen.Return(jen.Id("r")),
 	)...)...)
 

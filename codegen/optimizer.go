@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 
+	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -65,6 +66,13 @@ func (g *generator) optimizerDecls(f *jen.File) {
 		g.repDecls(f)
 	}
 	g.errorDecls(f)
+	if g.measures() {
+		g.constraintDecls(f)
+		if g.p.Objective.Binding.Kind != ir.ExternalBinding {
+			g.simulatedDecl(f) // Run's truth
+			g.trulyUnsafeDecl(f)
+		}
+	}
 	g.structDecl(f)
 	g.newDecl(f)
 	if g.initEmit != nil {
@@ -76,6 +84,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.searchDecls(f)
 	g.portfolioDecls(f)
 	g.candidatesDecls(f)
+	g.outcomeDecls(f)
 	g.observeDecl(f)
 	g.refitDecls(f)
 	g.placeLandmarksDecl(f)
@@ -155,6 +164,7 @@ func (g *generator) structDecl(f *jen.File) {
 	fields = append(fields, g.inputFields()...)
 	fields = append(fields, g.inflationFields()...)
 	fields = append(fields, pendingFields()...)
+	fields = append(fields, g.outcomeFields()...)
 	if g.o.NewCanFail() {
 		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
 	}
@@ -174,13 +184,14 @@ func (g *generator) newDecl(f *jen.File) {
 		)),
 	}
 	if !g.o.GradientSearch() {
-		body = append(body, field("acquisitionFn").Op("=").Add(field("acquisitionAt")))
+		body = append(body, field("acquisitionFn").Op("=").Add(field(g.scoreAt("acquisitionAt"))))
 		if g.o.Explores() {
 			body = append(body, field("sdFn").Op("=").Add(field("sdAt")))
 		}
 	}
 	body = append(body, g.learnInit()...)
 	body = append(body, g.searchInit()...)
+	body = append(body, g.outcomeInit()...)
 	body = append(body, g.latentDrawsInit()...)
 	body = append(body, g.inputInit()...)
 	if len(g.known) > 0 {
@@ -277,8 +288,12 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Return(field("design").Index(jen.Id("n")), jen.Nil()),
 		),
 		field("best").Op("=").Lit(0.0),
-		jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(len(start) > 0 || len(prepareIncumbent) > 0), append(start, prepareIncumbent...)...)...),
 	)
+	if g.requires() {
+		body = append(body, g.feasibleIncumbent(append(start, prepareIncumbent...)))
+	} else {
+		body = append(body, jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(len(start) > 0 || len(prepareIncumbent) > 0), append(start, prepareIncumbent...)...)...))
+	}
 	body = append(body, prepare...)
 	body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("fantasise")), jen.Id("err").Op("!=").Nil()).Block(
 		jen.Return(jen.Id("Point").Values(), jen.Id("err")),
@@ -293,7 +308,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 		body = append(body,
 			g.acquisitionSearch(),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search"))),
-			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
+			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), g.searchedAcquisition()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(field("pendingIndex").Call(jen.Op("&").Id("x")).Op("<").Lit(0)).Block(jen.Return(jen.Id("x"), jen.Nil())),
 			jen.Comment("The acquisition's maximiser is being evaluated (a replicate of an evaluated"),
@@ -307,7 +322,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 		body = append(body,
 			g.acquisitionSearch(),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search"))),
-			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), jen.True()),
+			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), g.searchedAcquisition()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
 			jen.Comment("The acquisition's maximiser was evaluated already: explore where the model is"),
@@ -542,7 +557,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		),
 	}
 	params := []jen.Code{jen.Id("x").Id("Point"), jen.Id("y").Float64()}
-	if g.o.Safety != nil {
+	if g.measures() {
 		params = append(params, jen.Id("measured").Id("Constraints"))
 		body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("measured")).Block(
 			jen.If(jen.Qual("math", "IsNaN").Call(jen.Id("v")).Op("||").Qual("math", "IsInf").Call(jen.Id("v"), jen.Lit(0))).Block(
@@ -573,9 +588,13 @@ func (g *generator) observeDecl(f *jen.File) {
 		represent = g.representObserved(w, u, rep)
 	}
 	body = append(body, g.modelAdd(represent, nil, false, "Add", "observing")...)
-	if g.o.Safety != nil {
+	if g.measures() {
+		constraintModels := field("explorer")
+		if g.o.Safety == nil {
+			constraintModels = field("outcomes")
+		}
 		body = append(body,
-			jen.If(jen.Id("err").Op(":=").Add(field("explorer").Dot("Observe").Call(whole(jen.Id("u")), whole(jen.Id("measured")))), jen.Id("err").Op("!=").Nil()).Block(
+			jen.If(jen.Id("err").Op(":=").Add(constraintModels).Dot("Observe").Call(whole(jen.Id("u")), whole(jen.Id("measured"))), jen.Id("err").Op("!=").Nil()).Block(
 				field("model").Dot("Truncate").Call(jen.Id("n")),
 				jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
 			),
@@ -591,7 +610,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		))
 	}
 	better := jen.Id("n").Op("==").Lit(0).Op("||").Id("y").Op(">").Add(field("model").Dot("Y").Call(field("bestIndex")))
-	if g.o.Safety != nil {
+	if g.measures() {
 		// A point whose measured constraints held beats one whose did not.
 		held, bestHeld := jen.Op("!").Add(field("violated").Index(jen.Id("n"))), jen.Op("!").Add(field("violated").Index(field("bestIndex")))
 		better = jen.Id("n").Op("==").Lit(0).Op("||").Add(held).Op("&&").Add(field("violated").Index(field("bestIndex"))).Op("||").
@@ -622,6 +641,12 @@ func (g *generator) observeDecl(f *jen.File) {
 		f.Comment("numbers, and returns ErrFull after Budget observations. x need not be a")
 		f.Comment("suggested point, but only observations at seed points teach the constraints'")
 		f.Comment("models their hyperparameters.")
+	} else if g.requires() {
+		f.Comment("Observe records the objective's value y at x, in the objective's units and sign,")
+		f.Comment("and the requirements' values measured there, which their models learn from. It")
+		f.Comment("rejects values that are not finite, points outside the domain and integer")
+		f.Comment("components that are not whole numbers, and returns ErrFull after Budget")
+		f.Comment("observations. x need not be a suggested point.")
 	} else {
 		f.Comment("Observe records the objective's value y at x, in the objective's units and sign.")
 		f.Comment("It rejects values that are not finite, points outside the domain and integer")
@@ -663,9 +688,12 @@ func (g *generator) accessorDecls(f *jen.File) {
 	empty := func() jen.Code {
 		return jen.If(field("model").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("Point").Values(), jen.Lit(0), jen.False()))
 	}
-	if g.o.Safety != nil {
+	switch {
+	case g.o.Safety != nil:
 		g.safeIncumbentDecl(f)
-	} else {
+	case g.requires():
+		g.outcomeIncumbentDecl(f)
+	default:
 		f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
 		f.Comment("mean, in the model's convention, and that mean. There must be an observation.")
 		f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbent").Params().Params(jen.Id("index").Int(), jen.Id("mean").Float64()).Block(
@@ -678,17 +706,23 @@ func (g *generator) accessorDecls(f *jen.File) {
 			jen.Return(jen.Id("index"), jen.Id("mean")),
 		)
 	}
+	best := []jen.Code{empty(), jen.List(jen.Id("i"), jen.Id("m")).Op(":=").Add(method("incumbent"))}
 	f.Comment("Best returns the recommendation: the evaluated point with the best posterior")
-	f.Comment("mean, and that mean in the objective's units and sign. ok is false before the")
-	f.Comment("first observation.")
+	if g.requires() {
+		f.Comment("mean among those that meet every requirement with its confidence, and that mean")
+		f.Comment("in the objective's units and sign. ok is false while no evaluated point meets")
+		f.Comment("them.")
+		best = append(best, jen.If(jen.Id("i").Op("<").Lit(0)).Block(jen.Return(jen.Id("Point").Values(), jen.Lit(0), jen.False())))
+	} else {
+		f.Comment("mean, and that mean in the objective's units and sign. ok is false before the")
+		f.Comment("first observation.")
+	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Best").Params().Params(jen.Id("x").Id("Point"), jen.Id("mean").Float64(), jen.Id("ok").Bool()).Block(
-		empty(),
-		jen.List(jen.Id("i"), jen.Id("m")).Op(":=").Add(method("incumbent")),
-		jen.Return(field("points").Index(jen.Id("i")), g.fromModel(jen.Id("m")), jen.True()),
+		append(best, jen.Return(field("points").Index(jen.Id("i")), g.fromModel(jen.Id("m")), jen.True()))...,
 	)
 	f.Comment("BestObserved returns the evaluated point with the best observed value, and that")
 	f.Comment("value. ok is false before the first observation.")
-	if g.o.Safety != nil {
+	if g.measures() {
 		f.Comment("Points whose measured constraints held come first: another is returned only")
 		f.Comment("when none did.")
 	}

@@ -67,6 +67,9 @@ func (g *generator) posteriorDecls(f *jen.File) {
 	if g.o.Safety != nil {
 		g.safeEstimateDecls(f)
 	}
+	if g.requires() {
+		g.feasibilityDecl(f)
+	}
 	s := g.lengthscaleSlot()
 	if s == nil {
 		return
@@ -138,6 +141,14 @@ func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Stateme
 		}
 	}
 	f.Func().Params(jen.Id("s").Id("session")).Id("Lengthscales").Params().Params(jen.Index().Float64(), jen.Bool()).Block(body...)
+	if g.requires() {
+		f.Func().Params(jen.Id("s").Id("session")).Id("Feasibility").Params(jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Error()).Block(
+			jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim"))).Block(
+				jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components, want %d"), jen.Len(jen.Id("x")), lib("Dim"))),
+			),
+			jen.Return(s("Feasibility").Call(lib("Point").Call(jen.Id("x")))),
+		)
+	}
 	if g.o.Safety == nil {
 		return
 	}

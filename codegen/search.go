@@ -50,7 +50,7 @@ func (g *generator) searchInit() []jen.Code {
 	if !g.o.GradientSearch() {
 		return nil
 	}
-	stmts := []jen.Code{field("acquisitionGradFn").Op("=").Add(field("acquisitionGradAt"))}
+	stmts := []jen.Code{field("acquisitionGradFn").Op("=").Add(field(g.scoreAt("acquisitionGradAt")))}
 	if g.o.Explores() {
 		stmts = append(stmts, field("sdGradFn").Op("=").Add(field("sdGradAt")))
 	}

@@ -32,7 +32,7 @@ func (g *generator) simulateDecl(f *jen.File) {
 	}
 	results := []jen.Code{jen.Id("y"), jen.Err()}
 	measure := jen.Id("Objective")
-	if g.o.Safety != nil {
+	if g.measures() {
 		results, measure = []jen.Code{jen.Id("y"), jen.Id("measured"), jen.Err()}, jen.Id("Measure")
 	}
 	if g.noiseSample != nil {
@@ -46,7 +46,7 @@ func (g *generator) simulateDecl(f *jen.File) {
 	if g.noiseSample != nil {
 		body = append(body, jen.Id("y").Op("=").Id("value").Op("+").Id("observationNoise").Call(pcg("noiseStream")))
 	}
-	if g.o.Safety != nil && g.constraintNoise {
+	if g.measures() && g.constraintNoise {
 		body = append(body, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), pcg("constraintNoiseStream"), jen.Lit(1.0)))
 	}
 	body = append(body, jen.Return())
@@ -55,7 +55,7 @@ func (g *generator) simulateDecl(f *jen.File) {
 		body = append([]jen.Code{jen.Id("key").Op(":=").Id("seed").Op("^").Parens(jen.Id("trial").Op("+").Lit(1)).Op("*").Op("0x9E3779B97F4A7C15")}, body...)
 	}
 	named := []jen.Code{jen.Id("y").Float64()}
-	if g.o.Safety != nil {
+	if g.measures() {
 		named = append(named, jen.Id("measured").Id("Constraints"))
 	}
 	named = append(named, jen.Err().Error())

@@ -47,8 +47,9 @@ func TestCompileRefuses(t *testing.T) {
 		src  string
 		want []wantDiag
 	}{
-		{"outcome constraints not built yet", problemWith("require purity: simulated x + y >= 0.5 { confidence 0.9 }"),
-			[]wantDiag{{8, 1, "require: outcome constraints are checked and planned, but this version of boc cannot build an optimiser for them yet", "make it a safety constraint"}}},
+		{"outcome constraints with reported noise", strings.Replace(problemWith("require purity: reported >= 0.5 { confidence 0.9 }", "observation noise reported"),
+			"sphere(x, y)", "external", 1),
+			[]wantDiag{{9, 1, "reported observation noise with require is not built in this version of boc", "declare the noise"}}},
 		{"outcome constraints with an acquisition not in log space", problemWith("require purity: simulated x + y >= 0.5", "acquisition ucb"),
 			[]wantDiag{{9, 13, "acquisition ucb cannot be weighted by the probability of meeting the requirements in this version of boc", "such as ei"}}},
 		{"outcome constraints with a safe acquisition", problemWith("constraint heat: simulated x <= 0.9 { seed [[0.1, 0.1]] }",

@@ -78,6 +78,10 @@ func TestExamplesRun(t *testing.T) {
 	// (docs/safe.md): its recommendation must be at least the best seed's
 	// speed, 0.15, without a measured violation.
 	recommendReach := map[string]float64{"sgp_ucb_paper.bo": 1.588 - 0.25, "safe_landing.bo": 0.15 - 1e-9}
+	// The noise-free value of the recommendation an example with requirements
+	// must reach (minimised), its recommendation truly meeting them: Gardner's
+	// toy problem's minimum is -2.
+	requiredReach := map[string]float64{"gardner.bo": -2 + 0.05}
 	for _, path := range examples(t) {
 		t.Run(path, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -91,9 +95,16 @@ func TestExamplesRun(t *testing.T) {
 				RecommendationRobust float64 `json:"recommendation_robust"`
 				Violations           *int    `json:"violations"`
 				RecommendationValue  float64 `json:"recommendation_value"`
+				TrulyFeasible        *bool   `json:"truly_feasible"`
 			}
 			if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
 				t.Fatalf("output is not one JSON object: %v\n%s", err, stdout.String())
+			}
+			if want, ok := requiredReach[path]; ok {
+				if result.TrulyFeasible == nil || !*result.TrulyFeasible || result.RecommendationValue > want {
+					t.Errorf("recommendation's value %g, truly feasible %v; want a feasible one of at most %g", result.RecommendationValue, result.TrulyFeasible, want)
+				}
+				return
 			}
 			if result.Violations != nil && *result.Violations != 0 {
 				t.Errorf("%d evaluations broke a safety limit", *result.Violations)

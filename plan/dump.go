@@ -53,6 +53,12 @@ func Fprint(w io.Writer, o *Optimizer) {
 	if s := o.Safety; s != nil {
 		fprintSafety(w, s)
 	}
+	for _, c := range o.Outcomes {
+		cmp, learned, noise := c.describe()
+		fmt.Fprintf(w, "require %s %s %g with confidence %g: %s variance %g lengthscale %s alpha %g%s, learns %s with the objective's refits, %s\n",
+			c.Constraint.Name, cmp, c.Constraint.Threshold, c.Constraint.Confidence, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha,
+			position(c.Kernel), learned, noise)
+	}
 	fmt.Fprintf(w, "memory about %s\n", bytes(o.Memory))
 }
 
@@ -92,23 +98,7 @@ func fprintSafety(w io.Writer, s *Safety) {
 		fmt.Fprintln(w, "  safe set: the truly safe candidates (oracle)")
 	}
 	for _, c := range s.Constraints {
-		cmp := "<="
-		if c.Constraint.AtLeast {
-			cmp = ">="
-		}
-		var learned []string
-		for i, l := range c.Learned {
-			if l {
-				learned = append(learned, fmt.Sprintf("θ%d in [%g, %g]", i, c.Lower[i], c.Upper[i]))
-			}
-		}
-		if len(learned) == 0 {
-			learned = []string{"nothing"}
-		}
-		noise := fmt.Sprintf("noise variance %g", c.NoiseVariance)
-		if c.NoiseVariance < 0 {
-			noise = fmt.Sprintf("noise variance learned in [%g, %g]", c.NoiseLower, c.NoiseUpper)
-		}
+		cmp, learned, noise := c.describe()
 		landing := ""
 		switch l := c.Constraint.Landing; {
 		case l == nil:
@@ -124,8 +114,32 @@ func fprintSafety(w io.Writer, s *Safety) {
 		}
 		fmt.Fprintf(w, "  constraint %s %s %g: %s variance %g lengthscale %s alpha %g%s, learns %s from the first phase, standardised %v, %s%s\n",
 			c.Constraint.Name, cmp, c.Constraint.Threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel),
-			strings.Join(learned, ", "), c.Standardise, noise, landing)
+			learned, c.Standardise, noise, landing)
 	}
+}
+
+// describe is a measured constraint's comparison, what its model learns and
+// its noise, as the dump writes them.
+func (c ConstraintModel) describe() (cmp, learned, noise string) {
+	cmp = "<="
+	if c.Constraint.AtLeast {
+		cmp = ">="
+	}
+	var values []string
+	for i, l := range c.Learned {
+		if l {
+			values = append(values, fmt.Sprintf("θ%d in [%g, %g]", i, c.Lower[i], c.Upper[i]))
+		}
+	}
+	learned = "nothing"
+	if len(values) > 0 {
+		learned = strings.Join(values, ", ")
+	}
+	noise = fmt.Sprintf("noise variance %g", c.NoiseVariance)
+	if c.NoiseVariance < 0 {
+		noise = fmt.Sprintf("noise variance learned in [%g, %g]", c.NoiseLower, c.NoiseUpper)
+	}
+	return cmp, learned, noise
 }
 
 // modelLine describes the model: its kernel, and how it sees input noise.

@@ -10,8 +10,7 @@ import (
 // of being met is to weight the acquisition, by adding its log to a score
 // that is the log of a non-negative acquisition
 // (registry.AcquisitionSpec.LogScore) over the model's posterior at a point.
-// What that weighting cannot serve is refused at its line with the reason;
-// the rest is refused too until the code generator uses the plan.
+// What that weighting cannot serve is refused at its line with the reason.
 func (b *builder) outcomes() {
 	p := b.o.Program
 	var first dsl.Span
@@ -54,10 +53,8 @@ func (b *builder) outcomes() {
 	case b.o.Finite():
 		b.report(dsl.Errorf(first, "require with candidates is not built in this version of boc").
 			WithHint("search the domain instead of a candidates list"))
-	default:
-		// What the weighting needs is planned; the code generator does not
-		// use it yet.
-		b.report(dsl.Errorf(first, "require: outcome constraints are checked and planned, but this version of boc cannot build an optimiser for them yet").
-			WithHint("for now, make it a safety constraint (constraint ...: ... { seed [[...]] }) with a safe acquisition, or fold it into the objective as a penalty"))
+	case b.o.ReportedNoise():
+		b.report(dsl.Errorf(p.ObsNoise.Span, "reported observation noise with require is not built in this version of boc").
+			WithHint("declare the noise (observation noise ~ normal(0, sd)) or learn it"))
 	}
 }

@@ -196,7 +196,7 @@ func (o *Optimizer) Explores() bool { return !o.Finite() && !o.Replicates() }
 // NewCanFail reports whether New can fail (making the initial design or the
 // input noise's draws), so that the optimiser keeps the error for Suggest.
 func (o *Optimizer) NewCanFail() bool {
-	return o.Program.Init.Call != nil || o.InputModel() || o.Safety != nil
+	return o.Program.Init.Call != nil || o.InputModel() || len(o.Measured()) > 0
 }
 
 // DeclaredNoise reports whether the observation noise is a declared

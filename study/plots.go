@@ -68,6 +68,12 @@ func (p *Problem) chart(cfg Config, r studyRegret) plot.Chart {
 		}
 		l := plot.Line{Name: m.name}
 		for i, values := range r.of(m) {
+			if r.count {
+				n := total(values)
+				l.X, l.Y = append(l.X, float64(i+1)), append(l.Y, n)
+				l.Lower, l.Upper = append(l.Lower, n), append(l.Upper, n)
+				continue
+			}
 			if slices.ContainsFunc(values, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
 				continue
 			}

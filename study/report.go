@@ -33,6 +33,13 @@ type tracedStep struct {
 	RecommendationValue  *float64        `json:"recommendation_value"`
 	RecommendationRobust optionalNumber  `json:"recommendation_robust"`
 	BestObservedValue    *float64        `json:"best_observed_value"`
+	TrulyFeasible        *bool           `json:"truly_feasible"`
+}
+
+// infeasible reports whether the step has no recommendation (no evaluated
+// point meets the requirements) or one that truly breaks one.
+func (s tracedStep) infeasible() bool {
+	return string(s.Recommendation) == "null" || s.TrulyFeasible != nil && !*s.TrulyFeasible
 }
 
 // optionalNumber is a JSON number that may be absent, which is not the same
@@ -92,6 +99,7 @@ func (r trial) record(output []byte, budgets []int) error {
 	safety := res.Trace[0].Violations != nil
 	m.safetyReported[s] = safety
 	m.unsafeReported[s] = res.Trace[0].UnsafeEvaluations != nil
+	m.requiresReported[s] = res.Trace[0].TrulyFeasible != nil
 	for k, b := range budgets {
 		m.recommended[k][s] = res.Trace[min(b, len(res.Trace))-1].Recommendation
 	}
@@ -101,7 +109,13 @@ func (r trial) record(output []byte, budgets []int) error {
 		return err
 	}
 	for i, step := range res.Trace[:last] {
-		if o := r.problem.optimisers; o != nil {
+		m.infeasible[i][s] = 0
+		if step.infeasible() {
+			// Left out of the quartiles, and counted.
+			m.infeasible[i][s] = 1
+			step.RecommendationValue = nil
+		}
+		if o := r.problem.optimisers; o != nil && !step.infeasible() {
 			d, err := o.distance(step.Recommendation)
 			if err != nil {
 				return fmt.Errorf("after %d evaluations: %v", i+1, err)
@@ -116,6 +130,10 @@ func (r trial) record(output []byte, budgets []int) error {
 			value *float64
 			table [][]float64
 		}{{step.RecommendationValue, m.recommendation}, {step.BestObservedValue, m.bestObserved}} {
+			if cell.value == nil && step.infeasible() {
+				cell.table[i][s] = math.NaN()
+				continue
+			}
 			regret, err := r.problem.regret(cell.value, safety)
 			if err != nil {
 				return fmt.Errorf("after %d evaluations: %v", i+1, err)
@@ -340,17 +358,42 @@ func (p *Problem) robustRegretsOf(m *method, values [][]float64) ([][]float64, e
 	return regrets, nil
 }
 
-// quartiles are the median and the lower and upper quartiles of a sample.
+// quartiles are the median and the lower and upper quartiles of a sample,
+// NaN (null in JSON) when it is empty.
 type quartiles struct {
 	Q1     float64 `json:"q1"`
 	Median float64 `json:"median"`
 	Q3     float64 `json:"q3"`
 }
 
+func (q quartiles) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Q1     number `json:"q1"`
+		Median number `json:"median"`
+		Q3     number `json:"q3"`
+	}{number(q.Q1), number(q.Median), number(q.Q3)})
+}
+
+// number is a float64 that JSON writes as null when it is NaN: a run
+// without a value there.
+type number float64
+
+func (n number) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
 // summarise returns the quartiles of xs, interpolating linearly between order
-// statistics (the definition of R's default and numpy's percentile).
+// statistics (the definition of R's default and numpy's percentile). NaNs,
+// which stand for runs without a value (an infeasible recommendation), are
+// left out.
 func summarise(xs []float64) quartiles {
-	s := slices.Sorted(slices.Values(xs))
+	s := slices.Sorted(slices.Values(slices.DeleteFunc(slices.Clone(xs), math.IsNaN)))
+	if len(s) == 0 {
+		return quartiles{math.NaN(), math.NaN(), math.NaN()}
+	}
 	at := func(q float64) float64 {
 		h := q * float64(len(s)-1)
 		i := int(h)
@@ -378,6 +421,9 @@ type studyRegret struct {
 	// needsOptimum lists the problems whose optimum is known; values those
 	// whose optimum is not, whose tables hold noise-free values.
 	needsOptimum, values bool
+	// count marks a table of counts, 0 or 1 per seed: it shows their
+	// total over the seeds.
+	count bool
 	// axis names the measure on a plot's y axis; a problem's plot of it is
 	// the file PROBLEM + file + .svg (and .png).
 	axis, file string
@@ -410,14 +456,18 @@ var studyRegrets = []studyRegret{
 	{title: "Unsafe evaluations so far (simulated constraints truly broken)",
 		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe,
 		axis: "unsafe evaluations so far", file: "_unsafe"},
+	{title: "Runs without a feasible recommendation (none, or one that truly breaks a simulated requirement; the regrets leave them out)",
+		of: func(m *method) [][]float64 { return m.infeasible }, only: (*Problem).reportsRequirements, count: true,
+		measure: infeasibleMeasure, axis: "runs without a feasible recommendation", file: "_infeasible"},
 }
 
 // Measures of the regret tables, for their headers.
 const (
-	noiseFreeMeasure = "the noise-free objective minus the optimum"
-	robustMeasure    = "the robust value (the noise-free objective's mean over the input noise) minus the best robust value of the domain"
-	distanceMeasure  = "the Euclidean distance, in the domain's units, from the recommendation to the nearest known optimiser"
-	valueMeasure     = "the noise-free objective, for problems whose optimum is unknown"
+	noiseFreeMeasure  = "the noise-free objective minus the optimum"
+	robustMeasure     = "the robust value (the noise-free objective's mean over the input noise) minus the best robust value of the domain"
+	distanceMeasure   = "the Euclidean distance, in the domain's units, from the recommendation to the nearest known optimiser"
+	valueMeasure      = "the noise-free objective, for problems whose optimum is unknown"
+	infeasibleMeasure = "the number of seeds, not quartiles"
 )
 
 // measureOf is what a table measures.
@@ -475,6 +525,12 @@ func (p *Problem) reportsUnsafe() bool {
 	return p.anyRun(func(m *method) []bool { return m.unsafeReported })
 }
 
+// reportsRequirements reports whether a problem's runs judged their
+// recommendations by simulated requirements.
+func (p *Problem) reportsRequirements() bool {
+	return p.anyRun(func(m *method) []bool { return m.requiresReported })
+}
+
 // anyRun reports whether a flag of some method's run is set.
 func (p *Problem) anyRun(flags func(*method) []bool) bool {
 	for _, m := range p.methods {
@@ -494,10 +550,26 @@ func cells(cfg Config, p *Problem, m *method, r studyRegret) []string {
 		return out
 	}
 	for k, b := range cfg.Budgets {
-		q := summarise(r.of(m)[b-1])
-		out[k] = fmt.Sprintf("%s [%s, %s]", formatRegret(q.Median), formatRegret(q.Q1), formatRegret(q.Q3))
+		values := r.of(m)[b-1]
+		switch q := summarise(values); {
+		case r.count:
+			out[k] = strconv.Itoa(int(total(values)))
+		case math.IsNaN(q.Median):
+			out[k] = "none"
+		default:
+			out[k] = fmt.Sprintf("%s [%s, %s]", formatRegret(q.Median), formatRegret(q.Q1), formatRegret(q.Q3))
+		}
 	}
 	return out
+}
+
+// total is the sum of xs.
+func total(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum
 }
 
 func formatRegret(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
@@ -651,6 +723,10 @@ type studyJSONCase struct {
 	// constraints were truly broken.
 	AverageRegret     []quartiles `json:"average_regret,omitempty"`
 	UnsafeEvaluations []quartiles `json:"unsafe_evaluations,omitempty"`
+	// InfeasibleRecommendations counts, for problems with simulated
+	// requirements, the runs without a feasible recommendation after each
+	// budget, which the quartiles of the regrets leave out.
+	InfeasibleRecommendations []int `json:"infeasible_recommendations,omitempty"`
 	// StoppedEarly lists the runs that made fewer evaluations than the last
 	// budget; their last values stand for the budgets they did not reach.
 	StoppedEarly []earlyStop `json:"stopped_early,omitempty"`
@@ -661,19 +737,24 @@ type studyJSONCase struct {
 // studyJSONRun is one seed's run: per budget, the recommended point (as the
 // program wrote it) and its regrets.
 type studyJSONRun struct {
-	Seed               int               `json:"seed"`
-	Recommendation     []json.RawMessage `json:"recommendation"`
-	Regret             []float64         `json:"regret"`
-	BestObservedRegret []float64         `json:"best_observed_regret"`
-	Distance           []float64         `json:"distance,omitempty"`
-	RobustRegret       []float64         `json:"robust_regret,omitempty"`
+	Seed           int               `json:"seed"`
+	Recommendation []json.RawMessage `json:"recommendation"`
+	// Regret and Distance are null where the run had no feasible
+	// recommendation (Infeasible).
+	Regret             []number  `json:"regret"`
+	BestObservedRegret []float64 `json:"best_observed_regret"`
+	Distance           []number  `json:"distance,omitempty"`
+	// Infeasible says, for a problem with simulated requirements, whether
+	// the run had no recommendation or one that truly breaks one.
+	Infeasible   []bool    `json:"infeasible,omitempty"`
+	RobustRegret []float64 `json:"robust_regret,omitempty"`
 	// EvaluatedRobustRegret is the mean robust regret of the targets
 	// evaluated up to each budget.
 	EvaluatedRobustRegret []float64 `json:"evaluated_robust_regret,omitempty"`
 	// AverageRegret and UnsafeEvaluations are, for a safe problem, the mean
 	// regret of the evaluated points and their truly unsafe number.
-	AverageRegret     []float64 `json:"average_regret,omitempty"`
-	UnsafeEvaluations []float64 `json:"unsafe_evaluations,omitempty"`
+	AverageRegret     []number `json:"average_regret,omitempty"`
+	UnsafeEvaluations []number `json:"unsafe_evaluations,omitempty"`
 }
 
 // runs lists a method's runs seed by seed.
@@ -684,20 +765,23 @@ func runs(cfg Config, p *Problem, m *method) []studyJSONRun {
 		r.Seed = s + 1
 		for k, b := range cfg.Budgets {
 			r.Recommendation = append(r.Recommendation, m.recommended[k][s])
-			r.Regret = append(r.Regret, m.recommendation[b-1][s])
+			r.Regret = append(r.Regret, number(m.recommendation[b-1][s]))
 			r.BestObservedRegret = append(r.BestObservedRegret, m.bestObserved[b-1][s])
 			if p.knowsOptimisers() {
-				r.Distance = append(r.Distance, m.distance[b-1][s])
+				r.Distance = append(r.Distance, number(m.distance[b-1][s]))
+			}
+			if p.reportsRequirements() {
+				r.Infeasible = append(r.Infeasible, m.infeasible[b-1][s] == 1)
 			}
 			if p.robustReported {
 				r.RobustRegret = append(r.RobustRegret, m.robust[b-1][s])
 				r.EvaluatedRobustRegret = append(r.EvaluatedRobustRegret, m.evaluated[b-1][s])
 			}
 			if p.reportsSafety() {
-				r.AverageRegret = append(r.AverageRegret, m.averageRegret[b-1][s])
+				r.AverageRegret = append(r.AverageRegret, number(m.averageRegret[b-1][s]))
 			}
 			if p.reportsUnsafe() {
-				r.UnsafeEvaluations = append(r.UnsafeEvaluations, m.unsafe[b-1][s])
+				r.UnsafeEvaluations = append(r.UnsafeEvaluations, number(m.unsafe[b-1][s]))
 			}
 		}
 	}
@@ -730,6 +814,9 @@ func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
 					}
 					if p.reportsUnsafe() {
 						c.UnsafeEvaluations = append(c.UnsafeEvaluations, summarise(m.unsafe[b-1]))
+					}
+					if p.reportsRequirements() {
+						c.InfeasibleRecommendations = append(c.InfeasibleRecommendations, int(total(m.infeasible[b-1])))
 					}
 				}
 				if p.robustReported {

@@ -198,6 +198,13 @@ type method struct {
 	// unsafeReported[s] says it counted truly unsafe evaluations
 	// (simulated constraints).
 	safetyReported, unsafeReported []bool
+	// infeasible is 1 where the run had no recommendation, or one that
+	// truly breaks a simulated requirement (outcome constraint), else 0; the
+	// recommendation's regret and distance are NaN there, left out of the
+	// quartiles. requiresReported[s] says the run judged its
+	// recommendations so (it has simulated requirements).
+	infeasible       [][]float64
+	requiresReported []bool
 	// evaluations[s] is the number of evaluations the run with seed s+1 made:
 	// fewer than the last budget when it stopped early (a `stop when`, or every
 	// reachable point evaluated), and then its last values stand for the
@@ -612,11 +619,12 @@ func (m *method) prepare(budgets []int, seeds int) {
 	m.robustReported, m.bestEvaluated = make([]bool, seeds), slices.Repeat([]float64{math.NaN()}, seeds)
 	m.evaluations = make([]int, seeds)
 	m.safetyReported, m.unsafeReported = make([]bool, seeds), make([]bool, seeds)
+	m.requiresReported = make([]bool, seeds)
 }
 
 // perEvaluation returns the tables a run fills in evaluation by evaluation.
 func (m *method) perEvaluation() []*[][]float64 {
-	return []*[][]float64{&m.recommendation, &m.bestObserved, &m.distance, &m.robustValue, &m.evaluatedRobust, &m.averageRegret, &m.unsafe}
+	return []*[][]float64{&m.recommendation, &m.bestObserved, &m.distance, &m.robustValue, &m.evaluatedRobust, &m.averageRegret, &m.unsafe, &m.infeasible}
 }
 
 // perRun makes a table of one value per row (an evaluation or a budget) and

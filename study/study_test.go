@@ -121,13 +121,13 @@ func TestStudyJSON(t *testing.T) {
 				if err := json.Unmarshal(r.Recommendation[k], &x); err != nil || x.X1 == nil || x.X2 == nil {
 					t.Fatalf("%s, seed %d: recommendation %s is not a point of the domain (%v)", c.Method, r.Seed, r.Recommendation[k], err)
 				}
-				regrets = append(regrets, r.Regret[k])
+				regrets = append(regrets, float64(r.Regret[k]))
 				// Branin's three minimisers, all inside the domain.
 				nearest := math.Inf(1)
 				for _, opt := range [][2]float64{{-math.Pi, 12.275}, {math.Pi, 2.275}, {9.42478, 2.475}} {
 					nearest = min(nearest, math.Hypot(*x.X1-opt[0], *x.X2-opt[1]))
 				}
-				if len(r.Distance) != len(got.Budgets) || math.Abs(r.Distance[k]-nearest) > 1e-4 {
+				if len(r.Distance) != len(got.Budgets) || math.Abs(float64(r.Distance[k])-nearest) > 1e-4 {
 					t.Errorf("%s, seed %d: distances %v, want %v after %d evaluations", c.Method, r.Seed, r.Distance, nearest, got.Budgets[k])
 				}
 			}
@@ -449,6 +449,67 @@ func TestRecordEveryEvaluation(t *testing.T) {
 	}
 }
 
+// TestRecordInfeasible: a step without a recommendation, or whose
+// recommendation truly breaks a simulated requirement, counts as a run
+// without a feasible recommendation and is left out of the regrets'
+// quartiles; the tables show the count and "none" where every run is left
+// out, and the JSON null regrets.
+func TestRecordInfeasible(t *testing.T) {
+	cfg := Config{Seeds: 2, Budgets: []int{1, 2, 3}}
+	p := &Problem{path: "p.bo", name: "p", optimum: -2, minimum: true, robustOptimum: math.NaN(), methods: []*method{{name: "ei"}}}
+	m := p.methods[0]
+	m.prepare(cfg.Budgets, cfg.Seeds)
+	step := func(rec, value, truly string) string {
+		return fmt.Sprintf(`{"recommendation":%s,"recommendation_value":%s,"best_observed_value":-1,"violations":1,"truly_feasible":%s}`, rec, value, truly)
+	}
+	runs := []string{
+		`{"trace":[` + step("null", "null", "false") + "," + step(`{"x":1}`, "-1.5", "false") + "," + step(`{"x":2}`, "-1.75", "true") + `]}`,
+		`{"trace":[` + step("null", "null", "false") + "," + step(`{"x":3}`, "-1", "true") + "," + step(`{"x":3}`, "-1", "true") + `]}`,
+	}
+	for s, out := range runs {
+		if err := (trial{problem: p, method: m, seed: s + 1}).record([]byte(out), cfg.Budgets); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var infeasible, regrets []string
+	for _, r := range studyRegrets {
+		if r.count {
+			infeasible = cells(cfg, p, m, r)
+		}
+		if r.title == studyRegrets[0].title {
+			regrets = cells(cfg, p, m, r)
+		}
+	}
+	if want := []string{"2", "1", "0"}; !slices.Equal(infeasible, want) {
+		t.Errorf("runs without a feasible recommendation %v, want %v", infeasible, want)
+	}
+	if want := []string{"none", "1 [1, 1]", "0.625 [0.438, 0.812]"}; !slices.Equal(regrets, want) {
+		t.Errorf("regrets of the recommendation %v, want %v", regrets, want)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, cfg, []*Problem{p}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Results []struct {
+			Recommendation            []struct{ Median *float64 }
+			InfeasibleRecommendations []int `json:"infeasible_recommendations"`
+			Runs                      []struct {
+				Regret     []*float64
+				Infeasible []bool
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	c := got.Results[0]
+	if c.Recommendation[0].Median != nil || !slices.Equal(c.InfeasibleRecommendations, []int{2, 1, 0}) ||
+		c.Runs[0].Regret[1] != nil || !slices.Equal(c.Runs[0].Infeasible, []bool{true, true, false}) {
+		t.Errorf("JSON %s", b.String())
+	}
+}
+
 // robustTrace is the canned output of a program with input noise, three
 // evaluations: the robust value of the recommendation after each.
 func robustTrace(robust ...string) string {
@@ -572,7 +633,7 @@ func TestStudyRobustRegret(t *testing.T) {
 				points = append(points, b.String())
 			}
 			if run.Seed != 2 || !slices.Equal(points, []string{`{"x":2}`, `{"x":3}`}) ||
-				!slices.Equal(run.RobustRegret, []float64{want[0][1], want[1][1]}) || !slices.Equal(run.Regret, []float64{0.1, 0.1}) {
+				!slices.Equal(run.RobustRegret, []float64{want[0][1], want[1][1]}) || !slices.Equal(run.Regret, []number{0.1, 0.1}) {
 				t.Errorf("noisy, seed 2: %+v (recommendations %s), want seed 2 at x = 2 and 3 with robust regrets %v and %v, regrets 0.1",
 					run, points, want[0][1], want[1][1])
 			}

@@ -40,6 +40,10 @@ import (
 // LogKG and LogKGGrad compute log KG, as LogEI does, so that a search can
 // still rank candidates where KG underflows; the logarithm is the
 // log-sum-exp of the terms' logarithms, each computed without underflow.
+//
+// An evaluated point whose mean is NaN is left out of S and of μ⁺: one that
+// cannot be recommended, as a point that breaks an outcome constraint
+// cannot (constrained KG: the best mean is over the feasible points).
 
 // Line is the knowledge gradient's memory for one point of S: callers
 // provide len(means)+1 of them and the functions overwrite them.
@@ -66,8 +70,8 @@ func LogKG(means, covs []float64, mean, sd, noise float64, lines []Line) float64
 // derivative of that logarithm with respect to a_x through the second term.
 func withGain(logG float64, means []float64, mean float64) (v, dMean float64) {
 	gain := 0.0
-	if len(means) > 0 {
-		gain = mean - slices.Max(means)
+	if best := maxMean(means); !math.IsNaN(best) {
+		gain = mean - best
 	}
 	if !(gain > 0) {
 		return logG, 0
@@ -75,6 +79,18 @@ func withGain(logG float64, means []float64, mean float64) (v, dMean float64) {
 	top := max(logG, math.Log(gain))
 	v = top + math.Log(math.Exp(logG-top)+math.Exp(math.Log(gain)-top))
 	return v, math.Exp(-v)
+}
+
+// maxMean is μ⁺, the largest of the means that are not NaN; NaN when none
+// is.
+func maxMean(means []float64) float64 {
+	best := math.NaN()
+	for _, m := range means {
+		if !math.IsNaN(m) && !(m <= best) {
+			best = m
+		}
+	}
+	return best
 }
 
 // KG returns the knowledge gradient itself, exp(LogKG).
@@ -170,16 +186,19 @@ func logSum(env []Line) float64 {
 // lines.
 func envelope(means, covs []float64, mean, variance, noise float64, lines []Line) []Line {
 	n := len(means)
-	lines = lines[:n+1]
 	s := math.Sqrt(variance + noise)
 	if !(s > 0) {
 		return lines[:0]
 	}
+	k := 0
 	for i, m := range means {
-		lines[i] = Line{a: m, b: covs[i] / s, point: i}
+		if !math.IsNaN(m) {
+			lines[k] = Line{a: m, b: covs[i] / s, point: i}
+			k++
+		}
 	}
-	lines[n] = Line{a: mean, b: variance / s, point: n}
-	lines = prune(lines)
+	lines[k] = Line{a: mean, b: variance / s, point: n}
+	lines = prune(lines[:k+1])
 	slices.SortFunc(lines, byslope)
 	return upperEnvelope(lines)
 }

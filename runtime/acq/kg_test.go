@@ -194,3 +194,23 @@ func TestKGPruneKeepsTheEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// TestKGLeavesOutNaN: an evaluated point whose mean is NaN is left out: KG
+// and its gradient are those without it, and its covariance's derivative
+// is 0.
+func TestKGLeavesOutNaN(t *testing.T) {
+	means, covs := []float64{0.2, math.NaN(), 0.5, 0.1}, []float64{0.1, 0.3, 0.2, -0.05}
+	kept, keptCovs := []float64{0.2, 0.5, 0.1}, []float64{0.1, 0.2, -0.05}
+	lines := make([]Line, 5)
+	for _, mean := range []float64{0.3, 0.7} {
+		dcovs, keptD := make([]float64, 4), make([]float64, 3)
+		v, dm, ds := LogKGGrad(means, covs, mean, 0.4, 0.01, lines, dcovs)
+		w, wm, ws := LogKGGrad(kept, keptCovs, mean, 0.4, 0.01, lines, keptD)
+		if v != w || dm != wm || ds != ws || dcovs[1] != 0 || dcovs[0] != keptD[0] || dcovs[2] != keptD[1] || dcovs[3] != keptD[2] {
+			t.Errorf("mean %v: %v %v %v %v, without the point %v %v %v %v", mean, v, dm, ds, dcovs, w, wm, ws, keptD)
+		}
+		if got := LogKG(means, covs, mean, 0.4, 0.01, lines); got != w {
+			t.Errorf("mean %v: LogKG %v, without the point %v", mean, got, w)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/bocdev/boc/runtime/internal/vec"
 )
@@ -89,9 +90,16 @@ func (f *LatentDraws) ScratchLen() int { return 2*f.capacity + 3*f.samples }
 
 // Prepare draws the samples from the posterior means of the n evaluated
 // points (model's convention, larger is better) and their posterior
-// covariance cov (n×n, row-major), with random stream seed.
+// covariance cov (n×n, row-major), with random stream seed. A point whose
+// mean is NaN is left out of the best value M_s, the improvement's
+// baseline: one that cannot be recommended, as a point that breaks an
+// outcome constraint cannot (constrained NEI). Without a point left, there
+// is nothing to improve on, as before any evaluation.
 func (f *LatentDraws) Prepare(means, cov []float64, seed uint64) error {
 	n := len(means)
+	if !slices.ContainsFunc(means, func(m float64) bool { return !math.IsNaN(m) }) {
+		n = 0
+	}
 	f.n = n
 	if n == 0 {
 		return nil
@@ -113,6 +121,9 @@ func (f *LatentDraws) Prepare(means, cov []float64, seed uint64) error {
 		f.backwardSolve(e)
 		best := math.Inf(-1)
 		for i := range n { // f_s,i = μ_i + (row i of L)·z
+			if math.IsNaN(means[i]) {
+				continue
+			}
 			start := vec.PackedRow(i)
 			best = max(best, means[i]+vec.Dot(f.chol[start:start+i+1], z[:i+1]))
 		}

@@ -158,6 +158,30 @@ func TestNEIWithoutNoise(t *testing.T) {
 	}
 }
 
+// TestNEILeavesOutNaN: the improvement is measured from the best of the
+// points whose mean is not NaN; with none, there is nothing to improve on.
+func TestNEILeavesOutNaN(t *testing.T) {
+	nan := math.NaN()
+	c := neiCase{cov: make([]float64, 16), covs: make([]float64, 4), mean: 0.5, sd: 0.7}
+	f := NewLatentDraws(4, 8)
+	scratch := make([]float64, f.ScratchLen())
+	for _, tc := range []struct {
+		means []float64
+		want  float64
+	}{
+		{[]float64{0.2, nan, -0.4, nan}, LogEI(c.mean, c.sd, 0.2, 0)},
+		{[]float64{nan, 0.9, -0.4, 0.95}, LogEI(c.mean, c.sd, 0.95, 0)},
+		{[]float64{nan, nan, nan, nan}, 0},
+	} {
+		if err := f.Prepare(tc.means, c.cov, 1); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.LogNEI(c.covs, c.mean, c.sd, scratch); math.Abs(got-tc.want) > 1e-14 {
+			t.Errorf("means %v: LogNEI = %v, want %v", tc.means, got, tc.want)
+		}
+	}
+}
+
 // TestNEIDeterministic: the same seed draws the same values, another
 // seed others.
 func TestNEIDeterministic(t *testing.T) {

@@ -13,8 +13,8 @@
 // point that is. A log-space acquisition adds LogFeasibility to its score,
 // which multiplies the acquisition by the probability.
 //
-// Models allocates in New only; Observe, LogFeasibility and Feasibility
-// allocate nothing.
+// Models allocates in New only; Observe, LogFeasibility, Feasibility and
+// Feasible allocate nothing.
 package outcome
 
 import (
@@ -41,10 +41,13 @@ type Constraint struct {
 	Learned      []bool
 	Lower, Upper []float64
 	// NoiseVariance is the measurement noise's variance, in the units of
-	// the value squared (0: measured exactly).
-	NoiseVariance float64
-	Threshold     float64
-	AtLeast       bool
+	// the value squared (0: measured exactly), or negative to learn it
+	// with the hyperparameters, within [NoiseLower, NoiseUpper] in units of
+	// the values' variance (the data standardised).
+	NoiseVariance          float64
+	NoiseLower, NoiseUpper float64
+	Threshold              float64
+	AtLeast                bool
 	// Confidence is the posterior probability with which a point must meet
 	// the constraint to count as feasible (Feasible), in (0, 1).
 	Confidence float64
@@ -58,7 +61,8 @@ type Models struct {
 	units    []float64 // the evaluated points, capacity × dim
 	models   []*model
 	workers  []scratch
-	fitted   int // observations at the last refit
+	fitted   int    // observations at the last refit
+	met      []bool // Feasible of each evaluated point
 	capacity int
 }
 
@@ -69,8 +73,9 @@ type model struct {
 	theta    []float64             // the kernel's log hyperparameters
 	saved    []float64             // theta before a refit
 	learned  []int                 // indices into theta of the learned ones
-	vals     []float64             // the learned values, natural units
+	vals     []float64             // the learned values, natural units, then the noise variance when learned
 	lo, hi   []float64
+	noise    float64   // the learned noise variance, standardised units
 	grad     []float64 // NumParams() scratch
 	fitter   *fit.Fitter
 	z, fixed []float64 // standardised values and noise variances, for refits
@@ -79,6 +84,7 @@ type model struct {
 
 // scratch is one goroutine's memory for LogFeasibility.
 type scratch struct {
+	at                 []float64 // the point, for the kernels
 	kvec, dk, work     []float64
 	dself, dmean, dvar []float64
 }
@@ -92,9 +98,9 @@ func New(constraints []Constraint, dim, capacity, workers, design int) (*Models,
 		return nil, fmt.Errorf("outcome: New(dim %d, capacity %d, workers %d)", dim, capacity, workers)
 	}
 	m := &Models{dim: dim, design: design, units: make([]float64, capacity*dim), capacity: capacity,
-		workers: make([]scratch, workers)}
+		workers: make([]scratch, workers), met: make([]bool, capacity)}
 	for w := range m.workers {
-		m.workers[w] = scratch{kvec: make([]float64, capacity), dk: make([]float64, capacity*dim),
+		m.workers[w] = scratch{at: make([]float64, dim), kvec: make([]float64, capacity), dk: make([]float64, capacity*dim),
 			work: make([]float64, capacity), dself: make([]float64, dim), dmean: make([]float64, dim), dvar: make([]float64, dim)}
 	}
 	for _, c := range constraints {
@@ -111,9 +117,11 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 	if c.Kernel == nil {
 		return nil, fmt.Errorf("outcome: constraint %s has no kernel", c.Name)
 	}
-	if !(c.NoiseVariance >= 0) || math.IsInf(c.NoiseVariance, 0) || math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) ||
-		!(c.Confidence > 0 && c.Confidence < 1) {
-		return nil, fmt.Errorf("outcome: constraint %s: noise variance %v, threshold %v, confidence %v", c.Name, c.NoiseVariance, c.Threshold, c.Confidence)
+	learnNoise := c.NoiseVariance < 0
+	if math.IsNaN(c.NoiseVariance) || math.IsInf(c.NoiseVariance, 0) || math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) ||
+		!(c.Confidence > 0 && c.Confidence < 1) || learnNoise && !(c.NoiseLower > 0 && c.NoiseLower <= c.NoiseUpper) {
+		return nil, fmt.Errorf("outcome: constraint %s: noise variance %v (learned within [%v, %v]), threshold %v, confidence %v",
+			c.Name, c.NoiseVariance, c.NoiseLower, c.NoiseUpper, c.Threshold, c.Confidence)
 	}
 	p := c.Kernel.NumParams()
 	mod := &model{Constraint: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
@@ -123,8 +131,13 @@ func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, 
 	if mod.learned, mod.vals, mod.lo, mod.hi, err = fit.Select(mod.theta, c.Learned, c.Lower, c.Upper); err != nil {
 		return nil, fmt.Errorf("outcome: constraint %s: %w", c.Name, err)
 	}
-	if len(mod.learned) > 0 {
-		mod.fitter = fit.New(capacity, len(mod.learned), false, mod.fill)
+	if learnNoise {
+		// Until the first fit, the middle of the bounds on a log scale.
+		mod.noise = math.Sqrt(c.NoiseLower * c.NoiseUpper)
+		mod.vals, mod.lo, mod.hi = append(mod.vals, mod.noise), append(mod.lo, c.NoiseLower), append(mod.hi, c.NoiseUpper)
+	}
+	if len(mod.vals) > 0 {
+		mod.fitter = fit.New(capacity, len(mod.learned), learnNoise, mod.fill)
 	}
 	return mod, nil
 }
@@ -152,6 +165,7 @@ func (m *Models) Truncate(n int) {
 		}
 	}
 	m.fitted = min(m.fitted, n)
+	m.judge()
 }
 
 // ErrFull reports an observation beyond the capacity given to New.
@@ -174,26 +188,40 @@ func (m *Models) Observe(u, values []float64) error {
 			return fmt.Errorf("outcome: the value %v of constraint %s is not a finite number", v, m.models[k].Name)
 		}
 	}
-	copy(m.unit(n), u)
+	// The kernels see the stored copy: u reaching an interface's method
+	// would make every caller's u escape to the heap.
+	at := m.unit(n)
+	copy(at, u)
 	for k, mod := range m.models {
 		for i := range n {
-			mod.kvec[i] = mod.Kernel.Eval(u, m.unit(i))
+			mod.kvec[i] = mod.Kernel.Eval(at, m.unit(i))
 		}
-		if err := mod.gp.Add(mod.kvec[:n], mod.Kernel.Eval(u, u), values[k], mod.NoiseVariance); err != nil {
+		if err := mod.gp.Add(mod.kvec[:n], mod.Kernel.Eval(at, at), values[k], mod.noiseVariance()); err != nil {
 			m.Truncate(n)
 			return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
 		}
 	}
-	if !fit.Due(n+1, m.design, m.fitted) {
-		return nil
-	}
-	m.fitted = n + 1
-	for _, mod := range m.models {
-		if err := mod.refit(); err != nil {
-			return err
+	if fit.Due(n+1, m.design, m.fitted) {
+		m.fitted = n + 1
+		for _, mod := range m.models {
+			if err := mod.refit(); err != nil {
+				m.Truncate(n)
+				return err
+			}
 		}
 	}
+	m.judge()
 	return nil
+}
+
+// noiseVariance is the measurement noise's variance in the units of the
+// value squared: declared, or learned relative to the data's scale now.
+func (mod *model) noiseVariance() float64 {
+	if mod.NoiseVariance >= 0 {
+		return mod.NoiseVariance
+	}
+	scale := mod.gp.Scale()
+	return mod.noise * scale * scale
 }
 
 // refit learns the model's hyperparameters from its observations by their
@@ -203,15 +231,24 @@ func (mod *model) refit() error {
 	if mod.fitter == nil {
 		return nil
 	}
+	// Standardised as the GP is once refactored, so that what is learned
+	// (the kernel's variance, the noise) is in the units it will be used in.
+	if err := mod.gp.Refactor(); err != nil {
+		return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
+	}
 	n := mod.gp.Len()
 	shift, scale := mod.gp.Shift(), mod.gp.Scale()
 	for i := range n {
 		mod.z[i] = (mod.gp.Y(i) - shift) / scale
-		mod.fixed[i] = mod.NoiseVariance / (scale * scale)
+		mod.fixed[i] = max(mod.NoiseVariance, 0) / (scale * scale) // the learned noise is the fitter's
 	}
 	copy(mod.saved, mod.theta)
+	savedNoise := mod.noise
 	if _, err := mod.fitter.Fit(mod.z[:n], mod.fixed[:n], mod.vals, mod.lo, mod.hi); err == nil {
 		mod.setLearned(mod.vals)
+		if mod.NoiseVariance < 0 {
+			mod.noise = mod.vals[len(mod.vals)-1]
+		}
 		if mod.rebuild() == nil {
 			return nil
 		}
@@ -220,6 +257,9 @@ func (mod *model) refit() error {
 	mod.Kernel.SetParams(mod.theta)
 	for j, p := range mod.learned {
 		mod.vals[j] = math.Exp(mod.theta[p])
+	}
+	if mod.noise = savedNoise; mod.NoiseVariance < 0 {
+		mod.vals[len(mod.vals)-1] = savedNoise
 	}
 	return mod.rebuild()
 }
@@ -248,13 +288,16 @@ func (mod *model) fill(vals []float64, n int, k, dk []float64) {
 	}
 }
 
-// rebuild recomputes the GP's kernel matrix with the current
-// hyperparameters and refactors it, O(n³).
+// rebuild recomputes the GP's kernel matrix (and learned noise) with the
+// current hyperparameters and refactors it, O(n³).
 func (mod *model) rebuild() error {
 	for i := range mod.gp.Len() {
 		row := mod.gp.KernelRow(i)
 		for j := range row {
 			row[j] = mod.Kernel.Eval(mod.units(i), mod.units(j))
+		}
+		if mod.NoiseVariance < 0 {
+			mod.gp.SetNoise(i, mod.noiseVariance())
 		}
 	}
 	if err := mod.gp.Refactor(); err != nil {
@@ -271,21 +314,22 @@ func (mod *model) rebuild() error {
 // probability is each constraint's prior one.
 func (m *Models) LogFeasibility(worker int, u, grad []float64) float64 {
 	w := &m.workers[worker]
+	copy(w.at, u) // the kernels see the copy, so that u stays in the caller's frame
 	n := m.Len()
 	total := 0.0
-	for k, mod := range m.models {
+	for _, mod := range m.models {
 		if grad == nil {
-			total += mod.logMeets(m.Posterior(worker, k, u))
+			total += mod.logMeets(m.posterior(w, mod))
 			continue
 		}
 		for i := range n {
 			dk := w.dk[i*m.dim : (i+1)*m.dim]
 			clear(dk)
-			w.kvec[i] = mod.Kernel.AddGradX(u, m.unit(i), 1, dk)
+			w.kvec[i] = mod.Kernel.AddGradX(w.at, m.unit(i), 1, dk)
 		}
 		// k is symmetric, so ∂k(u, u)/∂u is twice the gradient in its first input.
 		clear(w.dself)
-		kself := mod.Kernel.AddGradX(u, u, 2, w.dself)
+		kself := mod.Kernel.AddGradX(w.at, w.at, 2, w.dself)
 		mean, variance := mod.gp.PredictGrad(w.kvec[:n], w.dk[:n*m.dim], kself, w.dself, w.work[:n], w.dmean, w.dvar)
 		sd := math.Sqrt(variance)
 		v, dMean, dSD := mod.logMeetsGrad(mean, sd)
@@ -329,15 +373,22 @@ func (m *Models) Feasibility(worker, i int) float64 {
 }
 
 // Feasible reports whether evaluated point i meets every constraint with at
-// least its confidence, under the models' posteriors of its latent values,
-// computed with worker's memory: the test a recommendation must pass.
-func (m *Models) Feasible(worker, i int) bool {
-	for k, mod := range m.models {
-		if mod.logMeets(m.Posterior(worker, k, m.unit(i))) < math.Log(mod.Confidence) {
-			return false
+// least its confidence, under the models' posteriors of its latent values
+// after the last Observe: the test a recommendation must pass.
+func (m *Models) Feasible(i int) bool { return m.met[i] }
+
+// judge sets met for every evaluated point, O(n³) per constraint; the
+// posteriors at all of them move with every observation and refit.
+func (m *Models) judge() {
+	for i := range m.Len() {
+		m.met[i] = true
+		for k, mod := range m.models {
+			if mod.logMeets(m.Posterior(0, k, m.unit(i))) < math.Log(mod.Confidence) {
+				m.met[i] = false
+				break
+			}
 		}
 	}
-	return true
 }
 
 // Posterior returns constraint k's posterior mean and standard deviation
@@ -345,11 +396,16 @@ func (m *Models) Feasible(worker, i int) bool {
 // memory.
 func (m *Models) Posterior(worker, k int, u []float64) (mean, sd float64) {
 	w := &m.workers[worker]
-	mod := m.models[k]
+	copy(w.at, u)
+	return m.posterior(w, m.models[k])
+}
+
+// posterior is mod's posterior mean and standard deviation at w.at.
+func (m *Models) posterior(w *scratch, mod *model) (mean, sd float64) {
 	n := m.Len()
 	for i := range n {
-		w.kvec[i] = mod.Kernel.Eval(u, m.unit(i))
+		w.kvec[i] = mod.Kernel.Eval(w.at, m.unit(i))
 	}
-	mean, variance := mod.gp.Predict(w.kvec[:n], mod.Kernel.Eval(u, u))
+	mean, variance := mod.gp.Predict(w.kvec[:n], mod.Kernel.Eval(w.at, w.at))
 	return mean, math.Sqrt(variance)
 }

@@ -103,10 +103,10 @@ func TestFeasibility(t *testing.T) {
 		margin := min(purity(u)-0.5, 0.2-temperature(u))
 		p := m.Feasibility(0, i)
 		switch {
-		case margin > 0.05 && (p < 0.95 || !m.Feasible(0, i)):
-			t.Errorf("point %v, inside by %.3f: probability %v, feasible %v", u, margin, p, m.Feasible(0, i))
-		case margin < -0.05 && (p > 0.05 || m.Feasible(0, i)):
-			t.Errorf("point %v, outside by %.3f: probability %v, feasible %v", u, -margin, p, m.Feasible(0, i))
+		case margin > 0.05 && (p < 0.95 || !m.Feasible(i)):
+			t.Errorf("point %v, inside by %.3f: probability %v, feasible %v", u, margin, p, m.Feasible(i))
+		case margin < -0.05 && (p > 0.05 || m.Feasible(i)):
+			t.Errorf("point %v, outside by %.3f: probability %v, feasible %v", u, -margin, p, m.Feasible(i))
 		}
 		// Feasible asks each constraint for its own confidence.
 		each := true
@@ -118,8 +118,8 @@ func TestFeasibility(t *testing.T) {
 			}
 			each = each && acq.NormCDF(z) >= c.Confidence
 		}
-		if m.Feasible(0, i) != each {
-			t.Errorf("point %v: Feasible %v, each constraint at its confidence %v", u, m.Feasible(0, i), each)
+		if m.Feasible(i) != each {
+			t.Errorf("point %v: Feasible %v, each constraint at its confidence %v", u, m.Feasible(i), each)
 		}
 	}
 }
@@ -142,6 +142,29 @@ func TestRefit(t *testing.T) {
 	}
 	if l := m.models[0].vals[0]; !(l < 0.5) {
 		t.Errorf("learned lengthscale %v from sin(12 x); want it well below the starting 3", l)
+	}
+}
+
+// TestLearnedNoise: a noise learned from values whose noise has an sd of
+// 0.1 (a variance of 0.01, on values of scale 1) comes out within a factor
+// of 3 of it, where it started at the middle of wide bounds, 0.001 of the
+// data's variance.
+func TestLearnedNoise(t *testing.T) {
+	c := constraints(true)[:1]
+	c[0].NoiseVariance, c[0].NoiseLower, c[0].NoiseUpper = -1, 1e-6, 1
+	m, err := New(c, 2, 128, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100 {
+		u := []float64{rng.Float64(), rng.Float64()}
+		if err := m.Observe(u, []float64{math.Sin(4*u[0]) + u[1] + 0.1*rng.NormFloat64()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := m.models[0].noiseVariance(); !(v > 0.01/3 && v < 0.03) {
+		t.Errorf("learned noise variance %v; want about 0.01", v)
 	}
 }
 
@@ -195,7 +218,7 @@ func TestAllocationFree(t *testing.T) {
 		m.LogFeasibility(0, u, grad)
 		m.LogFeasibility(0, u, nil)
 		m.Feasibility(0, 3)
-		m.Feasible(0, 3)
+		m.Feasible(3)
 	}); a != 0 {
 		t.Errorf("LogFeasibility, Feasibility and Feasible allocate %v times", a)
 	}

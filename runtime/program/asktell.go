@@ -385,8 +385,11 @@ func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 // writeStatus prints a study's state for people.
 func writeStatus(w io.Writer, p Problem, st status) {
 	violations := ""
-	if st.Violations != nil {
+	switch {
+	case st.Violations != nil && p.safe():
 		violations = fmt.Sprintf(", %d broke a safety limit", *st.Violations)
+	case st.Violations != nil:
+		violations = fmt.Sprintf(", %d broke a requirement", *st.Violations)
 	}
 	fmt.Fprintf(w, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)%s\n",
 		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget, violations)
@@ -396,8 +399,12 @@ func writeStatus(w io.Writer, p Problem, st status) {
 	for _, t := range st.Pending {
 		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.X))
 	}
-	if st.BestObserved != nil {
+	if st.Recommendation != nil {
 		fmt.Fprintf(w, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.X), formatValue(float64(*st.RecommendationMean)))
+	} else if st.BestObserved != nil {
+		fmt.Fprintf(w, "recommendation: none (no evaluated point meets the requirements)\n")
+	}
+	if st.BestObserved != nil {
 		fmt.Fprintf(w, "best observed:  %s  y=%s\n", formatPoint(p.Dims, st.BestObserved.X.X), formatValue(float64(st.BestObserved.Y)))
 	}
 }
@@ -412,9 +419,12 @@ type status struct {
 	Pending            []pendingTrial `json:"pending"`
 	Recommendation     *command.Point `json:"recommendation"`
 	RecommendationMean *number        `json:"recommendation_mean"`
-	BestObserved       *bestTold      `json:"best_observed"`
-	// Violations counts, with unknown safety constraints, the trials told
-	// a value that broke a limit.
+	// Feasible says, with requirements, whether a told point meets them
+	// with their confidence; Recommendation is null while none does.
+	Feasible     *bool     `json:"feasible,omitempty"`
+	BestObserved *bestTold `json:"best_observed"`
+	// Violations counts, with unknown safety constraints or requirements,
+	// the trials told a value that broke a limit.
 	Violations *int `json:"violations,omitempty"`
 	// Contradictions explains the measurements that contradicted the
 	// unknown constraints' model (docs/safe.md), a sentence each.
@@ -435,9 +445,13 @@ func newStatus(p Problem, s *study) status {
 	for _, t := range s.pending() {
 		st.Pending = append(st.Pending, pendingTrial{t.id, command.Point{Dims: p.Dims, X: t.x}})
 	}
-	if x, mean, ok := s.session.Best(); ok {
+	x, mean, ok := s.session.Best()
+	if ok {
 		m := number(mean)
 		st.Recommendation, st.RecommendationMean = &command.Point{Dims: p.Dims, X: x}, &m
+	}
+	if p.requires() {
+		st.Feasible = &ok
 	}
 	if x, y, ok := s.session.BestObserved(); ok {
 		st.BestObserved = &bestTold{X: command.Point{Dims: p.Dims, X: x}, Y: number(y)}

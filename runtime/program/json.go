@@ -30,10 +30,17 @@ import (
 //	                      "interrupted" (SIGINT, SIGTERM) or "error" when it did not
 //	                      finish, the object then holding what it did so far
 //	error                 with "error": what went wrong
-//	violations            with unknown safety constraints: the evaluations whose
-//	                      measured constraints broke a limit
-//	unsafe_evaluations    with simulated constraints: the evaluations whose true
+//	violations            with unknown safety constraints or requirements: the
+//	                      evaluations whose measured constraints broke a limit
+//	unsafe_evaluations    with simulated safety constraints: the evaluations whose
+//	                      true values broke a limit
+//	feasible              with requirements: whether an evaluated point meets them
+//	                      with their confidence; when none does, the recommendation
+//	                      and its mean and value are null
+//	true_violations       with simulated requirements: the evaluations whose true
 //	                      values broke a limit
+//	truly_feasible        with simulated requirements: whether the recommendation
+//	                      meets their true values (false without one)
 //	safe_set              with unknown safety constraints: the number of points
 //	                      certified safe at the last suggestion (0 in a random
 //	                      search), and seed_points the number of seeds
@@ -48,14 +55,19 @@ import (
 //	                      noise is reported; "robust", the robust value of x
 //	                      and "recommendation_robust" that of the
 //	                      recommendation, as recommendation_robust above;
-//	                      with unknown safety constraints also "constraints"
-//	                      (name → measured value), "true_constraints" (the
+//	                      with unknown safety constraints or requirements also
+//	                      "constraints" (name → measured value), "true_constraints" (the
 //	                      simulated ones' values without noise) and
 //	                      "certificate" ({"phase", "seed", "beta", "bounds": name
 //	                      → certified bound, null in the first phase, "safe_set":
 //	                      its size}; absent in a random search and the studies'
-//	                      unsafe baseline), "violations" and
-//	                      "unsafe_evaluations" so far, and "contradicted": how
+//	                      unsafe baseline; never with requirements alone),
+//	                      "violations" and "unsafe_evaluations" (with
+//	                      requirements alone "true_violations") so far, and
+//	                      "recommendation" is null while no point meets the
+//	                      requirements, with simulated requirements
+//	                      "truly_feasible" (whether the recommendation meets
+//	                      their true values), and "contradicted": how
 //	                      the evaluation contradicted the constraints' model,
 //	                      one sentence each, when it did
 //
@@ -81,6 +93,9 @@ type result struct {
 	SafeSet              *int           `json:"safe_set,omitempty"`
 	SeedPoints           *int           `json:"seed_points,omitempty"`
 	Contradictions       *int           `json:"contradictions,omitempty"`
+	Feasible             *bool          `json:"feasible,omitempty"`
+	TrueViolations       *int           `json:"true_violations,omitempty"`
+	TrulyFeasible        *bool          `json:"truly_feasible,omitempty"`
 	Trace                []step         `json:"trace,omitempty"`
 }
 
@@ -92,23 +107,32 @@ type observed struct {
 
 // step is one evaluation in the trace.
 type step struct {
-	Evaluation           int           `json:"evaluation"`
-	X                    command.Point `json:"x"`
-	Y                    number        `json:"y"`
-	SD                   *number       `json:"sd,omitempty"`
-	Value                number        `json:"value"`
-	Robust               *number       `json:"robust,omitempty"`
-	Recommendation       command.Point `json:"recommendation"`
-	RecommendationValue  number        `json:"recommendation_value"`
-	RecommendationRobust *number       `json:"recommendation_robust,omitempty"`
-	BestObservedValue    number        `json:"best_observed_value"`
+	Evaluation           int            `json:"evaluation"`
+	X                    command.Point  `json:"x"`
+	Y                    number         `json:"y"`
+	SD                   *number        `json:"sd,omitempty"`
+	Value                number         `json:"value"`
+	Robust               *number        `json:"robust,omitempty"`
+	Recommendation       *command.Point `json:"recommendation"`
+	RecommendationValue  number         `json:"recommendation_value"`
+	RecommendationRobust *number        `json:"recommendation_robust,omitempty"`
+	BestObservedValue    number         `json:"best_observed_value"`
+	// TrulyFeasible, with simulated requirements, says whether the
+	// recommendation meets their true values.
+	TrulyFeasible *bool `json:"truly_feasible,omitempty"`
 	safetyStep
 }
 
 func traceStep(p Problem, pr Progress) step {
 	s := step{Evaluation: pr.Evaluation, X: command.Point{Dims: p.Dims, X: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
-		Recommendation:      command.Point{Dims: p.Dims, X: slices.Clone(pr.Recommendation)},
 		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
+	if !pr.Infeasible {
+		s.Recommendation = &command.Point{Dims: p.Dims, X: slices.Clone(pr.Recommendation)}
+	}
+	if p.requires() && p.simulates() {
+		trulyFeasible := !pr.TrulyInfeasible
+		s.TrulyFeasible = &trulyFeasible
+	}
 	if p.ReportsSD {
 		sd := number(pr.SD)
 		s.SD = &sd
@@ -126,17 +150,27 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 	}
 	out := result{Problem: p.Name, Seed: seed, RandomSearch: randomSearch, Evaluations: r.Evaluations, Stopped: r.Stopped,
 		RecommendationMean: nan, RecommendationValue: nan}
-	if r.Evaluations > 0 {
+	if r.Evaluations > 0 && !r.Infeasible {
 		out.Recommendation = &command.Point{Dims: p.Dims, X: r.Recommendation}
 		out.RecommendationMean = number(r.RecommendationMean)
 		out.RecommendationValue = number(r.RecommendationValue)
+	}
+	if r.Evaluations > 0 {
 		out.BestObserved = &observed{X: command.Point{Dims: p.Dims, X: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
 	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
-	if len(p.Constraints) > 0 {
+	switch {
+	case p.safe():
 		out.Violations, out.SafeSet, out.SeedPoints, out.Contradictions = &r.Violations, &r.SafeSize, &r.SeedPoints, &r.Contradictions
 		if p.simulates() {
 			out.UnsafeEvaluations = &r.UnsafeEvaluations
+		}
+	case p.requires():
+		feasible := !r.Infeasible
+		out.Violations, out.Feasible = &r.Violations, &feasible
+		if p.simulates() {
+			trulyFeasible := !r.TrulyInfeasible
+			out.TrueViolations, out.TrulyFeasible = &r.UnsafeEvaluations, &trulyFeasible
 		}
 	}
 	return out

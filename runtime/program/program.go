@@ -94,8 +94,8 @@ type Problem struct {
 	SimulatesConstraintNoise bool
 	// CarriesState says the optimiser's suggestions depend on the ones
 	// before, not on the observations alone: a portfolio acquisition judges
-	// its arms by what each proposed. A safe optimiser (Constraints) does
-	// too. Replaying a study then suggests before each observation, as ask
+	// its arms by what each proposed. A safe optimiser (safety
+	// Constraints) does too. Replaying a study then suggests before each observation, as ask
 	// did.
 	CarriesState bool
 	// Identity describes what the problem is, budget aside (the checked
@@ -169,8 +169,12 @@ type Progress struct {
 	// Robust is Problem.Robust at X, NaN when Robust is nil; the command line
 	// fills it in for the trace, Run leaves it alone.
 	Robust float64
-	// Safety reports the unknown safety constraints, when the problem has
-	// any.
+	// Infeasible says that no evaluated point meets the requirements
+	// (Constraint.Required) with their confidence, so that there is no
+	// recommendation; TrulyInfeasible that the recommendation breaks a
+	// simulated requirement's true value, or that there is none.
+	Infeasible, TrulyInfeasible bool
+	// Safety reports the measured constraints, when the problem has any.
 	Safety Safety
 }
 
@@ -195,6 +199,11 @@ type Result struct {
 	// Contradictions counts the measurements that contradicted the
 	// constraints' model.
 	Contradictions int
+	// Infeasible says that no evaluated point meets the requirements
+	// (Constraint.Required) with their confidence: there is no
+	// recommendation. TrulyInfeasible says that the recommendation breaks
+	// a simulated requirement's true value, or that there is none.
+	Infeasible, TrulyInfeasible bool
 }
 
 // Exit codes of a program.
@@ -459,7 +468,10 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		steps = make([]step, 0, *budget)
 		evaluated := newRobustCache(p.robustWith(*noiseScale))
 		progress = func(pr Progress) {
-			pr.RecommendationRobust = robust.at(pr.Recommendation)
+			pr.RecommendationRobust = math.NaN()
+			if !pr.Infeasible {
+				pr.RecommendationRobust = robust.at(pr.Recommendation)
+			}
 			pr.Robust = evaluated.at(pr.X)
 			steps = append(steps, traceStep(p, pr))
 		}
@@ -476,7 +488,7 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 		res.Stopped = "error"
 	}
 	res.RecommendationRobust = math.NaN()
-	if res.Evaluations > 0 {
+	if res.Evaluations > 0 && !res.Infeasible {
 		res.RecommendationRobust = robust.at(res.Recommendation)
 	}
 	if *asJSON {
@@ -564,7 +576,11 @@ func writeSummary(w io.Writer, p Problem, r Result) {
 	if !math.IsNaN(r.RecommendationRobust) {
 		value += ", robust value " + formatValue(r.RecommendationRobust)
 	}
-	fmt.Fprintf(w, "recommendation: %s  (posterior mean %s%s)\n", formatPoint(p.Dims, r.Recommendation), formatValue(r.RecommendationMean), value)
+	if r.Infeasible {
+		fmt.Fprintf(w, "recommendation: none (no evaluated point meets the requirements)\n")
+	} else {
+		fmt.Fprintf(w, "recommendation: %s  (posterior mean %s%s)\n", formatPoint(p.Dims, r.Recommendation), formatValue(r.RecommendationMean), value)
+	}
 	fmt.Fprintf(w, "best observed:  %s  y=%s\n", formatPoint(p.Dims, r.BestX), formatValue(r.BestY))
 	fmt.Fprint(w, safetySummary(p, r))
 }
@@ -598,7 +614,7 @@ func checkOnContradiction(p Problem, policy string) string {
 	switch {
 	case policy != "continue" && policy != "stop":
 		return fmt.Sprintf("--on-contradiction %q: want continue or stop", policy)
-	case policy == "stop" && len(p.Constraints) == 0:
+	case policy == "stop" && !p.safe():
 		return "--on-contradiction stop needs unknown safety constraints, whose model a measurement can contradict"
 	}
 	return ""

@@ -154,13 +154,17 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	if len(p.Constraints) > 0 {
 		page.Safety = true
 		page.Broken = brokenLimits(p, values)
-		safe = estimateSafety(&page, p, s.session, st.Recommendation)
+		if p.safe() {
+			safe = estimateSafety(&page, p, s.session, st.Recommendation)
+		}
 	}
 	model, ok := s.session.(Model)
 	page.OverInputs = p.ModelOverInputs
 	switch {
 	case !ok:
 		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point, which slices, maps and the importance of each component (its learned lengthscale) need."
+	case st.Recommendation == nil && p.requires() && len(values) > 0:
+		page.ModelNote = "Not drawn: no evaluated point meets the requirements yet, so there is no recommendation to draw the model through."
 	case st.Recommendation == nil:
 		page.ModelNote = "Not drawn: no value has been told yet."
 	default:
@@ -202,17 +206,26 @@ func reportSettings(p Problem) [][2]string {
 	}
 	rows = append(rows, [2]string{"observation noise", noise})
 	for _, c := range p.Constraints {
-		rows = append(rows, [2]string{"constraint " + c.Name, "safe while " + limitText(c)})
+		kind := "constraint "
+		if c.Required {
+			kind = "requirement "
+		}
+		rows = append(rows, [2]string{kind + c.Name, keptWhile(c)})
 	}
 	return rows
 }
 
-// limitText says what a constraint's limit is, "≥ 0.5" say.
-func limitText(c Constraint) string {
+// keptWhile says when a constraint is kept: "safe while ≤ 1" for a safety
+// constraint, "met while ≥ 0.5" for a requirement.
+func keptWhile(c Constraint) string {
+	limit := "≤ " + formatValue(c.Limit)
 	if c.AtLeast {
-		return "≥ " + formatValue(c.Limit)
+		limit = "≥ " + formatValue(c.Limit)
 	}
-	return "≤ " + formatValue(c.Limit)
+	if c.Required {
+		return "met while " + limit
+	}
+	return "safe while " + limit
 }
 
 // reportStatus is a study's status, as rows.
@@ -292,8 +305,12 @@ func constraintChart(c Constraint, values []toldValue) plot.Chart {
 		measured.Y = append(measured.Y, v.t.result.Constraints[c.Name])
 	}
 	first, last := measured.X[0], measured.X[len(measured.X)-1]
-	limit := plot.Line{Name: "limit: safe while " + limitText(c), X: []float64{first, last}, Y: []float64{c.Limit, c.Limit}}
-	return plot.Chart{Title: "constraint " + c.Name, XLabel: "evaluation (in the order told)", YLabel: c.Name, Linear: true,
+	limit := plot.Line{Name: "limit: " + keptWhile(c), X: []float64{first, last}, Y: []float64{c.Limit, c.Limit}}
+	title := "constraint " + c.Name
+	if c.Required {
+		title = "requirement " + c.Name
+	}
+	return plot.Chart{Title: title, XLabel: "evaluation (in the order told)", YLabel: c.Name, Linear: true,
 		Lines: []plot.Line{limit}, Points: []plot.Points{measured}}
 }
 
@@ -422,11 +439,7 @@ func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, nam
 func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue, failed []*trial) ([]template.HTML, error) {
 	mean := plot.Map{Title: posteriorName(p) + " mean", XLabel: names[i], YLabel: names[j],
 		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
-	told := plot.Points{Name: "evaluated"}
-	for _, v := range values {
-		told.X, told.Y = append(told.X, v.t.x[i]), append(told.Y, v.t.x[j])
-	}
-	mean.Points = []plot.Points{told, {Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}, Emphasis: true}}
+	mean.Points = append(evaluatedPoints(p, values, i, j), plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}, Emphasis: true})
 	if len(failed) > 0 {
 		at := plot.Points{Name: "failed, a value imputed"}
 		for _, t := range failed {
@@ -458,8 +471,16 @@ func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, n
 		}
 		mean.Z, sd.Z = append(mean.Z, meanRow), append(sd.Z, sdRow)
 	}
+	maps := []plot.Map{mean, sd}
+	if model, ok := model.(RequirementModel); ok && p.requires() {
+		feasible, err := feasibilityMap(p, model, mean, rec, i, j)
+		if err != nil {
+			return nil, err
+		}
+		maps = append(maps, feasible)
+	}
 	var out []template.HTML
-	for _, m := range []plot.Map{mean, sd} {
+	for _, m := range maps {
 		svg, err := inlineSVG(m.Title+" over "+names[i]+" and "+names[j], m.SVG)
 		if err != nil {
 			return nil, err

@@ -38,7 +38,7 @@ func brokenLimits(p Problem, values []toldValue) [][2]string {
 				n++
 			}
 		}
-		rows = append(rows, [2]string{c.Name, fmt.Sprintf("%d of %d evaluations broke its limit (safe while %s)", n, len(values), limitText(c))})
+		rows = append(rows, [2]string{c.Name, fmt.Sprintf("%d of %d evaluations broke its limit (%s)", n, len(values), keptWhile(c))})
 	}
 	return rows
 }

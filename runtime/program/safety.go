@@ -7,14 +7,17 @@ import (
 	"strings"
 )
 
-// Constraint describes one unknown safety constraint of a problem: its
-// measured value must stay >= Limit (AtLeast) or <= Limit. Simulated
-// constraints are computed by the program from an expression (and measured
-// with simulated noise), so their true values are known.
+// Constraint describes one measured constraint of a problem: its measured
+// value must stay >= Limit (AtLeast) or <= Limit. A safety constraint must
+// hold at every evaluation; a Required one (an outcome constraint) only at
+// the recommendation. Simulated constraints are computed by the program
+// from an expression (and measured with simulated noise), so their true
+// values are known.
 type Constraint struct {
 	Name      string
 	Limit     float64
 	AtLeast   bool
+	Required  bool
 	Simulated bool
 }
 
@@ -36,6 +39,18 @@ type Safety struct {
 	// Contradicted explains how this evaluation contradicted the
 	// constraints' model, a sentence each; nil when it did not.
 	Contradicted []string
+}
+
+// safe reports whether p has safety constraints, which its optimiser keeps
+// at every evaluation.
+func (p Problem) safe() bool {
+	return slices.ContainsFunc(p.Constraints, func(c Constraint) bool { return !c.Required })
+}
+
+// requires reports whether p has requirements (outcome constraints), which
+// only its recommendation must meet.
+func (p Problem) requires() bool {
+	return slices.ContainsFunc(p.Constraints, func(c Constraint) bool { return c.Required })
 }
 
 // simulates reports whether any constraint of p is simulated.
@@ -88,6 +103,7 @@ type safetyStep struct {
 	Certificate       *certificate `json:"certificate,omitempty"`
 	Violations        *int         `json:"violations,omitempty"`
 	UnsafeEvaluations *int         `json:"unsafe_evaluations,omitempty"`
+	TrueViolations    *int         `json:"true_violations,omitempty"`
 	Contradicted      []string     `json:"contradicted,omitempty"`
 }
 
@@ -100,6 +116,9 @@ func newSafetyStep(p Problem, s Safety) safetyStep {
 	if p.simulates() {
 		out.TrueConstraints = &named{constraints: p.Constraints, values: slices.Clone(s.TrueConstraints), onlySimulated: true}
 		out.UnsafeEvaluations = &s.UnsafeEvaluations
+		if !p.safe() {
+			out.UnsafeEvaluations, out.TrueViolations = nil, &s.UnsafeEvaluations
+		}
 	}
 	if s.Phase > 0 {
 		out.Certificate = &certificate{Phase: s.Phase, Seed: s.SeedPoint, Beta: number(s.Beta), SafeSize: s.SafeSize,
@@ -141,8 +160,8 @@ func violated(c Constraint, v float64) bool {
 
 // safetySummary is the summary's line about the constraints.
 func safetySummary(p Problem, r Result) string {
-	if len(p.Constraints) == 0 {
-		return ""
+	if !p.safe() {
+		return requirementSummary(p, r)
 	}
 	line := fmt.Sprintf("safety: %d of %d evaluations broke a measured limit", r.Violations, r.Evaluations)
 	if p.simulates() {
@@ -164,6 +183,25 @@ func safetySummary(p Problem, r Result) string {
 			"  prior variance, or more seed points would let it grow\n", r.SeedPoints)
 	}
 	return line
+}
+
+// requirementSummary is the summary's line about the requirements.
+func requirementSummary(p Problem, r Result) string {
+	if !p.requires() {
+		return ""
+	}
+	line := fmt.Sprintf("requirements: %d of %d evaluations broke a measured limit", r.Violations, r.Evaluations)
+	if p.simulates() {
+		line += fmt.Sprintf(", %d a true one", r.UnsafeEvaluations)
+	}
+	switch {
+	case r.Infeasible:
+		return line + "; no evaluated point meets them with the confidence required, so there is no\n" +
+			"  recommendation: more evaluations, or a lower confidence, may find one\n"
+	case p.simulates() && r.TrulyInfeasible:
+		return line + "; the recommendation meets them by the model, but truly breaks a simulated one\n"
+	}
+	return line + "; the recommendation meets them with the confidence required\n"
 }
 
 // stoppedNoSafePoint is the generated Run's StoppedNoSafePoint: the evidence

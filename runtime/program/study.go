@@ -207,7 +207,7 @@ func checkResult(p Problem, e journal.Event) error {
 // plays each as ask did.
 func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	r := t.result
-	if replaying && (len(p.Constraints) > 0 || p.CarriesState) {
+	if replaying && (p.safe() || p.CarriesState) {
 		if _, err := s.suggest(); err != nil {
 			return fmt.Errorf("study %s, replaying trial %s: %w", s.name, t.id, err)
 		}

@@ -79,7 +79,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.3:real\n" +
 		"    variance = 1:real\n" +
-		"  samples = 100:int (default)\n" +
+		"  samples = 16:int\n" +
 		"  input_noise = \"model\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"acquisition acquisition.safe_ucb\n" +
@@ -117,7 +117,7 @@ var problem = program.Problem{
 		"    landing mean(draws = 8)\n" +
 		"}\n" +
 		"\n" +
-		"model ugp(kernel = se(lengthscale = 0.3, variance = 1))\n" +
+		"model ugp(kernel = se(lengthscale = 0.3, variance = 1), samples = 16)\n" +
 		"acquisition safe_ucb(window = 5, cap = 10)\n" +
 		"budget 20\n" +
 		"seed 5\n",

@@ -139,7 +139,7 @@ func InputNoiseDraws(x Point, n int) ([]Point, error) {
 
 // Samples is the number of draws of the input noise that represent the input
 // distribution of a point.
-const Samples = 100
+const Samples = 16
 
 // rep represents the input distribution of a point for the ugp model.
 type rep struct {
@@ -214,7 +214,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.MeanKernel(w.base, r.samples[:], r.samples[:], 2)
 }
 
-// repKernel is the kernel of ugp(kernel = se(lengthscale = 0.3, variance = 1), samples = 100, input_noise = "model", rkhs_bound = 1) between the input distributions
+// repKernel is the kernel of ugp(kernel = se(lengthscale = 0.3, variance = 1), samples = 16, input_noise = "model", rkhs_bound = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -283,7 +283,7 @@ func simulated(x Point) Constraints {
 // them. Its buffers are sized for Budget observations when it is made. It is not
 // safe for concurrent use.
 type Optimizer struct {
-	model *gp.GP // ugp(kernel = se(lengthscale = 0.3, variance = 1), samples = 100, input_noise = "model", rkhs_bound = 1); larger is better
+	model *gp.GP // ugp(kernel = se(lengthscale = 0.3, variance = 1), samples = 16, input_noise = "model", rkhs_bound = 1); larger is better
 	seed  uint64
 
 	explorer      *safe.Explorer // safe_ucb(delta = 0.01, beta = 0, phase1 = "random", window = 5, cap = 10)

@@ -290,7 +290,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 		field("best").Op("=").Lit(0.0),
 	)
 	if g.requires() {
-		body = append(body, g.feasibleIncumbent(append(start, prepareIncumbent...)))
+		body = append(body, g.feasibleIncumbent(append(start, prepareIncumbent...))...)
 	} else {
 		body = append(body, jen.If(jen.Id("observed").Op(">").Lit(0)).Block(append(g.incumbentValue(len(start) > 0 || len(prepareIncumbent) > 0), append(start, prepareIncumbent...)...)...))
 	}
@@ -305,9 +305,8 @@ func (g *generator) suggestDecls(f *jen.File) {
 	case g.o.Finite():
 		body = append(body, g.finiteSearch()...)
 	case !g.o.Explores():
+		body = append(body, g.searchAcquisition()...)
 		body = append(body,
-			g.acquisitionSearch(),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search"))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), g.searchedAcquisition()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(field("pendingIndex").Call(jen.Op("&").Id("x")).Op("<").Lit(0)).Block(jen.Return(jen.Id("x"), jen.Nil())),
@@ -319,9 +318,8 @@ func (g *generator) suggestDecls(f *jen.File) {
 			jen.Return(jen.Id("x"), jen.Nil()),
 		)
 	default:
+		body = append(body, g.searchAcquisition()...)
 		body = append(body,
-			g.acquisitionSearch(),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search"))),
 			jen.List(field("lastAcquisition"), field("searched")).Op("=").List(g.acquisitionValue(jen.Id("value")), g.searchedAcquisition()),
 			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Op("&").Add(field("candidate"))),
 			jen.If(jen.Op("!").Add(field("evaluated").Call(jen.Op("&").Id("x")))).Block(jen.Return(jen.Id("x"), jen.Nil())),
@@ -445,7 +443,10 @@ const runtimeSearch = "github.com/bocdev/boc/runtime/search"
 // feasible is the searches' feasibility test of unit points: the known
 // constraints, or nil.
 func (g *generator) feasible() jen.Code {
-	if len(g.known) > 0 {
+	switch {
+	case g.restricts():
+		return field("likelyFn")
+	case len(g.known) > 0:
 		return field("feasibleFn")
 	}
 	return jen.Nil()

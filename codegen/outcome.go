@@ -10,11 +10,14 @@ import (
 )
 
 // Outcome constraints (require, plan.Outcomes): runtime/outcome models each
-// with a Gaussian process over the evaluated points. The search maximises
-// the acquisition's score plus the log of the probability that every
-// requirement is met, or that log probability alone while no evaluated
-// point meets them with their confidence; the incumbent and the
-// recommendation are the best of the evaluated points that do.
+// with a Gaussian process over the evaluated points. An acquisition scored
+// as the log of an improvement is weighted: the search maximises its score
+// plus the log of the probability that every requirement is met, or that
+// log probability alone while no evaluated point meets them with their
+// confidence. Any other (ucb) is restricted: the search maximises it over
+// the points where every requirement is more likely met than not, or the
+// probability when none is. The incumbent and the recommendation are the best of the
+// evaluated points that meet them.
 
 // runtimeOutcome is the import path of the outcome constraints' models.
 const runtimeOutcome = "github.com/bocdev/boc/runtime/outcome"
@@ -26,10 +29,15 @@ func (g *generator) requires() bool { return len(g.o.Outcomes) > 0 }
 // evaluation: safety constraints or requirements.
 func (g *generator) measures() bool { return len(g.o.Measured()) > 0 }
 
+// restricts reports whether the requirements restrict the search to the
+// points where they are likely met, the acquisition not being scored as the
+// log of an improvement that their probability could weight.
+func (g *generator) restricts() bool { return g.requires() && !g.o.Acquisition.LogScore }
+
 // scoreAt names the method the search maximises, given the acquisition's
-// score: the constrained score's when there are requirements.
+// score: the weighted score's when requirements weight it.
 func (g *generator) scoreAt(acquisition string) string {
-	if !g.requires() {
+	if !g.requires() || g.restricts() {
 		return acquisition
 	}
 	return strings.Replace(acquisition, "acquisition", "constrained", 1)
@@ -40,13 +48,20 @@ func (g *generator) outcomeFields() []jen.Code {
 	if !g.requires() {
 		return nil
 	}
-	return []jen.Code{
+	fields := []jen.Code{
 		jen.Line(),
 		jen.Id("outcomes").Op("*").Qual(runtimeOutcome, "Models").Comment("the requirements' models"),
 		jen.Id("measured").Index(jen.Id("Budget")).Id("Constraints").Comment("the requirements' values measured at the evaluated points"),
 		jen.Id("violated").Index(jen.Id("Budget")).Bool().Comment("whether a measured value broke its limit"),
-		jen.Id("feasibleIncumbent").Bool().Comment("whether the search weights the acquisition (else it seeks feasibility)"),
+		jen.Id("seeksFeasibility").Bool().Comment("whether the search maximises the probability of meeting the requirements"),
 	}
+	if g.restricts() {
+		fields = append(fields,
+			jen.Id("likelyFn").Func().Params(jen.Index().Float64()).Bool().Comment("the restricted search's feasible set"),
+			jen.Id(g.searchFn("feasibilityFn")).Add(g.scoreType()).Comment("the search for the probability"),
+		)
+	}
+	return fields
 }
 
 // outcomeInit are New's statements that make the requirements' models.
@@ -54,9 +69,24 @@ func (g *generator) outcomeInit() []jen.Code {
 	if !g.requires() {
 		return nil
 	}
-	return []jen.Code{jen.If(jen.Id("err").Op(":=").Add(method("makeOutcomes")), jen.Id("err").Op("!=").Nil()).Block(
+	stmts := []jen.Code{jen.If(jen.Id("err").Op(":=").Add(method("makeOutcomes")), jen.Id("err").Op("!=").Nil()).Block(
 		field("err").Op("=").Add(g.errorf("requirements: %w", jen.Id("err"))),
 	)}
+	if g.restricts() {
+		fn := g.searchFn("feasibilityFn")
+		stmts = append(stmts, field("likelyFn").Op("=").Add(field("likelyAt")),
+			field(fn).Op("=").Add(field(strings.TrimSuffix(fn, "Fn")+"At")))
+	}
+	return stmts
+}
+
+// scoreType is the type of the search's objective: search.ValueGrad's for
+// a gradient search.
+func (g *generator) scoreType() *jen.Statement {
+	if g.o.GradientSearch() {
+		return jen.Func().Params(jen.Int(), jen.Index().Float64(), jen.Index().Float64()).Float64()
+	}
+	return jen.Func().Params(jen.Index().Float64()).Float64()
 }
 
 // outcomeDecls declares makeOutcomes and the search's constrained scores.
@@ -85,6 +115,10 @@ func (g *generator) outcomeDecls(f *jen.File) {
 	f.Comment("makeOutcomes makes the requirements' Gaussian processes.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeOutcomes").Params().Error().Block(body...)
 
+	if g.restricts() {
+		g.restrictedDecls(f)
+		return
+	}
 	// The acquisition's score snaps integer components itself; the
 	// probability is taken at the same point.
 	var snapped []jen.Code
@@ -95,7 +129,7 @@ func (g *generator) outcomeDecls(f *jen.File) {
 	if g.o.GradientSearch() {
 		body = []jen.Code{
 			jen.Id("score").Op(":=").Lit(0.0),
-			jen.If(field("feasibleIncumbent")).Block(
+			jen.If(jen.Op("!").Add(field("seeksFeasibility"))).Block(
 				jen.Id("score").Op("=").Add(field("acquisitionGradAt").Call(jen.Id("worker"), jen.Id("u"), jen.Id("grad"))),
 			).Else().Block(jen.Clear(jen.Id("grad"))),
 		}
@@ -114,13 +148,75 @@ func (g *generator) outcomeDecls(f *jen.File) {
 	}
 	body = append([]jen.Code{
 		jen.Id("score").Op(":=").Lit(0.0),
-		jen.If(field("feasibleIncumbent")).Block(jen.Id("score").Op("=").Add(field("acquisitionAt").Call(jen.Id("u")))),
+		jen.If(jen.Op("!").Add(field("seeksFeasibility"))).Block(jen.Id("score").Op("=").Add(field("acquisitionAt").Call(jen.Id("u")))),
 	}, snapped...)
 	body = append(body, jen.Return(jen.Id("score").Op("+").Add(field("outcomes").Dot("LogFeasibility").Call(jen.Lit(0), at, jen.Nil()))))
 	f.Comment("constrainedAt is the search's score at unit coordinates u: the acquisition's")
 	f.Comment("plus the log of the probability that every requirement is met there, or that")
 	f.Comment("log probability alone while no evaluated point meets them.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("constrainedAt").Params(jen.Id("u").Index().Float64()).Float64().Block(body...)
+}
+
+// restrictedDecls declares the restricted search's feasible set and its
+// fallback, the search for the probability of meeting the requirements.
+func (g *generator) restrictedDecls(f *jen.File) {
+	likely := field("outcomes").Dot("Likely").Call(jen.Id("u"))
+	if len(g.known) > 0 {
+		likely = field("feasibleAt").Call(jen.Id("u")).Op("&&").Add(likely)
+	}
+	f.Comment("likelyAt reports whether unit coordinates u may be searched: every requirement")
+	if len(g.known) > 0 {
+		f.Comment("is more likely met there than not, and the known constraints hold.")
+	} else {
+		f.Comment("is more likely met there than not.")
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("likelyAt").Params(jen.Id("u").Index().Float64()).Bool().Block(jen.Return(likely))
+	var snapped []jen.Code
+	at := jen.Id("u")
+	if g.hasInteger() {
+		snapped, at = g.unitPoint(), jen.Id("p").Index(jen.Op(":"))
+	}
+	if g.o.GradientSearch() {
+		body := append([]jen.Code{jen.Clear(jen.Id("grad"))}, snapped...)
+		body = append(body,
+			jen.Id("score").Op(":=").Add(field("outcomes").Dot("LogFeasibility").Call(jen.Id("worker"), at, jen.Id("grad"))),
+			g.zeroIntegerGrad(),
+			jen.Return(jen.Id("score")),
+		)
+		f.Comment("feasibilityGradAt is the log of the probability that every requirement is met at")
+		f.Comment("unit coordinates u and, unless grad is nil, writes its gradient to grad.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("feasibilityGradAt").Params(jen.Id("worker").Int(), jen.List(jen.Id("u"), jen.Id("grad")).Index().Float64()).Float64().Block(body...)
+		return
+	}
+	f.Comment("feasibilityAt is the log of the probability that every requirement is met at unit")
+	f.Comment("coordinates u.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("feasibilityAt").Params(jen.Id("u").Index().Float64()).Float64().Block(
+		append(snapped, jen.Return(field("outcomes").Dot("LogFeasibility").Call(jen.Lit(0), at, jen.Nil())))...)
+}
+
+// searchAcquisition are Suggest's statements that search the acquisition,
+// leaving value and err, and return a failed search's error. When no point
+// is likely feasible for a restricted search, the search for the
+// probability takes its place.
+func (g *generator) searchAcquisition() []jen.Code {
+	failed := jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), g.searchError("acquisition search")))
+	if !g.restricts() {
+		return []jen.Code{g.acquisitionSearch(), failed}
+	}
+	known := jen.Nil()
+	if len(g.known) > 0 {
+		known = field("feasibleFn")
+	}
+	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(0))
+	return []jen.Code{
+		g.acquisitionSearch(),
+		jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(runtimeSearch, "ErrNoFeasible"))).Block(
+			jen.Comment("No point is likely feasible: seek the probability of meeting the requirements."),
+			field("seeksFeasibility").Op("=").True(),
+			jen.List(jen.Id("value"), jen.Id("err")).Op("=").Add(field("search").Dot("Maximize").Call(field(g.searchFn("feasibilityFn")), known, seed, whole(field("candidate")))),
+		),
+		failed,
+	}
 }
 
 // feasibilityDecl emits Feasibility, the probability of meeting the
@@ -156,25 +252,28 @@ func (g *generator) outcomeIncumbentDecl(f *jen.File) {
 	)
 }
 
-// feasibleIncumbent is Suggest's statement that finds the incumbent among
-// the points that meet the requirements and, when there is one, sets best
-// and runs then, with the incumbent's index i; without one the search seeks
-// feasibility.
-func (g *generator) feasibleIncumbent(then []jen.Code) jen.Code {
+// feasibleIncumbent are Suggest's statements that find the incumbent among
+// the points that meet the requirements and, when there is one, set best
+// and run then, with the incumbent's index i. Without one, a weighted
+// search seeks feasibility; a restricted one searches the likely points
+// all the same.
+func (g *generator) feasibleIncumbent(then []jen.Code) []jen.Code {
 	mean, best := jen.Id("mean"), field("best").Op("=").Id("mean")
 	if g.o.Acquisition.Incumbent == registry.BestObserved {
 		mean, best = jen.Id("_"), field("best").Op("=").Add(field("model")).Dot("Y").Call(field("bestIndex"))
 	}
-	return jen.If(jen.List(jen.Id("i"), mean).Op(":=").Add(method("incumbent")), jen.Id("i").Op(">=").Lit(0)).Block(append([]jen.Code{
-		field("feasibleIncumbent").Op("=").True(), best}, then...)...,
-	).Else().Block(field("feasibleIncumbent").Op("=").False())
+	found := jen.If(jen.List(jen.Id("i"), mean).Op(":=").Add(method("incumbent")), jen.Id("i").Op(">=").Lit(0)).Block(append([]jen.Code{best}, then...)...)
+	if !g.restricts() {
+		found.Else().Block(field("seeksFeasibility").Op("=").True())
+	}
+	return []jen.Code{field("seeksFeasibility").Op("=").False(), found}
 }
 
 // searchedAcquisition is whether a search's maximum is the acquisition's:
 // not while the search seeks feasibility.
 func (g *generator) searchedAcquisition() jen.Code {
 	if g.requires() {
-		return field("feasibleIncumbent")
+		return jen.Op("!").Add(field("seeksFeasibility"))
 	}
 	return jen.True()
 }

@@ -6,11 +6,11 @@ import (
 )
 
 // outcomes plans the outcome constraints (require): a Gaussian process each
-// (runtime/outcome), planned as a safety constraint's is, whose probability
-// of being met is to weight the acquisition, by adding its log to a score
-// that is the log of a non-negative acquisition
-// (registry.AcquisitionSpec.LogScore) over the model's posterior at a point.
-// What that weighting cannot serve is refused at its line with the reason.
+// (runtime/outcome), planned as a safety constraint's is. Their probability
+// of being met weights an acquisition scored as the log of an improvement
+// (registry.AcquisitionSpec.LogScore), by adding its log to the score; any
+// other restricts its search to the points where they are plausibly met.
+// What neither can serve is refused at its line with the reason.
 func (b *builder) outcomes() {
 	p := b.o.Program
 	var first dsl.Span
@@ -39,13 +39,13 @@ func (b *builder) outcomes() {
 		return
 	}
 	a := b.o.Acquisition
-	const hint = "use an acquisition scored as the log of an improvement, such as ei, pi, ei_noisy, nei or kg"
+	const hint = "use ei, pi, ucb, ei_noisy, pi_noisy, nei or kg"
 	switch {
 	case a.Safe != nil:
 		b.report(dsl.Errorf(first, "require with a safe acquisition (%s) is not built in this version of boc", name(p.Acquisition)).
 			WithHint("make the requirement a safety constraint, or %s", hint))
-	case !a.LogScore || a.Arms > 0 || a.Unscented != nil:
-		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s cannot be weighted by the probability of meeting the requirements in this version of boc", name(p.Acquisition)).
+	case a.Arms > 0 || a.Unscented != nil:
+		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s cannot take the requirements into account in this version of boc", name(p.Acquisition)).
 			WithHint(hint))
 	case b.o.InputModel():
 		b.report(dsl.Errorf(p.Model.Span, "require with model %s, over input distributions, is not built in this version of boc", name(p.Model)).

@@ -59,7 +59,7 @@ SOURCES = {
 SEEDS = {"gardner": [1.5, 3], "gramacy": [0.5, 0.5], "branin_disk": [2.5, 7.5], "branin_spot": [math.pi + 0.5, 2.775],
          "hartmann6_l1": [0.25] * 6}
 
-METHODS = {"boc-ei": ("ei", False), "boc-nei": ("nei", False), "boc-kg": ("kg", False), "boc-random": ("ei", True), "boc-safe": ("safe_ucb", False)}
+METHODS = {"boc-ei": ("ei", False), "boc-nei": ("nei", False), "boc-kg": ("kg", False), "boc-ucb": ("ucb", False), "boc-random": ("ei", True), "boc-safe": ("safe_ucb", False)}
 
 
 def source(name, acquisition):

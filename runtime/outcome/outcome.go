@@ -64,6 +64,9 @@ type Models struct {
 	fitted   int    // observations at the last refit
 	met      []bool // Feasible of each evaluated point
 	capacity int
+	// spare holds the memory of Likely's callers, which do not say which
+	// goroutine they are.
+	spare chan *scratch
 }
 
 type model struct {
@@ -98,10 +101,11 @@ func New(constraints []Constraint, dim, capacity, workers, design int) (*Models,
 		return nil, fmt.Errorf("outcome: New(dim %d, capacity %d, workers %d)", dim, capacity, workers)
 	}
 	m := &Models{dim: dim, design: design, units: make([]float64, capacity*dim), capacity: capacity,
-		workers: make([]scratch, workers), met: make([]bool, capacity)}
+		workers: make([]scratch, workers), met: make([]bool, capacity), spare: make(chan *scratch, workers)}
 	for w := range m.workers {
-		m.workers[w] = scratch{at: make([]float64, dim), kvec: make([]float64, capacity), dk: make([]float64, capacity*dim),
-			work: make([]float64, capacity), dself: make([]float64, dim), dmean: make([]float64, dim), dvar: make([]float64, dim)}
+		m.workers[w] = newScratch(dim, capacity)
+		s := newScratch(dim, capacity)
+		m.spare <- &s
 	}
 	for _, c := range constraints {
 		mod, err := newModel(c, capacity, m.unit)
@@ -111,6 +115,11 @@ func New(constraints []Constraint, dim, capacity, workers, design int) (*Models,
 		m.models = append(m.models, mod)
 	}
 	return m, nil
+}
+
+func newScratch(dim, capacity int) scratch {
+	return scratch{at: make([]float64, dim), kvec: make([]float64, capacity), dk: make([]float64, capacity*dim),
+		work: make([]float64, capacity), dself: make([]float64, dim), dmean: make([]float64, dim), dvar: make([]float64, dim)}
 }
 
 func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, error) {
@@ -342,6 +351,23 @@ func (m *Models) LogFeasibility(worker int, u, grad []float64) float64 {
 		}
 	}
 	return total
+}
+
+// Likely reports whether every constraint is more likely met than not at
+// the unit point u: its posterior mean keeps the limit (a probabilistic
+// constraint P(c meets h) ≥ 1 − δ with δ = 1/2, Gelbart, Snoek and Adams
+// 2014). Up to New's workers goroutines may call it at once, while nothing
+// else uses the models.
+func (m *Models) Likely(u []float64) bool {
+	w := <-m.spare
+	defer func() { m.spare <- w }()
+	copy(w.at, u)
+	for _, mod := range m.models {
+		if mod.logMeets(m.posterior(w, mod)) < math.Log(0.5) {
+			return false
+		}
+	}
+	return true
 }
 
 // logMeets is log P(c meets the limit) for c ~ N(mean, sd²).

@@ -3,6 +3,7 @@ package outcome
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/bocdev/boc/runtime/acq"
@@ -142,6 +143,58 @@ func TestRefit(t *testing.T) {
 	}
 	if l := m.models[0].vals[0]; !(l < 0.5) {
 		t.Errorf("learned lengthscale %v from sin(12 x); want it well below the starting 3", l)
+	}
+}
+
+// TestLikely: a point is likely feasible when every constraint's
+// probability is at least 1/2; concurrent callers (as a search's
+// goroutines are) get the same answers.
+func TestLikely(t *testing.T) {
+	m, err := New(constraints(false), 2, 64, 4, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 30 {
+		u := []float64{rng.Float64(), rng.Float64()}
+		if err := m.Observe(u, []float64{purity(u), temperature(u)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	points := [][]float64{{0.3, 0.9}, {0.9, 0.9}, {0.1, 0.1}, {0.5, 0.55}, {0.58, 0.6}}
+	want := make([]bool, len(points))
+	for i, u := range points {
+		want[i] = true
+		for k, c := range constraints(false) {
+			mean, sd := m.Posterior(0, k, u)
+			z := (mean - c.Threshold) / sd
+			if !c.AtLeast {
+				z = -z
+			}
+			want[i] = want[i] && acq.NormCDF(z) >= 0.5
+		}
+	}
+	if !want[0] || want[1] || want[2] {
+		t.Errorf("likely %v at %v: inside both limits, past temperature's, below purity's", want, points)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				for i, u := range points {
+					if got := m.Likely(u); got != want[i] {
+						t.Errorf("at %v: Likely %v, want %v", u, got, want[i])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if a := testing.AllocsPerRun(20, func() { m.Likely(points[0]) }); a != 0 {
+		t.Errorf("Likely allocates %v times", a)
 	}
 }
 

@@ -278,10 +278,10 @@ type Optimizer struct {
 	pending  [Budget]Point // the points being evaluated (Pending), in order
 	npending int           // how many
 
-	outcomes          *outcome.Models     // the requirements' models
-	measured          [Budget]Constraints // the requirements' values measured at the evaluated points
-	violated          [Budget]bool        // whether a measured value broke its limit
-	feasibleIncumbent bool                // whether the search weights the acquisition (else it seeks feasibility)
+	outcomes         *outcome.Models     // the requirements' models
+	measured         [Budget]Constraints // the requirements' values measured at the evaluated points
+	violated         [Budget]bool        // whether a measured value broke its limit
+	seeksFeasibility bool                // whether the search maximises the probability of meeting the requirements
 
 	err error // why New could not make the optimiser
 }
@@ -361,12 +361,12 @@ func (o *Optimizer) suggest() (Point, error) {
 		return o.design[n], nil
 	}
 	o.best = 0.0
+	o.seeksFeasibility = false
 	if i, _ := o.incumbent(); i >= 0 {
-		o.feasibleIncumbent = true
 		o.best = o.model.Y(o.bestIndex)
 		o.search.AddStart(o.units[i][:])
 	} else {
-		o.feasibleIncumbent = false
+		o.seeksFeasibility = true
 	}
 	if err := o.fantasise(); err != nil {
 		return Point{}, err
@@ -375,7 +375,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("requireexec: acquisition search: %w", err)
 	}
-	o.lastAcquisition, o.searched = acquisitionValue(value), o.feasibleIncumbent
+	o.lastAcquisition, o.searched = acquisitionValue(value), !o.seeksFeasibility
 	x := fromUnit(&o.candidate)
 	if !o.evaluated(&x) {
 		return x, nil
@@ -577,7 +577,7 @@ func (o *Optimizer) makeOutcomes() error {
 // log probability alone while no evaluated point meets them.
 func (o *Optimizer) constrainedAt(u []float64) float64 {
 	score := 0.0
-	if o.feasibleIncumbent {
+	if !o.seeksFeasibility {
 		score = o.acquisitionAt(u)
 	}
 	p := [Dim]float64(u)

@@ -43,9 +43,13 @@ func (g *generator) constraintDecls(f *jen.File) {
 		atLeast = append(atLeast, jen.Lit(k.AtLeast))
 		listing = append(listing, fmt.Sprintf("%s %s %s", k.Name, cmp, dsl.RealValue(k.Threshold)))
 	}
-	f.Comment("NumConstraints is the number of unknown safety constraints.")
+	one, many := "unknown safety constraint", "unknown safety constraints"
+	if g.o.Safety == nil {
+		one, many = "requirement (outcome constraint)", "requirements (outcome constraints)"
+	}
+	f.Comment("NumConstraints is the number of " + many + ".")
 	f.Const().Id("NumConstraints").Op("=").Lit(len(names))
-	f.Comment("Constraints holds one value per unknown safety constraint, in declaration")
+	f.Comment("Constraints holds one value per " + one + ", in declaration")
 	f.Comment("order: " + strings.Join(listing, ", ") + ".")
 	f.Type().Id("Constraints").Index(jen.Id("NumConstraints")).Float64()
 	f.Comment("ConstraintNames, ConstraintLimits and ConstraintAtLeast describe the constraints:")

@@ -441,7 +441,8 @@ func (g *generator) incumbentStart() []jen.Code {
 const runtimeSearch = "github.com/bocdev/boc/runtime/search"
 
 // feasible is the searches' feasibility test of unit points: the known
-// constraints, or nil.
+// constraints, and the requirements' likelihood for a restricted search
+// (likelyAt), or nil.
 func (g *generator) feasible() jen.Code {
 	switch {
 	case g.restricts():

@@ -53,6 +53,13 @@ func Fprint(w io.Writer, o *Optimizer) {
 	if s := o.Safety; s != nil {
 		fprintSafety(w, s)
 	}
+	if len(o.Outcomes) > 0 {
+		rule := "weight the acquisition's log score by the log probability of meeting them"
+		if !o.Acquisition.LogScore {
+			rule = "restrict the search to the points where they are more likely met than not"
+		}
+		fmt.Fprintf(w, "requirements %s\n", rule)
+	}
 	for _, c := range o.Outcomes {
 		cmp, learned, noise := c.describe()
 		fmt.Fprintf(w, "require %s %s %g with confidence %g: %s variance %g lengthscale %s alpha %g%s, learns %s with the objective's refits, %s\n",

@@ -183,10 +183,10 @@ var (
 	ErrExhausted = errors.New("gardner: every point the search can reach has been evaluated")
 )
 
-// NumConstraints is the number of unknown safety constraints.
+// NumConstraints is the number of requirements (outcome constraints).
 const NumConstraints = 2
 
-// Constraints holds one value per unknown safety constraint, in declaration
+// Constraints holds one value per requirement (outcome constraint), in declaration
 // order: c <= 0.5, band >= 1.
 type Constraints [NumConstraints]float64
 

@@ -199,10 +199,10 @@ var (
 	ErrExhausted = errors.New("requireexec: every point the search can reach has been evaluated")
 )
 
-// NumConstraints is the number of unknown safety constraints.
+// NumConstraints is the number of requirements (outcome constraints).
 const NumConstraints = 2
 
-// Constraints holds one value per unknown safety constraint, in declaration
+// Constraints holds one value per requirement (outcome constraint), in declaration
 // order: load <= 1.2, sphere >= 0.1.
 type Constraints [NumConstraints]float64
 

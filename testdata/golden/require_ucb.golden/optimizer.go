@@ -188,10 +188,10 @@ var (
 	ErrExhausted = errors.New("requireucb: every point the search can reach has been evaluated")
 )
 
-// NumConstraints is the number of unknown safety constraints.
+// NumConstraints is the number of requirements (outcome constraints).
 const NumConstraints = 1
 
-// Constraints holds one value per unknown safety constraint, in declaration
+// Constraints holds one value per requirement (outcome constraint), in declaration
 // order: margin >= 0.2.
 type Constraints [NumConstraints]float64
 

@@ -119,13 +119,7 @@ func (g *generator) outcomeDecls(f *jen.File) {
 		g.restrictedDecls(f)
 		return
 	}
-	// The acquisition's score snaps integer components itself; the
-	// probability is taken at the same point.
-	var snapped []jen.Code
-	at := jen.Id("u")
-	if g.hasInteger() {
-		snapped, at = g.unitPoint(), jen.Id("p").Index(jen.Op(":"))
-	}
+	snapped, at := g.snappedPoint()
 	if g.o.GradientSearch() {
 		body = []jen.Code{
 			jen.Id("score").Op(":=").Lit(0.0),
@@ -157,6 +151,16 @@ func (g *generator) outcomeDecls(f *jen.File) {
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("constrainedAt").Params(jen.Id("u").Index().Float64()).Float64().Block(body...)
 }
 
+// snappedPoint are the statements that snap the unit point u's integer
+// components, as the acquisition's score does itself, and the slice of the
+// point they leave: the probability is taken where the score is.
+func (g *generator) snappedPoint() ([]jen.Code, jen.Code) {
+	if !g.hasInteger() {
+		return nil, jen.Id("u")
+	}
+	return g.unitPoint(), jen.Id("p").Index(jen.Op(":"))
+}
+
 // restrictedDecls declares the restricted search's feasible set and its
 // fallback, the search for the probability of meeting the requirements.
 func (g *generator) restrictedDecls(f *jen.File) {
@@ -171,11 +175,7 @@ func (g *generator) restrictedDecls(f *jen.File) {
 		f.Comment("is more likely met there than not.")
 	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("likelyAt").Params(jen.Id("u").Index().Float64()).Bool().Block(jen.Return(likely))
-	var snapped []jen.Code
-	at := jen.Id("u")
-	if g.hasInteger() {
-		snapped, at = g.unitPoint(), jen.Id("p").Index(jen.Op(":"))
-	}
+	snapped, at := g.snappedPoint()
 	if g.o.GradientSearch() {
 		body := append([]jen.Code{jen.Clear(jen.Id("grad"))}, snapped...)
 		body = append(body,

@@ -159,9 +159,6 @@ func (m *Models) Len() int {
 	return m.models[0].gp.Len()
 }
 
-// NumConstraints is the number of constraints modelled.
-func (m *Models) NumConstraints() int { return len(m.models) }
-
 func (m *Models) unit(i int) []float64 { return m.units[i*m.dim : (i+1)*m.dim] }
 
 // Truncate forgets every observation from the nth on, so that an optimiser
@@ -362,12 +359,7 @@ func (m *Models) Likely(u []float64) bool {
 	w := <-m.spare
 	defer func() { m.spare <- w }()
 	copy(w.at, u)
-	for _, mod := range m.models {
-		if mod.logMeets(m.posterior(w, mod)) < math.Log(0.5) {
-			return false
-		}
-	}
-	return true
+	return m.meetAll(w, false)
 }
 
 // logMeets is log P(c meets the limit) for c ~ N(mean, sd²).
@@ -406,15 +398,26 @@ func (m *Models) Feasible(i int) bool { return m.met[i] }
 // judge sets met for every evaluated point, O(n³) per constraint; the
 // posteriors at all of them move with every observation and refit.
 func (m *Models) judge() {
+	w := &m.workers[0]
 	for i := range m.Len() {
-		m.met[i] = true
-		for k, mod := range m.models {
-			if mod.logMeets(m.Posterior(0, k, m.unit(i))) < math.Log(mod.Confidence) {
-				m.met[i] = false
-				break
-			}
+		copy(w.at, m.unit(i))
+		m.met[i] = m.meetAll(w, true)
+	}
+}
+
+// meetAll reports whether every constraint is met at w.at with probability
+// at least its confidence, or with atConfidence false at least 1/2.
+func (m *Models) meetAll(w *scratch, atConfidence bool) bool {
+	for _, mod := range m.models {
+		level := 0.5
+		if atConfidence {
+			level = mod.Confidence
+		}
+		if mod.logMeets(m.posterior(w, mod)) < math.Log(level) {
+			return false
 		}
 	}
+	return true
 }
 
 // Posterior returns constraint k's posterior mean and standard deviation

@@ -187,29 +187,24 @@ func (g *generator) program(importPath string) []File {
 			kv{"RecommendationMean", pr("RecommendationMean")},
 			kv{"RecommendationValue", pr("RecommendationValue")},
 		)
-		switch {
-		case g.o.Safety != nil:
-			cert := func(name string) *jen.Statement { return jen.Id("p").Dot("Certificate").Dot(name) }
-			progressFields = append(progressFields, kv{"Safety", prog("Safety").Add(keyed(true,
-				kv{"Constraints", whole(pr("Constraints"))},
-				kv{"TrueConstraints", whole(pr("TrueConstraints"))},
-				kv{"Phase", cert("Phase")},
-				kv{"SeedPoint", cert("Seed")},
-				kv{"Beta", cert("Beta")},
-				kv{"Bounds", whole(cert("Bounds"))},
-				kv{"SafeSize", cert("SafeSize")},
-				kv{"Violations", pr("Violations")},
-				kv{"UnsafeEvaluations", pr("UnsafeEvaluations")},
-				kv{"Contradicted", pr("Contradictions")},
-			))})
-		case g.requires():
+		if g.requires() {
 			progressFields = append(progressFields, kv{"Infeasible", jen.Op("!").Add(pr("Feasible"))},
-				kv{"TrulyInfeasible", jen.Op("!").Add(pr("TrulyFeasible"))}, kv{"Safety", prog("Safety").Add(keyed(true,
-					kv{"Constraints", whole(pr("Constraints"))},
-					kv{"TrueConstraints", whole(pr("TrueConstraints"))},
-					kv{"Violations", pr("Violations")},
-					kv{"UnsafeEvaluations", pr("TrueViolations")},
-				))})
+				kv{"TrulyInfeasible", jen.Op("!").Add(pr("TrulyFeasible"))})
+		}
+		if g.measures() {
+			safety := []kv{{"Constraints", whole(pr("Constraints"))}, {"TrueConstraints", whole(pr("TrueConstraints"))}}
+			if g.o.Safety != nil {
+				cert := func(name string) *jen.Statement { return jen.Id("p").Dot("Certificate").Dot(name) }
+				safety = append(safety, kv{"Phase", cert("Phase")}, kv{"SeedPoint", cert("Seed")}, kv{"Beta", cert("Beta")},
+					kv{"Bounds", whole(cert("Bounds"))}, kv{"SafeSize", cert("SafeSize")})
+			}
+			for _, t := range g.tallies() {
+				safety = append(safety, kv{t.field, pr(t.field)}, kv{t.trueField, pr(t.trueField)})
+			}
+			if g.o.Safety != nil {
+				safety = append(safety, kv{"Contradicted", pr("Contradictions")})
+			}
+			progressFields = append(progressFields, kv{"Safety", prog("Safety").Add(keyed(true, safety...))})
 		}
 		progress := jen.Func().Params(jen.Id("p").Add(lib("Progress"))).Block(
 			jen.Id("opt").Dot("Progress").Call(prog("Progress").Add(keyed(true, progressFields...))),
@@ -240,13 +235,14 @@ func (g *generator) program(importPath string) []File {
 			{"BestValue", r("BestValue")},
 			{"Stopped", r("Stopped")},
 		}
-		switch {
-		case g.o.Safety != nil:
-			result = append(result, kv{"Violations", r("Violations")}, kv{"UnsafeEvaluations", r("UnsafeEvaluations")},
-				kv{"SafeSize", r("SafeSize")}, kv{"SeedPoints", lib("InitialDesign")}, kv{"Contradictions", r("Contradictions")})
-		case g.requires():
-			result = append(result, kv{"Infeasible", jen.Op("!").Add(r("Feasible"))}, kv{"TrulyInfeasible", jen.Op("!").Add(r("TrulyFeasible"))},
-				kv{"Violations", r("Violations")}, kv{"UnsafeEvaluations", r("TrueViolations")})
+		for _, t := range g.tallies() {
+			result = append(result, kv{t.field, r(t.field)}, kv{t.trueField, r(t.trueField)})
+		}
+		if g.o.Safety != nil {
+			result = append(result, kv{"SafeSize", r("SafeSize")}, kv{"SeedPoints", lib("InitialDesign")}, kv{"Contradictions", r("Contradictions")})
+		}
+		if g.requires() {
+			result = append(result, kv{"Infeasible", jen.Op("!").Add(r("Feasible"))}, kv{"TrulyInfeasible", jen.Op("!").Add(r("TrulyFeasible"))})
 		}
 		f.Comment("run adapts the library's Run to runtime/program.")
 		f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(

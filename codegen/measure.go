@@ -44,11 +44,19 @@ func (g *generator) constraintDecls(f *jen.File) {
 		listing = append(listing, fmt.Sprintf("%s %s %s", k.Name, cmp, dsl.RealValue(k.Threshold)))
 	}
 	one, many := "unknown safety constraint", "unknown safety constraints"
-	if g.o.Safety == nil {
+	switch {
+	case g.mixed():
+		one, many = "measured constraint", "measured constraints: the unknown safety constraints, then the requirements (outcome constraints)"
+	case g.o.Safety == nil:
 		one, many = "requirement (outcome constraint)", "requirements (outcome constraints)"
 	}
 	f.Comment("NumConstraints is the number of " + many + ".")
 	f.Const().Id("NumConstraints").Op("=").Lit(len(names))
+	if g.mixed() {
+		f.Comment("NumSafety is the number of safety constraints, which every evaluation must keep;")
+		f.Comment("the requirements after them only the recommendation must meet.")
+		f.Const().Id("NumSafety").Op("=").Lit(len(g.o.Safety.Constraints))
+	}
 	f.Comment("Constraints holds one value per " + one + ", in declaration")
 	f.Comment("order: " + strings.Join(listing, ", ") + ".")
 	f.Type().Id("Constraints").Index(jen.Id("NumConstraints")).Float64()
@@ -317,8 +325,60 @@ func (g *generator) constraintNoiseDecl(f *jen.File) bool {
 	return true
 }
 
+// A tally counts the evaluations that broke a limit of one kind of measured
+// constraint: by the values measured, and by the true values of the
+// simulated ones.
+type tally struct {
+	required               bool   // requirements, or else safety constraints
+	counter, trueCounter   string // Run's counters
+	field, trueField       string // the Progress and Result fields
+	fieldDoc, trueFieldDoc string
+}
+
+// tallies are the problem's kinds of measured constraints: safety
+// constraints, requirements or both.
+func (g *generator) tallies() []tally {
+	var out []tally
+	if g.o.Safety != nil {
+		out = append(out, tally{false, "violations", "unsafe", "Violations", "UnsafeEvaluations",
+			"evaluations so far whose measured safety constraints broke a limit",
+			"evaluations so far whose true simulated safety constraints broke a limit"})
+	}
+	if g.requires() {
+		out = append(out, tally{true, "unmet", "trulyUnmet", "Unmet", "TrulyUnmet",
+			"evaluations so far whose measured requirements broke a limit",
+			"evaluations so far whose true simulated requirements broke a limit"})
+	}
+	return out
+}
+
+// breaks is the condition that constraint k's value v breaks its limit and
+// is of t's kind.
+func (g *generator) breaks(t tally) *jen.Statement {
+	broken := jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))
+	if !g.mixed() {
+		return broken
+	}
+	if t.required {
+		return jen.Id("k").Op(">=").Id("NumSafety").Op("&&").Add(broken)
+	}
+	return jen.Id("k").Op("<").Id("NumSafety").Op("&&").Add(broken)
+}
+
+// countBreaks is a loop that adds one to counter when a value of values
+// breaks a limit of t's kind.
+func (g *generator) countBreaks(t tally, values jen.Code, counter jen.Code, known jen.Code) jen.Code {
+	cond := g.breaks(t)
+	if known != nil {
+		cond = jen.Add(known).Op("&&").Add(cond)
+	}
+	return jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(values)).Block(
+		jen.If(cond).Block(jen.Add(counter).Op("++"), jen.Break()),
+	)
+}
+
 // measuredRunStep is Run's step after Measure: the simulated constraints' noise
-// and truth (where the query landed), and the counts of violations.
+// and truth (where the query landed), and the counts of broken limits.
 func (g *generator) measuredRunStep() []jen.Code {
 	at := "x"
 	if g.o.SimulatesInputNoise() {
@@ -328,17 +388,10 @@ func (g *generator) measuredRunStep() []jen.Code {
 	if g.constraintNoise {
 		stmts = append(stmts, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), jen.Id("constraintRand"), jen.Id("constraintScale")))
 	}
-	count := func(values, counter string, known jen.Code) jen.Code {
-		cond := jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))
-		if known != nil {
-			cond = jen.Add(known).Op("&&").Add(cond)
-		}
-		return jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id(values)).Block(
-			jen.If(cond).Block(jen.Id(counter).Op("++"), jen.Break()),
-		)
+	for _, t := range g.tallies() {
+		stmts = append(stmts,
+			g.countBreaks(t, jen.Id("measured"), jen.Id(t.counter), nil),
+			g.countBreaks(t, jen.Id("truth"), jen.Id(t.trueCounter), jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v"))))
 	}
-	return append(stmts,
-		count("measured", "violations", nil),
-		count("truth", "unsafe", jen.Op("!").Qual("math", "IsNaN").Call(jen.Id("v"))),
-	)
+	return stmts
 }

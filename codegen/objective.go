@@ -360,18 +360,17 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.o.Safety != nil {
 		progressFields = append(progressFields,
 			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
-			jen.Id("Violations").Int().Comment("evaluations so far whose measured constraints broke a limit"),
-			jen.Id("UnsafeEvaluations").Int().Comment("evaluations so far whose true simulated constraints broke a limit"),
 			jen.Id("Contradictions").Index().String().Comment("how this evaluation contradicted the constraints' model, if it did"),
 		)
 	}
 	if g.requires() {
 		progressFields = append(progressFields,
 			jen.Id("Feasible").Bool().Comment("whether there is a Recommendation: an evaluated point meets every requirement"),
-			jen.Id("TrulyFeasible").Bool().Comment("whether it meets the simulated requirements' true values"),
-			jen.Id("Violations").Int().Comment("evaluations so far whose measured requirements broke a limit"),
-			jen.Id("TrueViolations").Int().Comment("evaluations so far whose true simulated requirements broke a limit"),
+			jen.Id("TrulyFeasible").Bool().Comment("whether it meets the simulated constraints' true values"),
 		)
+	}
+	for _, t := range g.tallies() {
+		progressFields = append(progressFields, jen.Id(t.field).Int().Comment(t.fieldDoc), jen.Id(t.trueField).Int().Comment(t.trueFieldDoc))
 	}
 	f.Comment("Progress describes one evaluation of a run and the state after it.")
 	f.Type().Id("Progress").Struct(append(progressFields,
@@ -384,32 +383,28 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("RecommendationValue").Float64().Comment(strings.Replace(valueDoc, "its", "and", 1)),
 	)...)
 	var safetyResult []jen.Code
-	switch {
-	case g.requires():
+	if g.requires() {
 		safetyResult = []jen.Code{
 			jen.Comment("Feasible says that Recommendation meets every requirement with its confidence;"),
 			jen.Comment("without such an evaluated point there is no recommendation (the zero Point)."),
 			jen.Id("Feasible").Bool(),
-			jen.Comment("TrulyFeasible says that Recommendation meets the simulated requirements' true"),
+			jen.Comment("TrulyFeasible says that Recommendation meets the simulated constraints' true"),
 			jen.Comment("values (with none simulated, that Feasible)."),
 			jen.Id("TrulyFeasible").Bool(),
-			jen.Comment("Violations counts the evaluations whose measured requirements broke a limit,"),
-			jen.Comment("TrueViolations those whose true simulated requirements did."),
-			jen.Id("Violations").Int(),
-			jen.Id("TrueViolations").Int(),
 		}
-	case g.o.Safety != nil:
-		safetyResult = []jen.Code{
-			jen.Comment("Violations counts the evaluations whose measured constraints broke a limit,"),
-			jen.Comment("UnsafeEvaluations those whose true simulated constraints did."),
-			jen.Id("Violations").Int(),
-			jen.Id("UnsafeEvaluations").Int(),
+	}
+	for _, t := range g.tallies() {
+		safetyResult = append(safetyResult, jen.Id(t.field).Int().Comment(strings.Replace(t.fieldDoc, " so far", "", 1)),
+			jen.Id(t.trueField).Int().Comment(strings.Replace(t.trueFieldDoc, " so far", "", 1)))
+	}
+	if g.o.Safety != nil {
+		safetyResult = append(safetyResult,
 			jen.Comment("SafeSize is the number of points certified safe at the last suggestion."),
 			jen.Id("SafeSize").Int(),
 			jen.Comment("Contradictions counts the measurements that contradicted the constraints'"),
 			jen.Comment("model (Optimizer.Contradictions)."),
 			jen.Id("Contradictions").Int(),
-		}
+		)
 	}
 	f.Comment("Result is the outcome of a run.")
 	f.Type().Id("Result").Struct(append([]jen.Code{
@@ -457,8 +452,8 @@ func (g *generator) runDecls(f *jen.File) {
 	g.feasibleValueDecl(f)
 
 	resultArgs := []jen.Code{jen.Id("stopped")}
-	if g.measures() {
-		resultArgs = append(resultArgs, jen.Id("unsafe"))
+	for _, t := range g.tallies() {
+		resultArgs = append(resultArgs, jen.Id(t.trueCounter))
 	}
 	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), err) }
 	suggest := []jen.Code{
@@ -533,11 +528,10 @@ func (g *generator) runDecls(f *jen.File) {
 		evaluate = jen.Id("Measure")
 	}
 	if g.o.Safety != nil {
-		progress = append(progress, kv{"Certificate", method("Certificate")}, kv{"Violations", jen.Id("violations")}, kv{"UnsafeEvaluations", jen.Id("unsafe")},
-			kv{"Contradictions", jen.Id("notes")})
+		progress = append(progress, kv{"Certificate", method("Certificate")}, kv{"Contradictions", jen.Id("notes")})
 	}
-	if g.requires() {
-		progress = append(progress, kv{"Violations", jen.Id("violations")}, kv{"TrueViolations", jen.Id("unsafe")})
+	for _, t := range g.tallies() {
+		progress = append(progress, kv{t.field, jen.Id(t.counter)}, kv{t.trueField, jen.Id(t.trueCounter)})
 	}
 	loop = append(loop,
 		jen.List(results...).Op(":=").Add(evaluate).Call(jen.Id("ctx"), at),
@@ -606,7 +600,10 @@ func (g *generator) runDecls(f *jen.File) {
 		jen.Id("stopped").Op(":=").Id("StoppedBudget"),
 	)
 	if g.measures() {
-		counts := []jen.Code{jen.Id("violations"), jen.Id("unsafe")}
+		var counts []jen.Code
+		for _, t := range g.tallies() {
+			counts = append(counts, jen.Id(t.counter), jen.Id(t.trueCounter))
+		}
 		if g.o.Safety != nil {
 			counts = append(counts, jen.Id("contradictions"))
 		}
@@ -644,21 +641,17 @@ func (g *generator) runDecls(f *jen.File) {
 
 	resultParams := []jen.Code{jen.Id("stopped").String()}
 	resultFields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
-	if g.measures() {
-		resultParams = []jen.Code{jen.Id("stopped").String(), jen.Id("unsafe").Int()}
+	var countViolations []jen.Code
+	for _, t := range g.tallies() {
+		resultParams = append(resultParams, jen.Id(t.trueCounter).Int())
+		resultFields = append(resultFields, kv{t.trueField, jen.Id(t.trueCounter)})
+		countViolations = append(countViolations, jen.For(jen.List(jen.Id("_"), jen.Id("values")).Op(":=").Range().Add(field("measured")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
+			g.countBreaks(t, jen.Id("values"), jen.Id("r").Dot(t.field), nil),
+		))
 	}
 	if g.o.Safety != nil {
-		resultFields = append(resultFields, kv{"UnsafeEvaluations", jen.Id("unsafe")}, kv{"SafeSize", field("certificate").Dot("SafeSize")},
+		resultFields = append(resultFields, kv{"SafeSize", field("certificate").Dot("SafeSize")},
 			kv{"Contradictions", jen.Len(jen.Id("o").Dot("Contradictions").Call(jen.Lit(0)))})
-	}
-	if g.requires() {
-		resultFields = append(resultFields, kv{"TrueViolations", jen.Id("unsafe")})
-	}
-	var countViolations []jen.Code
-	if g.measures() {
-		countViolations = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(field("violated")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
-			jen.If(jen.Id("v")).Block(jen.Id("r").Dot("Violations").Op("++")),
-		)}
 	}
 	f.Comment("result summarises the run so far.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("result").Params(resultParams...).Id("Result").Block(append([]jen.Code{

@@ -591,15 +591,22 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	body = append(body, g.modelAdd(represent, nil, false, "Add", "observing")...)
 	if g.measures() {
-		constraintModels := field("explorer")
-		if g.o.Safety == nil {
-			constraintModels = field("outcomes")
+		observe := func(models, values jen.Code, undo ...jen.Code) jen.Code {
+			return jen.If(jen.Id("err").Op(":=").Add(models).Dot("Observe").Call(whole(jen.Id("u")), values), jen.Id("err").Op("!=").Nil()).Block(append(append(undo,
+				field("model").Dot("Truncate").Call(jen.Id("n"))),
+				jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))))...)
+		}
+		switch {
+		case g.mixed():
+			body = append(body,
+				observe(field("outcomes"), jen.Id("measured").Index(jen.Id("NumSafety").Op(":"))),
+				observe(field("explorer"), jen.Id("measured").Index(jen.Op(":").Id("NumSafety")), field("outcomes").Dot("Truncate").Call(jen.Id("n"))))
+		case g.o.Safety != nil:
+			body = append(body, observe(field("explorer"), whole(jen.Id("measured"))))
+		default:
+			body = append(body, observe(field("outcomes"), whole(jen.Id("measured"))))
 		}
 		body = append(body,
-			jen.If(jen.Id("err").Op(":=").Add(constraintModels).Dot("Observe").Call(whole(jen.Id("u")), whole(jen.Id("measured"))), jen.Id("err").Op("!=").Nil()).Block(
-				field("model").Dot("Truncate").Call(jen.Id("n")),
-				jen.Return(g.errorf("observing %v: %w", jen.Id("x"), jen.Id("err"))),
-			),
 			field("measured").Index(jen.Id("n")).Op("=").Id("measured"),
 			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("measured")).Block(
 				field("violated").Index(jen.Id("n")).Op("=").Add(field("violated").Index(jen.Id("n"))).Op("||").Id("Violated").Call(jen.Id("k"), jen.Id("v")),

@@ -25,6 +25,11 @@ const runtimeOutcome = "github.com/bocdev/boc/runtime/outcome"
 // requires reports whether the problem has outcome constraints.
 func (g *generator) requires() bool { return len(g.o.Outcomes) > 0 }
 
+// mixed reports whether the problem has both safety constraints and
+// requirements: the Constraints type holds the safety constraints first
+// (NumSafety of them).
+func (g *generator) mixed() bool { return g.o.Safety != nil && g.requires() }
+
 // measures reports whether the optimiser measures constraints with every
 // evaluation: safety constraints or requirements.
 func (g *generator) measures() bool { return len(g.o.Measured()) > 0 }
@@ -32,7 +37,9 @@ func (g *generator) measures() bool { return len(g.o.Measured()) > 0 }
 // restricts reports whether the requirements restrict the search to the
 // points where they are likely met, the acquisition not being scored as the
 // log of an improvement that their probability could weight.
-func (g *generator) restricts() bool { return g.requires() && !g.o.Acquisition.LogScore }
+func (g *generator) restricts() bool {
+	return g.requires() && g.o.Safety == nil && !g.o.Acquisition.LogScore
+}
 
 // scoreAt names the method the search maximises, given the acquisition's
 // score: the weighted score's when requirements weight it.
@@ -51,10 +58,15 @@ func (g *generator) outcomeFields() []jen.Code {
 	fields := []jen.Code{
 		jen.Line(),
 		jen.Id("outcomes").Op("*").Qual(runtimeOutcome, "Models").Comment("the requirements' models"),
+	}
+	if g.o.Safety != nil {
+		return fields // the explorer restricts its choices; the measured values are the safe optimiser's
+	}
+	fields = append(fields,
 		jen.Id("measured").Index(jen.Id("Budget")).Id("Constraints").Comment("the requirements' values measured at the evaluated points"),
 		jen.Id("violated").Index(jen.Id("Budget")).Bool().Comment("whether a measured value broke its limit"),
 		jen.Id("seeksFeasibility").Bool().Comment("whether the search maximises the probability of meeting the requirements"),
-	}
+	)
 	if g.restricts() {
 		fields = append(fields,
 			jen.Id("likelyFn").Func().Params(jen.Index().Float64()).Bool().Comment("the restricted search's feasible set"),
@@ -95,7 +107,8 @@ func (g *generator) outcomeDecls(f *jen.File) {
 		return
 	}
 	var body, constraints []jen.Code
-	for k, c := range g.measured() {
+	for k := range g.o.Outcomes {
+		c := &g.o.Outcomes[k]
 		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", k), c)
 		body = append(body, kernel...)
 		constraints = append(constraints, keyed(true, append(fields, kv{"Confidence", number(c.Constraint.Confidence).code})...))
@@ -115,6 +128,15 @@ func (g *generator) outcomeDecls(f *jen.File) {
 	f.Comment("makeOutcomes makes the requirements' Gaussian processes.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeOutcomes").Params().Error().Block(body...)
 
+	if g.o.Safety != nil {
+		f.Comment("decisionFeasibility is the probability that decision point i meets every")
+		f.Comment("requirement: the explorer looks for the objective's best among the points where")
+		f.Comment("it exceeds one half.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("decisionFeasibility").Params(jen.Id("i").Int()).Float64().Block(
+			jen.Return(jen.Qual("math", "Exp").Call(field("outcomes").Dot("LogFeasibility").Call(jen.Lit(0), g.decisionUnits(jen.Id("i")), jen.Nil()))),
+		)
+		return
+	}
 	if g.restricts() {
 		g.restrictedDecls(f)
 		return
@@ -234,16 +256,25 @@ func (g *generator) feasibilityDecl(f *jen.File) {
 	)...)
 }
 
-// outcomeIncumbentDecl emits incumbent for an optimiser with requirements.
+// outcomeIncumbentDecl emits incumbent for an optimiser with requirements
+// (and, with a safe acquisition, safety constraints: keptSafety).
 func (g *generator) outcomeIncumbentDecl(f *jen.File) {
+	skip := jen.Op("!").Add(field("outcomes").Dot("Feasible").Call(jen.Id("i")))
 	f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
-	f.Comment("mean, in the model's convention, and that mean, among the points that meet every")
-	f.Comment("requirement with its confidence (runtime/outcome's Feasible); index is -1 when")
-	f.Comment("none does.")
+	if g.o.Safety != nil {
+		skip = skip.Op("||").Op("!").Add(field("keptSafety").Call(jen.Id("i")))
+		f.Comment("mean, in the model's convention, and that mean, among the points whose measured")
+		f.Comment("safety constraints kept their limits and that meet every requirement with its")
+		f.Comment("confidence (runtime/outcome's Feasible); index is -1 when none does.")
+	} else {
+		f.Comment("mean, in the model's convention, and that mean, among the points that meet every")
+		f.Comment("requirement with its confidence (runtime/outcome's Feasible); index is -1 when")
+		f.Comment("none does.")
+	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("incumbent").Params().Params(jen.Id("index").Int(), jen.Id("mean").Float64()).Block(
 		jen.Id("index").Op("=").Lit(-1),
 		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
-			jen.If(jen.Op("!").Add(field("outcomes").Dot("Feasible").Call(jen.Id("i")))).Block(jen.Continue()),
+			jen.If(skip).Block(jen.Continue()),
 			jen.If(jen.Id("m").Op(":=").Add(field("model").Dot("TrainMean").Call(jen.Id("i"))), jen.Id("index").Op("<").Lit(0).Op("||").Id("m").Op(">").Id("mean")).Block(
 				jen.List(jen.Id("index"), jen.Id("mean")).Op("=").List(jen.Id("i"), jen.Id("m")),
 			),

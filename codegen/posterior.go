@@ -103,6 +103,10 @@ func (g *generator) safeEstimateDecls(f *jen.File) {
 	f.Comment("its units, and the β of the explorer's confidence intervals μ ± √β σ. It brings")
 	f.Comment("the explorer up to date first, as Suggest does, and allocates; it must not run")
 	f.Comment("concurrently with Suggest or Observe.")
+	if g.requires() {
+		f.Comment("k is a safety constraint's index, below NumSafety; Feasibility judges the")
+		f.Comment("requirements.")
+	}
 	round := g.roundIntegers(f)
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Id("Point")).
 		Params(jen.List(jen.Id("mean"), jen.Id("sd"), jen.Id("beta")).Float64(), jen.Id("err").Error()).Block(append([]jen.Code{

@@ -37,11 +37,12 @@ func (g *generator) safeDecls(f *jen.File) {
 	if g.p.Objective.Binding.Kind != ir.ExternalBinding || g.judgesTruth() {
 		g.simulatedDecl(f) // Run's truth, and the truly safe points'
 	}
-	if g.judgesTruth() {
-		g.trulyUnsafeDecl(f)
+	if g.judgesTruth() || g.requires() && g.p.Objective.Binding.Kind != ir.ExternalBinding {
+		g.trulyUnsafeDecl(f) // the truly safe points, or whether a recommendation is truly feasible
 	}
 	g.safeStructDecl(f)
 	g.safeNewDecls(f)
+	g.outcomeDecls(f)
 	g.landingDecls(f)
 	g.safeSuggestDecl(f)
 	g.pendingDecls(f)
@@ -100,6 +101,7 @@ func (g *generator) safeStructDecl(f *jen.File) {
 		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("kernel vector workspace"),
 		jen.Id("bestIndex").Int().Comment("index of the best observed value"),
 	)
+	fields = append(fields, g.outcomeFields()...)
 	fields = append(fields, g.learnFields()...)
 	fields = append(fields, g.inputFields()...)
 	fields = append(fields, g.inflationFields()...)
@@ -122,6 +124,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	}
 	body = append(body, g.learnInit()...)
 	body = append(body, g.inputInit()...)
+	body = append(body, g.outcomeInit()...)
 	body = append(body,
 		jen.If(jen.Id("err").Op(":=").Add(method("makeExplorer")), jen.Id("err").Op("!=").Nil()).Block(
 			field("err").Op("=").Add(g.errorf("safe exploration: %w", jen.Id("err"))),
@@ -194,7 +197,8 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	seedLoop = append(seedLoop, jen.Id("seeds").Op("=").Append(jen.Id("seeds"), jen.Id("at")))
 
 	var kernels, constraints []jen.Code
-	for k, c := range g.measured() {
+	for k := range s.Constraints {
+		c := &s.Constraints[k]
 		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", k), c)
 		kernels = append(kernels, kernel...)
 		if c.Standardise {
@@ -246,6 +250,9 @@ func (g *generator) safeNewDecls(f *jen.File) {
 			cfg = append(cfg, kv{"Admit", jen.Id("admit")})
 		}
 		decisionSize = jen.Id("poolSize")
+	}
+	if g.requires() {
+		cfg = append(cfg, kv{"Feasibility", field("decisionFeasibility")})
 	}
 	cfg = append(cfg, kv{"Pending", field("pendingAt")}, kv{"Seed", field("seed")})
 	body = append(fill, jen.Var().Id("seeds").Index().Int())
@@ -475,8 +482,22 @@ var safeMethodDoc = map[string]string{
 
 // safeIncumbentDecl emits incumbent for a safe acquisition: the evaluated
 // point with the largest posterior mean among those whose measured
-// constraints kept their limits (among all, if none did).
+// constraints kept their limits (among all, if none did); with requirements,
+// among those whose safety constraints kept theirs and that meet the
+// requirements with their confidence (none, if none do).
 func (g *generator) safeIncumbentDecl(f *jen.File) {
+	if g.requires() {
+		f.Comment("keptSafety reports whether evaluation i's measured safety constraints kept their")
+		f.Comment("limits.")
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id("keptSafety").Params(jen.Id("i").Int()).Bool().Block(
+			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(field("measured")).Index(jen.Id("i")).Index(jen.Op(":").Id("NumSafety"))).Block(
+				jen.If(jen.Id("Violated").Call(jen.Id("k"), jen.Id("v"))).Block(jen.Return(jen.False())),
+			),
+			jen.Return(jen.True()),
+		)
+		g.outcomeIncumbentDecl(f)
+		return
+	}
 	f.Comment("incumbent returns the index of the evaluated point with the largest posterior")
 	f.Comment("mean, in the model's convention, and that mean, among the points whose measured")
 	f.Comment("constraints kept their limits, or among all if none did. There must be an")

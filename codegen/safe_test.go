@@ -15,8 +15,10 @@ type safeRun struct {
 	BestObserved struct {
 		Y float64 `json:"y"`
 	} `json:"best_observed"`
-	Violations        *int `json:"violations"`
-	UnsafeEvaluations *int `json:"unsafe_evaluations"`
+	Violations        *int  `json:"violations"`
+	UnsafeEvaluations *int  `json:"unsafe_evaluations"`
+	Unmet             *int  `json:"unmet"`
+	TrulyFeasible     *bool `json:"truly_feasible"`
 	Trace             []struct {
 		X               map[string]json.RawMessage `json:"x"`
 		Constraints     map[string]*float64        `json:"constraints"`
@@ -51,18 +53,21 @@ func (l limit) holds(v float64) bool {
 // the first phase is over; no simulated constraint is truly broken (the
 // problems are easy enough that δ never bites); the counts match the trace;
 // a random search has no certificate and breaks limits the optimiser keeps.
+// With requirements too, their broken limits are counted apart, and the
+// recommendation meets their true values.
 func TestSafeRuns(t *testing.T) {
 	b := builtModule(t)
-	cases := map[string]map[string]limit{
-		"safe_grid":       {"heat": {70, false}},
-		"safe_candidates": {"reach": {1.4, false}, "load": {0.5, true}},
-		"safe_exec":       {"load": {1.2, false}, "sphere": {2.5, false}},
-		"safe_gobind":     {"load": {1.2, false}, "sphere": {2.5, false}},
-		"safe_random":     {"g": {0, true}},
-		"safe_pool":       {"heat": {60, false}},
-		"safe_ugp":        {"load": {0.7, true}},
+	cases := map[string]struct{ limits, required map[string]limit }{
+		"safe_grid":       {limits: map[string]limit{"heat": {70, false}}},
+		"safe_candidates": {limits: map[string]limit{"reach": {1.4, false}, "load": {0.5, true}}},
+		"safe_exec":       {limits: map[string]limit{"load": {1.2, false}, "sphere": {2.5, false}}},
+		"safe_gobind":     {limits: map[string]limit{"load": {1.2, false}, "sphere": {2.5, false}}},
+		"safe_random":     {limits: map[string]limit{"g": {0, true}}},
+		"safe_pool":       {limits: map[string]limit{"heat": {60, false}}},
+		"safe_ugp":        {limits: map[string]limit{"load": {0.7, true}}},
+		"safe_require":    {limits: map[string]limit{"heat": {70, false}}, required: map[string]limit{"purity": {0.2, true}}},
 	}
-	for name, limits := range cases {
+	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			stops := 0
 			for seed := 1; seed <= 4; seed++ {
@@ -74,7 +79,7 @@ func TestSafeRuns(t *testing.T) {
 				if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 					t.Fatalf("seed %d: %v\n%s", seed, err, stdout)
 				}
-				checkSafeRun(t, name, seed, r, limits)
+				checkSafeRun(t, name, seed, r, c.limits, c.required)
 				if name == "safe_exec" || name == "safe_gobind" {
 					checkMeasuredConstraints(t, r)
 				}
@@ -99,15 +104,15 @@ func TestSafeRuns(t *testing.T) {
 	}
 }
 
-func checkSafeRun(t *testing.T, name string, seed int, r safeRun, limits map[string]limit) {
+func checkSafeRun(t *testing.T, name string, seed int, r safeRun, limits, required map[string]limit) {
 	t.Helper()
 	if r.Violations == nil || len(r.Trace) != r.Evaluations || r.Evaluations == 0 {
 		t.Fatalf("%s seed %d: %d evaluations, %d traced, violations %v", name, seed, r.Evaluations, len(r.Trace), r.Violations)
 	}
-	phase, size, violations := 1, 0, 0
+	phase, size, violations, unmet := 1, 0, 0, 0
 	for i, s := range r.Trace {
 		c := s.Certificate
-		if c == nil || len(s.Constraints) != len(limits) {
+		if c == nil || len(s.Constraints) != len(limits)+len(required) {
 			t.Fatalf("%s seed %d, evaluation %d: certificate %v, constraints %v", name, seed, i+1, c, s.Constraints)
 		}
 		if c.Phase < phase {
@@ -137,9 +142,18 @@ func checkSafeRun(t *testing.T, name string, seed int, r safeRun, limits map[str
 		if broke {
 			violations++
 		}
+		for k, l := range required {
+			if !l.holds(*s.Constraints[k]) {
+				unmet++
+				break
+			}
+		}
 	}
 	if *r.Violations != violations {
 		t.Errorf("%s seed %d: %d violations reported, %d in the trace", name, seed, *r.Violations, violations)
+	}
+	if len(required) > 0 && (r.Unmet == nil || *r.Unmet != unmet || r.TrulyFeasible == nil || !*r.TrulyFeasible) {
+		t.Errorf("%s seed %d: %v unmet requirements reported, %d in the trace; truly feasible %v", name, seed, r.Unmet, unmet, r.TrulyFeasible)
 	}
 	if r.UnsafeEvaluations != nil && *r.UnsafeEvaluations != 0 {
 		t.Errorf("%s seed %d: %d unsafe evaluations", name, seed, *r.UnsafeEvaluations)

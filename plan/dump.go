@@ -55,7 +55,10 @@ func Fprint(w io.Writer, o *Optimizer) {
 	}
 	if len(o.Outcomes) > 0 {
 		rule := "weight the acquisition's log score by the log probability of meeting them"
-		if !o.Acquisition.LogScore {
+		switch {
+		case o.Safety != nil:
+			rule = "restrict the objective's choices among the certified points to those where they are more likely met than not"
+		case !o.Acquisition.LogScore:
 			rule = "restrict the search to the points where they are more likely met than not"
 		}
 		fmt.Fprintf(w, "requirements %s\n", rule)

@@ -9,7 +9,8 @@ import (
 // (runtime/outcome), planned as a safety constraint's is. Their probability
 // of being met weights an acquisition scored as the log of an improvement
 // (registry.AcquisitionSpec.LogScore), by adding its log to the score; any
-// other restricts its search to the points where they are plausibly met.
+// other restricts its search to the points where they are plausibly met, and
+// a safe acquisition its objective's choices among the certified points.
 // What neither can serve is refused at its line with the reason.
 func (b *builder) outcomes() {
 	p := b.o.Program
@@ -41,9 +42,6 @@ func (b *builder) outcomes() {
 	a := b.o.Acquisition
 	const hint = "use ei, pi, ucb, ei_noisy, pi_noisy, nei or kg"
 	switch {
-	case a.Safe != nil:
-		b.report(dsl.Errorf(first, "require with a safe acquisition (%s) is not built in this version of boc", name(p.Acquisition)).
-			WithHint("make the requirement a safety constraint, or %s", hint))
 	case a.Arms > 0 || a.Unscented != nil:
 		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s cannot take the requirements into account in this version of boc", name(p.Acquisition)).
 			WithHint(hint))

@@ -108,13 +108,13 @@ func (o *Optimizer) Measures() bool {
 }
 
 // Measured are the Gaussian processes of the measured constraints: a safe
-// acquisition's safety constraints, or the outcome constraints (the two are
-// not combined in this version).
+// acquisition's safety constraints, then the outcome constraints, the order
+// of the values an evaluation measures.
 func (o *Optimizer) Measured() []ConstraintModel {
-	if o.Safety != nil {
-		return o.Safety.Constraints
+	if o.Safety == nil {
+		return o.Outcomes
 	}
-	return o.Outcomes
+	return append(slices.Clip(o.Safety.Constraints), o.Outcomes...)
 }
 
 // EmitsMoments reports whether the optimiser uses the input noise's moments:

@@ -28,6 +28,7 @@ type tracedStep struct {
 	Value                *float64        `json:"value"`
 	UnsafeEvaluations    *int            `json:"unsafe_evaluations"`
 	Violations           *int            `json:"violations"`
+	Unmet                *int            `json:"unmet"`
 	Robust               optionalNumber  `json:"robust"`
 	Recommendation       json.RawMessage `json:"recommendation"`
 	RecommendationValue  *float64        `json:"recommendation_value"`
@@ -96,7 +97,7 @@ func (r trial) record(output []byte, budgets []int) error {
 	m, s := r.method, r.seed-1
 	m.evaluations[s] = len(res.Trace)
 	m.robustReported[s] = res.Trace[0].RecommendationRobust.present
-	safety := res.Trace[0].Violations != nil
+	safety := res.Trace[0].Violations != nil || res.Trace[0].Unmet != nil
 	m.safetyReported[s] = safety
 	m.unsafeReported[s] = res.Trace[0].UnsafeEvaluations != nil
 	m.requiresReported[s] = res.Trace[0].TrulyFeasible != nil

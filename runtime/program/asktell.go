@@ -385,11 +385,11 @@ func statusCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 // writeStatus prints a study's state for people.
 func writeStatus(w io.Writer, p Problem, st status) {
 	violations := ""
-	switch {
-	case st.Violations != nil && p.safe():
-		violations = fmt.Sprintf(", %d broke a safety limit", *st.Violations)
-	case st.Violations != nil:
-		violations = fmt.Sprintf(", %d broke a requirement", *st.Violations)
+	if st.Violations != nil {
+		violations += fmt.Sprintf(", %d broke a safety limit", *st.Violations)
+	}
+	if st.Unmet != nil {
+		violations += fmt.Sprintf(", %d broke a requirement", *st.Unmet)
 	}
 	fmt.Fprintf(w, "study %s of problem %s: %d evaluations, %d failed, %d pending (budget %d)%s\n",
 		st.Study, p.Name, st.Evaluations, st.Failed, len(st.Pending), p.Budget, violations)
@@ -423,9 +423,11 @@ type status struct {
 	// with their confidence; Recommendation is null while none does.
 	Feasible     *bool     `json:"feasible,omitempty"`
 	BestObserved *bestTold `json:"best_observed"`
-	// Violations counts, with unknown safety constraints or requirements,
-	// the trials told a value that broke a limit.
+	// Violations counts, with unknown safety constraints, the trials told a
+	// value that broke a safety limit; Unmet, with requirements, those told a
+	// value that broke a requirement.
 	Violations *int `json:"violations,omitempty"`
+	Unmet      *int `json:"unmet,omitempty"`
 	// Contradictions explains the measurements that contradicted the
 	// unknown constraints' model (docs/safe.md), a sentence each.
 	Contradictions []string `json:"contradictions,omitempty"`
@@ -456,21 +458,30 @@ func newStatus(p Problem, s *study) status {
 	if x, y, ok := s.session.BestObserved(); ok {
 		st.BestObserved = &bestTold{X: command.Point{Dims: p.Dims, X: x}, Y: number(y)}
 	}
-	if len(p.Constraints) > 0 {
-		violations := 0
-		for _, t := range s.told {
-			if slices.ContainsFunc(p.Constraints, func(c Constraint) bool {
-				return t.result.Kind == journal.KindTell && violated(c, t.result.Constraints[c.Name])
-			}) {
-				violations++
-			}
-		}
-		st.Violations = &violations
+	if p.safe() {
+		st.Violations = brokeLimits(p, s, false)
+	}
+	if p.requires() {
+		st.Unmet = brokeLimits(p, s, true)
 	}
 	if model, ok := s.session.(SafeModel); ok {
 		st.Contradictions = model.Contradictions()
 	}
 	return st
+}
+
+// brokeLimits counts the trials of s told a value that broke a limit of a
+// requirement (required) or of a safety constraint.
+func brokeLimits(p Problem, s *study, required bool) *int {
+	n := 0
+	for _, t := range s.told {
+		if t.result.Kind == journal.KindTell && slices.ContainsFunc(p.Constraints, func(c Constraint) bool {
+			return c.Required == required && violated(c, t.result.Constraints[c.Name])
+		}) {
+			n++
+		}
+	}
+	return &n
 }
 
 // writeOut prints v as one JSON object.

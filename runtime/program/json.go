@@ -94,7 +94,8 @@ type result struct {
 	SeedPoints           *int           `json:"seed_points,omitempty"`
 	Contradictions       *int           `json:"contradictions,omitempty"`
 	Feasible             *bool          `json:"feasible,omitempty"`
-	TrueViolations       *int           `json:"true_violations,omitempty"`
+	Unmet                *int           `json:"unmet,omitempty"`
+	TrulyUnmet           *int           `json:"truly_unmet,omitempty"`
 	TrulyFeasible        *bool          `json:"truly_feasible,omitempty"`
 	Trace                []step         `json:"trace,omitempty"`
 }
@@ -159,18 +160,17 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 		out.BestObserved = &observed{X: command.Point{Dims: p.Dims, X: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
 	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
-	switch {
-	case p.safe():
-		out.Violations, out.SafeSet, out.SeedPoints, out.Contradictions = &r.Violations, &r.SafeSize, &r.SeedPoints, &r.Contradictions
-		if p.simulates() {
-			out.UnsafeEvaluations = &r.UnsafeEvaluations
-		}
-	case p.requires():
+	out.Violations, out.UnsafeEvaluations = counts(p, p.safe(), r.Violations, r.UnsafeEvaluations)
+	out.Unmet, out.TrulyUnmet = counts(p, p.requires(), r.Unmet, r.TrulyUnmet)
+	if p.safe() {
+		out.SafeSet, out.SeedPoints, out.Contradictions = &r.SafeSize, &r.SeedPoints, &r.Contradictions
+	}
+	if p.requires() {
 		feasible := !r.Infeasible
-		out.Violations, out.Feasible = &r.Violations, &feasible
+		out.Feasible = &feasible
 		if p.simulates() {
 			trulyFeasible := !r.TrulyInfeasible
-			out.TrueViolations, out.TrulyFeasible = &r.UnsafeEvaluations, &trulyFeasible
+			out.TrulyFeasible = &trulyFeasible
 		}
 	}
 	return out

@@ -191,10 +191,12 @@ type Result struct {
 	BestY                float64
 	BestValue            float64 // the value there without observation noise, NaN if unknown
 	Stopped              string  // why the run ended, e.g. "budget"
-	// Violations and UnsafeEvaluations are the final counts of Safety's;
+	// Violations, UnsafeEvaluations, Unmet and TrulyUnmet are the final
+	// counts of Safety's;
 	// SafeSize is the number of points certified safe at the last
 	// suggestion, SeedPoints the number of seeds it started from.
 	Violations, UnsafeEvaluations int
+	Unmet, TrulyUnmet             int
 	SafeSize, SeedPoints          int
 	// Contradictions counts the measurements that contradicted the
 	// constraints' model.

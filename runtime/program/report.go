@@ -238,6 +238,9 @@ func reportStatus(p Problem, st status) [][2]string {
 	if st.Violations != nil {
 		rows = append(rows, [2]string{"broke a safety limit", strconv.Itoa(*st.Violations)})
 	}
+	if st.Unmet != nil {
+		rows = append(rows, [2]string{"broke a requirement", strconv.Itoa(*st.Unmet)})
+	}
 	for _, note := range st.Contradictions {
 		rows = append(rows, [2]string{"contradicted the constraints' model", note})
 	}

@@ -83,6 +83,9 @@ type safeSet struct {
 func (s safeSet) at(x []float64) (safe bool, beta float64, err error) {
 	safe = true
 	for k, c := range s.p.Constraints {
+		if c.Required {
+			continue // the evaluations may break it
+		}
 		mean, sd, b, err := s.model.ConstraintPosterior(k, x)
 		if err != nil {
 			return false, 0, err

@@ -21,10 +21,11 @@ type Constraint struct {
 	Simulated bool
 }
 
-// Safety is what one evaluation of a problem with unknown safety
-// constraints reports: the values measured, the true values where
-// simulated (NaN otherwise), the certificate of the suggestion (Phase 0 in
-// a random search, which has none) and the counts so far.
+// Safety is what one evaluation of a problem with measured constraints
+// (safety constraints, requirements) reports: the values measured, the true
+// values where simulated (NaN otherwise), the certificate of the suggestion
+// (Phase 0 in a random search or without safety constraints, which has
+// none) and the counts so far.
 type Safety struct {
 	Constraints     []float64
 	TrueConstraints []float64
@@ -33,9 +34,11 @@ type Safety struct {
 	Beta            float64
 	Bounds          []float64
 	SafeSize        int
-	// Violations counts the evaluations so far whose measured constraints
-	// broke a limit, UnsafeEvaluations those whose simulated ones truly did.
+	// Violations counts the evaluations so far whose measured safety
+	// constraints broke a limit, UnsafeEvaluations those whose simulated ones
+	// truly did; Unmet and TrulyUnmet count the same of the requirements.
 	Violations, UnsafeEvaluations int
+	Unmet, TrulyUnmet             int
 	// Contradicted explains how this evaluation contradicted the
 	// constraints' model, a sentence each; nil when it did not.
 	Contradicted []string
@@ -103,7 +106,8 @@ type safetyStep struct {
 	Certificate       *certificate `json:"certificate,omitempty"`
 	Violations        *int         `json:"violations,omitempty"`
 	UnsafeEvaluations *int         `json:"unsafe_evaluations,omitempty"`
-	TrueViolations    *int         `json:"true_violations,omitempty"`
+	Unmet             *int         `json:"unmet,omitempty"`
+	TrulyUnmet        *int         `json:"truly_unmet,omitempty"`
 	Contradicted      []string     `json:"contradicted,omitempty"`
 }
 
@@ -111,20 +115,30 @@ func newSafetyStep(p Problem, s Safety) safetyStep {
 	if len(p.Constraints) == 0 {
 		return safetyStep{}
 	}
-	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}, Violations: &s.Violations,
-		Contradicted: s.Contradicted}
+	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}, Contradicted: s.Contradicted}
 	if p.simulates() {
 		out.TrueConstraints = &named{constraints: p.Constraints, values: slices.Clone(s.TrueConstraints), onlySimulated: true}
-		out.UnsafeEvaluations = &s.UnsafeEvaluations
-		if !p.safe() {
-			out.UnsafeEvaluations, out.TrueViolations = nil, &s.UnsafeEvaluations
-		}
 	}
+	out.Violations, out.UnsafeEvaluations = counts(p, p.safe(), s.Violations, s.UnsafeEvaluations)
+	out.Unmet, out.TrulyUnmet = counts(p, p.requires(), s.Unmet, s.TrulyUnmet)
 	if s.Phase > 0 {
 		out.Certificate = &certificate{Phase: s.Phase, Seed: s.SeedPoint, Beta: number(s.Beta), SafeSize: s.SafeSize,
 			Bounds: named{constraints: p.Constraints, values: slices.Clone(s.Bounds)}}
 	}
 	return out
+}
+
+// counts are the JSON form of the counts of one kind of constraint, which p
+// has when it does: the evaluations that broke a measured limit and, with
+// simulated constraints, those that broke a true one.
+func counts(p Problem, does bool, measured, truth int) (*int, *int) {
+	switch {
+	case !does:
+		return nil, nil
+	case !p.simulates():
+		return &measured, nil
+	}
+	return &measured, &truth
 }
 
 // safetyProgress is the end of a progress line: the measured constraints,
@@ -158,10 +172,15 @@ func violated(c Constraint, v float64) bool {
 	return !(v <= c.Limit)
 }
 
-// safetySummary is the summary's line about the constraints.
+// safetySummary is the summary's lines about the constraints.
 func safetySummary(p Problem, r Result) string {
+	return safeSummary(p, r) + requirementSummary(p, r)
+}
+
+// safeSummary is the summary's lines about the safety constraints.
+func safeSummary(p Problem, r Result) string {
 	if !p.safe() {
-		return requirementSummary(p, r)
+		return ""
 	}
 	line := fmt.Sprintf("safety: %d of %d evaluations broke a measured limit", r.Violations, r.Evaluations)
 	if p.simulates() {
@@ -190,9 +209,9 @@ func requirementSummary(p Problem, r Result) string {
 	if !p.requires() {
 		return ""
 	}
-	line := fmt.Sprintf("requirements: %d of %d evaluations broke a measured limit", r.Violations, r.Evaluations)
+	line := fmt.Sprintf("requirements: %d of %d evaluations broke a measured limit", r.Unmet, r.Evaluations)
 	if p.simulates() {
-		line += fmt.Sprintf(", %d a true one", r.UnsafeEvaluations)
+		line += fmt.Sprintf(", %d a true one", r.TrulyUnmet)
 	}
 	switch {
 	case r.Infeasible:

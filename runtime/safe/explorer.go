@@ -92,6 +92,15 @@ type Config struct {
 	// evaluated, which Choose then never returns. Pending points only
 	// steer the choice: they change no model, interval or certificate.
 	Pending func(i int) bool
+	// Feasibility, when not nil, is the probability that decision point i
+	// meets the problem's outcome constraints (require), which only the
+	// recommendation must meet. The objective's choices then look only at
+	// the certified points where it exceeds one half or, while there is
+	// none, at the one where it is largest: SGP-UCB's and StageOpt's
+	// maximiser of the upper bound, SafeOpt's possible maximisers and its
+	// maximiser of the lower bound. The first phase and the expanders learn
+	// the safety constraints and ignore it.
+	Feasibility func(i int) float64
 	// Seed seeds the first phase's random choices.
 	Seed uint64
 }
@@ -167,6 +176,7 @@ type Explorer struct {
 	// blockMean and blockVar receive a block's posterior.
 	blockMean, blockVar []float64
 	marks               []bool
+	eligible            *Set // the points the objective's choices look at (Config.Feasibility)
 	score               []float64
 	bounds              []float64
 	post                []Posterior // GP-optimistic expanders' posteriors
@@ -235,7 +245,7 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		todo:  make([]int, 0, n),
 		kstar: make([]float64, predictBlock*cfg.Capacity), kself: make([]float64, predictBlock),
 		blockMean: make([]float64, predictBlock), blockVar: make([]float64, predictBlock),
-		marks: make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
+		marks: make([]bool, n), eligible: &Set{In: make([]bool, n)}, score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
 		f: NewIntervals(n), phase: 1}
 	for _, c := range cfg.Constraints {
 		m, err := newModel(c, cfg.Capacity, e.unit)
@@ -624,10 +634,11 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		return e.uncertainSeed()
 	}
 	root := math.Sqrt(e.beta)
+	e.markEligible()
 	switch {
 	case e.cfg.Method == SafeOpt:
 		e.updateObjective(objMean, objSD)
-		Maximizers(e.f, e.set, e.marks)
+		Maximizers(e.f, e.eligible, e.marks)
 		e.addExpanders()
 		e.unmarkPending()
 		i := Widest(e.marks, e.all)
@@ -647,7 +658,7 @@ func (e *Explorer) choose(objMean, objSD []float64) (int, error) {
 		e.phase = 2
 	}
 	best := -1
-	for i, in := range e.set.In {
+	for i, in := range e.eligible.In {
 		if in && e.playable(i) {
 			e.score[i] = objMean[i] + root*objSD[i]
 			if best < 0 || e.score[i] > e.score[best] {
@@ -670,12 +681,40 @@ func (e *Explorer) widthAt(i int) float64 {
 	return w
 }
 
-// lowerBoundMaximiser is the playable safe point with the largest lower
+// markEligible marks the points the objective's choices look at: every
+// certified point, or with Config.Feasibility the playable ones where the
+// outcome constraints are more likely met than not, or, with none, the
+// playable one where they are most likely met.
+func (e *Explorer) markEligible() {
+	copy(e.eligible.In, e.set.In)
+	if e.cfg.Feasibility == nil {
+		return
+	}
+	likeliest, top, likely := -1, math.Inf(-1), false
+	for i, in := range e.set.In {
+		e.eligible.In[i] = false
+		if !in || !e.playable(i) {
+			continue
+		}
+		p := e.cfg.Feasibility(i)
+		if p > 0.5 {
+			e.eligible.In[i], likely = true, true
+		}
+		if p > top {
+			likeliest, top = i, p
+		}
+	}
+	if !likely && likeliest >= 0 {
+		e.eligible.In[likeliest] = true
+	}
+}
+
+// lowerBoundMaximiser is the playable eligible point with the largest lower
 // bound of the objective (SafeOpt's recommendation x̂_t), the first on ties.
 // Widest found a playable safe point, so there is one.
 func (e *Explorer) lowerBoundMaximiser() int {
 	best := -1
-	for i, in := range e.set.In {
+	for i, in := range e.eligible.In {
 		if in && e.playable(i) && (best < 0 || e.f.Lo[i] > e.f.Lo[best]) {
 			best = i
 		}

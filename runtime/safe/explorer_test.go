@@ -364,3 +364,66 @@ func TestSafeOptAccuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestFeasibilityRestricts: with outcome constraints (Config.Feasibility,
+// here the point's first coordinate), the second phase of SGP-UCB and of
+// StageOpt plays a certified point where they are more likely met than
+// not whenever there is one, and otherwise the certified point where they
+// are likeliest.
+func TestFeasibilityRestricts(t *testing.T) {
+	for _, method := range []Method{SGPUCB, StageOpt} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		restricted, fallbacks := 0, 0
+		for r := range 4 {
+			w := newWorld(rng, 40)
+			cfg := w.config(safest(w.g, 3), 0.1, 0.01)
+			cfg.Method, cfg.Window, cfg.Cap, cfg.Seed = method, 5, 10, uint64(r)
+			cfg.Feasibility = func(i int) float64 { return w.points[i][0] }
+			e, err := NewExplorer(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var played []int
+			var fObs []float64
+			fMean, fSD := make([]float64, len(w.points)), make([]float64, len(w.points))
+			for range 30 {
+				if _, err := e.Prepare(); err != nil {
+					t.Fatal(err)
+				}
+				fixedPriorPosterior(w.points, played, fObs, se, 0.01, fMean, fSD)
+				likeliest := -1
+				for i, in := range e.Safe() {
+					if in && e.playable(i) && (likeliest < 0 || w.points[i][0] > w.points[likeliest][0]) {
+						likeliest = i
+					}
+				}
+				c, err := e.Choose(fMean, fSD)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Phase == 2 {
+					x := w.points[c.Index][0]
+					switch {
+					case w.points[likeliest][0] > 0.5:
+						restricted++
+						if x <= 0.5 {
+							t.Fatalf("%v, realisation %d: played x=%v with a certified point at %v", method, r, x, w.points[likeliest][0])
+						}
+					case c.Index != likeliest:
+						t.Fatalf("%v, realisation %d: played x=%v, not the likeliest certified point %v", method, r, x, w.points[likeliest][0])
+					default:
+						fallbacks++
+					}
+				}
+				played = append(played, c.Index)
+				fObs = append(fObs, w.f[c.Index]+0.1*rng.NormFloat64())
+				if err := e.Observe(e.point(c.Index), []float64{w.g[c.Index] + 0.1*rng.NormFloat64()}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if restricted == 0 || fallbacks == 0 {
+			t.Errorf("%v: %d restricted choices, %d fallbacks: the test covers neither case", method, restricted, fallbacks)
+		}
+	}
+}

@@ -185,10 +185,10 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 				Infeasible:          !p.Feasible,
 				TrulyInfeasible:     !p.TrulyFeasible,
 				Safety: program.Safety{
-					Constraints:       p.Constraints[:],
-					TrueConstraints:   p.TrueConstraints[:],
-					Violations:        p.Violations,
-					UnsafeEvaluations: p.TrueViolations,
+					Constraints:     p.Constraints[:],
+					TrueConstraints: p.TrueConstraints[:],
+					Unmet:           p.Unmet,
+					TrulyUnmet:      p.TrulyUnmet,
 				},
 			})
 		},
@@ -205,9 +205,9 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		BestY:               r.BestY,
 		BestValue:           r.BestValue,
 		Stopped:             r.Stopped,
+		Unmet:               r.Unmet,
+		TrulyUnmet:          r.TrulyUnmet,
 		Infeasible:          !r.Feasible,
 		TrulyInfeasible:     !r.TrulyFeasible,
-		Violations:          r.Violations,
-		UnsafeEvaluations:   r.TrueViolations,
 	}, err
 }

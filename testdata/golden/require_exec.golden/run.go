@@ -71,9 +71,9 @@ type Progress struct {
 	Constraints         Constraints // the unknown constraints measured at X
 	TrueConstraints     Constraints // their values without noise where simulated, NaN otherwise
 	Feasible            bool        // whether there is a Recommendation: an evaluated point meets every requirement
-	TrulyFeasible       bool        // whether it meets the simulated requirements' true values
-	Violations          int         // evaluations so far whose measured requirements broke a limit
-	TrueViolations      int         // evaluations so far whose true simulated requirements broke a limit
+	TrulyFeasible       bool        // whether it meets the simulated constraints' true values
+	Unmet               int         // evaluations so far whose measured requirements broke a limit
+	TrulyUnmet          int         // evaluations so far whose true simulated requirements broke a limit
 	Value               float64     // its value without observation noise; NaN as boc cannot know it
 	BestX               Point       // the best point observed so far
 	BestY               float64     // its observed value
@@ -103,13 +103,11 @@ type Result struct {
 	// Feasible says that Recommendation meets every requirement with its confidence;
 	// without such an evaluated point there is no recommendation (the zero Point).
 	Feasible bool
-	// TrulyFeasible says that Recommendation meets the simulated requirements' true
+	// TrulyFeasible says that Recommendation meets the simulated constraints' true
 	// values (with none simulated, that Feasible).
 	TrulyFeasible bool
-	// Violations counts the evaluations whose measured requirements broke a limit,
-	// TrueViolations those whose true simulated requirements did.
-	Violations     int
-	TrueViolations int
+	Unmet         int // evaluations whose measured requirements broke a limit
+	TrulyUnmet    int // evaluations whose true simulated requirements broke a limit
 }
 
 // Why a run stopped.
@@ -187,16 +185,16 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		random = rand.New(rand.NewPCG(seed, randomSearchStream))
 	}
 	stopped := StoppedBudget
-	violations, unsafe := 0, 0
+	unmet, trulyUnmet := 0, 0
 	for o.Evaluations() < budget {
 		if err := ctx.Err(); err != nil {
-			return o.result(stopped, unsafe), err
+			return o.result(stopped, trulyUnmet), err
 		}
 		var x Point
 		if random != nil {
 			p, err := randomPoint(random)
 			if err != nil {
-				return o.result(stopped, unsafe), err
+				return o.result(stopped, trulyUnmet), err
 			}
 			x = p
 		} else {
@@ -206,13 +204,13 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 				break
 			}
 			if err != nil {
-				return o.result(stopped, unsafe), err
+				return o.result(stopped, trulyUnmet), err
 			}
 			x = p
 		}
 		y, measured, err := Measure(ctx, x)
 		if err != nil {
-			return o.result(stopped, unsafe), &EvaluationError{
+			return o.result(stopped, trulyUnmet), &EvaluationError{
 				Err:        err,
 				Evaluation: o.Evaluations() + 1,
 				X:          x,
@@ -221,21 +219,21 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		truth := simulated(x)
 		for k, v := range measured {
 			if Violated(k, v) {
-				violations++
+				unmet++
 				break
 			}
 		}
 		for k, v := range truth {
 			if !math.IsNaN(v) && Violated(k, v) {
-				unsafe++
+				trulyUnmet++
 				break
 			}
 		}
 		if err := o.Observe(x, y, measured); err != nil {
-			return o.result(stopped, unsafe), err
+			return o.result(stopped, trulyUnmet), err
 		}
 		if opt.Progress != nil {
-			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: math.NaN(), Constraints: measured, TrueConstraints: truth, Violations: violations, TrueViolations: unsafe}
+			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: math.NaN(), Constraints: measured, TrueConstraints: truth, Unmet: unmet, TrulyUnmet: trulyUnmet}
 			p.BestX, p.BestY, _ = o.BestObserved()
 			p.Recommendation, p.RecommendationMean, p.Feasible = o.Best()
 			p.BestValue, p.RecommendationValue = noiseFree(p.BestX), feasibleValue(p.Feasible, p.Recommendation)
@@ -243,15 +241,18 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			opt.Progress(p)
 		}
 	}
-	return o.result(stopped, unsafe), nil
+	return o.result(stopped, trulyUnmet), nil
 }
 
 // result summarises the run so far.
-func (o *Optimizer) result(stopped string, unsafe int) Result {
-	r := Result{Evaluations: o.Evaluations(), Stopped: stopped, TrueViolations: unsafe}
-	for _, v := range o.violated[:r.Evaluations] {
-		if v {
-			r.Violations++
+func (o *Optimizer) result(stopped string, trulyUnmet int) Result {
+	r := Result{Evaluations: o.Evaluations(), Stopped: stopped, TrulyUnmet: trulyUnmet}
+	for _, values := range o.measured[:r.Evaluations] {
+		for k, v := range values {
+			if Violated(k, v) {
+				r.Unmet++
+				break
+			}
 		}
 	}
 	r.Recommendation, r.RecommendationMean, r.Feasible = o.Best()

@@ -68,9 +68,9 @@ type Progress struct {
 	Constraints         Constraints // the unknown constraints measured at X
 	TrueConstraints     Constraints // their values without noise where simulated, NaN otherwise
 	Certificate         Certificate // why X was certified safe (none in a random search)
-	Violations          int         // evaluations so far whose measured constraints broke a limit
-	UnsafeEvaluations   int         // evaluations so far whose true simulated constraints broke a limit
 	Contradictions      []string    // how this evaluation contradicted the constraints' model, if it did
+	Violations          int         // evaluations so far whose measured safety constraints broke a limit
+	UnsafeEvaluations   int         // evaluations so far whose true simulated safety constraints broke a limit
 	Value               float64     // its value without observation noise
 	BestX               Point       // the best point observed so far
 	BestY               float64     // its observed value
@@ -96,11 +96,9 @@ type Result struct {
 	BestValue           float64
 	// Stopped says why the run ended: StoppedBudget, StoppedCondition,
 	// StoppedExhausted, StoppedContradiction or StoppedNoSafePoint.
-	Stopped string
-	// Violations counts the evaluations whose measured constraints broke a limit,
-	// UnsafeEvaluations those whose true simulated constraints did.
-	Violations        int
-	UnsafeEvaluations int
+	Stopped           string
+	Violations        int // evaluations whose measured safety constraints broke a limit
+	UnsafeEvaluations int // evaluations whose true simulated safety constraints broke a limit
 	// SafeSize is the number of points certified safe at the last suggestion.
 	SafeSize int
 	// Contradictions counts the measurements that contradicted the constraints'
@@ -250,7 +248,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		notes := o.Contradictions(contradictions)
 		contradictions += len(notes)
 		if opt.Progress != nil {
-			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: value, Constraints: measured, TrueConstraints: truth, Certificate: o.Certificate(), Violations: violations, UnsafeEvaluations: unsafe, Contradictions: notes}
+			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Y: y, Value: value, Constraints: measured, TrueConstraints: truth, Certificate: o.Certificate(), Contradictions: notes, Violations: violations, UnsafeEvaluations: unsafe}
 			p.BestX, p.BestY, _ = o.BestObserved()
 			p.Recommendation, p.RecommendationMean, _ = o.Best()
 			p.BestValue, p.RecommendationValue = noiseFree(p.BestX), noiseFree(p.Recommendation)
@@ -267,9 +265,12 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 // result summarises the run so far.
 func (o *Optimizer) result(stopped string, unsafe int) Result {
 	r := Result{Evaluations: o.Evaluations(), Stopped: stopped, UnsafeEvaluations: unsafe, SafeSize: o.certificate.SafeSize, Contradictions: len(o.Contradictions(0))}
-	for _, v := range o.violated[:r.Evaluations] {
-		if v {
-			r.Violations++
+	for _, values := range o.measured[:r.Evaluations] {
+		for k, v := range values {
+			if Violated(k, v) {
+				r.Violations++
+				break
+			}
 		}
 	}
 	r.Recommendation, r.RecommendationMean, _ = o.Best()

@@ -62,7 +62,30 @@ func (c *converter) candidates(s *candidatesStmt) ast.Stmt {
 }
 
 func (c *converter) objective(s *objectiveStmt) ast.Stmt {
-	return &ast.ObjectiveStmt{Pos: c.span(s), Maximize: s.Sense == "maximize", Binding: c.binding(s.Binding)}
+	lines := s.Computed
+	switch {
+	case s.Measured != nil:
+		lines = s.Measured.Lines
+	case lines == nil:
+		return &ast.ObjectiveStmt{Pos: c.span(s), Maximize: s.Sense == "maximize", Binding: c.binding(s.Binding)}
+	}
+	out := &ast.ObjectiveStmt{Pos: c.span(s), Lines: []*ast.ObjectiveLine{}}
+	if m := s.Measured; m != nil {
+		b := m.Binding
+		out.Binding = c.binding(&binding{matched: b.matched, Go: b.Go, Exec: b.Exec, External: b.External})
+	}
+	for _, l := range lines.Items {
+		line := &ast.ObjectiveLine{Pos: c.span(l), Maximize: l.Sense == "maximize", Name: c.ident(l.Name)}
+		if l.Expr != nil {
+			line.Expr = climb(c, precAdd, l.Expr.X, l.Expr.Rest)
+		}
+		if l.Op != nil {
+			line.Op, line.OpPos = l.Op.Op, c.span(l.Op)
+			line.Threshold = climb(c, precAdd, l.Threshold.X, l.Threshold.Rest)
+		}
+		out.Lines = append(out.Lines, line)
+	}
+	return out
 }
 
 func (c *converter) inputNoise(s *inputNoiseStmt) ast.Stmt {

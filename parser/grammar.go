@@ -144,10 +144,41 @@ type candidatesStmt struct {
 	Call *call      `parser:"             | @@ )"`
 }
 
+// objectiveStmt is `objective SENSE BINDING` or, with several objectives,
+// `objective BINDING { SENSE NAME ... }` or, each computed, `objective {
+// SENSE NAME = EXPR ... }`.
 type objectiveStmt struct {
 	matched
-	Sense   string   `parser:"'objective' @('maximize' | 'minimize')"`
-	Binding *binding `parser:"@@"`
+	Sense    string                `parser:"'objective' ( @('maximize' | 'minimize')"`
+	Binding  *binding              `parser:"              @@"`
+	Measured *measuredObjectives   `parser:"            | @@"`
+	Computed *block[objectiveLine] `parser:"            | @@ )"`
+}
+
+// measuredObjectives is the block of several objectives with the binding
+// that measures them all.
+type measuredObjectives struct {
+	matched
+	Binding *measuredBinding      `parser:"@@"`
+	Lines   *block[objectiveLine] `parser:"@@"`
+}
+
+// measuredBinding is a binding that is not an expression.
+type measuredBinding struct {
+	matched
+	Go       *goBinding   `parser:"  @@"`
+	Exec     *execBinding `parser:"| @@"`
+	External bool         `parser:"| @'external'"`
+}
+
+// objectiveLine is `maximize NAME [= EXPR] [CMP THRESHOLD]`.
+type objectiveLine struct {
+	matched
+	Sense     string `parser:"@('maximize' | 'minimize')"`
+	Name      *ident `parser:"@@"`
+	Expr      *arith `parser:"( '=' @@ )?"`
+	Op        *cmpOp `parser:"( @@"`
+	Threshold *arith `parser:"  @@ )?"`
 }
 
 type binding struct {

@@ -81,10 +81,22 @@ func sexpr(n ast.Node) string {
 	case *ast.CandidatesStmt:
 		return group("candidates", n.Call, n.File)
 	case *ast.ObjectiveStmt:
+		if n.Lines != nil {
+			return group("objectives", append([]any{n.Binding}, nodes(n.Lines)...)...)
+		}
 		if n.Maximize {
 			return group("maximize", n.Binding)
 		}
 		return group("minimize", n.Binding)
+	case *ast.ObjectiveLine:
+		sense := "minimize"
+		if n.Maximize {
+			sense = "maximize"
+		}
+		if n.Op == "" {
+			return group(sense, n.Name, n.Expr)
+		}
+		return group(sense, n.Name, n.Expr, n.Op, n.Threshold)
 	case *ast.InputNoiseStmt:
 		return group("input-noise", nodes(n.Decls)...)
 	case *ast.NoiseDecl:

@@ -57,6 +57,12 @@ type Optimizer struct {
 // errors.
 func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b := &builder{o: &Optimizer{Program: p}}
+	if o := p.Objective; o.Outputs != nil {
+		b.report(dsl.Errorf(o.Binding.Span, "several objectives (a Pareto front) are not built in this version of boc").
+			WithHint("optimise the one that matters most, and require the others: require %s: reported <= h", o.Outputs[1].Name))
+		b.diags.Sort()
+		return nil, b.diags
+	}
 	b.distributions()
 	b.specs()
 	b.hyper()

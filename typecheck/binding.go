@@ -12,6 +12,10 @@ func (c *checker) checkObjective() {
 		return
 	}
 	c.stmtSpan = s.Pos
+	if s.Lines != nil {
+		c.checkObjectives(s)
+		return
+	}
 	var b ir.Binding
 	ok := false
 	if e, isExpr := s.Binding.(*ast.ExprBinding); isExpr && e != nil {

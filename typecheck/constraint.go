@@ -143,7 +143,7 @@ func (c *checker) unknownConstraint(s *ast.ConstraintStmt) *ir.Constraint {
 	} else {
 		b, bok = c.measuredBinding(measured, "reported", valueOnly)
 	}
-	t, tok := c.threshold(threshold.(*ast.ExprBinding), s.Name.Name)
+	t, tok := c.threshold(threshold.(*ast.ExprBinding).X, "constraint "+s.Name.Name)
 	con := &ir.Constraint{Name: s.Name.Name, Span: s.Pos, Measured: b, AtLeast: atLeast, Threshold: t, Outcome: s.Require}
 	if s.Require {
 		con.Confidence = defaultConfidence
@@ -214,13 +214,13 @@ func (c *checker) checkSafety() {
 	}
 }
 
-func (c *checker) threshold(e *ast.ExprBinding, name string) (float64, bool) {
-	v, ok := c.constExpr(e.X, constCtx(fmt.Sprintf("the threshold of constraint %s must be constant", name)))
+func (c *checker) threshold(x ast.Expr, owner string) (float64, bool) {
+	v, ok := c.constExpr(x, constCtx(fmt.Sprintf("the threshold of %s must be constant", owner)))
 	if !ok {
 		return 0, false
 	}
 	if !v.Type.IsNumeric() {
-		c.errorf(e.Span(), "the threshold of constraint %s must be a number, got %s", name, v.Type)
+		c.errorf(x.Span(), "the threshold of %s must be a number, got %s", owner, v.Type)
 		return 0, false
 	}
 	return v.Float(), true

@@ -80,11 +80,28 @@ type CandidatesStmt struct {
 	File *StringLit // nil unless the file form is used
 }
 
-// ObjectiveStmt is `objective maximize|minimize BINDING`.
+// ObjectiveStmt is `objective maximize|minimize BINDING` or, with several
+// objectives, `objective [BINDING] { LINES }`: Lines is then not nil, and
+// Binding measures every line at once (nil when each line has its
+// expression).
 type ObjectiveStmt struct {
 	Pos      dsl.Span
 	Maximize bool
 	Binding  Binding
+	Lines    []*ObjectiveLine
+}
+
+// ObjectiveLine is one of several objectives: `maximize|minimize NAME
+// [= EXPR] [CMP THRESHOLD]`. Expr is nil for a measured objective, Op ""
+// without a threshold.
+type ObjectiveLine struct {
+	Pos       dsl.Span
+	Maximize  bool
+	Name      *Ident
+	Expr      Expr
+	Op        string
+	OpPos     dsl.Span
+	Threshold Expr
 }
 
 // InputNoiseStmt is `input noise { TARGET ~ DIST ... }` or the one-line form.
@@ -158,6 +175,7 @@ func (s *DomainStmt) Span() dsl.Span           { return s.Pos }
 func (s *Dim) Span() dsl.Span                  { return s.Pos }
 func (s *CandidatesStmt) Span() dsl.Span       { return s.Pos }
 func (s *ObjectiveStmt) Span() dsl.Span        { return s.Pos }
+func (s *ObjectiveLine) Span() dsl.Span        { return s.Pos }
 func (s *InputNoiseStmt) Span() dsl.Span       { return s.Pos }
 func (s *NoiseDecl) Span() dsl.Span            { return s.Pos }
 func (s *ObservationNoiseStmt) Span() dsl.Span { return s.Pos }

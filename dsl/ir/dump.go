@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,8 +59,12 @@ func (d *dumper) program(p *Program) {
 			d.dim(dim)
 		}
 	})
-	d.line("objective %s", direction(p.Objective.Maximize))
-	d.nested(func() { d.binding(p.Objective.Binding) })
+	if o := p.Objective; o.Outputs != nil {
+		d.objectives(o)
+	} else {
+		d.line("objective %s", direction(o.Maximize))
+		d.nested(func() { d.binding(o.Binding) })
+	}
 	if c := p.Candidates; c != nil {
 		d.line("candidates%s", d.at(c.Span))
 		d.nested(func() {
@@ -97,6 +102,27 @@ func (d *dumper) program(p *Program) {
 	if p.Stop != nil {
 		d.line("stop when %s", SExpr(p.Stop))
 	}
+}
+
+// objectives dumps several objectives: the binding that measures them, or
+// each one's expression.
+func (d *dumper) objectives(o Objective) {
+	d.line("objectives %d", len(o.Outputs))
+	d.nested(func() {
+		if o.Binding.Kind != ExprBinding {
+			d.binding(o.Binding)
+		}
+		for _, out := range o.Outputs {
+			threshold := ""
+			if !math.IsNaN(out.Threshold) {
+				threshold = " threshold " + dsl.RealValue(out.Threshold).String()
+			}
+			d.line("%s %s%s%s", direction(out.Maximize), out.Name, threshold, d.at(out.Span))
+			if out.Expr != nil {
+				d.nested(func() { d.line("expr %s", SExpr(out.Expr)) })
+			}
+		}
+	})
 }
 
 func direction(maximize bool) string {

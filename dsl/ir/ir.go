@@ -78,6 +78,21 @@ func (p *Program) ComponentName(i int) string {
 type Objective struct {
 	Maximize bool
 	Binding  Binding
+	// Outputs are the objectives of a problem with several, 2 to 4 in
+	// declaration order; nil for one. Binding measures them all at once,
+	// or, of kind ExprBinding, each is its own expression.
+	Outputs []Output
+}
+
+// Output is one of several objectives.
+type Output struct {
+	Name     string
+	Span     dsl.Span
+	Maximize bool
+	// Threshold is the reference point's coordinate: values beyond it
+	// (below it when maximised) are of no interest; NaN when not given.
+	Threshold float64
+	Expr      Expr // the objective's expression, for an ExprBinding
 }
 
 // BindingKind says where a measured value comes from.

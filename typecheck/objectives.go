@@ -1,0 +1,128 @@
+package typecheck
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ast"
+	"github.com/bocdev/boc/dsl/ir"
+)
+
+// Several objectives: `objective [BINDING] { maximize NAME [>= h] ... }`.
+// One binding measures them all (an exec command answers each by its name,
+// an external one is told each), or, without a binding, every line gives
+// its expression (`minimize f1 = EXPR`), as studies do.
+
+// maxObjectives is the most objectives a problem may have: beyond four, a
+// Pareto front needs more evaluations than a budget of expensive ones buys.
+const maxObjectives = 4
+
+// checkObjectives checks the block of several objectives.
+func (c *checker) checkObjectives(s *ast.ObjectiveStmt) {
+	if n := len(s.Lines); n < 2 || n > maxObjectives {
+		hint := "one objective is written objective minimize BINDING"
+		if n > maxObjectives {
+			hint = "fold the ones that matter least into the others, or make them requirements (require NAME: reported <= h)"
+		}
+		c.errorHint(s.Pos, hint, "several objectives need 2 to %d lines, got %d", maxObjectives, n)
+		return
+	}
+	out := ir.Objective{Binding: ir.Binding{Kind: ir.ExprBinding, Span: s.Pos}}
+	ok := true
+	if s.Binding != nil {
+		if g, isGo := s.Binding.(*ast.GoBinding); isGo {
+			c.errorHint(g.Pos, "use exec or external, or compute each objective: minimize NAME = EXPR",
+				"a Go function measuring several objectives is not built in this version of boc")
+			return
+		}
+		out.Binding, ok = c.measuredBinding(s.Binding, "external", objectiveValue)
+	}
+	seen := map[string]dsl.Span{}
+	for _, l := range s.Lines {
+		o, lineOK := c.objectiveLine(l, s.Binding != nil)
+		ok = ok && lineOK
+		if !lineOK && o.Name == "" {
+			continue
+		}
+		if prev, dup := seen[o.Name]; dup {
+			c.errorHint(l.Name.Pos, fmt.Sprintf("the first is at line %d", prev.Start.Line), "objective %s is declared twice", o.Name)
+			ok = false
+			continue
+		}
+		seen[o.Name] = l.Name.Pos
+		out.Outputs = append(out.Outputs, o)
+	}
+	for _, con := range c.stmts.constraints {
+		if con.Name == nil {
+			continue
+		}
+		if at, clash := seen[con.Name.Name]; clash {
+			keyword := "constraint"
+			if con.Require {
+				keyword = "require"
+			}
+			c.errorHint(con.Name.Pos, fmt.Sprintf("objective %s is declared at line %d; every measured value needs a name of its own", con.Name.Name, at.Start.Line),
+				"%s %s has an objective's name", keyword, con.Name.Name)
+			ok = false
+		}
+	}
+	if ok {
+		c.prog.Objective = out
+	}
+}
+
+// objectiveLine checks one of several objectives; measured says whether the
+// block's binding measures it, so that it has no expression of its own.
+func (c *checker) objectiveLine(l *ast.ObjectiveLine, measured bool) (ir.Output, bool) {
+	if l == nil || l.Name == nil {
+		c.incomplete("objective line")
+		return ir.Output{}, false
+	}
+	o := ir.Output{Name: l.Name.Name, Span: l.Pos, Maximize: l.Maximize, Threshold: math.NaN()}
+	ok := true
+	switch {
+	case measured && l.Expr != nil:
+		c.errorHint(l.Expr.Span(), "drop the expression, or drop the binding so that every objective is computed",
+			"objective %s is measured by the block's binding and cannot also be computed", o.Name)
+		ok = false
+	case !measured && l.Expr == nil:
+		c.errorHint(l.Pos, fmt.Sprintf("compute it (%s %s = EXPR), or measure them all: objective exec \"./rig\" { ... }", sense(l.Maximize), o.Name),
+			"objective %s has no expression, and the block no binding to measure it", o.Name)
+		ok = false
+	case l.Expr != nil:
+		b, exprOK := c.objectiveExpr(&ast.ExprBinding{X: l.Expr})
+		o.Expr, ok = b.Expr, exprOK
+	}
+	if l.Op == "" {
+		return o, ok
+	}
+	want := "<="
+	if l.Maximize {
+		want = ">="
+	}
+	if l.Op != want {
+		c.errorHint(l.OpPos, fmt.Sprintf("%s %s %s h: values %s h are of no interest", sense(l.Maximize), o.Name, want, beyond(l.Maximize)),
+			"the threshold of objective %s is written with %s, got %s", o.Name, want, l.Op)
+		return o, false
+	}
+	t, tok := c.threshold(l.Threshold, "objective "+o.Name)
+	o.Threshold = t
+	return o, ok && tok
+}
+
+func sense(maximize bool) string {
+	if maximize {
+		return "maximize"
+	}
+	return "minimize"
+}
+
+// beyond says on which side of a threshold an objective's values are of no
+// interest.
+func beyond(maximize bool) string {
+	if maximize {
+		return "below"
+	}
+	return "above"
+}

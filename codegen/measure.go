@@ -77,7 +77,8 @@ func (g *generator) constraintDecls(f *jen.File) {
 // constraintModel is the Gaussian process of a measured constraint as a
 // runtime model takes it: the statements that make its kernel, named kname
 // (in a function returning an error), and the fields its description shares
-// with every measured constraint's (runtime/safe.Constraint's first ones).
+// with every measured output's (runtime/safe.Constraint's and
+// runtime/outcome.Output's first ones); limitFields are its limit's.
 func (g *generator) constraintModel(kname string, c *plan.ConstraintModel) ([]jen.Code, []kv) {
 	ls := make([]jen.Code, len(c.Lengthscales))
 	for i, v := range c.Lengthscales {
@@ -101,7 +102,13 @@ func (g *generator) constraintModel(kname string, c *plan.ConstraintModel) ([]je
 	if c.NoiseVariance < 0 {
 		fields = append(fields, kv{"NoiseLower", number(c.NoiseLower).code}, kv{"NoiseUpper", number(c.NoiseUpper).code})
 	}
-	return kernel, append(fields, kv{"Threshold", number(c.Constraint.Threshold).code}, kv{"AtLeast", jen.Lit(c.Constraint.AtLeast)})
+	return kernel, fields
+}
+
+// limitFields are a measured constraint's limit, as runtime/safe.Constraint
+// and runtime/outcome.Limit take it.
+func limitFields(c *plan.ConstraintModel) []kv {
+	return []kv{{"Threshold", number(c.Constraint.Threshold).code}, {"AtLeast", jen.Lit(c.Constraint.AtLeast)}}
 }
 
 // judgesTruth reports whether the optimiser consults the simulated

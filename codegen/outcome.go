@@ -111,7 +111,8 @@ func (g *generator) outcomeDecls(f *jen.File) {
 		c := &g.o.Outcomes[k]
 		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", k), c)
 		body = append(body, kernel...)
-		constraints = append(constraints, keyed(true, append(fields, kv{"Confidence", number(c.Constraint.Confidence).code})...))
+		limit := jen.Op("&").Qual(runtimeOutcome, "Limit").Add(keyed(false, append(limitFields(c), kv{"Confidence", number(c.Constraint.Confidence).code})...))
+		constraints = append(constraints, keyed(true, append(fields, kv{"Limit", limit})...))
 	}
 	workers := jen.Lit(1)
 	if g.o.GradientSearch() {
@@ -119,7 +120,7 @@ func (g *generator) outcomeDecls(f *jen.File) {
 	}
 	body = append(body,
 		jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Qual(runtimeOutcome, "New").Call(
-			jen.Index().Qual(runtimeOutcome, "Constraint").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, constraints...),
+			jen.Index().Qual(runtimeOutcome, "Output").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, constraints...),
 			jen.Id("Dim"), jen.Id("Budget"), workers, jen.Id("InitialDesign")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
 		field("outcomes").Op("=").Id("m"),

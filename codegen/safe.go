@@ -200,6 +200,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	for k := range s.Constraints {
 		c := &s.Constraints[k]
 		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", k), c)
+		fields = append(fields, limitFields(c)...)
 		kernels = append(kernels, kernel...)
 		if c.Standardise {
 			fields = append(fields, kv{"Standardise", jen.True()})

@@ -1,9 +1,11 @@
-// Package outcome models a problem's outcome constraints (`require`): values
-// each evaluation measures that the result must meet, though the evaluations
-// on the way may break them (a batch out of its purity spec is only wasted,
-// unlike a safety constraint's breach). Each has a Gaussian process over the
-// unit cube of the domain, standardised by its data, whose learned
-// hyperparameters follow the objective's refit schedule (runtime/fit).
+// Package outcome models the outputs an evaluation measures besides, or
+// instead of, one objective: a problem's outcome constraints (`require`),
+// values that the result must meet though the evaluations on the way may
+// break them (a batch out of its purity spec is only wasted, unlike a safety
+// constraint's breach), and the objectives of a problem with several. Each
+// output has a Gaussian process over the unit cube of the domain,
+// standardised by its data, whose learned hyperparameters follow the
+// objective's refit schedule (runtime/fit); a constraint's has a Limit.
 //
 // With them an optimiser weights its acquisition by the probability that a
 // point meets every constraint, taken as independent, Π_k P(c_k(x) meets h_k)
@@ -28,9 +30,8 @@ import (
 	"github.com/bocdev/boc/runtime/kernel"
 )
 
-// Constraint describes one outcome constraint: the measured value must be
-// at least Threshold (AtLeast) or at most it.
-type Constraint struct {
+// Output describes one measured output and its Gaussian process.
+type Output struct {
 	Name string
 	// Kernel is the covariance of the standardised value over unit
 	// coordinates; its log hyperparameters θ start the learned ones.
@@ -46,20 +47,30 @@ type Constraint struct {
 	// the values' variance (the data standardised).
 	NoiseVariance          float64
 	NoiseLower, NoiseUpper float64
-	Threshold              float64
-	AtLeast                bool
+	// Limit makes the output an outcome constraint; nil for an objective.
+	Limit *Limit
+}
+
+// Limit is an outcome constraint's: the measured value must be at least
+// Threshold (AtLeast) or at most it.
+type Limit struct {
+	Threshold float64
+	AtLeast   bool
 	// Confidence is the posterior probability with which a point must meet
 	// the constraint to count as feasible (Feasible), in (0, 1).
 	Confidence float64
 }
 
-// Models holds the Gaussian process of every outcome constraint of a
-// problem, over the same evaluated points.
+// Models holds the Gaussian process of every output of a problem, over the
+// same evaluated points. Its feasibility (LogFeasibility, Likely,
+// Feasibility, Feasible) is that of the outputs with a Limit, the outcome
+// constraints; without any, every point is feasible.
 type Models struct {
 	dim      int
 	design   int       // observations before the first refit
 	units    []float64 // the evaluated points, capacity × dim
 	models   []*model
+	limited  []*model  // the outcome constraints among them
 	workers  []scratch
 	fitted   int    // observations at the last refit
 	met      []bool // Feasible of each evaluated point
@@ -70,7 +81,7 @@ type Models struct {
 }
 
 type model struct {
-	Constraint
+	Output
 	gp       *gp.GP
 	units    func(i int) []float64 // evaluated point i, unit coordinates
 	theta    []float64             // the kernel's log hyperparameters
@@ -92,11 +103,11 @@ type scratch struct {
 	dself, dmean, dvar []float64
 }
 
-// New returns the models of constraints over dim-dimensional unit points,
-// with room for capacity observations and workers goroutines calling
-// LogFeasibility at once; design is the number of observations before the
-// first refit (the initial design's size).
-func New(constraints []Constraint, dim, capacity, workers, design int) (*Models, error) {
+// New returns the models of outputs over dim-dimensional unit points, with
+// room for capacity observations and workers goroutines calling
+// LogFeasibility or the posteriors at once; design is the number of
+// observations before the first refit (the initial design's size).
+func New(outputs []Output, dim, capacity, workers, design int) (*Models, error) {
 	if dim < 1 || capacity < 1 || workers < 1 {
 		return nil, fmt.Errorf("outcome: New(dim %d, capacity %d, workers %d)", dim, capacity, workers)
 	}
@@ -107,12 +118,15 @@ func New(constraints []Constraint, dim, capacity, workers, design int) (*Models,
 		s := newScratch(dim, capacity)
 		m.spare <- &s
 	}
-	for _, c := range constraints {
-		mod, err := newModel(c, capacity, m.unit)
+	for _, o := range outputs {
+		mod, err := newModel(o, capacity, m.Unit)
 		if err != nil {
 			return nil, err
 		}
 		m.models = append(m.models, mod)
+		if o.Limit != nil {
+			m.limited = append(m.limited, mod)
+		}
 	}
 	return m, nil
 }
@@ -122,23 +136,24 @@ func newScratch(dim, capacity int) scratch {
 		work: make([]float64, capacity), dself: make([]float64, dim), dmean: make([]float64, dim), dvar: make([]float64, dim)}
 }
 
-func newModel(c Constraint, capacity int, units func(i int) []float64) (*model, error) {
+func newModel(c Output, capacity int, units func(i int) []float64) (*model, error) {
 	if c.Kernel == nil {
-		return nil, fmt.Errorf("outcome: constraint %s has no kernel", c.Name)
+		return nil, fmt.Errorf("outcome: %s has no kernel", c.Name)
 	}
 	learnNoise := c.NoiseVariance < 0
-	if math.IsNaN(c.NoiseVariance) || math.IsInf(c.NoiseVariance, 0) || math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) ||
-		!(c.Confidence > 0 && c.Confidence < 1) || learnNoise && !(c.NoiseLower > 0 && c.NoiseLower <= c.NoiseUpper) {
-		return nil, fmt.Errorf("outcome: constraint %s: noise variance %v (learned within [%v, %v]), threshold %v, confidence %v",
-			c.Name, c.NoiseVariance, c.NoiseLower, c.NoiseUpper, c.Threshold, c.Confidence)
+	if math.IsNaN(c.NoiseVariance) || math.IsInf(c.NoiseVariance, 0) || learnNoise && !(c.NoiseLower > 0 && c.NoiseLower <= c.NoiseUpper) {
+		return nil, fmt.Errorf("outcome: %s: noise variance %v (learned within [%v, %v])", c.Name, c.NoiseVariance, c.NoiseLower, c.NoiseUpper)
+	}
+	if l := c.Limit; l != nil && (math.IsNaN(l.Threshold) || math.IsInf(l.Threshold, 0) || !(l.Confidence > 0 && l.Confidence < 1)) {
+		return nil, fmt.Errorf("outcome: %s: threshold %v, confidence %v", c.Name, l.Threshold, l.Confidence)
 	}
 	p := c.Kernel.NumParams()
-	mod := &model{Constraint: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
+	mod := &model{Output: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
 		grad: make([]float64, p), z: make([]float64, capacity), fixed: make([]float64, capacity), kvec: make([]float64, capacity)}
 	c.Kernel.Params(mod.theta)
 	var err error
 	if mod.learned, mod.vals, mod.lo, mod.hi, err = fit.Select(mod.theta, c.Learned, c.Lower, c.Upper); err != nil {
-		return nil, fmt.Errorf("outcome: constraint %s: %w", c.Name, err)
+		return nil, fmt.Errorf("outcome: %s: %w", c.Name, err)
 	}
 	if learnNoise {
 		// Until the first fit, the middle of the bounds on a log scale.
@@ -159,7 +174,8 @@ func (m *Models) Len() int {
 	return m.models[0].gp.Len()
 }
 
-func (m *Models) unit(i int) []float64 { return m.units[i*m.dim : (i+1)*m.dim] }
+// Unit is evaluated point i in unit coordinates, the models' own copy.
+func (m *Models) Unit(i int) []float64 { return m.units[i*m.dim : (i+1)*m.dim] }
 
 // Truncate forgets every observation from the nth on, so that an optimiser
 // whose own model refused an observation can take it back here too. The
@@ -178,7 +194,7 @@ func (m *Models) Truncate(n int) {
 var ErrFull = errors.New("outcome: capacity exhausted")
 
 // Observe records the values measured at the unit point u, one per
-// constraint in order, and refits the learned hyperparameters when the
+// output in order, and refits the learned hyperparameters when the
 // schedule says so (fit.Due). A value that is not finite is an error, and
 // nothing is recorded then.
 func (m *Models) Observe(u, values []float64) error {
@@ -191,20 +207,20 @@ func (m *Models) Observe(u, values []float64) error {
 	}
 	for k, v := range values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("outcome: the value %v of constraint %s is not a finite number", v, m.models[k].Name)
+			return fmt.Errorf("outcome: the value %v of %s is not a finite number", v, m.models[k].Name)
 		}
 	}
 	// The kernels see the stored copy: u reaching an interface's method
 	// would make every caller's u escape to the heap.
-	at := m.unit(n)
+	at := m.Unit(n)
 	copy(at, u)
 	for k, mod := range m.models {
 		for i := range n {
-			mod.kvec[i] = mod.Kernel.Eval(at, m.unit(i))
+			mod.kvec[i] = mod.Kernel.Eval(at, m.Unit(i))
 		}
 		if err := mod.gp.Add(mod.kvec[:n], mod.Kernel.Eval(at, at), values[k], mod.noiseVariance()); err != nil {
 			m.Truncate(n)
-			return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
+			return fmt.Errorf("outcome: %s: %w", mod.Name, err)
 		}
 	}
 	if fit.Due(n+1, m.design, m.fitted) {
@@ -240,7 +256,7 @@ func (mod *model) refit() error {
 	// Standardised as the GP is once refactored, so that what is learned
 	// (the kernel's variance, the noise) is in the units it will be used in.
 	if err := mod.gp.Refactor(); err != nil {
-		return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
+		return fmt.Errorf("outcome: %s: %w", mod.Name, err)
 	}
 	n := mod.gp.Len()
 	shift, scale := mod.gp.Shift(), mod.gp.Scale()
@@ -307,7 +323,7 @@ func (mod *model) rebuild() error {
 		}
 	}
 	if err := mod.gp.Refactor(); err != nil {
-		return fmt.Errorf("outcome: constraint %s: %w", mod.Name, err)
+		return fmt.Errorf("outcome: %s: %w", mod.Name, err)
 	}
 	return nil
 }
@@ -321,33 +337,60 @@ func (mod *model) rebuild() error {
 func (m *Models) LogFeasibility(worker int, u, grad []float64) float64 {
 	w := &m.workers[worker]
 	copy(w.at, u) // the kernels see the copy, so that u stays in the caller's frame
-	n := m.Len()
 	total := 0.0
-	for _, mod := range m.models {
+	for _, mod := range m.limited {
 		if grad == nil {
 			total += mod.logMeets(m.posterior(w, mod))
 			continue
 		}
-		for i := range n {
-			dk := w.dk[i*m.dim : (i+1)*m.dim]
-			clear(dk)
-			w.kvec[i] = mod.Kernel.AddGradX(w.at, m.unit(i), 1, dk)
-		}
-		// k is symmetric, so ∂k(u, u)/∂u is twice the gradient in its first input.
-		clear(w.dself)
-		kself := mod.Kernel.AddGradX(w.at, w.at, 2, w.dself)
-		mean, variance := mod.gp.PredictGrad(w.kvec[:n], w.dk[:n*m.dim], kself, w.dself, w.work[:n], w.dmean, w.dvar)
-		sd := math.Sqrt(variance)
+		mean, sd := m.posteriorGrad(w, mod)
 		v, dMean, dSD := mod.logMeetsGrad(mean, sd)
 		total += v
-		for j := range grad {
-			grad[j] += dMean * w.dmean[j]
-			if sd > 0 {
-				grad[j] += dSD * w.dvar[j] / (2 * sd)
-			}
-		}
+		w.chain(grad, dMean, dSD, sd)
 	}
 	return total
+}
+
+// PosteriorGrad returns output k's posterior mean and standard deviation at
+// the unit point u, as Posterior does, and writes their gradients with
+// respect to u to dMean and dSD, with worker's memory.
+func (m *Models) PosteriorGrad(worker, k int, u, dMean, dSD []float64) (mean, sd float64) {
+	w := &m.workers[worker]
+	copy(w.at, u)
+	mean, sd = m.posteriorGrad(w, m.models[k])
+	clear(dMean)
+	clear(dSD)
+	w.chain(dMean, 1, 0, sd)
+	w.chain(dSD, 0, 1, sd)
+	return mean, sd
+}
+
+// posteriorGrad is mod's posterior mean and standard deviation at w.at,
+// leaving the gradients of the mean and the variance in w.dmean and w.dvar.
+func (m *Models) posteriorGrad(w *scratch, mod *model) (mean, sd float64) {
+	n := m.Len()
+	for i := range n {
+		dk := w.dk[i*m.dim : (i+1)*m.dim]
+		clear(dk)
+		w.kvec[i] = mod.Kernel.AddGradX(w.at, m.Unit(i), 1, dk)
+	}
+	// k is symmetric, so ∂k(u, u)/∂u is twice the gradient in its first input.
+	clear(w.dself)
+	kself := mod.Kernel.AddGradX(w.at, w.at, 2, w.dself)
+	mean, variance := mod.gp.PredictGrad(w.kvec[:n], w.dk[:n*m.dim], kself, w.dself, w.work[:n], w.dmean, w.dvar)
+	return mean, math.Sqrt(variance)
+}
+
+// chain adds to grad the gradient of a function of the posterior mean and
+// sd whose derivatives are dMean and dSD, from w's gradients of the mean
+// and the variance (∂sd = ∂var / 2sd).
+func (w *scratch) chain(grad []float64, dMean, dSD, sd float64) {
+	for j := range grad {
+		grad[j] += dMean * w.dmean[j]
+		if sd > 0 {
+			grad[j] += dSD * w.dvar[j] / (2 * sd)
+		}
+	}
 }
 
 // Likely reports whether every constraint is more likely met than not at
@@ -364,18 +407,18 @@ func (m *Models) Likely(u []float64) bool {
 
 // logMeets is log P(c meets the limit) for c ~ N(mean, sd²).
 func (mod *model) logMeets(mean, sd float64) float64 {
-	if mod.AtLeast {
-		return acq.LogPI(mean, sd, mod.Threshold, 0)
+	if mod.Limit.AtLeast {
+		return acq.LogPI(mean, sd, mod.Limit.Threshold, 0)
 	}
-	return acq.LogPI(-mean, sd, -mod.Threshold, 0)
+	return acq.LogPI(-mean, sd, -mod.Limit.Threshold, 0)
 }
 
 // logMeetsGrad is logMeets and its derivatives with respect to mean and sd.
 func (mod *model) logMeetsGrad(mean, sd float64) (v, dMean, dSD float64) {
-	if mod.AtLeast {
-		return acq.LogPIGrad(mean, sd, mod.Threshold, 0)
+	if mod.Limit.AtLeast {
+		return acq.LogPIGrad(mean, sd, mod.Limit.Threshold, 0)
 	}
-	v, dMean, dSD = acq.LogPIGrad(-mean, sd, -mod.Threshold, 0)
+	v, dMean, dSD = acq.LogPIGrad(-mean, sd, -mod.Limit.Threshold, 0)
 	return v, -dMean, dSD
 }
 
@@ -383,9 +426,11 @@ func (mod *model) logMeetsGrad(mean, sd float64) (v, dMean, dSD float64) {
 // constraint, under the models' posteriors of its latent values (the
 // measurement noise excluded), computed with worker's memory.
 func (m *Models) Feasibility(worker, i int) float64 {
+	w := &m.workers[worker]
+	copy(w.at, m.Unit(i))
 	total := 0.0
-	for k, mod := range m.models {
-		total += mod.logMeets(m.Posterior(worker, k, m.unit(i)))
+	for _, mod := range m.limited {
+		total += mod.logMeets(m.posterior(w, mod))
 	}
 	return math.Exp(total)
 }
@@ -400,7 +445,7 @@ func (m *Models) Feasible(i int) bool { return m.met[i] }
 func (m *Models) judge() {
 	w := &m.workers[0]
 	for i := range m.Len() {
-		copy(w.at, m.unit(i))
+		copy(w.at, m.Unit(i))
 		m.met[i] = m.meetAll(w, true)
 	}
 }
@@ -408,10 +453,10 @@ func (m *Models) judge() {
 // meetAll reports whether every constraint is met at w.at with probability
 // at least its confidence, or with atConfidence false at least 1/2.
 func (m *Models) meetAll(w *scratch, atConfidence bool) bool {
-	for _, mod := range m.models {
+	for _, mod := range m.limited {
 		level := 0.5
 		if atConfidence {
-			level = mod.Confidence
+			level = mod.Limit.Confidence
 		}
 		if mod.logMeets(m.posterior(w, mod)) < math.Log(level) {
 			return false
@@ -420,9 +465,8 @@ func (m *Models) meetAll(w *scratch, atConfidence bool) bool {
 	return true
 }
 
-// Posterior returns constraint k's posterior mean and standard deviation
-// at the unit point u (latent, in the constraint's units), with worker's
-// memory.
+// Posterior returns output k's posterior mean and standard deviation at the
+// unit point u (latent, in the output's units), with worker's memory.
 func (m *Models) Posterior(worker, k int, u []float64) (mean, sd float64) {
 	w := &m.workers[worker]
 	copy(w.at, u)
@@ -433,7 +477,7 @@ func (m *Models) Posterior(worker, k int, u []float64) (mean, sd float64) {
 func (m *Models) posterior(w *scratch, mod *model) (mean, sd float64) {
 	n := m.Len()
 	for i := range n {
-		w.kvec[i] = mod.Kernel.Eval(w.at, m.unit(i))
+		w.kvec[i] = mod.Kernel.Eval(w.at, m.Unit(i))
 	}
 	mean, variance := mod.gp.Predict(w.kvec[:n], mod.Kernel.Eval(w.at, w.at))
 	return mean, math.Sqrt(variance)

@@ -15,10 +15,11 @@ import (
 func purity(u []float64) float64      { return u[0] + u[1] - 0.5 }
 func temperature(u []float64) float64 { return u[0] - 0.4 }
 
-func constraints(learn bool) []Constraint {
-	c := []Constraint{
-		{Name: "purity", Kernel: kernel.NewStationary(kernel.SE, 1, []float64{0.5}), Threshold: 0.5, AtLeast: true, NoiseVariance: 1e-4, Confidence: 0.95},
-		{Name: "temperature", Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.5, 0.5}), Threshold: 0.2, Confidence: 0.9},
+func constraints(learn bool) []Output {
+	c := []Output{
+		{Name: "purity", Kernel: kernel.NewStationary(kernel.SE, 1, []float64{0.5}), NoiseVariance: 1e-4,
+			Limit: &Limit{Threshold: 0.5, AtLeast: true, Confidence: 0.95}},
+		{Name: "temperature", Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.5, 0.5}), Limit: &Limit{Threshold: 0.2, Confidence: 0.9}},
 	}
 	if learn {
 		c[0].Learned, c[0].Lower, c[0].Upper = []bool{false, true}, []float64{0, 0.05}, []float64{0, 5}
@@ -52,8 +53,8 @@ func TestLogFeasibility(t *testing.T) {
 		want := 0.0
 		for k, c := range constraints(false) {
 			mean, sd := m.Posterior(0, k, u)
-			z := (mean - c.Threshold) / sd
-			if !c.AtLeast {
+			z := (mean - c.Limit.Threshold) / sd
+			if !c.Limit.AtLeast {
 				z = -z
 			}
 			want += math.Log(acq.NormCDF(z))
@@ -100,7 +101,7 @@ func TestLogFeasibilityGradient(t *testing.T) {
 func TestFeasibility(t *testing.T) {
 	m := observed(t, false, 30)
 	for i := range m.Len() {
-		u := m.unit(i)
+		u := m.Unit(i)
 		margin := min(purity(u)-0.5, 0.2-temperature(u))
 		p := m.Feasibility(0, i)
 		switch {
@@ -113,11 +114,11 @@ func TestFeasibility(t *testing.T) {
 		each := true
 		for k, c := range constraints(false) {
 			mean, sd := m.Posterior(0, k, u)
-			z := (mean - c.Threshold) / sd
-			if !c.AtLeast {
+			z := (mean - c.Limit.Threshold) / sd
+			if !c.Limit.AtLeast {
 				z = -z
 			}
-			each = each && acq.NormCDF(z) >= c.Confidence
+			each = each && acq.NormCDF(z) >= c.Limit.Confidence
 		}
 		if m.Feasible(i) != each {
 			t.Errorf("point %v: Feasible %v, each constraint at its confidence %v", u, m.Feasible(i), each)
@@ -167,8 +168,8 @@ func TestLikely(t *testing.T) {
 		want[i] = true
 		for k, c := range constraints(false) {
 			mean, sd := m.Posterior(0, k, u)
-			z := (mean - c.Threshold) / sd
-			if !c.AtLeast {
+			z := (mean - c.Limit.Threshold) / sd
+			if !c.Limit.AtLeast {
 				z = -z
 			}
 			want[i] = want[i] && acq.NormCDF(z) >= 0.5
@@ -270,6 +271,7 @@ func TestAllocationFree(t *testing.T) {
 	if a := testing.AllocsPerRun(20, func() {
 		m.LogFeasibility(0, u, grad)
 		m.LogFeasibility(0, u, nil)
+		m.PosteriorGrad(0, 1, u, grad, grad)
 		m.Feasibility(0, 3)
 		m.Feasible(3)
 	}); a != 0 {
@@ -293,5 +295,70 @@ func BenchmarkLogFeasibility(b *testing.B) {
 	u, grad := []float64{0.4, 0.6}, make([]float64, 2)
 	for b.Loop() {
 		m.LogFeasibility(0, u, grad)
+	}
+}
+
+// TestPosteriorGrad checks the gradients of an output's posterior mean and
+// sd against central differences, and the values against Posterior's.
+func TestPosteriorGrad(t *testing.T) {
+	m := observed(t, true, 12)
+	u, dMean, dSD := []float64{0.37, 0.61}, make([]float64, 2), make([]float64, 2)
+	for k := range 2 {
+		mean, sd := m.PosteriorGrad(0, k, u, dMean, dSD)
+		if wm, ws := m.Posterior(0, k, u); wm != mean || ws != sd {
+			t.Fatalf("output %d: PosteriorGrad %v ± %v, Posterior %v ± %v", k, mean, sd, wm, ws)
+		}
+		const h = 1e-6
+		for j := range u {
+			u[j] += h
+			upMean, upSD := m.Posterior(0, k, u)
+			u[j] -= 2 * h
+			downMean, downSD := m.Posterior(0, k, u)
+			u[j] += h
+			if fd := (upMean - downMean) / (2 * h); math.Abs(fd-dMean[j]) > 1e-5*max(1, math.Abs(fd)) {
+				t.Errorf("output %d, component %d: mean gradient %v, central difference %v", k, j, dMean[j], fd)
+			}
+			if fd := (upSD - downSD) / (2 * h); math.Abs(fd-dSD[j]) > 1e-5*max(1, math.Abs(fd)) {
+				t.Errorf("output %d, component %d: sd gradient %v, central difference %v", k, j, dSD[j], fd)
+			}
+		}
+	}
+}
+
+// TestOutputsWithoutLimit: an output without a Limit (an objective) is
+// modelled but never judged: the feasibility is that of the limited ones,
+// and with none every point is feasible.
+func TestOutputsWithoutLimit(t *testing.T) {
+	outputs := constraints(false)
+	objective := outputs[1]
+	objective.Limit = nil
+	mixed, err := New([]Output{outputs[0], objective}, 2, 16, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, _ := New(outputs[:1], 2, 16, 1, 5)
+	free, _ := New([]Output{objective}, 2, 16, 1, 5)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 8 {
+		u := []float64{rng.Float64(), rng.Float64()}
+		for _, m := range []*Models{mixed, alone} {
+			values := []float64{purity(u), temperature(u)}[:len(m.models)]
+			if err := m.Observe(u, values); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := free.Observe(u, []float64{temperature(u)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := []float64{0.3, 0.8}
+	if a, b := mixed.LogFeasibility(0, u, nil), alone.LogFeasibility(0, u, nil); a != b {
+		t.Errorf("log feasibility %v with an objective beside the constraint, %v without", a, b)
+	}
+	for i := range 8 {
+		if mixed.Feasible(i) != alone.Feasible(i) || !free.Feasible(i) || free.Feasibility(0, i) != 1 {
+			t.Fatalf("point %d: feasible %v beside an objective, %v alone; %v (%v) with no constraint", i,
+				mixed.Feasible(i), alone.Feasible(i), free.Feasible(i), free.Feasibility(0, i))
+		}
 	}
 }

@@ -50,23 +50,35 @@ func New(m int, ref []float64, capacity int) (*Decomposition, error) {
 	case capacity < 1:
 		return nil, fmt.Errorf("pareto: capacity %d", capacity)
 	}
-	for _, r := range ref {
-		if math.IsNaN(r) || math.IsInf(r, 0) {
-			return nil, errors.New("pareto: the reference point is not finite")
-		}
-	}
 	columns := 1
 	for range m - 1 {
 		columns *= capacity + 1
 	}
-	d := &Decomposition{m: m, ref: slices.Clone(ref), capacity: capacity,
+	d := &Decomposition{m: m, ref: make([]float64, m), capacity: capacity,
 		points: make([]float64, capacity*m), keep: make([]bool, capacity), front: make([]float64, capacity*m),
 		grid: make([][]float64, m), lens: make([]int, m), boxes: make([]int32, columns*m)}
 	for j := range d.grid {
 		d.grid[j] = make([]float64, capacity+1)
 	}
-	d.Update(nil)
-	return d, nil
+	if err := d.SetReference(ref); err != nil {
+		return nil, err
+	}
+	return d, d.Update(nil)
+}
+
+// SetReference moves the reference point; the next Update decomposes
+// above it.
+func (d *Decomposition) SetReference(ref []float64) error {
+	if len(ref) != d.m {
+		return fmt.Errorf("pareto: a reference point of %d values for %d objectives", len(ref), d.m)
+	}
+	for _, r := range ref {
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			return errors.New("pareto: the reference point is not finite")
+		}
+	}
+	copy(d.ref, ref)
+	return nil
 }
 
 // Objectives is the number of objectives.

@@ -572,7 +572,7 @@ func (o *Optimizer) makeOutcomes() error {
 	if err != nil {
 		return fmt.Errorf("constraint band: %w", err)
 	}
-	m, err := outcome.New([]outcome.Constraint{
+	m, err := outcome.New([]outcome.Output{
 		{
 			Name:          "c",
 			Kernel:        k0,
@@ -580,9 +580,7 @@ func (o *Optimizer) makeOutcomes() error {
 			Lower:         []float64{0.05, 0.01, 0.01},
 			Upper:         []float64{20.0, 10.0, 10.0},
 			NoiseVariance: 0.0001,
-			Threshold:     0.5,
-			AtLeast:       false,
-			Confidence:    0.95,
+			Limit:         &outcome.Limit{Threshold: 0.5, AtLeast: false, Confidence: 0.95},
 		},
 		{
 			Name:          "band",
@@ -591,9 +589,7 @@ func (o *Optimizer) makeOutcomes() error {
 			Lower:         []float64{0.05, 0.0},
 			Upper:         []float64{20.0, 0.0},
 			NoiseVariance: 0.0,
-			Threshold:     1.0,
-			AtLeast:       true,
-			Confidence:    0.9,
+			Limit:         &outcome.Limit{Threshold: 1.0, AtLeast: true, Confidence: 0.9},
 		},
 	}, Dim, Budget, len(o.workers), InitialDesign)
 	if err != nil {

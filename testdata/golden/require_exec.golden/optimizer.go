@@ -537,7 +537,7 @@ func (o *Optimizer) makeOutcomes() error {
 	if err != nil {
 		return fmt.Errorf("constraint sphere: %w", err)
 	}
-	m, err := outcome.New([]outcome.Constraint{
+	m, err := outcome.New([]outcome.Output{
 		{
 			Name:          "load",
 			Kernel:        k0,
@@ -547,9 +547,7 @@ func (o *Optimizer) makeOutcomes() error {
 			NoiseVariance: -1.0,
 			NoiseLower:    1e-06,
 			NoiseUpper:    1.0,
-			Threshold:     1.2,
-			AtLeast:       false,
-			Confidence:    0.95,
+			Limit:         &outcome.Limit{Threshold: 1.2, AtLeast: false, Confidence: 0.95},
 		},
 		{
 			Name:          "sphere",
@@ -560,9 +558,7 @@ func (o *Optimizer) makeOutcomes() error {
 			NoiseVariance: -1.0,
 			NoiseLower:    1e-06,
 			NoiseUpper:    1.0,
-			Threshold:     0.1,
-			AtLeast:       true,
-			Confidence:    0.9,
+			Limit:         &outcome.Limit{Threshold: 0.1, AtLeast: true, Confidence: 0.9},
 		},
 	}, Dim, Budget, 1, InitialDesign)
 	if err != nil {

@@ -568,7 +568,7 @@ func (o *Optimizer) makeOutcomes() error {
 	if err != nil {
 		return fmt.Errorf("constraint purity: %w", err)
 	}
-	m, err := outcome.New([]outcome.Constraint{
+	m, err := outcome.New([]outcome.Output{
 		{
 			Name:          "purity",
 			Kernel:        k0,
@@ -576,9 +576,7 @@ func (o *Optimizer) makeOutcomes() error {
 			Lower:         []float64{0.05, 0.0},
 			Upper:         []float64{20.0, 0.0},
 			NoiseVariance: 0.0025000000000000005,
-			Threshold:     0.95,
-			AtLeast:       true,
-			Confidence:    0.9,
+			Limit:         &outcome.Limit{Threshold: 0.95, AtLeast: true, Confidence: 0.9},
 		},
 	}, Dim, Budget, len(o.workers), InitialDesign)
 	if err != nil {

@@ -595,7 +595,7 @@ func (o *Optimizer) makeOutcomes() error {
 	if err != nil {
 		return fmt.Errorf("constraint margin: %w", err)
 	}
-	m, err := outcome.New([]outcome.Constraint{
+	m, err := outcome.New([]outcome.Output{
 		{
 			Name:          "margin",
 			Kernel:        k0,
@@ -603,9 +603,7 @@ func (o *Optimizer) makeOutcomes() error {
 			Lower:         []float64{0.05, 0.0},
 			Upper:         []float64{20.0, 0.0},
 			NoiseVariance: 0.0,
-			Threshold:     0.2,
-			AtLeast:       true,
-			Confidence:    0.95,
+			Limit:         &outcome.Limit{Threshold: 0.2, AtLeast: true, Confidence: 0.95},
 		},
 	}, Dim, Budget, len(o.workers), InitialDesign)
 	if err != nil {

@@ -358,7 +358,7 @@ func (o *Optimizer) makeOutcomes() error {
 	if err != nil {
 		return fmt.Errorf("constraint purity: %w", err)
 	}
-	m, err := outcome.New([]outcome.Constraint{
+	m, err := outcome.New([]outcome.Output{
 		{
 			Name:          "purity",
 			Kernel:        k0,
@@ -366,9 +366,7 @@ func (o *Optimizer) makeOutcomes() error {
 			Lower:         []float64{0.05, 0.01, 0.01},
 			Upper:         []float64{20.0, 10.0, 10.0},
 			NoiseVariance: 0.0001,
-			Threshold:     0.2,
-			AtLeast:       true,
-			Confidence:    0.95,
+			Limit:         &outcome.Limit{Threshold: 0.2, AtLeast: true, Confidence: 0.95},
 		},
 	}, Dim, Budget, 1, InitialDesign)
 	if err != nil {

@@ -1,0 +1,161 @@
+package pareto
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bocdev/boc/runtime/kernel"
+	"github.com/bocdev/boc/runtime/outcome"
+)
+
+// braninCurrin is BoTorch's BraninCurrin on the unit square: two
+// objectives, both minimised, reference point (18, 6), largest hypervolume
+// 59.36.
+func braninCurrin(u []float64) [2]float64 {
+	x1, x2 := 15*u[0]-5, 15*u[1]
+	branin := math.Pow(x2-5.1/(4*math.Pi*math.Pi)*x1*x1+5/math.Pi*x1-6, 2) + 10*(1-1/(8*math.Pi))*math.Cos(x1) + 10
+	x, y := u[0], max(u[1], 1e-9)
+	currin := (1 - math.Exp(-1/(2*y))) * (2300*x*x*x + 1900*x*x + 2092*x + 60) / (100*x*x*x + 500*x*x + 4*x + 20)
+	return [2]float64{branin, currin}
+}
+
+// hypervolumeOf is the hypervolume that minimised vectors dominate below
+// ref.
+func hypervolumeOf(t *testing.T, values [][2]float64, ref [2]float64) float64 {
+	d, err := New(2, []float64{-ref[0], -ref[1]}, len(values))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := make([]float64, 0, 2*len(values))
+	for _, v := range values {
+		flat = append(flat, -v[0], -v[1])
+	}
+	if err := d.Update(flat); err != nil {
+		t.Fatal(err)
+	}
+	return d.Hypervolume()
+}
+
+// objectiveModels are the Gaussian processes of two objectives, with a
+// learned Matérn 5/2 kernel each.
+func objectiveModels(t *testing.T, capacity int) *outcome.Models {
+	var outputs []outcome.Output
+	for _, name := range []string{"branin", "currin"} {
+		outputs = append(outputs, outcome.Output{Name: name, Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.3, 0.3}),
+			Learned: []bool{true, true, true}, Lower: []float64{0.05, 0.01, 0.01}, Upper: []float64{20, 10, 10}, NoiseVariance: 1e-6})
+	}
+	m, err := outcome.New(outputs, 2, capacity, 1, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestAcquirerBraninCurrin: 6 random points and then 18 that maximise
+// LogEHVI among random candidates dominate more of BraninCurrin's front
+// than 24 random points, on every seed, and at least 85% of it (92% when
+// the test was written; a search that follows the gradient does better).
+func TestAcquirerBraninCurrin(t *testing.T) {
+	const design, budget, candidates = 6, 24, 2000
+	ref := [2]float64{18, 6}
+	for seed := range uint64(3) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		models := objectiveModels(t, budget)
+		a, err := NewAcquirer(models, 2, []bool{false, false}, []float64{ref[0], ref[1]}, budget, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found, random [][2]float64
+		for i := range budget {
+			u := []float64{rng.Float64(), rng.Float64()}
+			random = append(random, braninCurrin([]float64{rng.Float64(), rng.Float64()}))
+			if i >= design {
+				if err := a.Prepare(nil); err != nil {
+					t.Fatal(err)
+				}
+				best := math.Inf(-1)
+				for range candidates {
+					c := []float64{rng.Float64(), rng.Float64()}
+					if v := a.LogEHVI(0, c, nil); v > best {
+						best, u = v, c
+					}
+				}
+			}
+			y := braninCurrin(u)
+			found = append(found, y)
+			if err := models.Observe(u, y[:]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hv, hvRandom := hypervolumeOf(t, found, ref), hypervolumeOf(t, random, ref)
+		t.Logf("seed %d: hypervolume %.2f by EHVI, %.2f at random (largest 59.36)", seed, hv, hvRandom)
+		if hv <= hvRandom || hv < 0.85*59.36 {
+			t.Errorf("seed %d: hypervolume %.2f by EHVI, %.2f at random", seed, hv, hvRandom)
+		}
+	}
+}
+
+// TestLogEHVIGradient checks LogEHVI's gradient against central
+// differences, the inferred reference point against its definition, and
+// that Prepare and LogEHVI allocate nothing.
+func TestLogEHVIGradient(t *testing.T) {
+	models := objectiveModels(t, 16)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 10 {
+		u := []float64{rng.Float64(), rng.Float64()}
+		y := braninCurrin(u)
+		if err := models.Observe(u, y[:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := NewAcquirer(models, 2, []bool{false, true}, []float64{math.NaN(), math.NaN()}, 16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Prepare([]float64{0.5, 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	ref := make([]float64, 2)
+	a.Reference(ref)
+	front := a.d.Front()
+	worst := [2]float64{math.Inf(1), math.Inf(1)}
+	best := [2]float64{math.Inf(-1), math.Inf(-1)}
+	for i := 0; i < len(front); i += 2 {
+		for j := range 2 {
+			worst[j], best[j] = min(worst[j], front[i+j]), max(best[j], front[i+j])
+		}
+	}
+	for j, sign := range []float64{-1, 1} {
+		if want := sign * (worst[j] - 0.1*(best[j]-worst[j])); math.Abs(ref[j]-want) > 1e-12 {
+			t.Errorf("reference %d: %v, want %v", j, ref[j], want)
+		}
+	}
+	grad := make([]float64, 2)
+	pending := []float64{0.5, 0.5}
+	if allocs := testing.AllocsPerRun(5, func() {
+		if err := a.Prepare(pending); err != nil {
+			t.Fatal(err)
+		}
+		a.LogEHVI(0, pending, grad)
+	}); allocs != 0 {
+		t.Errorf("Prepare and LogEHVI: %v allocations", allocs)
+	}
+	for _, u := range [][]float64{{0.2, 0.7}, {0.6, 0.3}, {0.9, 0.9}} {
+		v := a.LogEHVI(0, u, grad)
+		if w := a.LogEHVI(0, u, nil); math.Abs(v-w) > 1e-12 {
+			t.Fatalf("at %v: %v with the gradient, %v without", u, v, w)
+		}
+		const h = 1e-6
+		for i := range u {
+			u[i] += h
+			up := a.LogEHVI(0, u, nil)
+			u[i] -= 2 * h
+			down := a.LogEHVI(0, u, nil)
+			u[i] += h
+			if fd := (up - down) / (2 * h); math.Abs(fd-grad[i]) > 1e-4*max(1, math.Abs(fd)) {
+				t.Errorf("at %v, component %d: gradient %v, central difference %v", u, i, grad[i], fd)
+			}
+		}
+	}
+}

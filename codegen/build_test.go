@@ -540,7 +540,7 @@ func TestSmoothAcquisition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := o.Observe(x, synthetic(x)); err != nil {
+		if err := observe(o, x); err != nil { // alloc_test.go's
 			t.Fatal(err)
 		}
 	}

@@ -9,8 +9,9 @@ import (
 // (runtime/outcome), planned as a safety constraint's is. Their probability
 // of being met weights an acquisition scored as the log of an improvement
 // (registry.AcquisitionSpec.LogScore), by adding its log to the score; any
-// other restricts its search to the points where they are plausibly met, and
-// a safe acquisition its objective's choices among the certified points.
+// other (ucb, hedge's arms, uei) restricts its search to the points where
+// they are plausibly met, and a safe acquisition its objective's choices
+// among the certified points.
 // What neither can serve is refused at its line with the reason.
 func (b *builder) outcomes() {
 	p := b.o.Program
@@ -39,12 +40,7 @@ func (b *builder) outcomes() {
 	if len(b.o.Outcomes) == 0 || p.Acquisition == nil {
 		return
 	}
-	a := b.o.Acquisition
-	const hint = "use ei, pi, ucb, ei_noisy, pi_noisy, nei or kg"
 	switch {
-	case a.Arms > 0 || a.Unscented != nil:
-		b.report(dsl.Errorf(p.Acquisition.Span, "acquisition %s cannot take the requirements into account in this version of boc", name(p.Acquisition)).
-			WithHint(hint))
 	case b.o.InputModel():
 		b.report(dsl.Errorf(p.Model.Span, "require with model %s, over input distributions, is not built in this version of boc", name(p.Model)).
 			WithHint("use model gp"))

@@ -70,7 +70,7 @@ type Models struct {
 	design   int       // observations before the first refit
 	units    []float64 // the evaluated points, capacity × dim
 	models   []*model
-	limited  []*model  // the outcome constraints among them
+	limited  []*model // the outcome constraints among them
 	workers  []scratch
 	fitted   int    // observations at the last refit
 	met      []bool // Feasible of each evaluated point

@@ -7,20 +7,34 @@ import (
 	"github.com/bocdev/boc/runtime/outcome"
 )
 
+// Method is how an Acquirer scores a point.
+type Method int
+
+const (
+	// EHVI is the expected hypervolume improvement, exact, for 2 or 3
+	// objectives.
+	EHVI Method = iota
+	// ParEGO is the expected improvement of a random augmented Chebyshev
+	// scalarisation of the objectives, drawn anew at every Prepare
+	// (parego.go), for any number of them.
+	ParEGO
+)
+
 // Acquirer scores points for an optimiser of several objectives, each
 // modelled by its own Gaussian process (runtime/outcome, outputs without a
-// limit): by the expected hypervolume improvement of their posteriors at
-// the point over the front of the posterior means at the evaluated points,
+// limit), against the front of the posterior means at the evaluated points,
 // those being evaluated included as if they had measured their means (the
-// plug-in form of noisy EHVI, and the kriging believer for a batch). Where
-// a threshold is not given, the reference point's coordinate is inferred
-// from that front as BoTorch does: its worst value less a tenth of its
-// range.
+// plug-in form of noisy EHVI, and the kriging believer for a batch): by the
+// expected hypervolume improvement of the objectives' posteriors at the
+// point (EHVI) or by ParEGO's. Where a threshold is not given, the
+// reference point's coordinate is inferred from that front as BoTorch does:
+// its worst value less a tenth of its range.
 //
-// Prepare allocates nothing; LogEHVI neither, and up to New's workers
+// Prepare allocates nothing; Score neither, and up to New's workers
 // goroutines may call it at once between Prepares.
 type Acquirer struct {
 	models     *outcome.Models
+	method     Method
 	m, dim     int
 	maximize   []bool
 	thresholds []float64 // in the objectives' units; NaN where inferred
@@ -29,6 +43,7 @@ type Acquirer struct {
 	keep       []bool    // scratch: which of them are non-dominated
 	ref        []float64
 	workers    []acquirerScratch
+	scalar     scalarisation // ParEGO's, of the last Prepare
 }
 
 // acquirerScratch is one goroutine's memory.
@@ -40,22 +55,33 @@ type acquirerScratch struct {
 
 // NewAcquirer returns the acquirer of objectives modelled by models (in
 // their order, each maximised or not), with the thresholds given (NaN for
-// none), for up to capacity evaluated and pending points and workers
-// goroutines. models must have room for as many workers.
-func NewAcquirer(models *outcome.Models, dim int, maximize []bool, thresholds []float64, capacity, workers int) (*Acquirer, error) {
+// none), that scores by method, for up to capacity evaluated and pending
+// points and workers goroutines. models must have room for as many
+// workers.
+func NewAcquirer(models *outcome.Models, dim int, method Method, maximize []bool, thresholds []float64, capacity, workers int) (*Acquirer, error) {
 	m := len(maximize)
-	if len(thresholds) != m {
+	switch {
+	case m < 2 || m > maxObjectives:
+		return nil, fmt.Errorf("pareto: %d objectives; an acquirer takes 2 to %d", m, maxObjectives)
+	case len(thresholds) != m:
 		return nil, fmt.Errorf("pareto: %d thresholds for %d objectives", len(thresholds), m)
 	}
-	d, err := New(m, make([]float64, m), capacity)
-	if err != nil {
-		return nil, err
+	var d *Decomposition
+	if method == EHVI || m <= 3 {
+		var err error
+		if d, err = New(m, make([]float64, m), capacity); err != nil {
+			return nil, err
+		}
 	}
-	a := &Acquirer{models: models, m: m, dim: dim, maximize: maximize, thresholds: thresholds, d: d,
+	a := &Acquirer{models: models, method: method, m: m, dim: dim, maximize: maximize, thresholds: thresholds, d: d,
+		scalar:   newScalarisation(m),
 		believed: make([]float64, capacity*m), keep: make([]bool, capacity), ref: make([]float64, m), workers: make([]acquirerScratch, workers)}
 	for w := range a.workers {
 		a.workers[w] = acquirerScratch{mean: make([]float64, m), sd: make([]float64, m), dMean: make([]float64, m), dSD: make([]float64, m),
-			dMu: make([]float64, m*dim), dSigma: make([]float64, m*dim), ehvi: make([]float64, d.ScratchLen())}
+			dMu: make([]float64, m*dim), dSigma: make([]float64, m*dim)}
+		if d != nil {
+			a.workers[w].ehvi = make([]float64, d.ScratchLen())
+		}
 	}
 	return a, nil
 }
@@ -71,8 +97,8 @@ func (a *Acquirer) sign(j int) float64 {
 
 // Prepare rebuilds the front from the posterior means at the models'
 // evaluated points and at the pending unit points (row-major, dim values
-// each), and the reference point.
-func (a *Acquirer) Prepare(pending []float64) error {
+// each), and the reference point; ParEGO draws its scalarisation from seed.
+func (a *Acquirer) Prepare(pending []float64, seed uint64) error {
 	n, p := a.models.Len(), len(pending)/a.dim
 	if n+p > len(a.believed)/a.m {
 		return fmt.Errorf("pareto: %d evaluated and %d pending points beyond the capacity %d", n, p, len(a.believed)/a.m)
@@ -89,11 +115,18 @@ func (a *Acquirer) Prepare(pending []float64) error {
 			a.believed[i*a.m+j] = a.sign(j) * mean
 		}
 	}
-	a.inferReference(a.believed[:(n+p)*a.m])
+	believed := a.believed[:(n+p)*a.m]
+	a.inferReference(believed)
+	if a.method == ParEGO {
+		a.scalar.draw(believed, a.ref, seed)
+	}
+	if a.d == nil {
+		return nil
+	}
 	if err := a.d.SetReference(a.ref); err != nil {
 		return err
 	}
-	return a.d.Update(a.believed[:(n+p)*a.m])
+	return a.d.Update(believed)
 }
 
 // inferReference sets the reference point: the thresholds, maximised, and
@@ -133,36 +166,49 @@ func (a *Acquirer) Reference(out []float64) {
 }
 
 // Hypervolume is the hypervolume of the last Prepare's front above its
-// reference point.
-func (a *Acquirer) Hypervolume() float64 { return a.d.Hypervolume() }
-
-// LogEHVI returns the log of the expected hypervolume improvement at the
-// unit point u and, unless grad is nil, writes its gradient with respect to
-// u to grad. Where the improvement underflows it is −Inf.
-func (a *Acquirer) LogEHVI(worker int, u, grad []float64) float64 {
-	w := &a.workers[worker]
-	if grad == nil {
-		for j := range a.m {
-			mean, sd := a.models.Posterior(worker, j, u)
-			w.mean[j], w.sd[j] = a.sign(j)*mean, sd
-		}
-		return math.Log(a.d.EHVI(w.mean, w.sd, w.ehvi))
+// reference point; NaN for more than 3 objectives.
+func (a *Acquirer) Hypervolume() float64 {
+	if a.d == nil {
+		return math.NaN()
 	}
+	return a.d.Hypervolume()
+}
+
+// Score returns the log of the method's expected improvement at the unit
+// point u and, unless grad is nil, writes its gradient with respect to u to
+// grad. Where the improvement underflows it is −Inf.
+func (a *Acquirer) Score(worker int, u, grad []float64) float64 {
+	w := &a.workers[worker]
 	for j := range a.m {
-		dMu, dSigma := w.dMu[j*a.dim:(j+1)*a.dim], w.dSigma[j*a.dim:(j+1)*a.dim]
-		mean, sd := a.models.PosteriorGrad(worker, j, u, dMu, dSigma)
+		var mean, sd float64
+		if grad == nil {
+			mean, sd = a.models.Posterior(worker, j, u)
+		} else {
+			mean, sd = a.models.PosteriorGrad(worker, j, u, w.dMu[j*a.dim:(j+1)*a.dim], w.dSigma[j*a.dim:(j+1)*a.dim])
+		}
 		w.mean[j], w.sd[j] = a.sign(j)*mean, sd
 	}
-	ehvi := a.d.EHVIGrad(w.mean, w.sd, w.ehvi, w.dMean, w.dSD)
+	var value float64
+	switch {
+	case a.method == ParEGO:
+		value = a.scalar.improvement(w.mean, w.sd, w.dMean, w.dSD, grad != nil)
+	case grad == nil:
+		return math.Log(a.d.EHVI(w.mean, w.sd, w.ehvi))
+	default:
+		value = a.d.EHVIGrad(w.mean, w.sd, w.ehvi, w.dMean, w.dSD)
+	}
+	if grad == nil {
+		return math.Log(value)
+	}
 	clear(grad)
-	if ehvi <= 0 {
+	if value <= 0 {
 		return math.Inf(-1)
 	}
 	for j := range a.m {
 		dMu, dSigma := w.dMu[j*a.dim:(j+1)*a.dim], w.dSigma[j*a.dim:(j+1)*a.dim]
 		for i := range grad {
-			grad[i] += (a.sign(j)*w.dMean[j]*dMu[i] + w.dSD[j]*dSigma[i]) / ehvi
+			grad[i] += (a.sign(j)*w.dMean[j]*dMu[i] + w.dSD[j]*dSigma[i]) / value
 		}
 	}
-	return math.Log(ehvi)
+	return math.Log(value)
 }

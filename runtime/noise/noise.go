@@ -114,67 +114,13 @@ func Beta(a, b, u float64) float64 {
 }
 
 // Chi2 returns the quantile of the χ²(df) distribution at u: twice the
-// quantile of Gamma(df/2, 1). From u = 1/4 up it inverts the upper tail at
-// 1 − u (exact there) with cephes' igami; below, see gammaLowerQuantile.
+// quantile of Gamma(df/2, 1) (gamma.go).
 func Chi2(df, u float64) float64 {
 	if !(df > 0 && u >= 0 && u <= 1) || math.IsInf(df, 0) {
 		return math.NaN()
 	}
-	if u < lowerTail {
-		return 2 * gammaLowerQuantile(df/2, u)
-	}
-	return 2 * mathext.GammaIncRegCompInv(df/2, 1-u)
+	return 2 * gammaQuantile(df/2, u)
 }
-
-// lowerTail is where Chi2 switches to gammaLowerQuantile, gonum's own switch
-// point between the two methods.
-const lowerTail = 0.25
-
-// gammaLowerQuantile returns x with P(a, x) = u, the regularised lower
-// incomplete gamma function, for 0 ≤ u < 1/4. gonum's GammaIncRegInv
-// allocates here and returns 0 for small shapes and u (χ²(0.5) below
-// u ≈ 1e-6), so this solves log P(a, eᵗ) = log u by Newton's method in
-// t = log x: the function is concave in t (the log-gamma density is
-// log-concave), so the iteration converges from any start, and from igami's
-// estimate, or the small-x series x ≈ (u Γ(a+1))^(1/a) where 1 − u rounds
-// to 1, it needs a few steps.
-func gammaLowerQuantile(a, u float64) float64 {
-	if u == 0 {
-		return 0
-	}
-	lgammaA, _ := math.Lgamma(a)
-	logU := math.Log(u)
-	t := math.Log(mathext.GammaIncRegCompInv(a, 1-u))
-	if math.IsNaN(t) || math.IsInf(t, 0) || u < 1e-8 {
-		lgammaA1, _ := math.Lgamma(a + 1)
-		t = (logU + lgammaA1) / a
-	}
-	if t < minLogFloat {
-		return 0 // the quantile underflows float64
-	}
-	for range maxNewtonSteps {
-		x := math.Exp(t)
-		p := mathext.GammaIncReg(a, x)
-		if !(p > 0) {
-			return math.NaN()
-		}
-		// d log P / dt = x·density(x)/P(a, x).
-		slope := math.Exp(a*t-x-lgammaA) / p
-		step := (math.Log(p) - logU) / slope
-		t -= step
-		if math.Abs(step) <= 4e-16*max(1, math.Abs(t)) {
-			break
-		}
-	}
-	return math.Exp(t)
-}
-
-// minLogFloat is the logarithm of the smallest positive float64.
-var minLogFloat = math.Log(math.SmallestNonzeroFloat64)
-
-// maxNewtonSteps bounds gammaLowerQuantile's iteration; it converges in a
-// handful from its start.
-const maxNewtonSteps = 50
 
 // Pick returns the index of the mixture component for base uniform u: the
 // first k with u < w_0 + … + w_k. The weights sum to 1; the last component

@@ -40,6 +40,7 @@ type Acquirer struct {
 	thresholds []float64 // in the objectives' units; NaN where inferred
 	d          *Decomposition
 	believed   []float64 // the front's candidates, maximised: capacity × m
+	nbelieved  int       // their number at the last Prepare
 	keep       []bool    // scratch: which of them are non-dominated
 	ref        []float64
 	workers    []acquirerScratch
@@ -115,6 +116,7 @@ func (a *Acquirer) Prepare(pending []float64, seed uint64) error {
 			a.believed[i*a.m+j] = a.sign(j) * mean
 		}
 	}
+	a.nbelieved = n + p
 	believed := a.believed[:(n+p)*a.m]
 	a.inferReference(believed)
 	if a.method == ParEGO {
@@ -166,10 +168,11 @@ func (a *Acquirer) Reference(out []float64) {
 }
 
 // Hypervolume is the hypervolume of the last Prepare's front above its
-// reference point; NaN for more than 3 objectives.
+// reference point. For more than 3 objectives it slices (Hypervolume) and
+// allocates.
 func (a *Acquirer) Hypervolume() float64 {
 	if a.d == nil {
-		return math.NaN()
+		return Hypervolume(a.believed[:a.nbelieved*a.m], a.m, a.ref)
 	}
 	return a.d.Hypervolume()
 }

@@ -177,8 +177,8 @@ func scoreGradient(t *testing.T, models *outcome.Models, method Method) {
 	}
 }
 
-// TestFourObjectives: EHVI refuses four objectives, ParEGO scores them
-// (with no hypervolume to report), and neither takes one.
+// TestFourObjectives: EHVI refuses four objectives, ParEGO scores them and
+// the hypervolume is the sliced one, and neither takes one objective.
 func TestFourObjectives(t *testing.T) {
 	var outputs []outcome.Output
 	for _, name := range []string{"a", "b", "c", "d"} {
@@ -209,7 +209,16 @@ func TestFourObjectives(t *testing.T) {
 	if err := a.Prepare(nil, 3); err != nil {
 		t.Fatal(err)
 	}
-	if v := a.Score(0, []float64{0.5, 0.5}, nil); math.IsNaN(v) || !math.IsNaN(a.Hypervolume()) {
-		t.Errorf("score %v, hypervolume %v", v, a.Hypervolume())
+	ref := make([]float64, 4)
+	a.Reference(ref)
+	front := make([]float64, 0, 20)
+	for i := range 5 {
+		for j := range 4 {
+			mean, _ := models.Posterior(0, j, models.Unit(i))
+			front = append(front, mean)
+		}
+	}
+	if v, hv := a.Score(0, []float64{0.5, 0.5}, nil), a.Hypervolume(); math.IsNaN(v) || hv != Hypervolume(front, 4, ref) || !(hv > 0) {
+		t.Errorf("score %v, hypervolume %v, want %v", v, hv, Hypervolume(front, 4, ref))
 	}
 }

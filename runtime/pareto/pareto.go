@@ -2,14 +2,17 @@
 // which vectors no other dominates, the hypervolume they dominate above a
 // reference point, and the expected hypervolume improvement (EHVI) of an
 // outcome whose objectives are independent Gaussians, exactly, from a
-// decomposition of the region the front does not dominate into boxes.
+// decomposition of the region the front does not dominate into boxes; and
+// an Acquirer that scores an optimiser's candidate points by EHVI or by
+// ParEGO from the objectives' Gaussian processes (runtime/outcome).
 //
 // Every objective is maximised: a minimised one enters negated, with its
 // threshold negated as the reference point's coordinate. Vectors are rows of
 // a row-major slice, m values each.
 //
 // A Decomposition allocates in New only; Update, Hypervolume, Improvement
-// and EHVI allocate nothing.
+// and EHVI allocate nothing. The function Hypervolume, for any number of
+// objectives, allocates.
 package pareto
 
 import "slices"

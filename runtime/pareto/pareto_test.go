@@ -221,3 +221,30 @@ func TestAllocationFree(t *testing.T) {
 		t.Errorf("%v allocations", a)
 	}
 }
+
+// TestHypervolumeAnyDimension: the sliced hypervolume is the
+// inclusion–exclusion formula's in 2 to 4 dimensions, and the
+// decomposition's in 2 and 3.
+func TestHypervolumeAnyDimension(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, m := range []int{2, 3, 4} {
+		ref := make([]float64, m)
+		for trial := range 30 {
+			points := randomFront(rng, 1+trial%9, m)
+			want := inclusionExclusion(points, m, ref)
+			if got := Hypervolume(points, m, ref); math.Abs(got-want) > 1e-12 {
+				t.Fatalf("m=%d, %d points: hypervolume %v, inclusion–exclusion %v", m, len(points)/m, got, want)
+			}
+			if m > 3 {
+				continue
+			}
+			d, _ := New(m, ref, 12)
+			if err := d.Update(points); err != nil {
+				t.Fatal(err)
+			}
+			if got := Hypervolume(points, m, ref); math.Abs(got-d.Hypervolume()) > 1e-12 {
+				t.Fatalf("m=%d: sliced %v, decomposition %v", m, got, d.Hypervolume())
+			}
+		}
+	}
+}

@@ -21,6 +21,15 @@ Methods:
                  from one seed point each problem declares safe (SEEDS), with
                  acquisition safe_ucb: the conservative way the requirements
                  replace
+    boc-safe-require
+                 safe_ucb with the first constraint a requirement and the
+                 others safety constraints (from the seed): where only some
+                 limits must hold at every evaluation (gramacy: the disc is
+                 the safety constraint, the wiggly boundary the requirement);
+                 problems of one constraint have no row for it
+
+The safe methods' column of truly unsafe evaluations sums, over the runs,
+the evaluations whose true safety constraints broke a limit.
 
     BOC=/tmp/boc /usr/bin/python3 bench/library/boc_constrained.py --seeds 20 --markdown
 
@@ -59,10 +68,12 @@ SOURCES = {
 SEEDS = {"gardner": [1.5, 3], "gramacy": [0.5, 0.5], "branin_disk": [2.5, 7.5], "branin_spot": [math.pi + 0.5, 2.775],
          "hartmann6_l1": [0.25] * 6}
 
-METHODS = {"boc-ei": ("ei", False), "boc-nei": ("nei", False), "boc-kg": ("kg", False), "boc-ucb": ("ucb", False), "boc-random": ("ei", True), "boc-safe": ("safe_ucb", False)}
+METHODS = {"boc-ei": ("ei", False), "boc-nei": ("nei", False), "boc-kg": ("kg", False), "boc-ucb": ("ucb", False), "boc-random": ("ei", True),
+           "boc-safe": ("safe_ucb", False), "boc-safe-require": ("safe_ucb", False)}
 
 
-def source(name, acquisition):
+def source(name, method):
+    acquisition, _ = METHODS[method]
     dims, objective, cons = SOURCES[name]
     d = PROBLEMS[name]
     n = len(d["lo"])
@@ -70,7 +81,11 @@ def source(name, acquisition):
                                                                                f"objective minimize {objective}", ""]
     if acquisition == "safe_ucb":
         seed = ", ".join(repr(v) for v in SEEDS[name])
-        lines += [f"constraint c{k}: simulated {c} <= 0 {{ seed [[{seed}]] }}" for k, c in enumerate(cons)]
+        for k, c in enumerate(cons):
+            if method == "boc-safe-require" and k == 0:
+                lines.append(f"require c{k}: simulated {c} <= 0")
+            else:
+                lines.append(f"constraint c{k}: simulated {c} <= 0 {{ seed [[{seed}]] }}")
         design = []
     else:
         lines += [f"require c{k}: simulated {c} <= 0" for k, c in enumerate(cons)]
@@ -80,10 +95,9 @@ def source(name, acquisition):
 
 
 def build(boc, workdir, name, method):
-    acquisition, _ = METHODS[method]
     path = os.path.join(workdir, f"{name}_{method}.bo")
     with open(path, "w") as f:
-        f.write(source(name, acquisition))
+        f.write(source(name, method))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     return exe
@@ -103,8 +117,9 @@ def feasible(p, x):
 
 def run(exe, name, seed, random):
     """The true regret-to-be (f(x), or nan when the recommendation is missing or
-    truly infeasible) after each evaluation, and the first truly feasible
-    evaluation (None if none)."""
+    truly infeasible) after each evaluation, the first truly feasible
+    evaluation (None if none) and the truly unsafe evaluations (None without
+    safety constraints)."""
     p = PROBLEMS[name]
     args = [exe, "run", "--json", "--trace", "--seed", str(seed)]
     if random:
@@ -119,7 +134,7 @@ def run(exe, name, seed, random):
         if rec is not None and feasible(p, point(p, rec)):
             value = p["f"](point(p, rec))
         trace.append(value)
-    return trace, first
+    return trace, first, out.get("unsafe_evaluations")
 
 
 def report(boc, problems, methods, seeds, markdown):
@@ -131,20 +146,24 @@ def report(boc, problems, methods, seeds, markdown):
                 p["optimum"] = grid_optimum(p["f"], p["cons"], p["lo"], p["hi"])
             budgets = [p["budget"] // 5, p["budget"] // 2, p["budget"]]
             head = ["problem", "method"] + [str(b) for b in budgets] + \
-                ["runs with no feasible recommendation at the end", "first feasible evaluation (median over the runs that made one)"]
+                ["runs with no feasible recommendation at the end", "first feasible evaluation (median over the runs that made one)",
+                 "truly unsafe evaluations (all runs)"]
             rows = []
             for m in methods:
+                if m == "boc-safe-require" and len(SOURCES[name][2]) < 2:
+                    continue  # nothing to keep as a safety constraint beside the requirement
                 start = time.time()
                 exe = build(boc, workdir, name, m)
                 runs = [run(exe, name, s, METHODS[m][1]) for s in range(1, seeds + 1)]
                 cells = []
                 for b in budgets:
-                    regrets = [t[b - 1] - p["optimum"] for t, _ in runs if not math.isnan(t[b - 1])]
+                    regrets = [t[b - 1] - p["optimum"] for t, _, _ in runs if not math.isnan(t[b - 1])]
                     cells.append(cell(summarise(regrets)) if regrets else "n/a")
-                firsts = sorted(f for _, f in runs if f is not None)
-                never = sum(1 for t, _ in runs if math.isnan(t[-1]))
+                firsts = sorted(f for _, f, _ in runs if f is not None)
+                never = sum(1 for t, _, _ in runs if math.isnan(t[-1]))
                 median_first = firsts[len(firsts) // 2] if firsts else "none"
-                rows.append([name, m] + cells + [str(never), str(median_first)])
+                unsafe = [u for _, _, u in runs if u is not None]
+                rows.append([name, m] + cells + [str(never), str(median_first), str(sum(unsafe)) if unsafe else "–"])
                 print(f"boc_constrained: {name} with {m}: {seeds} seeds in {time.time() - start:.1f} s", file=sys.stderr)
             print(f"\n{name}: f* = {p['optimum']:.6g}; regret of the recommendation, median [quartiles] over seeds 1..{seeds} "
                   "(runs with a truly feasible one), after each budget\n", file=out)

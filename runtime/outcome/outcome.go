@@ -465,6 +465,22 @@ func (m *Models) meetAll(w *scratch, atConfidence bool) bool {
 	return true
 }
 
+// TrainMean returns output k's posterior mean at evaluated point i, in O(1).
+func (m *Models) TrainMean(k, i int) float64 { return m.models[k].gp.TrainMean(i) }
+
+// Mean returns output k's posterior mean at the unit point u, in O(n)
+// where Posterior's sd costs O(n²), with worker's memory.
+func (m *Models) Mean(worker, k int, u []float64) float64 {
+	w := &m.workers[worker]
+	copy(w.at, u)
+	mod := m.models[k]
+	n := m.Len()
+	for i := range n {
+		w.kvec[i] = mod.Kernel.Eval(w.at, m.Unit(i))
+	}
+	return mod.gp.Mean(w.kvec[:n])
+}
+
 // Posterior returns output k's posterior mean and standard deviation at the
 // unit point u (latent, in the output's units), with worker's memory.
 func (m *Models) Posterior(worker, k int, u []float64) (mean, sd float64) {

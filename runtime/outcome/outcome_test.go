@@ -362,3 +362,20 @@ func TestOutputsWithoutLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMeans: Mean and TrainMean are Posterior's mean, at a new point and at
+// the evaluated ones.
+func TestMeans(t *testing.T) {
+	m := observed(t, true, 12)
+	for k := range 2 {
+		u := []float64{0.21, 0.77}
+		if mean, _ := m.Posterior(0, k, u); math.Abs(m.Mean(0, k, u)-mean) > 1e-12 {
+			t.Errorf("output %d: Mean %v, Posterior's %v", k, m.Mean(0, k, u), mean)
+		}
+		for i := range m.Len() {
+			if mean, _ := m.Posterior(0, k, m.Unit(i)); math.Abs(m.TrainMean(k, i)-mean) > 1e-9*max(1, math.Abs(mean)) {
+				t.Errorf("output %d, point %d: TrainMean %v, Posterior's %v", k, i, m.TrainMean(k, i), mean)
+			}
+		}
+	}
+}

@@ -105,14 +105,13 @@ func (a *Acquirer) Prepare(pending []float64, seed uint64) error {
 		return fmt.Errorf("pareto: %d evaluated and %d pending points beyond the capacity %d", n, p, len(a.believed)/a.m)
 	}
 	for i := range n + p {
-		var u []float64
-		if i < n {
-			u = a.models.Unit(i)
-		} else {
-			u = pending[(i-n)*a.dim : (i-n+1)*a.dim]
-		}
 		for j := range a.m {
-			mean, _ := a.models.Posterior(0, j, u)
+			var mean float64
+			if i < n {
+				mean = a.models.TrainMean(j, i)
+			} else {
+				mean = a.models.Mean(0, j, pending[(i-n)*a.dim:(i-n+1)*a.dim])
+			}
 			a.believed[i*a.m+j] = a.sign(j) * mean
 		}
 	}

@@ -192,9 +192,9 @@ type Result struct {
 	BestValue            float64 // the value there without observation noise, NaN if unknown
 	Stopped              string  // why the run ended, e.g. "budget"
 	// Violations, UnsafeEvaluations, Unmet and TrulyUnmet are the final
-	// counts of Safety's;
-	// SafeSize is the number of points certified safe at the last
-	// suggestion, SeedPoints the number of seeds it started from.
+	// counts of Safety's; SafeSize is the number of points certified safe
+	// at the last suggestion, SeedPoints the number of seeds it started
+	// from.
 	Violations, UnsafeEvaluations int
 	Unmet, TrulyUnmet             int
 	SafeSize, SeedPoints          int

@@ -465,6 +465,12 @@ func (m *Models) meetAll(w *scratch, atConfidence bool) bool {
 	return true
 }
 
+// Outputs is the number of outputs.
+func (m *Models) Outputs() int { return len(m.models) }
+
+// Limited reports whether output k has a Limit (an outcome constraint).
+func (m *Models) Limited(k int) bool { return m.models[k].Limit != nil }
+
 // TrainMean returns output k's posterior mean at evaluated point i, in O(1).
 func (m *Models) TrainMean(k, i int) float64 { return m.models[k].gp.TrainMean(i) }
 

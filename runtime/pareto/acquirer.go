@@ -30,6 +30,13 @@ const (
 // reference point's coordinate is inferred from that front as BoTorch does:
 // its worst value less a tenth of its range.
 //
+// Outputs of the models after the objectives that have a Limit are
+// requirements, and take the rule of the single-objective optimiser: the
+// front holds only the evaluated points that meet them with their
+// confidence (and the pending ones likely to), the score adds the log of
+// the probability of meeting them, and while no evaluated point meets them
+// the score is that log probability alone.
+//
 // Prepare allocates nothing; Score neither, and up to New's workers
 // goroutines may call it at once between Prepares.
 type Acquirer struct {
@@ -45,6 +52,8 @@ type Acquirer struct {
 	ref        []float64
 	workers    []acquirerScratch
 	scalar     scalarisation // ParEGO's, of the last Prepare
+	requires   bool          // whether the models have requirements
+	seeking    bool          // whether the score seeks feasibility (no evaluated point is feasible)
 }
 
 // acquirerScratch is one goroutine's memory.
@@ -54,10 +63,10 @@ type acquirerScratch struct {
 	ehvi                 []float64
 }
 
-// NewAcquirer returns the acquirer of objectives modelled by models (in
-// their order, each maximised or not), with the thresholds given (NaN for
-// none), that scores by method, for up to capacity evaluated and pending
-// points and workers goroutines. models must have room for as many
+// NewAcquirer returns the acquirer of objectives modelled by models' first
+// outputs (in their order, each maximised or not), with the thresholds given
+// (NaN for none), that scores by method, for up to capacity evaluated and
+// pending points and workers goroutines. models must have room for as many
 // workers.
 func NewAcquirer(models *outcome.Models, dim int, method Method, maximize []bool, thresholds []float64, capacity, workers int) (*Acquirer, error) {
 	m := len(maximize)
@@ -66,6 +75,15 @@ func NewAcquirer(models *outcome.Models, dim int, method Method, maximize []bool
 		return nil, fmt.Errorf("pareto: %d objectives; an acquirer takes 2 to %d", m, maxObjectives)
 	case len(thresholds) != m:
 		return nil, fmt.Errorf("pareto: %d thresholds for %d objectives", len(thresholds), m)
+	case models.Outputs() < m:
+		return nil, fmt.Errorf("pareto: %d objectives, but the models have %d outputs", m, models.Outputs())
+	}
+	requires := false
+	for k := range models.Outputs() {
+		if k < m && models.Limited(k) {
+			return nil, fmt.Errorf("pareto: objective %d of the models has a limit", k)
+		}
+		requires = requires || models.Limited(k)
 	}
 	var d *Decomposition
 	if method == EHVI || m <= 3 {
@@ -74,7 +92,7 @@ func NewAcquirer(models *outcome.Models, dim int, method Method, maximize []bool
 			return nil, err
 		}
 	}
-	a := &Acquirer{models: models, method: method, m: m, dim: dim, maximize: maximize, thresholds: thresholds, d: d,
+	a := &Acquirer{models: models, method: method, m: m, dim: dim, maximize: maximize, thresholds: thresholds, d: d, requires: requires,
 		scalar:   newScalarisation(m),
 		believed: make([]float64, capacity*m), keep: make([]bool, capacity), ref: make([]float64, m), workers: make([]acquirerScratch, workers)}
 	for w := range a.workers {
@@ -104,19 +122,34 @@ func (a *Acquirer) Prepare(pending []float64, seed uint64) error {
 	if n+p > len(a.believed)/a.m {
 		return fmt.Errorf("pareto: %d evaluated and %d pending points beyond the capacity %d", n, p, len(a.believed)/a.m)
 	}
+	count, feasible := 0, 0
 	for i := range n + p {
+		var u []float64
+		switch {
+		case i >= n:
+			u = pending[(i-n)*a.dim : (i-n+1)*a.dim]
+			if a.requires && !a.models.Likely(u) {
+				continue
+			}
+		case a.requires && !a.models.Feasible(i):
+			continue
+		default:
+			feasible++
+		}
 		for j := range a.m {
-			var mean float64
-			if i < n {
+			mean := 0.0
+			if u == nil {
 				mean = a.models.TrainMean(j, i)
 			} else {
-				mean = a.models.Mean(0, j, pending[(i-n)*a.dim:(i-n+1)*a.dim])
+				mean = a.models.Mean(0, j, u)
 			}
-			a.believed[i*a.m+j] = a.sign(j) * mean
+			a.believed[count*a.m+j] = a.sign(j) * mean
 		}
+		count++
 	}
-	a.nbelieved = n + p
-	believed := a.believed[:(n+p)*a.m]
+	a.seeking = a.requires && feasible == 0
+	a.nbelieved = count
+	believed := a.believed[:count*a.m]
 	a.inferReference(believed)
 	if a.method == ParEGO {
 		a.scalar.draw(believed, a.ref, seed)
@@ -177,9 +210,28 @@ func (a *Acquirer) Hypervolume() float64 {
 }
 
 // Score returns the log of the method's expected improvement at the unit
-// point u and, unless grad is nil, writes its gradient with respect to u to
-// grad. Where the improvement underflows it is −Inf.
+// point u, plus the log of the probability of meeting the requirements, and,
+// unless grad is nil, writes its gradient with respect to u to grad. Where
+// the improvement underflows it is −Inf. While no evaluated point meets the
+// requirements it is the log probability alone.
 func (a *Acquirer) Score(worker int, u, grad []float64) float64 {
+	if !a.requires {
+		return a.logImprovement(worker, u, grad)
+	}
+	if a.seeking {
+		clear(grad)
+		return a.models.LogFeasibility(worker, u, grad)
+	}
+	v := a.logImprovement(worker, u, grad)
+	return v + a.models.LogFeasibility(worker, u, grad)
+}
+
+// SeeksFeasibility reports whether the last Prepare found no evaluated
+// point that meets the requirements, so that Score seeks one.
+func (a *Acquirer) SeeksFeasibility() bool { return a.seeking }
+
+// logImprovement is Score without the requirements.
+func (a *Acquirer) logImprovement(worker int, u, grad []float64) float64 {
 	w := &a.workers[worker]
 	for j := range a.m {
 		var mean, sd float64

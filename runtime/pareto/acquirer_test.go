@@ -221,3 +221,91 @@ func TestFourObjectives(t *testing.T) {
 		t.Errorf("score %v, hypervolume %v, want %v", v, hv, Hypervolume(front, 4, ref))
 	}
 }
+
+// TestAcquirerWithRequirement: with a requirement (x ≤ 0.1 on BraninCurrin,
+// half the region of interest; an output with a Limit after the
+// objectives), the points the score chooses after 6 random ones meet it,
+// all but one at most (all of them when the test was written; 15 of 18
+// without the requirement), and the truly feasible evaluated points
+// dominate more than random search's feasible ones; while no evaluated
+// point meets it, the score is the log probability of meeting it.
+func TestAcquirerWithRequirement(t *testing.T) {
+	const design, budget, candidates = 6, 24, 2000
+	ref := [2]float64{18, 6}
+	requirement := func(u []float64) float64 { return u[0] }
+	models := func() *outcome.Models {
+		var outputs []outcome.Output
+		for _, name := range []string{"branin", "currin", "x"} {
+			outputs = append(outputs, outcome.Output{Name: name, Kernel: kernel.NewStationary(kernel.Matern52, 1, []float64{0.3, 0.3}),
+				Learned: []bool{true, true, true}, Lower: []float64{0.05, 0.01, 0.01}, Upper: []float64{20, 10, 10}, NoiseVariance: 1e-6})
+		}
+		outputs[2].Limit = &outcome.Limit{Threshold: 0.1, Confidence: 0.9}
+		m, err := outcome.New(outputs, 2, budget, 1, design)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for seed := range uint64(2) {
+		rng := rand.New(rand.NewPCG(seed, 13))
+		m := models()
+		a, err := NewAcquirer(m, 2, EHVI, []bool{false, false}, []float64{ref[0], ref[1]}, budget, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found, random [][2]float64
+		chosenFeasible := 0
+		for i := range budget {
+			u := []float64{rng.Float64(), rng.Float64()}
+			if r := []float64{rng.Float64(), rng.Float64()}; requirement(r) <= 0.1 {
+				random = append(random, braninCurrin(r))
+			}
+			if i >= design {
+				if err := a.Prepare(nil, uint64(i)); err != nil {
+					t.Fatal(err)
+				}
+				best := math.Inf(-1)
+				for range candidates {
+					c := []float64{rng.Float64(), rng.Float64()}
+					if v := a.Score(0, c, nil); v > best {
+						best, u = v, c
+					}
+				}
+				if requirement(u) <= 0.1 {
+					chosenFeasible++
+				}
+			}
+			y := braninCurrin(u)
+			if requirement(u) <= 0.1 {
+				found = append(found, y)
+			}
+			if err := m.Observe(u, []float64{y[0], y[1], requirement(u)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hv, hvRandom := hypervolumeOf(t, found, ref), hypervolumeOf(t, random, ref)
+		t.Logf("seed %d: %d of %d chosen points feasible; feasible hypervolume %.2f, %.2f at random", seed, chosenFeasible, budget-design, hv, hvRandom)
+		if hv <= hvRandom || chosenFeasible < budget-design-1 {
+			t.Errorf("seed %d: %d of %d chosen points feasible; feasible hypervolume %.2f, %.2f at random", seed, chosenFeasible, budget-design, hv, hvRandom)
+		}
+	}
+	// Every evaluated point breaks the requirement: the score seeks it.
+	m := models()
+	for _, u := range [][]float64{{0.5, 0.2}, {0.2, 0.8}, {0.9, 0.5}} {
+		y := braninCurrin(u)
+		if err := m.Observe(u, []float64{y[0], y[1], requirement(u)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := NewAcquirer(m, 2, EHVI, []bool{false, false}, []float64{ref[0], ref[1]}, budget, 1)
+	if err := a.Prepare(nil, 1); err != nil {
+		t.Fatal(err)
+	}
+	u := []float64{0.7, 0.5}
+	if !a.SeeksFeasibility() || a.Score(0, u, nil) != m.LogFeasibility(0, u, nil) {
+		t.Errorf("no feasible point: seeks %v, score %v, log feasibility %v", a.SeeksFeasibility(), a.Score(0, u, nil), m.LogFeasibility(0, u, nil))
+	}
+	if _, err := NewAcquirer(m, 2, EHVI, []bool{false, false, false}, []float64{0, 0, 0}, budget, 1); err == nil {
+		t.Error("an output with a limit accepted as an objective")
+	}
+}

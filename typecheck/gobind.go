@@ -159,7 +159,12 @@ func importPathProblem(path string) string {
 // goForm is one of the accepted shapes of a bound Go function: an optional
 // leading context.Context, the value, under `observation noise reported` its
 // noise sd after it, and an optional trailing error.
-type goForm struct{ context, sd, err bool }
+type goForm struct {
+	context, sd, err bool
+	// outcomes: the function returns no value of its own, only the struct
+	// of values (several objectives).
+	outcomes bool
+}
 
 // goForms are the accepted forms, with or without the sd.
 func goForms(sd bool) []goForm {
@@ -186,35 +191,12 @@ const (
 // this domain's D and shape: under objectiveValueSD exactly the forms that
 // return the noise sd after the value, otherwise those that do not.
 func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, bool) {
-	if b.Path == nil || b.Func == nil {
-		c.incomplete("go binding")
+	gf, ok := c.loadGoFunc(b)
+	if !ok {
 		return ir.Binding{}, false
 	}
-	path, name := b.Path.Value, b.Func.Name
-	if msg := importPathProblem(path); msg != "" {
-		c.errorHint(b.Path.Pos, `e.g. go "example.com/mymodule/field".Measure`, "%s", msg)
-		return ir.Binding{}, false
-	}
-	gp := c.goPkgs[path]
-	if gp == nil || gp.pkg == nil {
-		problem := "it was not loaded"
-		if gp != nil {
-			problem = gp.problem
-		}
-		c.errorHint(b.Path.Pos, fmt.Sprintf("the package must build from the .bo file's directory: go build %s", path),
-			"Go package %q does not load: %s", path, problem)
-		return ir.Binding{}, false
-	}
-	fn, ok := c.goFunc(gp.pkg, b.Func)
-	if !ok || !c.domainOK {
-		return ir.Binding{}, false
-	}
-	sig := fn.Type().(*types.Signature)
-	ctxType := contextType(gp.pkg.Types)
+	path, name, gp, sig, ctxType, declared := b.Path.Value, b.Func.Name, gf.pkg, gf.sig, gf.ctxType, gf.declared
 	withSD := shape == objectiveValueSD
-	pos := gp.pkg.Fset.Position(fn.Pos())
-	declared := fmt.Sprintf("%s is declared at %s:%d:%d as %s", name, c.relPath(pos.Filename), pos.Line, pos.Column,
-		types.TypeString(sig, types.RelativeTo(gp.pkg.Types)))
 	var reports []string
 	var values types.Type
 	if shape != valueOnly {
@@ -230,7 +212,7 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 				c.report(dsl.Warningf(b.Func.Pos, "%s returns constraint values, but no constraint is reported by the objective: they are not used", name).
 					WithHint("to keep to one, declare it: constraint NAME: reported <= LIMIT"))
 			}
-			fields, ok := c.valueFields(b.Func, declared, values, reports)
+			fields, ok := c.valueFields(b.Func, declared, values, nil, reports)
 			bound.GoValues, bound.GoFields = true, fields
 			return bound, ok
 		case len(reports) > 0:
@@ -267,6 +249,49 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 	c.errorHint(b.Func.Pos, accepted, "%s; want %s (%d scalar domain %s: %s)",
 		declared, types.TypeString(want, types.RelativeTo(gp.pkg.Types)), c.prog.D, noun, c.componentList())
 	return ir.Binding{}, false
+}
+
+// goFuncOf is a go binding's function, loaded: its package, its signature,
+// context.Context as its package sees it (nil when it does not import
+// context), and where and how it is declared, for messages.
+type goFuncOf struct {
+	pkg      *goPackage
+	sig      *types.Signature
+	ctxType  types.Type
+	declared string
+}
+
+// loadGoFunc finds the function a go binding names in its loaded package,
+// reporting why when it cannot, or when the domain did not check.
+func (c *checker) loadGoFunc(b *ast.GoBinding) (goFuncOf, bool) {
+	if b.Path == nil || b.Func == nil {
+		c.incomplete("go binding")
+		return goFuncOf{}, false
+	}
+	path, name := b.Path.Value, b.Func.Name
+	if msg := importPathProblem(path); msg != "" {
+		c.errorHint(b.Path.Pos, `e.g. go "example.com/mymodule/field".Measure`, "%s", msg)
+		return goFuncOf{}, false
+	}
+	gp := c.goPkgs[path]
+	if gp == nil || gp.pkg == nil {
+		problem := "it was not loaded"
+		if gp != nil {
+			problem = gp.problem
+		}
+		c.errorHint(b.Path.Pos, fmt.Sprintf("the package must build from the .bo file's directory: go build %s", path),
+			"Go package %q does not load: %s", path, problem)
+		return goFuncOf{}, false
+	}
+	fn, ok := c.goFunc(gp.pkg, b.Func)
+	if !ok || !c.domainOK {
+		return goFuncOf{}, false
+	}
+	sig := fn.Type().(*types.Signature)
+	pos := gp.pkg.Fset.Position(fn.Pos())
+	declared := fmt.Sprintf("%s is declared at %s:%d:%d as %s", name, c.relPath(pos.Filename), pos.Line, pos.Column,
+		types.TypeString(sig, types.RelativeTo(gp.pkg.Types)))
+	return goFuncOf{pkg: gp, sig: sig, ctxType: contextType(gp.pkg.Types), declared: declared}, true
 }
 
 // matchGoForm finds the accepted form, with or without the sd, that sig is.
@@ -338,7 +363,9 @@ func goSignature(form goForm, d int, ctxType, values types.Type) *types.Signatur
 		params = append(params, param(ctxType))
 	}
 	params = append(params, param(types.NewArray(types.Typ[types.Float64], int64(d))))
-	results = append(results, param(types.Typ[types.Float64]))
+	if !form.outcomes {
+		results = append(results, param(types.Typ[types.Float64]))
+	}
 	if form.sd {
 		results = append(results, param(types.Typ[types.Float64]))
 	}

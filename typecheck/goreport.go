@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -90,10 +91,11 @@ func goFieldName(name string) string {
 // no tag decides: without case and underscores.
 func fieldKey(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
 
-// valueFields maps each reported constraint to its field of values, the
-// struct the Go objective declared (`declared` describes the function)
-// returns; errors are reported at the function's name in the .bo file.
-func (c *checker) valueFields(fn *ast.Ident, declared string, values types.Type, reports []string) (map[string]string, bool) {
+// valueFields maps each reported constraint, and each of several
+// objectives (objectives, its first names), to its field of values, the
+// struct the Go function declared (`declared` describes it) returns; errors
+// are reported at the function's name in the .bo file.
+func (c *checker) valueFields(fn *ast.Ident, declared string, values types.Type, objectives, reports []string) (map[string]string, bool) {
 	st := values.Underlying().(*types.Struct)
 	typeName := types.TypeString(values, types.RelativeTo(nil))
 	if named, ok := values.(*types.Named); ok {
@@ -105,8 +107,14 @@ func (c *checker) valueFields(fn *ast.Ident, declared string, values types.Type,
 		ok = false
 	}
 	tag := func(i int) string { return reflect.StructTag(st.Tag(i)).Get("boc") }
+	what := func(name string) string {
+		if slices.Contains(objectives, name) {
+			return "objective " + name
+		}
+		return "constraint " + name
+	}
 	fields := map[string]string{}
-	for _, name := range reports {
+	for _, name := range append(slices.Clone(objectives), reports...) {
 		var tagged, named []int
 		for i := range st.NumFields() {
 			switch t := tag(i); {
@@ -128,20 +136,24 @@ func (c *checker) valueFields(fn *ast.Ident, declared string, values types.Type,
 					hint += fmt.Sprintf(" (field %s is tagged boc:%q)", st.Field(i).Name(), t)
 				}
 			}
-			fail(hint, "%s has no field for constraint %s, which the objective reports", typeName, name)
+			reported := ", which the objective reports"
+			if slices.Contains(objectives, name) {
+				reported = ""
+			}
+			fail(hint, "%s has no field for %s%s", typeName, what(name), reported)
 			continue
 		case len(match) > 1:
 			fail(fmt.Sprintf("tag the field to use `boc:%q`", name),
-				"fields %s and %s of %s both match constraint %s", st.Field(match[0]).Name(), st.Field(match[1]).Name(), typeName, name)
+				"fields %s and %s of %s both match %s", st.Field(match[0]).Name(), st.Field(match[1]).Name(), typeName, what(name))
 			continue
 		}
 		f := st.Field(match[0])
 		switch {
 		case !f.Exported():
 			fail("export it: give it a name that starts with an upper-case letter",
-				"field %s of %s, the value of constraint %s, is not exported; the generated code cannot read it", f.Name(), typeName, name)
+				"field %s of %s, the value of %s, is not exported; the generated code cannot read it", f.Name(), typeName, what(name))
 		case !types.Identical(f.Type().Underlying(), types.Typ[types.Float64]):
-			fail("", "field %s of %s, the value of constraint %s, is %s; want float64", f.Name(), typeName, name,
+			fail("", "field %s of %s, the value of %s, is %s; want float64", f.Name(), typeName, what(name),
 				types.TypeString(f.Type(), types.RelativeTo(f.Pkg())))
 		default:
 			fields[name] = f.Name()

@@ -30,12 +30,17 @@ func (c *checker) checkObjectives(s *ast.ObjectiveStmt) {
 	}
 	out := ir.Objective{Binding: ir.Binding{Kind: ir.ExprBinding, Span: s.Pos}}
 	ok := true
-	if s.Binding != nil {
-		if g, isGo := s.Binding.(*ast.GoBinding); isGo {
-			c.errorHint(g.Pos, "use exec or external, or compute each objective: minimize NAME = EXPR",
-				"a Go function measuring several objectives is not built in this version of boc")
-			return
+	switch b := s.Binding.(type) {
+	case nil:
+	case *ast.GoBinding:
+		var names []string
+		for _, l := range s.Lines {
+			if l != nil && l.Name != nil {
+				names = append(names, l.Name.Name)
+			}
 		}
+		out.Binding, ok = c.goObjectives(b, names)
+	default:
 		out.Binding, ok = c.measuredBinding(s.Binding, "external", objectiveValue)
 	}
 	seen := map[string]dsl.Span{}

@@ -98,3 +98,24 @@ type Flight struct {
 func Fly(x [2]float64) (float64, Flight) {
 	return Measure(x), Flight{altitude: x[0], Mode: "survey", Speed: x[1], SPEED: x[1]}
 }
+
+// Outcome is what a rig reports of a setting: two objectives and a
+// reading.
+type Outcome struct {
+	Throughput float64
+	Latency    float64 `boc:"delay"`
+	Purity     float64
+}
+
+// Rig measures a setting's throughput, delay and purity.
+func Rig(x [2]float64) Outcome {
+	return Outcome{Throughput: 100 * x[0], Latency: 50 + 200*x[0]*x[1], Purity: 1 - 0.1*x[1]}
+}
+
+// RigCtxErr is Rig, honouring cancellation.
+func RigCtxErr(ctx context.Context, x [2]float64) (Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, err
+	}
+	return Rig(x), nil
+}

@@ -89,14 +89,10 @@ func sexpr(n ast.Node) string {
 		}
 		return group("minimize", n.Binding)
 	case *ast.ObjectiveLine:
-		sense := "minimize"
-		if n.Maximize {
-			sense = "maximize"
-		}
 		if n.Op == "" {
-			return group(sense, n.Name, n.Expr)
+			return group(n.Sense(), n.Name, n.Expr)
 		}
-		return group(sense, n.Name, n.Expr, n.Op, n.Threshold)
+		return group(n.Sense(), n.Name, n.Expr, n.Op, n.Threshold)
 	case *ast.InputNoiseStmt:
 		return group("input-noise", nodes(n.Decls)...)
 	case *ast.NoiseDecl:

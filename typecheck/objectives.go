@@ -92,7 +92,7 @@ func (c *checker) objectiveLine(l *ast.ObjectiveLine, measured bool) (ir.Output,
 			"objective %s is measured by the block's binding and cannot also be computed", o.Name)
 		ok = false
 	case !measured && l.Expr == nil:
-		c.errorHint(l.Pos, fmt.Sprintf("compute it (%s %s = EXPR), or measure them all: objective exec \"./rig\" { ... }", sense(l.Maximize), o.Name),
+		c.errorHint(l.Pos, fmt.Sprintf("compute it (%s %s = EXPR), or measure them all: objective exec \"./rig\" { ... }", l.Sense(), o.Name),
 			"objective %s has no expression, and the block no binding to measure it", o.Name)
 		ok = false
 	case l.Expr != nil:
@@ -107,20 +107,13 @@ func (c *checker) objectiveLine(l *ast.ObjectiveLine, measured bool) (ir.Output,
 		want = ">="
 	}
 	if l.Op != want {
-		c.errorHint(l.OpPos, fmt.Sprintf("%s %s %s h: values %s h are of no interest", sense(l.Maximize), o.Name, want, beyond(l.Maximize)),
+		c.errorHint(l.OpPos, fmt.Sprintf("%s %s %s h: values %s h are of no interest", l.Sense(), o.Name, want, beyond(l.Maximize)),
 			"the threshold of objective %s is written with %s, got %s", o.Name, want, l.Op)
 		return o, false
 	}
 	t, tok := c.threshold(l.Threshold, "objective "+o.Name)
 	o.Threshold = t
 	return o, ok && tok
-}
-
-func sense(maximize bool) string {
-	if maximize {
-		return "maximize"
-	}
-	return "minimize"
 }
 
 // beyond says on which side of a threshold an objective's values are of no

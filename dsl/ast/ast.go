@@ -91,6 +91,10 @@ type ObjectiveStmt struct {
 	Lines    []*ObjectiveLine
 }
 
+// Sense is the statement's keyword for its direction: "maximize" or
+// "minimize".
+func (s *ObjectiveStmt) Sense() string { return sense(s.Maximize) }
+
 // ObjectiveLine is one of several objectives: `maximize|minimize NAME
 // [= EXPR] [CMP THRESHOLD]`. Expr is nil for a measured objective, Op ""
 // without a threshold.
@@ -102,6 +106,16 @@ type ObjectiveLine struct {
 	Op        string
 	OpPos     dsl.Span
 	Threshold Expr
+}
+
+// Sense is the line's keyword: "maximize" or "minimize".
+func (l *ObjectiveLine) Sense() string { return sense(l.Maximize) }
+
+func sense(maximize bool) string {
+	if maximize {
+		return "maximize"
+	}
+	return "minimize"
 }
 
 // InputNoiseStmt is `input noise { TARGET ~ DIST ... }` or the one-line form.

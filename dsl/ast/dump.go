@@ -60,13 +60,6 @@ func spanString(s dsl.Span) string {
 	return fmt.Sprintf("@%d:%d-%d:%d", s.Start.Line, s.Start.Col, s.End.Line, s.End.Col)
 }
 
-func sense(maximize bool) string {
-	if maximize {
-		return "maximize"
-	}
-	return "minimize"
-}
-
 // list labels the elements of a slice Label[0], Label[1], ...
 func list[T Node](label string, nodes []T) []field {
 	out := make([]field, len(nodes))
@@ -106,14 +99,14 @@ func describe(n Node) (header, trailer string, children []field) {
 		if n.Lines != nil {
 			return "ObjectiveStmt several", "", append([]field{{"Binding", n.Binding}}, list("Lines", n.Lines)...)
 		}
-		return "ObjectiveStmt " + sense(n.Maximize), "", []field{{"Binding", n.Binding}}
+		return "ObjectiveStmt " + n.Sense(), "", []field{{"Binding", n.Binding}}
 	case *ObjectiveLine:
 		trailer = ""
 		if n.Op != "" {
 			header += " " + strconv.Quote(n.Op)
 			trailer = " op " + spanString(n.OpPos)
 		}
-		return "ObjectiveLine " + sense(n.Maximize) + header, trailer, []field{{"Name", n.Name}, {"Expr", n.Expr}, {"Threshold", n.Threshold}}
+		return "ObjectiveLine " + n.Sense() + header, trailer, []field{{"Name", n.Name}, {"Expr", n.Expr}, {"Threshold", n.Threshold}}
 	case *InputNoiseStmt:
 		return "InputNoiseStmt", "", list("Decls", n.Decls)
 	case *NoiseDecl:

@@ -32,10 +32,11 @@ func gammaQuantile(a, u float64) float64 {
 		logTarget = math.Log1p(-u) // 1 − u is exact above 1/2
 	}
 	t := wilsonHilferty(a, u)
-	if lgammaA1, _ := math.Lgamma(a + 1); !upper && (math.IsNaN(t) || (logTarget+lgammaA1)/a < t) {
-		// The small-x series bounds the quantile from above where it holds;
-		// far in the lower tail it is the better start.
-		t = (logTarget + lgammaA1) / a
+	// The small-x series bounds the quantile from above where it holds
+	// (log Γ(a+1) = log Γ(a) + log a); far in the lower tail it is the
+	// better start.
+	if series := (logTarget + lgammaA + math.Log(a)) / a; !upper && (math.IsNaN(t) || series < t) {
+		t = series
 	}
 	if t < minLogFloat {
 		return 0 // the quantile underflows float64

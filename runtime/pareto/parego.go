@@ -77,7 +77,8 @@ func (s *scalarisation) draw(believed, ref []float64, seed uint64) {
 	}
 	s.best = math.Inf(-1)
 	for i := 0; i < len(believed); i += m {
-		s.best = max(s.best, s.value(believed[i:i+m]))
+		v, _ := s.value(believed[i : i+m])
+		s.best = max(s.best, v)
 	}
 	if math.IsInf(s.best, -1) {
 		s.best = 0
@@ -86,12 +87,7 @@ func (s *scalarisation) draw(believed, ref []float64, seed uint64) {
 
 // value is s(y), y maximised, and the index of the objective that sets the
 // minimum.
-func (s *scalarisation) value(y []float64) float64 {
-	v, _ := s.valueArg(y)
-	return v
-}
-
-func (s *scalarisation) valueArg(y []float64) (float64, int) {
+func (s *scalarisation) value(y []float64) (float64, int) {
 	least, arg, sum := math.Inf(1), 0, 0.0
 	for j := range s.m {
 		v := s.weights[j] * (y[j] - s.lo[j]) / s.span[j]
@@ -118,7 +114,7 @@ func (s *scalarisation) improvement(mean, sd, dMean, dSD []float64, grad bool) f
 		for j := range s.m {
 			y[j] = mean[j] + sd[j]*z[j]
 		}
-		v, arg := s.valueArg(y[:s.m])
+		v, arg := s.value(y[:s.m])
 		if v <= s.best {
 			continue
 		}

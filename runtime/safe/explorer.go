@@ -176,7 +176,7 @@ type Explorer struct {
 	// blockMean and blockVar receive a block's posterior.
 	blockMean, blockVar []float64
 	marks               []bool
-	eligible            *Set // the points the objective's choices look at (Config.Feasibility)
+	eligible            *Set // the points the objective's choices look at: set, or those Config.Feasibility admits
 	score               []float64
 	bounds              []float64
 	post                []Posterior // GP-optimistic expanders' posteriors
@@ -245,8 +245,12 @@ func NewExplorer(cfg Config) (*Explorer, error) {
 		todo:  make([]int, 0, n),
 		kstar: make([]float64, predictBlock*cfg.Capacity), kself: make([]float64, predictBlock),
 		blockMean: make([]float64, predictBlock), blockVar: make([]float64, predictBlock),
-		marks: make([]bool, n), eligible: &Set{In: make([]bool, n)}, score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
+		marks: make([]bool, n), score: make([]float64, n), bounds: make([]float64, len(cfg.Constraints)),
 		f: NewIntervals(n), phase: 1}
+	e.eligible = e.set // every certified point, unless outcome constraints narrow them
+	if cfg.Feasibility != nil {
+		e.eligible = &Set{In: make([]bool, n)}
+	}
 	for _, c := range cfg.Constraints {
 		m, err := newModel(c, cfg.Capacity, e.unit)
 		if err != nil {
@@ -686,9 +690,8 @@ func (e *Explorer) widthAt(i int) float64 {
 // outcome constraints are more likely met than not, or, with none, the
 // playable one where they are most likely met.
 func (e *Explorer) markEligible() {
-	copy(e.eligible.In, e.set.In)
 	if e.cfg.Feasibility == nil {
-		return
+		return // eligible is the set itself
 	}
 	likeliest, top, likely := -1, math.Inf(-1), false
 	for i, in := range e.set.In {

@@ -100,8 +100,12 @@ func (b *goldenBuild) write(t *testing.T) error {
 		for _, f := range out.Main {
 			files[filepath.Join(name, "cmd", name, f.Name)] = f.Content
 		}
-		files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
-		files[filepath.Join(name, "pending_test.go")] = pendingTest(name, out)
+		if several(out) {
+			files[filepath.Join(name, "several_test.go")] = severalTest(out)
+		} else {
+			files[filepath.Join(name, "alloc_test.go")] = allocTest(name, out)
+			files[filepath.Join(name, "pending_test.go")] = pendingTest(name, out)
+		}
 		files[filepath.Join(name, "cmd", name, "replay_test.go")] = replayTest(goldenModulePath+"/"+name, out)
 		if simulates(out) {
 			files[filepath.Join(name, "cmd", name, "journal_test.go")] = journalRunTest
@@ -669,14 +673,27 @@ func TestObserveLocalised(t *testing.T) {
 // suggests from the same values.
 func replayTest(importPath string, out *Output) []byte {
 	tell, observe := "", "o.Observe(x, y)"
+	values := `, "--value", strconv.FormatFloat(y, 'g', -1, 64)`
+	exhausted := "errors.Is(err, lib.ErrExhausted)"
+	if several(out) {
+		// Objective j is told y + j·x[0], each by name.
+		values, exhausted = "", "errors.Is(err, lib.ErrFull)"
+		tell = `var v lib.Objectives
+		for j, name := range lib.ObjectiveNames {
+			v[j] = y + float64(j)*x[0]
+			args = append(args, "--value", name+"="+strconv.FormatFloat(v[j], 'g', -1, 64))
+		}`
+		observe = "o.Observe(x, v)"
+	}
 	switch {
 	case reportsNoise(out):
 		tell, observe = `args = append(args, "--sd", "0.01")`, "o.ObserveWithSD(x, y, 0.01)"
 	case strings.Contains(string(out.Library[0].Content), "\ntype Constraints "):
-		tell = `for i, name := range lib.ConstraintNames {
+		tell += `
+		for i, name := range lib.ConstraintNames {
 			args = append(args, "--constraint", name+"="+strconv.FormatFloat(lib.ConstraintLimits[i], 'g', -1, 64))
 		}`
-		observe = "o.Observe(x, y, lib.ConstraintLimits)" // every value at its limit
+		observe = strings.Replace(observe, ")", ", lib.ConstraintLimits)", 1) // every value at its limit
 	}
 	return []byte(fmt.Sprintf(`package main
 
@@ -709,7 +726,7 @@ func TestAskTellReplay(t *testing.T) {
 		code := command("ask")
 		x, err := o.Suggest()
 		if code != 0 || err != nil {
-			if code == 0 || !errors.Is(err, lib.ErrExhausted) {
+			if code == 0 || !%[4]s {
 				t.Fatalf("round %%d: ask exits %%d, the library's Suggest says %%v", round, code, err)
 			}
 			return
@@ -727,7 +744,7 @@ func TestAskTellReplay(t *testing.T) {
 		for i, v := range x {
 			y += float64(i+1) * v * v
 		}
-		args := []string{"tell", asked.Trial, "--value", strconv.FormatFloat(y, 'g', -1, 64)}
+		args := []string{"tell", asked.Trial%[5]s}
 		%[2]s
 		command(args...)
 		if err := %[3]s; err != nil {
@@ -780,7 +797,7 @@ func TestAskBatch(t *testing.T) {
 		t.Fatalf("%%d trials asked, want %%d", len(asked), want)
 	}
 }
-`, importPath, tell, observe))
+`, importPath, tell, observe, exhausted, values))
 }
 
 // simulates reports whether a case's library simulates its problem
@@ -1057,12 +1074,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
 	shift := flag.Float64("shift", 0, "added to every component")
 	sd := flag.Float64("sd", -1, "the noise sd to report, if >= 0")
 	report := flag.String("report", "", "a constraint to report as well: the sum of the components")
+	objectives := flag.String("objectives", "", "names of objectives to answer instead of y: the sphere, less the index times the first component")
 	flag.Parse()
 	var in struct {
 		X struct {
@@ -1077,6 +1096,18 @@ func main() {
 	y := 0.0
 	for _, v := range append([]float64{in.X.X}, in.X.V...) {
 		y += (v + *shift) * (v + *shift)
+	}
+	if *objectives != "" {
+		answer := map[string]float64{}
+		for i, name := range strings.Split(*objectives, ",") {
+			answer[name] = y - float64(i)*in.X.X
+		}
+		if *report != "" {
+			answer[*report] = in.X.X + in.X.V[0] + in.X.V[1]
+		}
+		out, _ := json.Marshal(answer)
+		fmt.Println(string(out))
+		return
 	}
 	if *report != "" {
 		fmt.Printf("{\"y\": %v, %q: %v}\n", y, *report, in.X.X+in.X.V[0]+in.X.V[1])
@@ -1146,6 +1177,12 @@ func TestGoldenPrograms(t *testing.T) {
 			}
 			if code != 0 {
 				t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+			}
+			if p.Objective.Outputs != nil {
+				if r := checkPareto(t, p, stdout); r.Evaluations != budget || len(r.Pareto) == 0 {
+					t.Errorf("%d evaluations, a front of %d points; want %d and some", r.Evaluations, len(r.Pareto), budget)
+				}
+				return
 			}
 			var r runResult
 			if err := json.Unmarshal([]byte(stdout), &r); err != nil {

@@ -153,7 +153,10 @@ func (g *generator) plan() {
 	}
 	g.planObservationNoise()
 	g.planModel()
-	if g.o.Safety == nil { // the explorer replaces the acquisition, its search and the design
+	switch {
+	case g.several():
+		g.planSeveral()
+	case g.o.Safety == nil: // the explorer replaces the acquisition, its search and the design
 		g.planSearch()
 	}
 	if p.Budget < 1 {

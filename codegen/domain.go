@@ -119,8 +119,10 @@ func (g *generator) domainDecls(f *jen.File) {
 	f.Const().Id("Budget").Op("=").Lit(p.Budget)
 	f.Comment("Seed is the problem's seed; the same seed gives the same run.")
 	f.Const().Id("Seed").Uint64().Op("=").Op(strconv.FormatUint(p.Seed, 10))
-	f.Comment("Maximize reports whether the objective is maximised (false: minimised).")
-	f.Const().Id("Maximize").Op("=").Lit(p.Objective.Maximize)
+	if !g.several() {
+		f.Comment("Maximize reports whether the objective is maximised (false: minimised).")
+		f.Const().Id("Maximize").Op("=").Lit(p.Objective.Maximize)
+	}
 	if s := g.o.Safety; s != nil {
 		seeds := len(s.Seeds)
 		if s.DrawSeeds > 0 {

@@ -18,9 +18,9 @@ import (
 
 // measured is the measured constraints, in source order: a safe
 // acquisition's safety constraints, or the outcome constraints.
-func (g *generator) measured() []*plan.ConstraintModel {
+func (g *generator) measured() []*plan.OutputModel {
 	models := g.o.Measured()
-	out := make([]*plan.ConstraintModel, len(models))
+	out := make([]*plan.OutputModel, len(models))
 	for i := range models {
 		out[i] = &models[i]
 	}
@@ -79,16 +79,20 @@ func (g *generator) constraintDecls(f *jen.File) {
 // (in a function returning an error), and the fields its description shares
 // with every measured output's (runtime/safe.Constraint's and
 // runtime/outcome.Output's first ones); limitFields are its limit's.
-func (g *generator) constraintModel(kname string, c *plan.ConstraintModel) ([]jen.Code, []kv) {
+func (g *generator) constraintModel(kname string, c *plan.OutputModel) ([]jen.Code, []kv) {
 	ls := make([]jen.Code, len(c.Lengthscales))
 	for i, v := range c.Lengthscales {
 		ls[i] = number(v).code
 	}
+	what := "objective "
+	if c.Constraint != nil {
+		what = "constraint "
+	}
 	kernel := []jen.Code{
 		jen.List(jen.Id(kname), jen.Id("err")).Op(":=").Qual(runtimeKernel, "Named").Call(jen.Lit(c.Family), number(c.Variance).code, number(c.Alpha).code, jen.Index().Float64().Values(ls...)),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("constraint "+c.Constraint.Name+": %w"), jen.Id("err")))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(what+c.Name+": %w"), jen.Id("err")))),
 	}
-	fields := []kv{{"Name", jen.Lit(c.Constraint.Name)}, {"Kernel", jen.Id(kname)}}
+	fields := []kv{{"Name", jen.Lit(c.Name)}, {"Kernel", jen.Id(kname)}}
 	if anyTrue(c.Learned) {
 		learned := make([]jen.Code, len(c.Learned))
 		lo, hi := make([]jen.Code, len(c.Learned)), make([]jen.Code, len(c.Learned))
@@ -107,7 +111,7 @@ func (g *generator) constraintModel(kname string, c *plan.ConstraintModel) ([]je
 
 // limitFields are a measured constraint's limit, as runtime/safe.Constraint
 // and runtime/outcome.Limit take it.
-func limitFields(c *plan.ConstraintModel) []kv {
+func limitFields(c *plan.OutputModel) []kv {
 	return []kv{{"Threshold", number(c.Constraint.Threshold).code}, {"AtLeast", jen.Lit(c.Constraint.AtLeast)}}
 }
 

@@ -99,14 +99,7 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		}
 		doc = []string{"Objective runs " + strconv.Quote(strings.Join(b.Exec, " ")) + ` with {"x": {...}} on its standard`,
 			"input and reads " + answer + " from its standard output (see runtime/command." + exec + ")."}
-		args := make([]jen.Code, len(b.Exec))
-		for i, a := range b.Exec {
-			args[i] = jen.Lit(a)
-		}
-		f.Comment("commandLine is the objective's command line.")
-		f.Var().Id("commandLine").Op("=").Index().String().Values(args...)
-		f.Comment("layout names the dimensions of a Point for the command's input.")
-		f.Var().Id("layout").Op("=").Add(g.layout(commandPath))
+		g.commandDecls(f)
 		body = []jen.Code{jen.Return(jen.Qual(commandPath, exec).Call(jen.Id("ctx"), jen.Id("commandLine"), jen.Id("layout"), whole(jen.Id("x"))))}
 	}
 	for _, line := range doc {
@@ -117,6 +110,20 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		results = jen.Params(jen.List(jen.Id("y"), jen.Id("sd")).Float64(), jen.Id("err").Error())
 	}
 	f.Func().Id("Objective").Params(jen.Id(ctx).Qual("context", "Context"), jen.Id("x").Id("Point")).Add(results).Block(body...)
+}
+
+// commandDecls emits the command line of an exec objective and the
+// layout of the point it is given.
+func (g *generator) commandDecls(f *jen.File) {
+	b := g.p.Objective.Binding
+	args := make([]jen.Code, len(b.Exec))
+	for i, a := range b.Exec {
+		args[i] = jen.Lit(a)
+	}
+	f.Comment("commandLine is the objective's command line.")
+	f.Var().Id("commandLine").Op("=").Index().String().Values(args...)
+	f.Comment("layout names the dimensions of a Point for the command's input.")
+	f.Var().Id("layout").Op("=").Add(g.layout(commandPath))
 }
 
 // goCall calls the Go function of binding b at x, with ctx first when it
@@ -213,6 +220,16 @@ const randomTries = 10000
 // runHelperDecls emits what Run needs besides the optimiser: the noise-free
 // value of a point, the simulated observation noise and random search.
 func (g *generator) runHelperDecls(f *jen.File) {
+	g.noiseFreeDecl(f)
+	g.observationNoiseDecl(f)
+	g.streamsDecl(f)
+	g.robustDecls(f)
+	g.randomPointDecl(f)
+}
+
+// noiseFreeDecl emits noiseFree, the objective's value without observation
+// noise.
+func (g *generator) noiseFreeDecl(f *jen.File) {
 	if g.p.Objective.Binding.Kind == ir.ExprBinding {
 		f.Comment("noiseFree returns the objective's value at x without observation noise.")
 		f.Func().Id("noiseFree").Params(jen.Id("x").Id("Point")).Float64().Block(
@@ -225,11 +242,21 @@ func (g *generator) runHelperDecls(f *jen.File) {
 		f.Comment("have, which boc does not know.")
 		f.Func().Id("noiseFree").Params(jen.Id("Point")).Float64().Block(jen.Return(jen.Qual("math", "NaN").Call()))
 	}
+}
+
+// observationNoiseDecl emits observationNoise, the declared observation
+// noise that Run adds to an expression objective's values; nothing
+// otherwise.
+func (g *generator) observationNoiseDecl(f *jen.File) {
 	if g.noiseSample != nil {
 		f.Comment(fmt.Sprintf("observationNoise draws the declared observation noise, %s,", callString(g.p.ObsNoise.Dist)))
 		f.Comment("which Run adds to every value of the objective.")
 		f.Func().Id("observationNoise").Params(jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Float64().Block(jen.Return(g.noiseSample))
 	}
+}
+
+// streamsDecl emits the streams of Run's random numbers.
+func (g *generator) streamsDecl(f *jen.File) {
 	f.Comment("Streams of Run's random numbers, seeded with the run's seed and independent")
 	f.Comment("of the optimiser's.")
 	streams := []jen.Code{
@@ -243,7 +270,11 @@ func (g *generator) runHelperDecls(f *jen.File) {
 		streams = append(streams, jen.Id("constraintNoiseStream").Op("=").Op(fmt.Sprintf("%#x", constraintNoiseStream)))
 	}
 	f.Const().Defs(streams...)
-	g.robustDecls(f)
+}
+
+// randomPointDecl emits randomPoint, which draws the points of a random
+// search.
+func (g *generator) randomPointDecl(f *jen.File) {
 	if g.o.Finite() {
 		g.randomCandidateDecl(f)
 		return
@@ -437,17 +468,7 @@ func (g *generator) runDecls(f *jen.File) {
 	}
 	f.Comment("Why a run stopped.")
 	f.Const().Defs(stopped...)
-	f.Comment("EvaluationError is Run's error when evaluating the objective failed: the")
-	f.Comment("evaluation's number (1 for the first), its point and what went wrong.")
-	f.Type().Id("EvaluationError").Struct(
-		jen.Id("Evaluation").Int(),
-		jen.Id("X").Id("Point"),
-		jen.Id("Err").Error(),
-	)
-	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Error").Params().String().Block(
-		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit(g.pkg+": evaluation %d at %v: %v"), jen.Id("e").Dot("Evaluation"), jen.Id("e").Dot("X"), jen.Id("e").Dot("Err"))),
-	)
-	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Unwrap").Params().Error().Block(jen.Return(jen.Id("e").Dot("Err")))
+	g.evaluationErrorDecl(f)
 	g.runHelperDecls(f)
 	g.feasibleValueDecl(f)
 
@@ -670,6 +691,22 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.p.Stop != nil {
 		g.stopDecl(f)
 	}
+}
+
+// evaluationErrorDecl emits EvaluationError, Run's error when an
+// evaluation failed.
+func (g *generator) evaluationErrorDecl(f *jen.File) {
+	f.Comment("EvaluationError is Run's error when evaluating the objective failed: the")
+	f.Comment("evaluation's number (1 for the first), its point and what went wrong.")
+	f.Type().Id("EvaluationError").Struct(
+		jen.Id("Evaluation").Int(),
+		jen.Id("X").Id("Point"),
+		jen.Id("Err").Error(),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Error").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit(g.pkg+": evaluation %d at %v: %v"), jen.Id("e").Dot("Evaluation"), jen.Id("e").Dot("X"), jen.Id("e").Dot("Err"))),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("EvaluationError")).Id("Unwrap").Params().Error().Block(jen.Return(jen.Id("e").Dot("Err")))
 }
 
 // stopDecl emits the stop condition as a predicate of the names it may use.

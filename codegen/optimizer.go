@@ -51,6 +51,10 @@ func (g *generator) fromModel(v jen.Code) jen.Code {
 // optimizerDecls declares the kernel, the acquisition, the Optimizer type and
 // its methods.
 func (g *generator) optimizerDecls(f *jen.File) {
+	if g.several() {
+		g.severalDecls(f)
+		return
+	}
 	g.kernelDecls(f)
 	g.learnDecls(f)
 	if g.o.Safety != nil {
@@ -197,19 +201,30 @@ func (g *generator) newDecl(f *jen.File) {
 	if len(g.known) > 0 {
 		body = append(body, field("feasibleFn").Op("=").Add(field("feasibleAt")))
 	}
-	if g.initEmit != nil {
-		body = append(body, jen.If(jen.Id("err").Op(":=").Add(method("makeDesign")), jen.Id("err").Op("!=").Nil()).Block(
-			field("err").Op("=").Add(g.errorf("initial design: %w", jen.Id("err"))),
-		))
-	} else {
-		body = append(body, jen.List(field("design"), field("designSize")).Op("=").List(jen.Id("initialPoints"), jen.Id("InitialDesign")))
-	}
+	body = append(body, g.designInit())
 	body = append(body, g.candidatesInit()...)
 	body = append(body, jen.Return(o()))
 	f.Comment("New returns an optimiser whose initial design and searches are seeded with seed")
 	f.Comment("(the problem's seed is Seed).")
 	f.Func().Id("New").Params(jen.Id("seed").Uint64()).Op("*").Id("Optimizer").Block(body...)
 
+	g.initialPointsDecl(f)
+}
+
+// designInit is New's statement that fills the initial design: makeDesign,
+// or the points given in the problem.
+func (g *generator) designInit() jen.Code {
+	if g.initEmit != nil {
+		return jen.If(jen.Id("err").Op(":=").Add(method("makeDesign")), jen.Id("err").Op("!=").Nil()).Block(
+			field("err").Op("=").Add(g.errorf("initial design: %w", jen.Id("err"))),
+		)
+	}
+	return jen.List(field("design"), field("designSize")).Op("=").List(jen.Id("initialPoints"), jen.Id("InitialDesign"))
+}
+
+// initialPointsDecl emits initialPoints, the initial design given in the
+// problem; nothing for a generated design.
+func (g *generator) initialPointsDecl(f *jen.File) {
 	if g.initEmit == nil {
 		points := make([]jen.Code, len(g.p.Init.Points))
 		for i, pt := range g.p.Init.Points {

@@ -60,21 +60,7 @@ func (g *generator) pendingDecls(f *jen.File) {
 		jen.Return(jen.Lit(-1)),
 	)
 
-	f.Comment("SuggestBatch fills xs with len(xs) points to evaluate at once, each marked")
-	f.Comment("pending: Suggest then Pending, in turn. On an error it releases the points it")
-	f.Comment("marked and returns the error.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("SuggestBatch").Params(jen.Id("xs").Index().Id("Point")).Error().Block(
-		jen.For(jen.Id("i").Op(":=").Range().Id("xs")).Block(
-			jen.List(jen.Id("x"), jen.Id("err")).Op(":=").Add(method("Suggest")),
-			jen.If(jen.Id("err").Op("==").Nil()).Block(jen.Id("err").Op("=").Add(field("Pending").Call(jen.Id("x")))),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(
-				jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("xs").Index(jen.Empty().Op(":").Id("i"))).Block(field("Release").Call(jen.Id("x"))),
-				jen.Return(jen.Id("err")),
-			),
-			jen.Id("xs").Index(jen.Id("i")).Op("=").Id("x"),
-		),
-		jen.Return(jen.Nil()),
-	)
+	suggestBatchDecl(f)
 	if g.o.Safety != nil {
 		g.safePendingDecls(f)
 		return
@@ -145,4 +131,23 @@ func (g *generator) safePendingDecls(f *jen.File) {
 	}
 	f.Comment("decisionPoint is decision point i in user units.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("decisionPoint").Params(jen.Id("i").Int()).Id("Point").Block(body...)
+}
+
+// suggestBatchDecl emits SuggestBatch: Suggest then Pending, in turn.
+func suggestBatchDecl(f *jen.File) {
+	f.Comment("SuggestBatch fills xs with len(xs) points to evaluate at once, each marked")
+	f.Comment("pending: Suggest then Pending, in turn. On an error it releases the points it")
+	f.Comment("marked and returns the error.")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("SuggestBatch").Params(jen.Id("xs").Index().Id("Point")).Error().Block(
+		jen.For(jen.Id("i").Op(":=").Range().Id("xs")).Block(
+			jen.List(jen.Id("x"), jen.Id("err")).Op(":=").Add(method("Suggest")),
+			jen.If(jen.Id("err").Op("==").Nil()).Block(jen.Id("err").Op("=").Add(field("Pending").Call(jen.Id("x")))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(
+				jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("xs").Index(jen.Empty().Op(":").Id("i"))).Block(field("Release").Call(jen.Id("x"))),
+				jen.Return(jen.Id("err")),
+			),
+			jen.Id("xs").Index(jen.Id("i")).Op("=").Id("x"),
+		),
+		jen.Return(jen.Nil()),
+	)
 }

@@ -26,6 +26,10 @@ func TestPendingBeliefFollowsPlugin(t *testing.T) {
 		lies := strings.Contains(lib, "y := o.model.MinY()")
 		covered[p.Acquisition.Plugin] = true
 		switch {
+		case o.Acquisition.Pareto != nil:
+			if hallucinates || lies || !strings.Contains(lib, "multi.New(") {
+				t.Errorf("%s: an optimiser of several objectives fantasises, or does without runtime/multi", name)
+			}
 		case o.Acquisition.Safe != nil:
 			if hallucinates || lies || strings.Contains(lib, "AddFantasy") {
 				t.Errorf("%s: a safe optimiser fantasises", name)

@@ -32,6 +32,13 @@ func problemWith(lines ...string) string {
 	return "problem demo\ndomain {\n    x in [0, 1]\n    y in [0, 1]\n}\nobjective minimize sphere(x, y)\nbudget 10\n" + strings.Join(lines, "\n") + "\n"
 }
 
+// severalWith is a small valid problem with two objectives and extra
+// statements, from line 11.
+func severalWith(lines ...string) string {
+	return "problem demo\ndomain {\n    x in [0, 1]\n    y in [0, 1]\n}\nobjective {\n    minimize f1 = x^2 + y\n    minimize f2 = (x - 1)^2\n}\nbudget 10\n" +
+		strings.Join(lines, "\n") + "\n"
+}
+
 type wantDiag struct {
 	line, col int
 	message   string // the exact message
@@ -129,6 +136,28 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{8, 8, "search lbfgs makes the optimiser hold about 15.2 GiB; this version of boc allows up to 8 GiB", "lower raw or restarts"}}},
 		{"too many learned values", "problem demo\ndomain { p[1024] in [0, 1] }\nobjective minimize sphere(p)\nbudget 10\n",
 			[]wantDiag{{2, 10, "the model learns 1025 values; this version of boc fits at most 1024", "fixed value"}}},
+		{"requirement with a kernel its Gaussian process cannot evaluate", problemWith("require purity: simulated x + y >= 0.5", "model gp(kernel = se + linear)"),
+			[]wantDiag{{8, 1, "kernel sum cannot model requirement purity: they take one of matern12, matern32, matern52, rq, rqmix, se", "require purity: ... { kernel matern52 }"}}},
+		{"several objectives with a safety constraint", severalWith(`constraint heat: exec "sensor" <= 80 { seed [[0.1, 0.1]] }`),
+			[]wantDiag{{11, 1, "an unknown safety constraint with several objectives is not built in this version of boc", "make it a requirement"}}},
+		{"several objectives with input noise", severalWith("input noise x ~ normal(0, 0.05)"),
+			[]wantDiag{{11, 13, "input noise with several objectives is not built in this version of boc", "leave the input noise out"}}},
+		{"several objectives over candidates", severalWith("candidates grid(n = 5)"),
+			[]wantDiag{{11, 1, "a candidates list with several objectives is not built in this version of boc", "search the domain"}}},
+		{"several objectives with a stop condition", severalWith("stop when evaluations > 5"),
+			[]wantDiag{{11, 11, "stop when with several objectives is not built in this version of boc", "budget"}}},
+		{"several objectives with a search without gradients", severalWith("search pattern"),
+			[]wantDiag{{11, 8, "search pattern with several objectives is not built in this version of boc", "search lbfgs"}}},
+		{"several objectives with a requirement of its own binding", severalWith(`require purity: exec "assay" >= 0.9`),
+			[]wantDiag{{11, 17, "a requirement measured by a binding of its own with several objectives is not built in this version of boc", "reported"}}},
+		{"several objectives with a kernel their Gaussian processes cannot evaluate", severalWith("model gp(kernel = se * linear)"),
+			[]wantDiag{{11, 7, "kernel product cannot model the objectives' Gaussian processes: they take one of matern12, matern32, matern52, rq, rqmix, se", "model gp(kernel = matern52)"}}},
+		{"ehvi beyond three objectives", strings.Replace(severalWith("acquisition ehvi"), "}\nbudget", "    minimize f3 = x\n    minimize f4 = y\n}\nbudget", 1),
+			[]wantDiag{{13, 13, "acquisition ehvi is exact for 2 or 3 objectives; this problem has 4", "parego"}}},
+		{"a single-objective acquisition with several objectives", severalWith("acquisition ei"),
+			[]wantDiag{{11, 13, "acquisition ei scores one objective; this problem has 2", "ehvi or parego"}}},
+		{"an acquisition of several objectives with one", problemWith("acquisition parego"),
+			[]wantDiag{{8, 13, "acquisition parego needs several objectives; this problem has one", "objective exec"}}},
 		{"the plan's errors wait for the checker's", problemWith(
 			"search test_unbuilt",
 			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_value_only(scale = learn))"),

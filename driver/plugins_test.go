@@ -41,6 +41,10 @@ func usages(p *registry.Plugin) []string {
 		if p.Safe {
 			return []string{safeProblem + "acquisition " + call + "\n"}
 		}
+		if p.Pareto {
+			return []string{strings.Replace(head, "objective minimize "+defaultObjective,
+				"objective {\n    minimize f1 = "+defaultObjective+"\n    maximize f2 = x * sum(p)\n}", 1) + "acquisition " + call + "\n"}
+		}
 		return []string{head + noise + "acquisition " + call + "\n"}
 	case registry.Search:
 		return []string{head + "search " + call + "\n"}

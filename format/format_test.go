@@ -114,6 +114,7 @@ var sameProgram = cmp.Options{
 	cmpopts.IgnoreTypes(dsl.Span{}, dsl.Pos{}),
 	cmp.Exporter(func(reflect.Type) bool { return true }),
 	cmpopts.IgnoreFields(ir.Program{}, "BudgetSpan"),
+	cmpopts.EquateNaNs(), // an objective without a threshold
 }
 
 // FuzzFormat: on any input that parses, formatting succeeds, is idempotent,

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/bocdev/boc/dsl/ir"
@@ -53,6 +54,20 @@ func Fprint(w io.Writer, o *Optimizer) {
 	if s := o.Safety; s != nil {
 		fprintSafety(w, s)
 	}
+	for i, c := range o.Objectives {
+		out := o.Program.Objective.Outputs[i]
+		learned, noise := c.describe()
+		sense := "minimize"
+		if out.Maximize {
+			sense = "maximize"
+		}
+		threshold := "reference inferred from the front"
+		if !math.IsNaN(out.Threshold) {
+			threshold = fmt.Sprintf("reference %g", out.Threshold)
+		}
+		fmt.Fprintf(w, "objective %s %s, %s: %s variance %g lengthscale %s alpha %g%s, learns %s with its refits, %s\n",
+			sense, c.Name, threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel), learned, noise)
+	}
 	if len(o.Outcomes) > 0 {
 		rule := "weight the acquisition's log score by the log probability of meeting them"
 		switch {
@@ -64,7 +79,8 @@ func Fprint(w io.Writer, o *Optimizer) {
 		fmt.Fprintf(w, "requirements %s\n", rule)
 	}
 	for _, c := range o.Outcomes {
-		cmp, learned, noise := c.describe()
+		cmp := comparison(c.Constraint)
+		learned, noise := c.describe()
 		fmt.Fprintf(w, "require %s %s %g with confidence %g: %s variance %g lengthscale %s alpha %g%s, learns %s with the objective's refits, %s\n",
 			c.Constraint.Name, cmp, c.Constraint.Threshold, c.Constraint.Confidence, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha,
 			position(c.Kernel), learned, noise)
@@ -108,7 +124,8 @@ func fprintSafety(w io.Writer, s *Safety) {
 		fmt.Fprintln(w, "  safe set: the truly safe candidates (oracle)")
 	}
 	for _, c := range s.Constraints {
-		cmp, learned, noise := c.describe()
+		cmp := comparison(c.Constraint)
+		learned, noise := c.describe()
 		landing := ""
 		switch l := c.Constraint.Landing; {
 		case l == nil:
@@ -128,13 +145,17 @@ func fprintSafety(w io.Writer, s *Safety) {
 	}
 }
 
-// describe is a measured constraint's comparison, what its model learns and
-// its noise, as the dump writes them.
-func (c ConstraintModel) describe() (cmp, learned, noise string) {
-	cmp = "<="
-	if c.Constraint.AtLeast {
-		cmp = ">="
+// comparison is a measured constraint's, as the dump writes it.
+func comparison(c *ir.Constraint) string {
+	if c.AtLeast {
+		return ">="
 	}
+	return "<="
+}
+
+// describe is what an output's model learns and its noise, as the dump
+// writes them.
+func (c OutputModel) describe() (learned, noise string) {
 	var values []string
 	for i, l := range c.Learned {
 		if l {
@@ -149,7 +170,7 @@ func (c ConstraintModel) describe() (cmp, learned, noise string) {
 	if c.NoiseVariance < 0 {
 		noise = fmt.Sprintf("noise variance learned in [%g, %g]", c.NoiseLower, c.NoiseUpper)
 	}
-	return cmp, learned, noise
+	return learned, noise
 }
 
 // modelLine describes the model: its kernel, and how it sees input noise.
@@ -211,7 +232,10 @@ func acquisitionLine(o *Optimizer) string {
 	if o.Acquisition.Incumbent != registry.BestMean {
 		s += "; improving on " + o.Acquisition.Incumbent.String()
 	}
-	if o.Acquisition.Safe == nil {
+	switch {
+	case o.Acquisition.Pareto != nil:
+		s += fmt.Sprintf(", runtime/pareto's %s over %d objectives; pending points believed at their posterior means", o.Acquisition.Pareto.Method, len(o.Objectives))
+	case o.Acquisition.Safe == nil:
 		s += "; pending points " + o.Acquisition.Pending.String()
 	}
 	return s

@@ -32,13 +32,24 @@ func (b *builder) outcomes() {
 				WithHint("give it one: require %s: ... { kernel matern52 }", c.Name))
 			continue
 		}
+		k, own := c.Kernel, c.Kernel != nil
+		if !own {
+			k = p.Model.Arg("kernel").Value.(*ir.Call)
+		}
+		span := c.Span
+		if own {
+			span = k.Span
+		}
+		if !b.modelsOutput(k, "requirement "+c.Name, span, "give it a kernel of its own: require "+c.Name+": ... { kernel matern52 }") {
+			continue
+		}
 		if len(b.o.Outcomes) == 0 {
 			first = c.Span
 		}
 		b.o.Outcomes = append(b.o.Outcomes, b.constraintModelOf(c))
 	}
-	if len(b.o.Outcomes) == 0 || p.Acquisition == nil {
-		return
+	if len(b.o.Outcomes) == 0 || p.Acquisition == nil || p.Objective.Outputs != nil {
+		return // several objectives refuse what they do not combine with
 	}
 	switch {
 	case b.o.InputModel():

@@ -49,7 +49,10 @@ type Optimizer struct {
 	Safety *Safety
 	// Outcomes are the Gaussian processes of the outcome constraints
 	// (require), in declaration order.
-	Outcomes []ConstraintModel
+	Outcomes []OutputModel
+	// Objectives are the Gaussian processes of several objectives, in
+	// declaration order; nil for one. Acquisition.Pareto scores them.
+	Objectives []OutputModel
 }
 
 // Build plans the optimiser of p, a program the checker accepted, and
@@ -57,14 +60,9 @@ type Optimizer struct {
 // errors.
 func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b := &builder{o: &Optimizer{Program: p}}
-	if o := p.Objective; o.Outputs != nil {
-		b.report(dsl.Errorf(o.Binding.Span, "several objectives (a Pareto front) are not built in this version of boc").
-			WithHint("optimise the one that matters most, and require the others: require %s: reported <= h", o.Outputs[1].Name))
-		b.diags.Sort()
-		return nil, b.diags
-	}
 	b.distributions()
 	b.specs()
+	b.objectives()
 	b.hyper()
 	b.noise()
 	b.draws()

@@ -31,7 +31,7 @@ type Safety struct {
 	// gives the oracle every one of them.
 	DrawSeeds   int
 	TrueSafeSet bool
-	Constraints []ConstraintModel
+	Constraints []OutputModel
 	// LandingDraws is the number of landing points that represent the
 	// input noise at each decision point, shared by the constraints judged
 	// where the queries land (`landing mean` or `chance`): the most any of
@@ -39,11 +39,14 @@ type Safety struct {
 	LandingDraws int
 }
 
-// ConstraintModel is the Gaussian process of one measured constraint, as
-// its runtime model (runtime/safe, runtime/outcome) takes it.
-type ConstraintModel struct {
+// OutputModel is the Gaussian process of one measured output, a
+// constraint or one of several objectives, as its runtime model
+// (runtime/safe, runtime/outcome) takes it.
+type OutputModel struct {
+	Name string
+	// Constraint is the constraint modelled; nil for an objective.
 	Constraint *ir.Constraint
-	Kernel     *ir.Call // the constraint's kernel, or the model's it defaults to
+	Kernel     *ir.Call // the output's own kernel, or the model's it defaults to
 	// Family names runtime/kernel's family; Variance, Alpha and
 	// Lengthscales are the starting hyperparameters, and Learned, Lower and
 	// Upper follow runtime/kernel's θ = (log s², log ℓ_1.., log α).
@@ -165,14 +168,24 @@ func (s *Safety) expandsByCovariance() bool {
 }
 
 // constraintModelOf plans the Gaussian process of measured constraint c.
-func (b *builder) constraintModelOf(c *ir.Constraint) ConstraintModel {
+func (b *builder) constraintModelOf(c *ir.Constraint) OutputModel {
+	sc := b.outputModel(c.Name, c.Kernel, c.Noise, c.Measured.Kind == ir.ExprBinding)
+	sc.Constraint = c
+	return sc
+}
+
+// outputModel plans the Gaussian process of the output called name, with
+// its own kernel and noise (nil: the model's kernel, the observation
+// noise); simulated says the output is an expression, measured in a study.
+// Without noise declared a simulated output is exact and a measured one
+// learns its noise.
+func (b *builder) outputModel(name string, k, noise *ir.Call, simulated bool) OutputModel {
 	p := b.o.Program
-	k := c.Kernel
 	if k == nil {
 		k, _ = p.Model.Arg("kernel").Value.(*ir.Call)
 	}
 	plugin, _ := registry.ByID(k.Plugin)
-	sc := ConstraintModel{Constraint: c, Kernel: k, Family: plugin.Family, Variance: 1, Alpha: 1, NoiseVariance: -1,
+	sc := OutputModel{Name: name, Kernel: k, Family: plugin.Family, Variance: 1, Alpha: 1, NoiseVariance: -1,
 		NoiseLower: noiseLearnLo, NoiseUpper: noiseLearnHi}
 	// θ = (log s², log ℓ_1.., log α): the variance first, α last.
 	learnedVariance := false
@@ -211,7 +224,6 @@ func (b *builder) constraintModelOf(c *ir.Constraint) ConstraintModel {
 		sc.Learned, sc.Lower, sc.Upper = append(sc.Learned, alphaLearned), append(sc.Lower, alphaLo), append(sc.Upper, alphaHi)
 	}
 	sc.Standardise = learnedVariance
-	noise := c.Noise
 	if noise == nil && p.ObsNoise.Kind == ir.ObsNoiseDist {
 		noise = p.ObsNoise.Dist
 	}
@@ -220,12 +232,12 @@ func (b *builder) constraintModelOf(c *ir.Constraint) ConstraintModel {
 		if h, _ := registry.DistributionHooks(noise); h.Variance != nil {
 			sc.NoiseVariance = h.Variance(&registry.Args{Call: noise})
 		}
-	case p.ObsNoise.Kind == ir.ObsNoiseNone && c.Measured.Kind == ir.ExprBinding:
+	case p.ObsNoise.Kind == ir.ObsNoiseNone && simulated:
 		sc.NoiseVariance = 0 // a simulated value without noise
 	case p.ObsNoise.Kind == ir.ObsNoiseLearn && p.ObsNoise.Learn != nil && p.ObsNoise.Learn.HasBounds:
 		sc.NoiseLower, sc.NoiseUpper = p.ObsNoise.Learn.Lo, p.ObsNoise.Learn.Hi
 	}
-	if c.Measured.Kind == ir.ExprBinding {
+	if simulated {
 		sc.Noise = noise
 	}
 	return sc

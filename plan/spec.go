@@ -110,7 +110,7 @@ func (o *Optimizer) Measures() bool {
 // Measured are the Gaussian processes of the measured constraints: a safe
 // acquisition's safety constraints, then the outcome constraints, the order
 // of the values an evaluation measures.
-func (o *Optimizer) Measured() []ConstraintModel {
+func (o *Optimizer) Measured() []OutputModel {
 	if o.Safety == nil {
 		return o.Outcomes
 	}
@@ -222,7 +222,14 @@ func (o *Optimizer) Runtime() []string {
 	}
 	p := o.Program
 	calls := []*ir.Call{p.Model, p.Acquisition}
-	if o.Safety == nil { // a safe acquisition has no search and no initial design
+	switch {
+	case len(o.Objectives) > 0: // runtime/multi models and searches
+		calls = []*ir.Call{p.Acquisition, p.Init.Call}
+		set[runtime+"pareto"] = true // its Method
+		if slices.ContainsFunc(p.Constraints, func(c *ir.Constraint) bool { return c.Known }) {
+			set[runtime+"search"] = true // the known constraints' ErrNoFeasible
+		}
+	case o.Safety == nil: // a safe acquisition has no search and no initial design
 		calls = append(calls, p.Search, p.Init.Call)
 	}
 	for _, c := range calls {
@@ -236,11 +243,14 @@ func (o *Optimizer) Runtime() []string {
 		})
 	}
 	callsIn(p.Objective.Binding.Expr)
+	for _, out := range p.Objective.Outputs {
+		callsIn(out.Expr)
+	}
 	for _, c := range p.Constraints {
 		callsIn(c.G)
 	}
 	callsIn(p.Stop)
-	if o.Learning() {
+	if o.Learning() && len(o.Objectives) == 0 {
 		set[runtime+"fit"] = true
 	}
 	if o.Draws != nil {
@@ -252,10 +262,10 @@ func (o *Optimizer) Runtime() []string {
 	if p.Objective.Binding.Kind == ir.ExecBinding {
 		set[runtime+"command"] = true
 	}
-	if len(o.Measured()) > 0 || o.BlockKernel() {
+	if len(o.Measured()) > 0 || o.BlockKernel() || len(o.Objectives) > 0 {
 		set[runtime+"kernel"] = true
 	}
-	if len(o.Outcomes) > 0 {
+	if len(o.Outcomes) > 0 || len(o.Objectives) > 0 {
 		set[runtime+"outcome"] = true
 	}
 	for _, c := range o.Measured() {

@@ -139,6 +139,7 @@ func (c *checker) run() {
 	c.checkObservationNoise()
 	c.checkConstraints()
 	c.checkPluginStmt("acquisition", &c.prog.Acquisition)
+	c.checkObjectivesAcquisition()
 	c.checkSafety()
 	c.checkLanding()
 	c.checkModel()

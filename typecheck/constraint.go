@@ -197,8 +197,8 @@ func (c *checker) checkSafety() {
 		return
 	}
 	p, ok := c.plugins.ByID(c.prog.Acquisition.Plugin)
-	if !ok || p.Safe {
-		return
+	if !ok || p.Safe || p.Pareto {
+		return // the plan refuses safety constraints beside several objectives
 	}
 	var safe []string
 	for _, q := range c.plugins.All() {

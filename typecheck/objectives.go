@@ -7,6 +7,7 @@ import (
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
 )
 
 // Several objectives: `objective [BINDING] { maximize NAME [>= h] ... }`.
@@ -123,4 +124,37 @@ func beyond(maximize bool) string {
 		return "below"
 	}
 	return "above"
+}
+
+// checkObjectivesAcquisition reports an acquisition that does not fit the
+// number of objectives: several need one of several objectives, which one
+// cannot take.
+func (c *checker) checkObjectivesAcquisition() {
+	a := c.prog.Acquisition
+	if c.cfg.StatementsOnly || a == nil {
+		return
+	}
+	p, ok := c.plugins.ByID(a.Plugin)
+	if !ok {
+		return
+	}
+	s := c.stmts.objective
+	if s == nil || (s.Lines != nil) != (c.prog.Objective.Outputs != nil) {
+		return // the objective's errors explain the problem
+	}
+	several := s.Lines != nil
+	var fitting []string
+	for _, q := range c.plugins.All() {
+		if q.Kind == registry.Acquisition && q.Pareto == several && q.Built() {
+			fitting = append(fitting, q.Name)
+		}
+	}
+	switch {
+	case several && !p.Pareto:
+		c.errorHint(a.Span, "use "+orList(fitting)+", or leave the acquisition out",
+			"acquisition %s scores one objective; this problem has %d", p.Name, len(c.prog.Objective.Outputs))
+	case !several && p.Pareto:
+		c.errorHint(a.Span, "use "+orList(fitting)+", or give several objectives: objective exec \"./rig\" { maximize a  minimize b }",
+			"acquisition %s needs several objectives; this problem has one", p.Name)
+	}
 }

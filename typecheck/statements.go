@@ -61,8 +61,24 @@ const (
 	noisyInputAcquisition = "hedge"
 )
 
+// The default acquisitions of several objectives: the expected hypervolume
+// improvement where it is exact, up to exactObjectives of them, and ParEGO
+// beyond. EHVI found 90–92 % of BraninCurrin's hypervolume in 24
+// evaluations where ParEGO found 72–82 % (runtime/pareto's tests).
+const (
+	severalObjectivesAcquisition = "ehvi"
+	manyObjectivesAcquisition    = "parego"
+	exactObjectives              = 3
+)
+
 // defaultPlugin is the plugin a left-out statement key takes.
 func (c *checker) defaultPlugin(key string) string {
+	if key == "acquisition" && c.prog.Objective.Outputs != nil {
+		if len(c.prog.Objective.Outputs) > exactObjectives {
+			return manyObjectivesAcquisition
+		}
+		return severalObjectivesAcquisition
+	}
 	if key == "acquisition" && c.prog.ObsNoise.Kind != ir.ObsNoiseNone && c.prog.Candidates == nil &&
 		!slices.ContainsFunc(c.prog.Constraints, (*ir.Constraint).Safety) {
 		if c.statedModelUsesInputNoise() {
@@ -312,8 +328,8 @@ func (c *checker) checkPluginStmt(key string, dst **ir.Call) {
 func (c *checker) checkModel() {
 	c.checkPluginStmt("model", &c.prog.Model)
 	noise := c.stmts.inputNoise
-	if noise == nil || c.prog.Model == nil {
-		return
+	if noise == nil || c.prog.Model == nil || c.prog.Objective.Outputs != nil {
+		return // several objectives refuse input noise (plan)
 	}
 	p, ok := c.plugins.ByID(c.prog.Model.Plugin)
 	if !ok || p.UsesInputNoise || (p.Inflates != nil && p.Inflates(c.prog.Model)) {

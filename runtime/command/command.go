@@ -35,7 +35,7 @@ const maxQuotedStderr = 2000
 // error that quotes the command's standard error. Cancelling ctx kills the
 // command and every process it started (its process group, on Unix).
 func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64, error) {
-	y, _, err := execCommand(ctx, argv, dims, x, false, nil, nil)
+	y, _, err := execCommand(ctx, argv, dims, x, true, false, nil, nil)
 	return y, err
 }
 
@@ -44,7 +44,7 @@ func Exec(ctx context.Context, argv []string, dims []Dim, x []float64) (float64,
 // missing "sd" is an error too. Whether sd is finite and non-negative is
 // for the optimiser to check.
 func ExecWithSD(ctx context.Context, argv []string, dims []Dim, x []float64) (y, sd float64, err error) {
-	return execCommand(ctx, argv, dims, x, true, nil, nil)
+	return execCommand(ctx, argv, dims, x, true, true, nil, nil)
 }
 
 // ExecMeasuring is Exec, or ExecWithSD when withSD, for an objective whose
@@ -53,12 +53,23 @@ func ExecWithSD(ctx context.Context, argv []string, dims []Dim, x []float64) (y,
 // of names[k]. A missing, non-numeric or non-finite constraint value is an
 // error that names the constraint.
 func ExecMeasuring(ctx context.Context, argv []string, dims []Dim, x []float64, withSD bool, names []string, values []float64) (y, sd float64, err error) {
-	return execCommand(ctx, argv, dims, x, withSD, names, values)
+	return execCommand(ctx, argv, dims, x, true, withSD, names, values)
 }
 
-// execCommand runs the command of Exec, ExecWithSD and ExecMeasuring; it
-// reads "sd" when withSD, and the constraints names into values.
-func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, withSD bool, names []string, values []float64) (y, sd float64, err error) {
+// ExecValues evaluates several objectives, and the constraints measured with
+// them, by running a command as Exec does: it answers each value under its
+// name ({"throughput": 140, "latency": 80}), without a "y", and values[k]
+// receives the value of names[k]. A missing, non-numeric or non-finite
+// value is an error that names it.
+func ExecValues(ctx context.Context, argv []string, dims []Dim, x []float64, names []string, values []float64) error {
+	_, _, err := execCommand(ctx, argv, dims, x, false, false, names, values)
+	return err
+}
+
+// execCommand runs the command of Exec, ExecWithSD, ExecMeasuring and
+// ExecValues; it reads "y" when withY, "sd" when withSD, and the values
+// names into values.
+func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, withY, withSD bool, names []string, values []float64) (y, sd float64, err error) {
 	if len(argv) == 0 {
 		return 0, 0, errors.New("exec: no command")
 	}
@@ -112,8 +123,11 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 		SD *float64 `json:"sd"`
 	}
 	want := `{"y": number}`
-	if withSD {
+	switch {
+	case withSD:
 		want = `{"y": number, "sd": number}`
+	case !withY:
+		want = fmt.Sprintf(`{%q: number, ...}`, names[0])
 	}
 	var measured map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(stdout.bytes()))
@@ -131,19 +145,22 @@ func execCommand(ctx context.Context, argv []string, dims []Dim, x []float64, wi
 	if dec.More() {
 		return 0, 0, fmt.Errorf("exec %s: more than one JSON value on standard output", argv[0])
 	}
-	if out.Y == nil {
+	if withY && out.Y == nil {
 		return 0, 0, fmt.Errorf(`exec %s: the output has no "y"%s`, argv[0], quote(stderr.String()))
 	}
 	for k, name := range names {
 		v, ok := measured[name]
 		if !ok {
-			return 0, 0, fmt.Errorf(`exec %s: the output has no %q, the value of safety constraint %s%s`, argv[0], name, name, quote(stderr.String()))
+			return 0, 0, fmt.Errorf(`exec %s: the output has no %q, a value the problem measures%s`, argv[0], name, quote(stderr.String()))
 		}
 		if err := json.Unmarshal(v, &values[k]); err != nil || math.IsNaN(values[k]) || math.IsInf(values[k], 0) {
-			return 0, 0, fmt.Errorf(`exec %s: safety constraint %s's value %s is not a finite number`, argv[0], name, v)
+			return 0, 0, fmt.Errorf(`exec %s: %s's value %s is not a finite number`, argv[0], name, v)
 		}
 	}
-	if !withSD {
+	switch {
+	case !withY:
+		return 0, 0, nil
+	case !withSD:
 		return *out.Y, 0, nil
 	}
 	if out.SD == nil {

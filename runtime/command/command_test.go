@@ -54,6 +54,8 @@ func helper(mode string) int {
 		fmt.Println(`{"y": 1.5, "sd": 0.1, "temperature": 71, "torque": -0.25}`)
 	case "bad-constraint":
 		fmt.Println(`{"y": 1.5, "temperature": "hot", "torque": 1e999}`)
+	case "objectives":
+		fmt.Println(`{"throughput": 140, "latency": 80}`)
 	}
 	return 0
 }
@@ -150,9 +152,9 @@ func TestExecMeasuring(t *testing.T) {
 	}{
 		{mode: "measured", withSD: true, names: names, want: []float64{71, -0.25}},
 		{mode: "measured", names: names[1:], want: []float64{-0.25}},
-		{mode: "with-sd", withSD: true, names: names, wantErr: `the output has no "temperature", the value of safety constraint temperature`},
-		{mode: "bad-constraint", names: names[:1], wantErr: `safety constraint temperature's value "hot" is not a finite number`},
-		{mode: "bad-constraint", names: names[1:], wantErr: "safety constraint torque's value 1e999 is not a finite number"},
+		{mode: "with-sd", withSD: true, names: names, wantErr: `the output has no "temperature", a value the problem measures`},
+		{mode: "bad-constraint", names: names[:1], wantErr: `temperature's value "hot" is not a finite number`},
+		{mode: "bad-constraint", names: names[1:], wantErr: "torque's value 1e999 is not a finite number"},
 		{mode: "no-y", names: names, wantErr: `the output has no "y"`},
 	}
 	for _, tt := range tests {
@@ -168,6 +170,37 @@ func TestExecMeasuring(t *testing.T) {
 			}
 			if err != nil || y != 1.5 || (tt.withSD && sd != 0.1) || !slices.Equal(values, tt.want) {
 				t.Errorf("got y %v sd %v values %v error %v, want 1.5, 0.1, %v", y, sd, values, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestExecValues: several objectives are read by name, without a "y", and
+// a missing one is an error naming it.
+func TestExecValues(t *testing.T) {
+	dims := []Dim{{Name: "x", Size: 1}}
+	for _, tt := range []struct {
+		mode    string
+		names   []string
+		want    []float64
+		wantErr string
+	}{
+		{mode: "objectives", names: []string{"throughput", "latency"}, want: []float64{140, 80}},
+		{mode: "objectives", names: []string{"throughput", "cost"}, wantErr: `the output has no "cost"`},
+		{mode: "garbage", names: []string{"throughput"}, wantErr: `want one JSON object {"throughput": number, ...}`},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Setenv(helperEnv, tt.mode)
+			values := make([]float64, len(tt.names))
+			err := ExecValues(context.Background(), []string{os.Args[0]}, dims, []float64{0.5}, tt.names, values)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(values, tt.want) {
+				t.Errorf("got %v, error %v; want %v", values, err, tt.want)
 			}
 		})
 	}

@@ -84,6 +84,9 @@ type Event struct {
 	Y           *float64           `json:"y,omitempty"`
 	SD          *float64           `json:"sd,omitempty"`
 	Constraints map[string]float64 `json:"constraints,omitempty"`
+	// KindTell of a problem with several objectives: their values by name,
+	// instead of Y.
+	Objectives map[string]float64 `json:"objectives,omitempty"`
 	// KindFail: why.
 	Reason string `json:"reason,omitempty"`
 }

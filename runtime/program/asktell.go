@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"math"
 	"os"
 	"regexp"
@@ -173,7 +172,11 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(io.Discard)
 	var f studyFlags
 	f.register(p, flags)
-	value := flags.String("value", "", "")
+	var values []string
+	flags.Func("value", "", func(s string) error {
+		values = append(values, s)
+		return nil
+	})
 	sd := flags.String("sd", "", "")
 	failed := flags.Bool("failed", false, "")
 	reason := flags.String("reason", "", "")
@@ -193,7 +196,7 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(p, flags, "tell", args, stdout, stderr); !ok {
 		return code
 	}
-	told, msg := tellEvent(p, id, *value, *sd, *failed, *reason, constraints)
+	told, msg := tellEvent(p, id, values, *sd, *failed, *reason, constraints)
 	if msg != "" {
 		fmt.Fprintf(stderr, "%s: tell: %s\n", p.Name, msg)
 		return ExitUsage
@@ -212,7 +215,7 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 				s.name, id, describeResult(*t.result), describeResult(told))
 		}
 		e := s.event(told.Kind)
-		e.Trial, e.Y, e.SD, e.Constraints, e.Reason = id, told.Y, told.SD, told.Constraints, told.Reason
+		e.Trial, e.Y, e.SD, e.Constraints, e.Objectives, e.Reason = id, told.Y, told.SD, told.Constraints, told.Objectives, told.Reason
 		// Observed now, so that what the optimiser refuses is not recorded.
 		t.result = &e
 		if err := s.observe(p, t, false); err != nil {
@@ -234,29 +237,40 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 
 // tellEvent checks tell's arguments and makes the result they record, or
 // says what is wrong with them.
-func tellEvent(p Problem, id, value, sd string, failed bool, reason string, constraints map[string]string) (journal.Event, string) {
+func tellEvent(p Problem, id string, values []string, sd string, failed bool, reason string, constraints map[string]string) (journal.Event, string) {
 	e := journal.Event{Kind: journal.KindTell, Trial: id}
 	switch {
 	case id == "":
 		return e, "give the trial's id: tell ID --value Y"
-	case failed && (value != "" || sd != "" || len(constraints) > 0):
+	case failed && (len(values) > 0 || sd != "" || len(constraints) > 0):
 		return e, "--failed records a failure: give no --value, --sd or --constraint with it"
 	case failed:
 		e.Kind, e.Reason = journal.KindFail, reason
 		return e, ""
 	case reason != "":
 		return e, "--reason goes with --failed"
-	case value == "":
+	case len(values) == 0 && p.several():
+		return e, "give each objective's measured value (--value NAME=V for each) or --failed"
+	case len(values) == 0:
 		return e, "give the measured value (--value Y) or --failed"
+	case p.several():
+		objectives, msg := objectiveValues(p, values)
+		if msg != "" {
+			return e, msg
+		}
+		e.Objectives = objectives
+	case len(values) > 1:
+		return e, "--value is given twice; the problem has one objective"
+	default:
+		y, msg := finite("--value", values[0])
+		if msg == "" {
+			msg = unmodelled(y)
+		}
+		if msg != "" {
+			return e, msg
+		}
+		e.Y = &y
 	}
-	y, msg := finite("--value", value)
-	if msg == "" {
-		msg = unmodelled(y)
-	}
-	if msg != "" {
-		return e, msg
-	}
-	e.Y = &y
 	switch {
 	case p.ReportsSD && sd == "":
 		return e, "the observation noise is reported: give the value's noise sd (--sd S)"
@@ -344,16 +358,17 @@ func describeResult(e journal.Event) string {
 		}
 		return "failed"
 	}
-	out := "the value " + formatValue(*e.Y)
+	var out string
+	if e.Y != nil {
+		out = "the value " + formatValue(*e.Y)
+	} else {
+		out = "the objectives " + describeValues(e.Objectives)
+	}
 	if e.SD != nil {
 		out += " with sd " + formatValue(*e.SD)
 	}
 	if len(e.Constraints) > 0 {
-		names := slices.Sorted(maps.Keys(e.Constraints))
-		for i, name := range names {
-			names[i] = name + "=" + formatValue(e.Constraints[name])
-		}
-		out += " and constraints " + strings.Join(names, ", ")
+		out += " and constraints " + describeValues(e.Constraints)
 	}
 	return out
 }
@@ -399,9 +414,12 @@ func writeStatus(w io.Writer, p Problem, st status) {
 	for _, t := range st.Pending {
 		fmt.Fprintf(w, "pending: trial %s at %s\n", t.ID, formatPoint(p.Dims, t.X.X))
 	}
+	if p.several() && st.Evaluations > 0 {
+		writeFront(w, p, st.front, st.hypervolume, st.reference)
+	}
 	if st.Recommendation != nil {
 		fmt.Fprintf(w, "recommendation: %s  (posterior mean %s)\n", formatPoint(p.Dims, st.Recommendation.X), formatValue(float64(*st.RecommendationMean)))
-	} else if st.BestObserved != nil {
+	} else if st.BestObserved != nil && !p.several() {
 		fmt.Fprintf(w, "recommendation: none (no evaluated point meets the requirements)\n")
 	}
 	if st.BestObserved != nil {
@@ -431,6 +449,11 @@ type status struct {
 	// Contradictions explains the measurements that contradicted the
 	// unknown constraints' model (docs/safe.md), a sentence each.
 	Contradictions []string `json:"contradictions,omitempty"`
+	// With several objectives: their Pareto set and hypervolume.
+	paretoJSON
+	front       []FrontPoint
+	hypervolume float64
+	reference   []float64
 	// Stopped says why run --journal ended: budget, exhausted (no point left to ask for), interrupted or failure.
 	Stopped string `json:"stopped,omitempty"`
 }
@@ -452,8 +475,16 @@ func newStatus(p Problem, s *study) status {
 		m := number(mean)
 		st.Recommendation, st.RecommendationMean = &command.Point{Dims: p.Dims, X: x}, &m
 	}
-	if p.requires() {
+	if p.requires() && !p.several() {
 		st.Feasible = &ok
+	}
+	if ps, ok := s.session.(ParetoSession); ok && p.several() {
+		var err error
+		st.front = ps.Front()
+		if st.hypervolume, st.reference, err = ps.Hypervolume(); err != nil {
+			st.hypervolume = math.NaN()
+		}
+		st.paretoJSON = newParetoJSON(p, st.front, st.hypervolume, st.reference, false)
 	}
 	if x, y, ok := s.session.BestObserved(); ok {
 		st.BestObserved = &bestTold{X: command.Point{Dims: p.Dims, X: x}, Y: number(y)}

@@ -97,7 +97,8 @@ type result struct {
 	Unmet                *int           `json:"unmet,omitempty"`
 	TrulyUnmet           *int           `json:"truly_unmet,omitempty"`
 	TrulyFeasible        *bool          `json:"truly_feasible,omitempty"`
-	Trace                []step         `json:"trace,omitempty"`
+	paretoJSON
+	Trace []step `json:"trace,omitempty"`
 }
 
 type observed struct {
@@ -122,15 +123,26 @@ type step struct {
 	// recommendation meets their true values.
 	TrulyFeasible *bool `json:"truly_feasible,omitempty"`
 	safetyStep
+	// With several objectives: the values observed, those without noise,
+	// and the Pareto set's hypervolume and size after the evaluation.
+	Objectives     *named  `json:"objectives,omitempty"`
+	TrueObjectives *named  `json:"true_objectives,omitempty"`
+	Hypervolume    *number `json:"hypervolume,omitempty"`
+	FrontSize      *int    `json:"front_size,omitempty"`
 }
 
 func traceStep(p Problem, pr Progress) step {
 	s := step{Evaluation: pr.Evaluation, X: command.Point{Dims: p.Dims, X: slices.Clone(pr.X)}, Y: number(pr.Y), Value: number(pr.Value),
 		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
-	if !pr.Infeasible {
+	if p.several() {
+		names := p.objectiveNames()
+		hv, size := number(pr.Hypervolume), pr.FrontSize
+		s.Objectives, s.TrueObjectives = &named{names, slices.Clone(pr.Objectives)}, &named{names, slices.Clone(pr.TrueObjectives)}
+		s.Hypervolume, s.FrontSize = &hv, &size
+	} else if !pr.Infeasible {
 		s.Recommendation = &command.Point{Dims: p.Dims, X: slices.Clone(pr.Recommendation)}
 	}
-	if p.requires() && p.simulates() {
+	if p.requires() && p.simulates() && !p.several() {
 		trulyFeasible := !pr.TrulyInfeasible
 		s.TrulyFeasible = &trulyFeasible
 	}
@@ -151,12 +163,14 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 	}
 	out := result{Problem: p.Name, Seed: seed, RandomSearch: randomSearch, Evaluations: r.Evaluations, Stopped: r.Stopped,
 		RecommendationMean: nan, RecommendationValue: nan}
-	if r.Evaluations > 0 && !r.Infeasible {
+	if p.several() {
+		out.paretoJSON = newParetoJSON(p, r.Front, r.Hypervolume, r.Reference, true)
+	} else if r.Evaluations > 0 && !r.Infeasible {
 		out.Recommendation = &command.Point{Dims: p.Dims, X: r.Recommendation}
 		out.RecommendationMean = number(r.RecommendationMean)
 		out.RecommendationValue = number(r.RecommendationValue)
 	}
-	if r.Evaluations > 0 {
+	if r.Evaluations > 0 && !p.several() {
 		out.BestObserved = &observed{X: command.Point{Dims: p.Dims, X: r.BestX}, Y: number(r.BestY), Value: number(r.BestValue)}
 	}
 	out.RecommendationRobust = robustNumber(p, r.RecommendationRobust)
@@ -165,7 +179,7 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 	if p.safe() {
 		out.SafeSet, out.SeedPoints, out.Contradictions = &r.SafeSize, &r.SeedPoints, &r.Contradictions
 	}
-	if p.requires() {
+	if p.requires() && !p.several() {
 		feasible := !r.Infeasible
 		out.Feasible = &feasible
 		if p.simulates() {

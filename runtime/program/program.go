@@ -59,6 +59,10 @@ type Problem struct {
 	Budget       int    // the compiled budget: the most evaluations a run can make
 	Seed         uint64 // the problem's seed, the default of --seed
 	Maximize     bool
+	// Objectives are the objectives of a problem with several, in
+	// declaration order; nil for one (Maximize then says its sense). Such a
+	// problem's result is a Pareto set (ParetoSession, Result.Front).
+	Objectives []Objective
 	// ReportsSD says the objective reports each value's noise sd (observation
 	// noise reported); the trace then shows it.
 	ReportsSD bool
@@ -111,6 +115,18 @@ type Problem struct {
 	// that a trial made again measures the same.
 	Evaluate func(ctx context.Context, trial int, x []float64) (Evaluation, error)
 }
+
+// Objective is one of a problem's several objectives.
+type Objective struct {
+	Name     string
+	Maximize bool
+	// Threshold is the hypervolume's reference point's coordinate: values
+	// beyond it are of no interest; NaN where it is inferred from the front.
+	Threshold float64
+}
+
+// several reports whether the problem has several objectives.
+func (p Problem) several() bool { return len(p.Objectives) > 0 }
 
 // robustWith returns the problem's robust value with the input noise scaled
 // by noiseScale, or nil when it has none.
@@ -176,6 +192,24 @@ type Progress struct {
 	Infeasible, TrulyInfeasible bool
 	// Safety reports the measured constraints, when the problem has any.
 	Safety Safety
+	// Objectives, with several, are the values observed at X (Y is then
+	// NaN), TrueObjectives their values without observation noise (NaN
+	// unless simulated); Hypervolume and FrontSize describe the Pareto set
+	// after the evaluation.
+	Objectives, TrueObjectives []float64
+	Hypervolume                float64
+	FrontSize                  int
+}
+
+// FrontPoint is an evaluated point of the Pareto set of a problem with
+// several objectives: where it is, the objectives' posterior means there
+// (by which it is on the front), what was observed, and, in a run of a
+// simulated problem, the values without noise (NaN otherwise) and whether
+// it truly meets the simulated requirements.
+type FrontPoint struct {
+	X                               []float64
+	Means, Observed, TrueObjectives []float64
+	TrulyFeasible                   bool
 }
 
 // Result is the outcome of a run.
@@ -206,6 +240,12 @@ type Result struct {
 	// recommendation. TrulyInfeasible says that the recommendation breaks
 	// a simulated requirement's true value, or that there is none.
 	Infeasible, TrulyInfeasible bool
+	// Front is the Pareto set of a problem with several objectives, and
+	// Hypervolume the hypervolume its posterior means dominate above
+	// Reference (the recommendation's fields are then unused).
+	Front       []FrontPoint
+	Hypervolume float64
+	Reference   []float64
 }
 
 // Exit codes of a program.
@@ -554,6 +594,11 @@ func formatPoint(dims []Dim, x []float64) string {
 
 func writeProgress(w io.Writer, p Problem, pr Progress) {
 	width := len(strconv.Itoa(pr.Budget))
+	if p.several() {
+		fmt.Fprintf(w, "[%*d/%d] %s  %s  front=%d hypervolume=%s%s\n", width, pr.Evaluation, pr.Budget,
+			formatPoint(p.Dims, pr.X), formatObjectives(p.objectiveNames(), pr.Objectives), pr.FrontSize, formatValue(pr.Hypervolume), safetyProgress(p, pr.Safety))
+		return
+	}
 	noiseFree := ""
 	if !math.IsNaN(pr.Value) && pr.Value != pr.Y {
 		noiseFree = " (noise-free " + formatValue(pr.Value) + ")"
@@ -567,8 +612,16 @@ func writeSummary(w io.Writer, p Problem, r Result) {
 	if p.Maximize {
 		goal = "maximise"
 	}
+	if p.several() {
+		goal = p.goals()
+	}
 	fmt.Fprintf(w, "problem %s (%s): %d evaluations, stopped: %s\n", p.Name, goal, r.Evaluations, r.Stopped)
 	if r.Evaluations == 0 {
+		return
+	}
+	if p.several() {
+		writeFront(w, p, r.Front, r.Hypervolume, r.Reference)
+		fmt.Fprint(w, safetySummary(p, r))
 		return
 	}
 	value := ""

@@ -91,8 +91,12 @@ type reportPage struct {
 	Text, Program string
 	// Settings and Status are rows of a label and its value.
 	Settings, Status [][2]string
-	// Convergence is the chart of the values told; empty before any.
+	// Convergence is the chart of the values told (of the hypervolume they
+	// dominate, with several objectives); empty before any.
 	Convergence template.HTML
+	// Fronts are the charts of several objectives' values told, a pair of
+	// objectives each.
+	Fronts []template.HTML
 	// Safety is set for a problem with unknown constraints: Constraints are
 	// the charts of each one's values, Broken says how many broke each
 	// limit, SafeNote what the slices and maps show of the safe set or why
@@ -136,12 +140,17 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	st := newStatus(p, s)
 	page.Status = reportStatus(p, st)
 	values := toldValues(s)
+	if err := drawFront(&page, p, st, values); err != nil {
+		return err
+	}
 	if len(values) > 0 {
-		svg, err := chartSVG(convergenceChart(p, values))
-		if err != nil {
-			return err
+		if !p.several() {
+			svg, err := chartSVG(convergenceChart(p, values))
+			if err != nil {
+				return err
+			}
+			page.Convergence = svg
 		}
-		page.Convergence = svg
 		for _, c := range p.Constraints {
 			svg, err := chartSVG(constraintChart(c, values))
 			if err != nil {
@@ -161,6 +170,8 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	model, ok := s.session.(Model)
 	page.OverInputs = p.ModelOverInputs
 	switch {
+	case p.several():
+		page.ModelNote = "Not drawn for several objectives: the charts of the Pareto front above show what was told, and the set the objectives' models hold best."
 	case !ok:
 		page.ModelNote = "Not drawn: this program's optimiser does not give its posterior at a point, which slices, maps and the importance of each component (its learned lengthscale) need."
 	case st.Recommendation == nil && p.requires() && len(values) > 0:
@@ -192,6 +203,9 @@ func reportSettings(p Problem) [][2]string {
 	goal := "minimise"
 	if p.Maximize {
 		goal = "maximise"
+	}
+	if p.several() {
+		goal = p.goals()
 	}
 	rows := [][2]string{{"goal", goal}, {"budget", strconv.Itoa(p.Budget) + " evaluations"}, {"seed", strconv.FormatUint(p.Seed, 10)}}
 	names := componentNames(p.Dims)
@@ -244,6 +258,7 @@ func reportStatus(p Problem, st status) [][2]string {
 	for _, note := range st.Contradictions {
 		rows = append(rows, [2]string{"contradicted the constraints' model", note})
 	}
+	rows = append(rows, frontStatus(p, st)...)
 	if st.Recommendation != nil {
 		rows = append(rows, [2]string{"recommendation", formatPoint(p.Dims, st.Recommendation.X) + "  (posterior mean " + formatValue(float64(*st.RecommendationMean)) + ")"})
 	}
@@ -517,7 +532,11 @@ func inlineSVG(what string, write func(io.Writer) error) (template.HTML, error) 
 func trialTable(p Problem, s *study) ([]string, [][]string) {
 	names := componentNames(p.Dims)
 	columns := append([]string{"trial", "state", "evaluation"}, names...)
-	columns = append(columns, "y")
+	if p.several() {
+		columns = append(columns, p.objectiveNames()...)
+	} else {
+		columns = append(columns, "y")
+	}
 	if p.ReportsSD {
 		columns = append(columns, "sd")
 	}
@@ -543,7 +562,13 @@ func trialTable(p Problem, s *study) ([]string, [][]string) {
 		}
 		r := t.result
 		told := r != nil && r.Kind == journal.KindTell
-		row = append(row, optional(told, func() float64 { return *r.Y }))
+		if p.several() {
+			for _, name := range p.objectiveNames() {
+				row = append(row, optional(told, func() float64 { return r.Objectives[name] }))
+			}
+		} else {
+			row = append(row, optional(told, func() float64 { return *r.Y }))
+		}
 		if p.ReportsSD {
 			row = append(row, optional(told && r.SD != nil, func() float64 { return *r.SD }))
 		}
@@ -639,7 +664,10 @@ td.barcell { width: 20em; }
 
 <h2 id="convergence">Convergence</h2>
 {{if .Convergence}}{{.Convergence}}{{else}}<p class="note">No value has been told yet.</p>{{end}}
-
+{{if .Fronts}}<h2 id="front">Pareto front</h2>
+<p>The values told, the Pareto set's marked: the points that meet the requirements and whose objectives' posterior means no other's dominate.</p>
+{{range .Fronts}}{{.}}
+{{end}}{{end}}
 <h2 id="model">Model</h2>
 {{if .ModelNote}}<p class="note">{{.ModelNote}}</p>{{else}}{{if .OverInputs}}<p>The model is over input distributions: its posterior at x is that of the input noise's distribution centred at x, the robust posterior of E[f(x + ε)], which the slices and maps draw. The values told are f where the queries landed.</p>
 {{end}}{{if .Importance}}<h3>Importance</h3>

@@ -26,6 +26,9 @@ import (
 type Evaluation struct {
 	Y, SD       float64   // SD: NaN unless the problem reports it
 	Constraints []float64 // the unknown constraints' values, in order
+	// Objectives are several objectives' values, in order (Y is unused);
+	// nil for one.
+	Objectives []float64
 }
 
 // runPolicy is how run --journal evaluates: how many at once, how long
@@ -514,6 +517,18 @@ func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 	switch {
 	case err != nil:
 		e.Kind, e.Reason = journal.KindFail, err.Error()
+	case r.p.several():
+		e.Objectives = map[string]float64{}
+		for j, name := range r.p.objectiveNames() {
+			if msg := unmodelled(ev.Objectives[j]); msg != "" {
+				e.Kind, e.Reason, e.Objectives = journal.KindFail, "objective "+name+": "+msg, nil
+				return &e
+			}
+			e.Objectives[name] = ev.Objectives[j]
+		}
+		if reason := r.constraintValues(&e, ev); reason != "" {
+			e.Kind, e.Reason, e.Objectives, e.Constraints = journal.KindFail, reason, nil, nil
+		}
 	case unmodelled(ev.Y) != "":
 		e.Kind, e.Reason = journal.KindFail, unmodelled(ev.Y)
 	default:
@@ -523,20 +538,27 @@ func (r *runner) attempt(ctx context.Context, t *trial) *journal.Event {
 			sd := ev.SD
 			e.SD = &sd
 		}
-		if len(r.p.Constraints) > 0 {
-			e.Constraints = map[string]float64{}
-		}
-		for k, c := range r.p.Constraints {
-			v := ev.Constraints[k]
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				e.Kind, e.Y, e.SD, e.Constraints = journal.KindFail, nil, nil, nil
-				e.Reason = fmt.Sprintf("safety constraint %s's value %v is not a finite number", c.Name, v)
-				break
-			}
-			e.Constraints[c.Name] = v
+		if reason := r.constraintValues(&e, ev); reason != "" {
+			e.Kind, e.Reason, e.Y, e.SD, e.Constraints = journal.KindFail, reason, nil, nil, nil
 		}
 	}
 	return &e
+}
+
+// constraintValues records the constraints' values of ev in tell e, or
+// says why they cannot be.
+func (r *runner) constraintValues(e *journal.Event, ev Evaluation) string {
+	if len(r.p.Constraints) > 0 {
+		e.Constraints = map[string]float64{}
+	}
+	for k, c := range r.p.Constraints {
+		v := ev.Constraints[k]
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Sprintf("constraint %s's value %v is not a finite number", c.Name, v)
+		}
+		e.Constraints[c.Name] = v
+	}
+	return ""
 }
 
 // guarded is p.Evaluate of trial t within timeout (0: none), with a panic of the
@@ -588,7 +610,11 @@ const cancelGrace = 2 * time.Second
 func writeTrialProgress(w io.Writer, p Problem, s *study, t *trial, budget int) {
 	outcome := "failed: " + t.result.Reason
 	if t.result.Kind == journal.KindTell {
-		outcome = "y=" + formatValue(*t.result.Y)
+		if p.several() {
+			outcome = formatObjectives(p.objectiveNames(), objectiveVector(p, t.result))
+		} else {
+			outcome = "y=" + formatValue(*t.result.Y)
+		}
 		for _, c := range p.Constraints {
 			outcome += fmt.Sprintf(" %s=%s", c.Name, formatValue(t.result.Constraints[c.Name]))
 		}

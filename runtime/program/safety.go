@@ -61,33 +61,42 @@ func (p Problem) simulates() bool {
 	return slices.ContainsFunc(p.Constraints, func(c Constraint) bool { return c.Simulated })
 }
 
-// named is a JSON object from the constraints' names to values, in
-// declaration order; with onlySimulated, the simulated constraints' only.
+// named is a JSON object from names to values, in order (the
+// constraints', the objectives'), NaN as null.
 type named struct {
-	constraints   []Constraint
-	values        []float64
-	onlySimulated bool
+	names  []string
+	values []float64
 }
 
 func (n named) MarshalJSON() ([]byte, error) {
-	if len(n.values) != len(n.constraints) {
-		return nil, fmt.Errorf("%d constraint values for %d constraints", len(n.values), len(n.constraints))
+	if len(n.values) != len(n.names) {
+		return nil, fmt.Errorf("%d values for %d names", len(n.values), len(n.names))
 	}
 	b := []byte{'{'}
-	first := true
-	for i, c := range n.constraints {
-		if n.onlySimulated && !c.Simulated {
-			continue
-		}
-		if !first {
+	for i, name := range n.names {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		first = false
-		b = strconv.AppendQuote(b, c.Name)
+		b = strconv.AppendQuote(b, name)
 		b = append(b, ':')
 		b = appendNumber(b, n.values[i])
 	}
 	return append(b, '}'), nil
+}
+
+// constraintValuesJSON names constraint values; with onlySimulated, the
+// simulated constraints' only.
+func constraintValuesJSON(cs []Constraint, values []float64, onlySimulated bool) *named {
+	if len(values) != len(cs) {
+		return &named{values: values} // MarshalJSON says what is wrong
+	}
+	n := &named{}
+	for i, c := range cs {
+		if !onlySimulated || c.Simulated {
+			n.names, n.values = append(n.names, c.Name), append(n.values, values[i])
+		}
+	}
+	return n
 }
 
 // certificate is the JSON form of a suggestion's certificate.
@@ -115,15 +124,15 @@ func newSafetyStep(p Problem, s Safety) safetyStep {
 	if len(p.Constraints) == 0 {
 		return safetyStep{}
 	}
-	out := safetyStep{Constraints: &named{constraints: p.Constraints, values: slices.Clone(s.Constraints)}, Contradicted: s.Contradicted}
+	out := safetyStep{Constraints: constraintValuesJSON(p.Constraints, s.Constraints, false), Contradicted: s.Contradicted}
 	if p.simulates() {
-		out.TrueConstraints = &named{constraints: p.Constraints, values: slices.Clone(s.TrueConstraints), onlySimulated: true}
+		out.TrueConstraints = constraintValuesJSON(p.Constraints, s.TrueConstraints, true)
 	}
 	out.Violations, out.UnsafeEvaluations = counts(p, p.safe(), s.Violations, s.UnsafeEvaluations)
 	out.Unmet, out.TrulyUnmet = counts(p, p.requires(), s.Unmet, s.TrulyUnmet)
 	if s.Phase > 0 {
 		out.Certificate = &certificate{Phase: s.Phase, Seed: s.SeedPoint, Beta: number(s.Beta), SafeSize: s.SafeSize,
-			Bounds: named{constraints: p.Constraints, values: slices.Clone(s.Bounds)}}
+			Bounds: *constraintValuesJSON(p.Constraints, s.Bounds, false)}
 	}
 	return out
 }
@@ -214,6 +223,11 @@ func requirementSummary(p Problem, r Result) string {
 		line += fmt.Sprintf(", %d a true one", r.TrulyUnmet)
 	}
 	switch {
+	case p.several() && len(r.Front) == 0:
+		return line + "; no evaluated point meets them with the confidence required, so the Pareto\n" +
+			"  set is empty: more evaluations, or a lower confidence, may find one\n"
+	case p.several():
+		return line + "; the Pareto set holds only points that meet them with the confidence required\n"
 	case r.Infeasible:
 		return line + "; no evaluated point meets them with the confidence required, so there is no\n" +
 			"  recommendation: more evaluations, or a lower confidence, may find one\n"

@@ -168,6 +168,27 @@ func checkResult(p Problem, e journal.Event) error {
 	if e.Kind != journal.KindTell {
 		return nil
 	}
+	if err := checkValue(p, e); err != nil {
+		return err
+	}
+	for _, c := range p.Constraints {
+		v, ok := e.Constraints[c.Name]
+		if !ok {
+			return fmt.Errorf("a tell without constraint %s's value", c.Name)
+		}
+		if msg := unmodelled(v); msg != "" {
+			return fmt.Errorf("constraint %s: %s", c.Name, msg)
+		}
+	}
+	return nil
+}
+
+// checkValue says what is wrong with the value, or the objectives, of a
+// tell read from a journal.
+func checkValue(p Problem, e journal.Event) error {
+	if p.several() {
+		return checkObjectives(p, e)
+	}
 	if e.Y == nil {
 		return errors.New("a tell without a value")
 	}
@@ -179,15 +200,6 @@ func checkResult(p Problem, e journal.Event) error {
 		return errors.New("a tell without the value's noise sd, which this problem reports")
 	case e.SD != nil && !(*e.SD >= 0 && *e.SD <= maxModelled):
 		return fmt.Errorf("the noise sd %v is not a number from 0 to %g", *e.SD, maxModelled)
-	}
-	for _, c := range p.Constraints {
-		v, ok := e.Constraints[c.Name]
-		if !ok {
-			return fmt.Errorf("a tell without constraint %s's value", c.Name)
-		}
-		if msg := unmodelled(v); msg != "" {
-			return fmt.Errorf("constraint %s: %s", c.Name, msg)
-		}
 	}
 	return nil
 }
@@ -214,12 +226,14 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	}
 	y, sd := s.penalty(p), 0.0 // a failure's penalty is certain
 	switch {
+	case r.Kind == journal.KindTell && p.several():
+		y, sd = math.NaN(), math.NaN() // the objectives are r's
 	case r.Kind == journal.KindTell:
 		y, sd = *r.Y, math.NaN()
 		if r.SD != nil {
 			sd = *r.SD
 		}
-	case math.IsNaN(s.worst) || len(p.Constraints) > 0:
+	case math.IsNaN(s.worst) || len(p.Constraints) > 0 || p.several():
 		if err := s.session.Pending(t.x); err != nil {
 			return fmt.Errorf("study %s, failed trial %s: %w", s.name, t.id, err)
 		}
@@ -227,14 +241,14 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 		s.unweighed = append(s.unweighed, t)
 		return nil
 	}
-	if err := s.session.Observe(t.x, y, sd, constraintValues(p, r)); err != nil {
+	if err := s.give(p, t.x, y, sd, r); err != nil {
 		return fmt.Errorf("study %s, trial %s: %w", s.name, t.id, err)
 	}
 	if r.Kind == journal.KindFail {
 		t.imputed = &y
 	}
 	s.told = append(s.told, t)
-	if r.Kind == journal.KindTell {
+	if r.Kind == journal.KindTell && !p.several() {
 		s.releaseUnweighed()
 		if math.IsNaN(s.worst) || p.better(s.worst, y) {
 			s.worst = y
@@ -244,6 +258,20 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 		}
 	}
 	return nil
+}
+
+// give hands the session what was observed at x: the value y (with its
+// sd), or a tell's objectives when the problem has several, and the
+// constraints' values of r, a tell or a failure.
+func (s *study) give(p Problem, x []float64, y, sd float64, r *journal.Event) error {
+	if !p.several() {
+		return s.session.Observe(x, y, sd, constraintValues(p, r))
+	}
+	ps, ok := s.session.(ParetoSession)
+	if !ok {
+		return errors.New("this program's optimiser cannot observe several objectives")
+	}
+	return ps.ObserveObjectives(x, objectiveVector(p, r), constraintValues(p, r))
 }
 
 // penalty is the value a failure counts as: worse than the worst value told
@@ -372,7 +400,7 @@ func (s *study) nextTrialID() string { return strconv.Itoa(len(s.trials) + 1) }
 // sameTell reports whether a repeated tell records what the first did.
 func sameTell(a, b journal.Event) bool {
 	equal := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	return a.Kind == b.Kind && equal(a.Y, b.Y) && equal(a.SD, b.SD) && maps.Equal(a.Constraints, b.Constraints) &&
+	return a.Kind == b.Kind && equal(a.Y, b.Y) && equal(a.SD, b.SD) && maps.Equal(a.Constraints, b.Constraints) && maps.Equal(a.Objectives, b.Objectives) &&
 		(a.Kind != journal.KindFail || a.Reason == b.Reason)
 }
 

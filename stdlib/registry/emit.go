@@ -442,6 +442,10 @@ type AcquisitionSpec struct {
 	// among the points certified safe for every unknown constraint with
 	// runtime/safe's Explorer, and the hooks' Code is not used.
 	Safe *SafeSpec
+	// Pareto, if set, makes the acquisition one of several objectives:
+	// runtime/multi's optimiser scores points with runtime/pareto's
+	// Acquirer, and the hooks' Code is not used.
+	Pareto *ParetoSpec
 	// Pending is what the model believes of a point being evaluated
 	// (Optimizer.Pending) while it chooses the next: the zero value, a
 	// constant liar, suits any acquisition; an optimistic one (UCB) may
@@ -526,6 +530,12 @@ type SafeSpec struct {
 	Delta, Beta, Lipschitz float64
 	// Accuracy is SafeOpt's ε; 0 never switches to its recommendation.
 	Accuracy float64
+}
+
+// ParetoSpec configures runtime/pareto's Acquirer.
+type ParetoSpec struct {
+	// Method names runtime/pareto's Method constant ("EHVI", "ParEGO").
+	Method string
 }
 
 // Unscented holds the settings of an unscented transform.

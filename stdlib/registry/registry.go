@@ -82,6 +82,10 @@ type Plugin struct {
 	// Safe is set on acquisitions that keep to unknown safety constraints
 	// (their hooks' spec has Safe set); an unknown constraint needs one.
 	Safe bool
+	// Pareto is set on acquisitions of several objectives (their hooks'
+	// spec has Pareto set): a problem with several needs one, and one
+	// objective cannot take one.
+	Pareto bool
 	// Family, on a kernel, names the runtime/kernel family that evaluates
 	// it without specialised code (kernel.Named), for models that do so:
 	// the safety constraints' Gaussian processes. "" when there is none.

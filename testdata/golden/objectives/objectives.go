@@ -51,3 +51,21 @@ func SphereLoad(ctx context.Context, x [3]float64) (float64, Loads, error) {
 
 // Sphere is the sum of the squared components.
 func Sphere(x [3]float64) float64 { return x[0]*x[0] + x[1]*x[1] + x[2]*x[2] }
+
+// Rig is what a rig measures at once: a throughput to raise, a latency to
+// lower and a purity the result must keep, from two settings.
+type Rig struct {
+	Throughput float64
+	Latency    float64
+	Purity     float64 `boc:"purity"`
+}
+
+// MeasureRig is a rig of two settings in [0, 1]: throughput and latency
+// pull in opposite directions; purity falls with the first setting.
+func MeasureRig(x [2]float64) (Rig, error) {
+	return Rig{
+		Throughput: 100 * (x[0] + 0.5*x[1]),
+		Latency:    50 + 200*x[0]*x[0] + 40*(1-x[1]),
+		Purity:     1 - 0.3*x[0]*x[1],
+	}, nil
+}

@@ -1,0 +1,329 @@
+// Package multi is the optimiser of a problem with several objectives, which
+// the code boc emits for such a problem drives in unit coordinates. Each
+// objective, and each requirement (outcome constraint) beside them, has its
+// own Gaussian process (runtime/outcome); after the initial design every
+// suggestion maximises runtime/pareto's Acquirer (the expected hypervolume
+// improvement, or ParEGO's scalarisation) by runtime/search's multi-start
+// L-BFGS-B, with the points being evaluated believed at their posterior
+// means. The result is the Pareto set: the evaluated points that meet the
+// requirements and whose objectives' posterior means no other such point
+// dominates.
+//
+// An Optimizer allocates in New only; Suggest, Observe, Pending, Release and
+// Front allocate nothing (Hypervolume does beyond three objectives). It is
+// not safe for concurrent use.
+package multi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/bocdev/boc/runtime/outcome"
+	"github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/search"
+)
+
+// Objective is one of the objectives.
+type Objective struct {
+	Maximize bool
+	// Threshold is the reference point's coordinate: values beyond it
+	// (below it when maximised) are of no interest; NaN to infer it from
+	// the front.
+	Threshold float64
+}
+
+// Config describes a problem to New.
+type Config struct {
+	Dim int
+	// Capacity is the most evaluated and pending points (the budget).
+	Capacity   int
+	Objectives []Objective
+	// Outputs are the Gaussian processes of the objectives, in order and
+	// without a Limit, then those of the requirements.
+	Outputs []outcome.Output
+	Method  pareto.Method
+	// Design holds the initial design's points in unit coordinates,
+	// row-major, suggested in order before any search.
+	Design []float64
+	// Raw and Restarts configure the search (search.NewLBFGS).
+	Raw, Restarts int
+	// Feasible reports whether a unit point meets the known constraints;
+	// nil when there are none. It is called from several goroutines.
+	Feasible func(u []float64) bool
+	// Integer marks the components that take whole numbers, and Snap moves
+	// those of a unit point onto them; both nil without any.
+	Integer []bool
+	Snap    func(u []float64)
+	Seed    uint64
+}
+
+// Errors of Suggest and Observe.
+var (
+	// ErrFull means the optimiser holds Capacity evaluated and pending points.
+	ErrFull = errors.New("multi: the optimiser already holds its capacity of evaluated and pending points")
+	// ErrPending means the point is pending already.
+	ErrPending = errors.New("multi: the point is pending already")
+)
+
+// Optimizer suggests points for several objectives and holds what was
+// observed.
+type Optimizer struct {
+	cfg      Config
+	dim, m   int
+	models   *outcome.Models
+	acquirer *pareto.Acquirer
+	search   *search.LBFGS
+	score    search.ValueGrad // the acquirer's score at snapped points, made once
+	snapped  []float64        // one unit point per worker, for score
+	observed []float64        // the values observed, Capacity × outputs
+	pending  []float64        // the points being evaluated, Capacity × dim
+	npending int
+	vectors  []float64 // Front's scratch: Capacity × objectives
+	at       []int     // Front's scratch: the evaluated point of each vector
+	flags    []bool    // Front's scratch
+}
+
+// New returns the optimiser of the problem cfg describes.
+func New(cfg Config) (*Optimizer, error) {
+	m, dim := len(cfg.Objectives), cfg.Dim
+	switch {
+	case dim < 1 || cfg.Capacity < 1:
+		return nil, fmt.Errorf("multi: dimension %d, capacity %d", dim, cfg.Capacity)
+	case len(cfg.Outputs) < m:
+		return nil, fmt.Errorf("multi: %d objectives but %d outputs", m, len(cfg.Outputs))
+	case len(cfg.Design)%dim != 0:
+		return nil, fmt.Errorf("multi: a design of %d values is not made of %d-component points", len(cfg.Design), dim)
+	case (cfg.Integer == nil) != (cfg.Snap == nil) || cfg.Integer != nil && len(cfg.Integer) != dim:
+		return nil, errors.New("multi: Integer and Snap go together, Integer with a value per component")
+	}
+	s := search.NewLBFGS(dim, cfg.Raw, cfg.Restarts)
+	workers := s.Workers()
+	models, err := outcome.New(cfg.Outputs, dim, cfg.Capacity, workers, len(cfg.Design)/dim)
+	if err != nil {
+		return nil, err
+	}
+	maximize, thresholds := make([]bool, m), make([]float64, m)
+	for j, obj := range cfg.Objectives {
+		maximize[j], thresholds[j] = obj.Maximize, obj.Threshold
+	}
+	a, err := pareto.NewAcquirer(models, dim, cfg.Method, maximize, thresholds, cfg.Capacity, workers)
+	if err != nil {
+		return nil, err
+	}
+	o := &Optimizer{cfg: cfg, dim: dim, m: m, models: models, acquirer: a, search: s,
+		snapped: make([]float64, workers*dim), observed: make([]float64, cfg.Capacity*len(cfg.Outputs)),
+		pending: make([]float64, cfg.Capacity*dim), vectors: make([]float64, cfg.Capacity*m),
+		at: make([]int, cfg.Capacity), flags: make([]bool, cfg.Capacity)}
+	o.score = o.scoreAt
+	return o, nil
+}
+
+// Len is the number of evaluated points.
+func (o *Optimizer) Len() int { return o.models.Len() }
+
+// Unit is evaluated point i in unit coordinates.
+func (o *Optimizer) Unit(i int) []float64 { return o.models.Unit(i) }
+
+// Observed is what was observed at evaluated point i: the objectives, then
+// the requirements.
+func (o *Optimizer) Observed(i int) []float64 {
+	k := len(o.cfg.Outputs)
+	return o.observed[i*k : (i+1)*k]
+}
+
+// Mean is the posterior mean of objective (or requirement) k at evaluated
+// point i.
+func (o *Optimizer) Mean(k, i int) float64 { return o.models.TrainMean(k, i) }
+
+// Feasible reports whether evaluated point i meets the requirements with
+// their confidence (always, without any).
+func (o *Optimizer) Feasible(i int) bool { return o.models.Feasible(i) }
+
+// Suggest writes the next point to evaluate to u (unit coordinates): the
+// next point of the initial design, then the maximiser of the acquisition
+// given the evaluated and pending points; when that maximiser is one of
+// them (the acquisition is flat), the point farthest from them.
+func (o *Optimizer) Suggest(u []float64) error {
+	n := o.models.Len()
+	next := n + o.npending
+	switch {
+	case len(u) != o.dim:
+		return fmt.Errorf("multi: a point of %d components, want %d", len(u), o.dim)
+	case next >= o.cfg.Capacity:
+		return ErrFull
+	case next < len(o.cfg.Design)/o.dim:
+		copy(u, o.cfg.Design[next*o.dim:(next+1)*o.dim])
+		return nil
+	}
+	// The search's seed follows from the points known, so that an
+	// optimiser rebuilt from the same observations (a study replayed from
+	// its journal) suggests the same.
+	seed := mix(o.cfg.Seed, uint64(next))
+	if err := o.acquirer.Prepare(o.pending[:o.npending*o.dim], seed); err != nil {
+		return err
+	}
+	value, err := o.search.Maximize(o.score, o.cfg.Feasible, seed, u)
+	if err != nil {
+		return err // search.ErrNoFeasible: no point meets the known constraints
+	}
+	o.snap(u)
+	if !math.IsInf(value, -1) && !o.known(u) {
+		return nil
+	}
+	coord := func(i, j int) float64 {
+		if i < n {
+			return o.models.Unit(i)[j]
+		}
+		return o.pending[(i-n)*o.dim+j]
+	}
+	if err := search.Farthest(n+o.npending, o.dim, coord, o.cfg.Feasible, seed, u); err != nil {
+		return err
+	}
+	o.snap(u)
+	return nil
+}
+
+// SeeksFeasibility reports whether the last search looked for a point that
+// meets the requirements, none of the evaluated points meeting them.
+func (o *Optimizer) SeeksFeasibility() bool { return o.acquirer.SeeksFeasibility() }
+
+// scoreAt is the acquirer's score at u with its integer components snapped
+// (search.ValueGrad); the score is flat along them, so their gradient is 0.
+func (o *Optimizer) scoreAt(worker int, u, grad []float64) float64 {
+	if o.cfg.Snap == nil {
+		return o.acquirer.Score(worker, u, grad)
+	}
+	at := o.snapped[worker*o.dim : (worker+1)*o.dim]
+	copy(at, u)
+	o.cfg.Snap(at)
+	v := o.acquirer.Score(worker, at, grad)
+	if grad != nil {
+		for j, integer := range o.cfg.Integer {
+			if integer {
+				grad[j] = 0
+			}
+		}
+	}
+	return v
+}
+
+func (o *Optimizer) snap(u []float64) {
+	if o.cfg.Snap != nil {
+		o.cfg.Snap(u)
+	}
+}
+
+// known reports whether u is an evaluated or a pending point.
+func (o *Optimizer) known(u []float64) bool {
+	for i := range o.models.Len() {
+		if slices.Equal(o.models.Unit(i), u) {
+			return true
+		}
+	}
+	return o.pendingIndex(u) >= 0
+}
+
+func (o *Optimizer) pendingIndex(u []float64) int {
+	for i := range o.npending {
+		if slices.Equal(o.pending[i*o.dim:(i+1)*o.dim], u) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Observe records the values measured at u, the objectives then the
+// requirements, and ends u's pending. A value that is not finite is an
+// error, and nothing is recorded then.
+func (o *Optimizer) Observe(u, values []float64) error {
+	n := o.models.Len()
+	if n >= o.cfg.Capacity {
+		return ErrFull
+	}
+	if err := o.models.Observe(u, values); err != nil {
+		return err
+	}
+	copy(o.Observed(n), values)
+	o.Release(u)
+	return nil
+}
+
+// Pending records that u is being evaluated: the acquisition believes it
+// at its posterior means until Observe or Release of u. A point pending
+// already is an error.
+func (o *Optimizer) Pending(u []float64) error {
+	switch {
+	case len(u) != o.dim:
+		return fmt.Errorf("multi: a point of %d components, want %d", len(u), o.dim)
+	case o.pendingIndex(u) >= 0:
+		return ErrPending
+	case o.models.Len()+o.npending >= o.cfg.Capacity:
+		return ErrFull
+	}
+	copy(o.pending[o.npending*o.dim:], u)
+	o.npending++
+	return nil
+}
+
+// Release forgets the pending u without an observation, and reports
+// whether it was pending.
+func (o *Optimizer) Release(u []float64) bool {
+	i := o.pendingIndex(u)
+	if i < 0 {
+		return false
+	}
+	copy(o.pending[i*o.dim:], o.pending[(i+1)*o.dim:o.npending*o.dim])
+	o.npending--
+	return true
+}
+
+// Front marks in keep, a value per evaluated point, the Pareto set: the
+// points that meet the requirements with their confidence and whose
+// objectives' posterior means no other such point's dominate (the first of
+// equal ones). It returns their number.
+func (o *Optimizer) Front(keep []bool) int {
+	count := 0
+	for i := range o.models.Len() {
+		keep[i] = false
+		if !o.models.Feasible(i) {
+			continue
+		}
+		for j, obj := range o.cfg.Objectives {
+			v := o.models.TrainMean(j, i)
+			if !obj.Maximize {
+				v = -v
+			}
+			o.vectors[count*o.m+j] = v
+		}
+		o.at[count] = i
+		count++
+	}
+	front := pareto.NonDominated(o.vectors[:count*o.m], o.m, o.flags)
+	for c := range count {
+		keep[o.at[c]] = o.flags[c]
+	}
+	return front
+}
+
+// Hypervolume returns the hypervolume the Pareto set's posterior means
+// dominate above the reference point, which it writes to ref (a value per
+// objective): the thresholds, and where none is given the front's worst
+// value less a tenth of its range (runtime/pareto's Acquirer).
+func (o *Optimizer) Hypervolume(ref []float64) (float64, error) {
+	if err := o.acquirer.Prepare(nil, 0); err != nil {
+		return math.NaN(), err
+	}
+	o.acquirer.Reference(ref)
+	return o.acquirer.Hypervolume(), nil
+}
+
+// mix derives the seed of a search from the optimiser's and the number of
+// points known (SplitMix64).
+func mix(seed, known uint64) uint64 {
+	z := seed + known*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}

@@ -69,6 +69,14 @@ or else --optimum. Without any, the study compares the methods by the
 noise-free values themselves (tables and plots "noise-free value of the
 recommendation" and "of the best observed point", "measure": "value" in the
 JSON), and says that a regret needs --optimum.
+
+A file of several objectives is judged by hypervolumes instead: every
+objective needs a threshold (together the reference point) and --optimum is
+the largest hypervolume the front can dominate above it. Its two tables give
+the log10 gap log10(HVmax - HV) of the Pareto set the program reports (HV of
+its points' noise-free values) and of every evaluated point that truly meets
+the simulated requirements; --plot names them PROBLEM_front_gap and
+PROBLEM_evaluated_gap.
 A model or acquisition that does not compile with the file (ugp without
 input noise, say) is reported as skipped, with the reason. The
 objective must be an expression: boc knows no noise-free value of a Go or exec
@@ -80,7 +88,7 @@ objective.`,
 		models := fs.String("model", "", "compare these models `M,...`, e.g. gp,mmd(samples = 16) (default: the file's)")
 		acquisitions := fs.String("acquisition", "", "compare these acquisitions `A,...`, e.g. ei,ucb(beta = 2) (default: the file's)")
 		random := fs.Bool("random", false, "add random search as a method")
-		optimum := fs.Float64("optimum", math.NaN(), "the optimal value `F` of objectives that are not a single benchmark call")
+		optimum := fs.Float64("optimum", math.NaN(), "the optimal value `F` of objectives that are not a single benchmark call; with several objectives, the largest hypervolume")
 		jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "run `N` programs at once")
 		asJSON := fs.Bool("json", false, "print the results as one JSON object")
 		markdown := fs.Bool("markdown", false, "print the results as Markdown tables")

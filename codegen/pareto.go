@@ -213,8 +213,9 @@ func (g *generator) severalMethodDecls(f *jen.File) {
 	} else {
 		values = []jen.Code{jen.Id("values").Op(":=").Id("v")}
 	}
-	f.Comment(doc + " It ends x's pending; a")
-	f.Comment("value that is not finite is an error, and nothing is recorded then.")
+	f.Comment(doc)
+	f.Comment("It ends x's pending; a value that is not finite is an error, and nothing is")
+	f.Comment("recorded then.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Observe").Params(params...).Error().Block(append(append([]jen.Code{failed}, unitOf...), append(values,
 		jen.Id("n").Op(":=").Add(field("multi").Dot("Len").Call()),
 		jen.If(jen.Id("err").Op(":=").Add(field("multi").Dot("Observe").Call(jen.Id("u").Index(jen.Empty().Op(":")), jen.Id("values").Index(jen.Empty().Op(":")))), jen.Id("err").Op("!=").Nil()).Block(
@@ -280,12 +281,12 @@ func (g *generator) severalMethodDecls(f *jen.File) {
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
 		jen.Id("keep").Op(":=").Make(jen.Index().Bool(), jen.Id("n")),
 		jen.Id("front").Op(":=").Make(jen.Index().Id("FrontPoint"), jen.Lit(0), field("multi").Dot("Front").Call(jen.Id("keep"))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("on")).Op(":=").Range().Id("keep")).Block(
+		jen.For(jen.List(jen.Id("i"), jen.Id("on")).Op(":=").Range().Id("keep")).Block(append(append([]jen.Code{
 			jen.If(jen.Op("!").Id("on")).Block(jen.Continue()),
 			jen.Id("p").Op(":=").Id("FrontPoint").Values(jen.Dict{jen.Id("X"): field("points").Index(jen.Id("i"))}),
-			jen.Block(observed...),
+		}, observed...),
 			jen.Id("front").Op("=").Append(jen.Id("front"), jen.Id("p")),
-		),
+		)...),
 		jen.Return(jen.Id("front")),
 	)
 	f.Comment("Hypervolume returns the hypervolume the Pareto set's posterior means dominate")

@@ -114,6 +114,7 @@ func (g *generator) severalRunAdapter(f *jen.File, lib func(string) *jen.Stateme
 		{"Objectives", whole(pr("Values"))},
 		{"TrueObjectives", whole(pr("TrueValues"))},
 		{"Hypervolume", pr("Hypervolume")},
+		{"TrueHypervolume", pr("TrueHypervolume")},
 		{"FrontSize", pr("FrontSize")},
 	}
 	progressFields = append(progressFields, g.progressSafety()...)
@@ -147,6 +148,7 @@ func (g *generator) severalRunAdapter(f *jen.File, lib func(string) *jen.Stateme
 		{"Front", jen.Id("front")},
 		{"Hypervolume", r("Hypervolume")},
 		{"Reference", whole(r("Reference"))},
+		{"TrueHypervolume", r("TrueHypervolume")},
 	}
 	for _, t := range g.tallies() {
 		result = append(result, kv{t.field, r(t.field)}, kv{t.trueField, r(t.trueField)})

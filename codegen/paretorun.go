@@ -19,6 +19,7 @@ func (g *generator) severalRunDecls(f *jen.File) {
 	g.severalRunTypes(f)
 	g.evaluationErrorDecl(f)
 	g.trueObjectivesDecl(f)
+	g.trueHypervolumeDecl(f)
 	g.observationNoiseDecl(f)
 	g.streamsDecl(f)
 	g.randomPointDecl(f)
@@ -168,6 +169,32 @@ func (g *generator) trueObjectivesDecl(f *jen.File) {
 	)
 }
 
+// trueHypervolumeDecl emits trueHypervolume, the hypervolume of a front's
+// values without observation noise, the yardstick of a study.
+func (g *generator) trueHypervolumeDecl(f *jen.File) {
+	if g.p.Objective.Binding.Kind != ir.ExprBinding {
+		f.Comment("trueHypervolume is NaN: the objectives' values without noise are unknown.")
+		f.Func().Id("trueHypervolume").Params(jen.Index().Id("FrontPoint"), jen.Id("Objectives")).Float64().Block(jen.Return(jen.Qual("math", "NaN").Call()))
+		return
+	}
+	keep := []jen.Code{}
+	doc := ""
+	if g.requires() {
+		keep = append(keep, jen.If(jen.Id("trulyUnsafe").Call(jen.Id("p").Dot("X"))).Block(jen.Continue()))
+		doc = ", of the points that truly meet the simulated requirements"
+	}
+	f.Comment("trueHypervolume is the hypervolume the objectives' values without noise at the")
+	f.Comment("points of front dominate above ref" + doc + ".")
+	f.Func().Id("trueHypervolume").Params(jen.Id("front").Index().Id("FrontPoint"), jen.Id("ref").Id("Objectives")).Float64().Block(
+		jen.Id("values").Op(":=").Make(jen.Index().Float64(), jen.Lit(0), jen.Len(jen.Id("front")).Op("*").Id("NumObjectives")),
+		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Id("front")).Block(append(keep,
+			jen.Id("v").Op(":=").Id("trueObjectives").Call(jen.Id("p").Dot("X")),
+			jen.Id("values").Op("=").Append(jen.Id("values"), jen.Id("v").Index(jen.Empty().Op(":")).Op("...")),
+		)...),
+		jen.Return(jen.Qual(runtimePareto, "HypervolumeOf").Call(jen.Id("values"), whole(jen.Id("ObjectiveMaximize")), whole(jen.Id("ref")))),
+	)
+}
+
 // severalRunTypes emits RunOptions, Progress, FrontValue, Result and the
 // reasons a run stops.
 func (g *generator) severalRunTypes(f *jen.File) {
@@ -212,6 +239,7 @@ func (g *generator) severalRunTypes(f *jen.File) {
 	}
 	progress = append(progress,
 		jen.Id("Hypervolume").Float64().Comment("of the Pareto set after this evaluation (Optimizer.Hypervolume)"),
+		jen.Id("TrueHypervolume").Float64().Comment("of its values without noise (trueHypervolume)"),
 		jen.Id("FrontSize").Int().Comment("the number of points in the Pareto set"),
 	)
 	f.Comment("Progress describes one evaluation of a run and the state after it.")
@@ -237,6 +265,8 @@ func (g *generator) severalRunTypes(f *jen.File) {
 		jen.Comment("Reference (Optimizer.Hypervolume)."),
 		jen.Id("Hypervolume").Float64(),
 		jen.Id("Reference").Id("Objectives"),
+		jen.Comment("TrueHypervolume is that of the front's values without noise (trueHypervolume)."),
+		jen.Id("TrueHypervolume").Float64(),
 	}
 	for _, t := range g.tallies() {
 		result = append(result, jen.Id(t.field).Int().Comment(strings.Replace(t.fieldDoc, " so far", "", 1)),
@@ -326,8 +356,10 @@ func (g *generator) severalRunDecl(f *jen.File) {
 		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
 			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
-			jen.List(jen.Id("p").Dot("Hypervolume"), jen.Id("_"), jen.Id("_")).Op("=").Add(method("Hypervolume")),
-			jen.Id("p").Dot("FrontSize").Op("=").Len(method("Front")),
+			jen.List(jen.Id("hv"), jen.Id("ref"), jen.Id("_")).Op(":=").Add(method("Hypervolume")),
+			jen.Id("front").Op(":=").Add(method("Front")),
+			jen.List(jen.Id("p").Dot("Hypervolume"), jen.Id("p").Dot("TrueHypervolume"), jen.Id("p").Dot("FrontSize")).Op("=").List(
+				jen.Id("hv"), jen.Id("trueHypervolume").Call(jen.Id("front"), jen.Id("ref")), jen.Len(jen.Id("front"))),
 			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
@@ -365,8 +397,10 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	point = append(point, jen.Id("r").Dot("Front").Op("=").Append(jen.Id("r").Dot("Front"), jen.Id("v")))
 	body = append([]jen.Code{jen.Id("r").Op(":=").Id("Result").Add(keyed(false, fields...))}, counts...)
 	body = append(body,
-		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Add(method("Front"))).Block(point...),
+		jen.Id("front").Op(":=").Add(method("Front")),
+		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Id("front")).Block(point...),
 		jen.List(jen.Id("r").Dot("Hypervolume"), jen.Id("r").Dot("Reference"), jen.Id("_")).Op("=").Add(method("Hypervolume")),
+		jen.Id("r").Dot("TrueHypervolume").Op("=").Id("trueHypervolume").Call(jen.Id("front"), jen.Id("r").Dot("Reference")),
 		jen.Return(jen.Id("r")),
 	)
 	f.Comment("result summarises the run so far.")

@@ -87,6 +87,9 @@ func (r trial) run(ctx context.Context, budgets []int) error {
 // A run that stopped early (stop when, an exhausted domain) keeps its last
 // values for the evaluations it did not make.
 func (r trial) record(output []byte, budgets []int) error {
+	if r.problem.hasSeveral() {
+		return r.recordSeveral(output, budgets)
+	}
 	var res tracedResult
 	if err := json.Unmarshal(output, &res); err != nil {
 		return fmt.Errorf("reading the program's output: %v", err)
@@ -428,6 +431,9 @@ type studyRegret struct {
 	// axis names the measure on a plot's y axis; a problem's plot of it is
 	// the file PROBLEM + file + .svg (and .png).
 	axis, file string
+	// several marks the tables of problems with several objectives, which
+	// list no other (pareto.go).
+	several bool
 }
 
 // studyRegrets are the regrets of a study.
@@ -457,6 +463,12 @@ var studyRegrets = []studyRegret{
 	{title: "Unsafe evaluations so far (simulated constraints truly broken)",
 		of: func(m *method) [][]float64 { return m.unsafe }, only: (*Problem).reportsUnsafe,
 		axis: "unsafe evaluations so far", file: "_unsafe"},
+	{title: "Hypervolume gap of the Pareto set (the evaluated points the program reports, by their noise-free values)", several: true,
+		measure: hypervolumeMeasure, of: func(m *method) [][]float64 { return m.recommendation },
+		axis: "log10 hypervolume gap of the Pareto set", file: "_front_gap"},
+	{title: "Hypervolume gap of the evaluated points (every one that truly meets the requirements)", several: true,
+		measure: hypervolumeMeasure, of: func(m *method) [][]float64 { return m.bestObserved },
+		axis: "log10 hypervolume gap of the evaluated points", file: "_evaluated_gap"},
 	{title: "Runs without a feasible recommendation (none, or one that truly breaks a simulated requirement; the regrets leave them out)",
 		of: func(m *method) [][]float64 { return m.infeasible }, only: (*Problem).reportsRequirements, count: true,
 		measure: infeasibleMeasure, axis: "runs without a feasible recommendation", file: "_infeasible"},
@@ -506,6 +518,8 @@ func tableProblems(r studyRegret, problems []*Problem) []*Problem {
 // regret one with input noise, or one its only holds for.
 func (r studyRegret) lists(p *Problem) bool {
 	switch {
+	case r.several != p.hasSeveral():
+		return false
 	case r.needsOptimum && p.noOptimum, r.values && !p.noOptimum:
 		return false
 	case r.robust:
@@ -697,7 +711,9 @@ type studyJSONCase struct {
 	File    string   `json:"file"`
 	Optimum *float64 `json:"optimum,omitempty"`
 	// Measure is "regret", or "value" when the optimum is unknown: the
-	// quartiles and runs then hold noise-free values.
+	// quartiles and runs then hold noise-free values; with several
+	// objectives "log10 hypervolume gap", of the Pareto set in
+	// Recommendation and of every evaluated point in BestObserved.
 	Measure string `json:"measure"`
 	Method  string `json:"method"`
 	Skipped string `json:"skipped,omitempty"`
@@ -794,9 +810,13 @@ func WriteJSON(w io.Writer, cfg Config, problems []*Problem) error {
 	for _, p := range problems {
 		for _, m := range p.methods {
 			c := studyJSONCase{Problem: p.name, File: p.path, Measure: "regret", Method: m.name, Skipped: m.skipped}
-			if p.noOptimum {
+			switch {
+			case p.hasSeveral():
+				c.Measure = "log10 hypervolume gap"
+				c.Optimum = &p.optimum
+			case p.noOptimum:
 				c.Measure = "value"
-			} else {
+			default:
 				c.Optimum = &p.optimum
 			}
 			if m.skipped == "" {

@@ -155,6 +155,9 @@ type Problem struct {
 	robustReported bool
 	robustOptimum  float64
 	robustNote     string
+	// several, for a problem with several objectives, describes them; its
+	// optimum is then the largest hypervolume (pareto.go).
+	several *severalObjectives
 }
 
 // method is one way of optimising a problem: a model and acquisition, or
@@ -263,6 +266,10 @@ func prepareProblem(ctx context.Context, log io.Writer, path string, cfg Config,
 	// A finite decision set's optimum is asked of a built program below.
 	fromCandidates := false
 	switch known, ok := knownOptimum(u.Program); {
+	case u.Program.Objective.Outputs != nil:
+		if err := p.prepareSeveral(u.Program, cfg); err != nil {
+			return nil, err
+		}
 	case ok:
 		p.optimum, p.optimisers = known.f, &known
 	case !math.IsNaN(cfg.Optimum):

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/bocdev/boc/driver"
+	"github.com/bocdev/boc/dsl/ir"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -1035,5 +1036,107 @@ func BenchmarkWritePlots(b *testing.B) {
 		if files, err := WritePlots(dir, cfg, []*Problem{p}); err != nil || len(files) != 6 {
 			b.Fatalf("%d files, %v", len(files), err)
 		}
+	}
+}
+
+// severalProblem is a small problem of two objectives with thresholds; the
+// largest hypervolume above them is 0.5 (x in [0, 1]: f1 = x, f2 = 1 − x
+// below (1, 1)).
+const severalProblem = `problem duo
+
+domain {
+    x in [0, 1]
+}
+
+objective {
+    minimize f1 = x <= 1
+    minimize f2 = 1 - x <= 1
+}
+
+model gp(kernel = matern52(lengthscale = 0.5))
+budget 8
+init sobol(3)
+seed 1
+`
+
+// TestStudySeveral: a study of several objectives gives the log10
+// hypervolume gaps of the Pareto set and of the evaluated points, in
+// tables of their own and JSON whose measure says so; it needs every
+// threshold and the largest hypervolume.
+func TestStudySeveral(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	path := filepath.Join(t.TempDir(), "duo.bo")
+	if err := os.WriteFile(path, []byte(severalProblem), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Seeds: 2, Budgets: []int{3, 8}, Random: true, Optimum: 0.5}
+	stdout, _ := runStudy(t, path, cfg, tables(WriteText))
+	for _, want := range []string{"Hypervolume gap of the Pareto set", "Hypervolume gap of the evaluated points", "log10(HVmax − HV)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in the tables:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "Regret of") {
+		t.Errorf("a problem of several objectives in a table of one:\n%s", stdout)
+	}
+	stdout, _ = runStudy(t, path, cfg, WriteJSON)
+	var got studyJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got.Results {
+		// Evenly spread points of the segment leave a gap of 1/(2(n+1))
+		// or so: log10 about −1.2 after 8, never above log10(0.5).
+		if c.Measure != "log10 hypervolume gap" || len(c.BestObserved) != 2 || !(c.BestObserved[1].Median <= math.Log10(0.5)) ||
+			c.BestObserved[1].Median > c.BestObserved[0].Median {
+			t.Errorf("%s: measure %q gaps %+v", c.Method, c.Measure, c.BestObserved)
+		}
+	}
+	for _, tc := range []struct {
+		src, optimum, want string
+	}{
+		{strings.Replace(severalProblem, "1 - x <= 1", "1 - x", 1), "0.5", "objective f2 has no threshold"},
+		{severalProblem, "", "needs --optimum HVmax"},
+	} {
+		if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := Config{Seeds: 1, Budgets: []int{4}, Optimum: math.NaN(), Jobs: 1}
+		if tc.optimum != "" {
+			c.Optimum = 0.5
+		}
+		if _, err := Run(t.Context(), []string{path}, c, io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v", tc.want, err)
+		}
+	}
+}
+
+// TestRecordSeveral: a trace of several objectives gives, per evaluation,
+// the log10 gap of the Pareto set's hypervolume and of the evaluated
+// points', those that truly break a simulated requirement left out.
+func TestRecordSeveral(t *testing.T) {
+	budgets := []int{2, 3}
+	p := &Problem{path: "p.bo", name: "p", optimum: 1, robustOptimum: math.NaN(), methods: []*method{{name: "ehvi"}},
+		several: &severalObjectives{maximize: []bool{false, true}, reference: []float64{1, 0}, names: []string{"a", "b"},
+			requirements: []*ir.Constraint{{Name: "c", Outcome: true, Threshold: 0.5}}}}
+	m := p.methods[0]
+	m.prepare(budgets, 1)
+	out := `{"trace":[` +
+		`{"true_objectives":{"a":0.5,"b":0.5},"true_constraints":{"c":0.2},"true_hypervolume":0.25},` +
+		`{"true_objectives":{"a":0,"b":1},"true_constraints":{"c":0.9},"true_hypervolume":0.25}]}`
+	if err := (trial{problem: p, method: m, seed: 1}).record([]byte(out), budgets); err != nil {
+		t.Fatal(err)
+	}
+	gap := math.Log10(0.75) // 1 − 0.25: the second point breaks c
+	for i, row := range m.bestObserved {
+		if math.Abs(row[0]-gap) > 1e-12 || math.Abs(m.recommendation[i][0]-gap) > 1e-12 {
+			t.Errorf("after %d evaluations: gaps %v and %v, want %v", i+1, m.recommendation[i][0], row[0], gap)
+		}
+	}
+	beyond := `{"trace":[{"true_objectives":{"a":0,"b":1},"true_constraints":{"c":0},"true_hypervolume":2}]}`
+	if err := (trial{problem: p, method: m, seed: 1}).record([]byte(beyond), budgets); err == nil || !strings.Contains(err.Error(), "beyond the --optimum") {
+		t.Errorf("a hypervolume beyond the optimum: %v", err)
 	}
 }

@@ -248,3 +248,16 @@ func TestHypervolumeAnyDimension(t *testing.T) {
 		}
 	}
 }
+
+// TestHypervolumeOf: objectives in their own senses give the hypervolume of
+// the maximised vectors, and no objective gives 0.
+func TestHypervolumeOf(t *testing.T) {
+	// (min 1, max 3) and (min 2, max 4) below ref (min 3, max 0).
+	got := HypervolumeOf([]float64{1, 3, 2, 4}, []bool{false, true}, []float64{3, 0})
+	if want := Hypervolume([]float64{-1, 3, -2, 4}, 2, []float64{-3, 0}); got != want || want != 2*3+1*1 {
+		t.Errorf("HypervolumeOf = %v, want %v (7)", got, want)
+	}
+	if v := Hypervolume(nil, 0, nil); v != 0 {
+		t.Errorf("no objective: %v", v)
+	}
+}

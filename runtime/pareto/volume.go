@@ -14,6 +14,9 @@ import (
 // down to a sweep in two dimensions. That is O(n^(m−1) log n) for n
 // non-dominated vectors, fine for a report's fronts; it allocates.
 func Hypervolume(points []float64, m int, ref []float64) float64 {
+	if m < 1 {
+		return 0
+	}
 	var rows [][]float64
 	for i := 0; i+m <= len(points); i += m {
 		row := points[i : i+m]
@@ -22,6 +25,24 @@ func Hypervolume(points []float64, m int, ref []float64) float64 {
 		}
 	}
 	return slicedVolume(rows, ref)
+}
+
+// HypervolumeOf is Hypervolume of points and ref in the objectives' own
+// units, maximize saying which objectives are maximised (the others are
+// negated first). Rows with a NaN are left out.
+func HypervolumeOf(points []float64, maximize []bool, ref []float64) float64 {
+	m := len(maximize)
+	signed, at := slices.Clone(points), slices.Clone(ref)
+	for j, up := range maximize {
+		if up {
+			continue
+		}
+		at[j] = -at[j]
+		for i := j; i < len(signed); i += m {
+			signed[i] = -signed[i]
+		}
+	}
+	return Hypervolume(signed, m, at)
 }
 
 // dominatesRef reports whether v exceeds ref in every objective.

@@ -98,7 +98,8 @@ type result struct {
 	TrulyUnmet           *int           `json:"truly_unmet,omitempty"`
 	TrulyFeasible        *bool          `json:"truly_feasible,omitempty"`
 	paretoJSON
-	Trace []step `json:"trace,omitempty"`
+	TrueHypervolume *number `json:"true_hypervolume,omitempty"`
+	Trace           []step  `json:"trace,omitempty"`
 }
 
 type observed struct {
@@ -125,10 +126,11 @@ type step struct {
 	safetyStep
 	// With several objectives: the values observed, those without noise,
 	// and the Pareto set's hypervolume and size after the evaluation.
-	Objectives     *named  `json:"objectives,omitempty"`
-	TrueObjectives *named  `json:"true_objectives,omitempty"`
-	Hypervolume    *number `json:"hypervolume,omitempty"`
-	FrontSize      *int    `json:"front_size,omitempty"`
+	Objectives      *named  `json:"objectives,omitempty"`
+	TrueObjectives  *named  `json:"true_objectives,omitempty"`
+	Hypervolume     *number `json:"hypervolume,omitempty"`
+	TrueHypervolume *number `json:"true_hypervolume,omitempty"`
+	FrontSize       *int    `json:"front_size,omitempty"`
 }
 
 func traceStep(p Problem, pr Progress) step {
@@ -136,9 +138,9 @@ func traceStep(p Problem, pr Progress) step {
 		RecommendationValue: number(pr.RecommendationValue), BestObservedValue: number(pr.BestValue)}
 	if p.several() {
 		names := p.objectiveNames()
-		hv, size := number(pr.Hypervolume), pr.FrontSize
+		hv, trueHV, size := number(pr.Hypervolume), number(pr.TrueHypervolume), pr.FrontSize
 		s.Objectives, s.TrueObjectives = &named{names, slices.Clone(pr.Objectives)}, &named{names, slices.Clone(pr.TrueObjectives)}
-		s.Hypervolume, s.FrontSize = &hv, &size
+		s.Hypervolume, s.TrueHypervolume, s.FrontSize = &hv, &trueHV, &size
 	} else if !pr.Infeasible {
 		s.Recommendation = &command.Point{Dims: p.Dims, X: slices.Clone(pr.Recommendation)}
 	}
@@ -165,6 +167,8 @@ func newResult(p Problem, seed uint64, randomSearch bool, r Result) result {
 		RecommendationMean: nan, RecommendationValue: nan}
 	if p.several() {
 		out.paretoJSON = newParetoJSON(p, r.Front, r.Hypervolume, r.Reference, true)
+		trueHV := number(r.TrueHypervolume)
+		out.TrueHypervolume = &trueHV
 	} else if r.Evaluations > 0 && !r.Infeasible {
 		out.Recommendation = &command.Point{Dims: p.Dims, X: r.Recommendation}
 		out.RecommendationMean = number(r.RecommendationMean)

@@ -194,11 +194,12 @@ type Progress struct {
 	Safety Safety
 	// Objectives, with several, are the values observed at X (Y is then
 	// NaN), TrueObjectives their values without observation noise (NaN
-	// unless simulated); Hypervolume and FrontSize describe the Pareto set
-	// after the evaluation.
-	Objectives, TrueObjectives []float64
-	Hypervolume                float64
-	FrontSize                  int
+	// unless simulated); Hypervolume, TrueHypervolume (that of the front's
+	// values without noise, NaN unless simulated) and FrontSize describe
+	// the Pareto set after the evaluation.
+	Objectives, TrueObjectives   []float64
+	Hypervolume, TrueHypervolume float64
+	FrontSize                    int
 }
 
 // FrontPoint is an evaluated point of the Pareto set of a problem with
@@ -242,10 +243,11 @@ type Result struct {
 	Infeasible, TrulyInfeasible bool
 	// Front is the Pareto set of a problem with several objectives, and
 	// Hypervolume the hypervolume its posterior means dominate above
-	// Reference (the recommendation's fields are then unused).
-	Front       []FrontPoint
-	Hypervolume float64
-	Reference   []float64
+	// Reference, TrueHypervolume that of its values without noise (NaN
+	// unless simulated); the recommendation's fields are then unused.
+	Front                        []FrontPoint
+	Hypervolume, TrueHypervolume float64
+	Reference                    []float64
 }
 
 // Exit codes of a program.

@@ -171,6 +171,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 				Objectives:          p.Values[:],
 				TrueObjectives:      p.TrueValues[:],
 				Hypervolume:         p.Hypervolume,
+				TrueHypervolume:     p.TrueHypervolume,
 				FrontSize:           p.FrontSize,
 			})
 		},
@@ -199,5 +200,6 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		Front:               front,
 		Hypervolume:         r.Hypervolume,
 		Reference:           r.Reference[:],
+		TrueHypervolume:     r.TrueHypervolume,
 	}, err
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/bocdev/boc/runtime/bench"
+	pareto "github.com/bocdev/boc/runtime/pareto"
 	"math"
 	"math/rand/v2"
 )
@@ -38,13 +39,14 @@ type RunOptions struct {
 
 // Progress describes one evaluation of a run and the state after it.
 type Progress struct {
-	Evaluation  int        // 1 for the first
-	Budget      int        // the run's budget
-	X           Point      // the point evaluated
-	Values      Objectives // the objectives observed there
-	TrueValues  Objectives // their values without observation noise; NaN unless simulated
-	Hypervolume float64    // of the Pareto set after this evaluation (Optimizer.Hypervolume)
-	FrontSize   int        // the number of points in the Pareto set
+	Evaluation      int        // 1 for the first
+	Budget          int        // the run's budget
+	X               Point      // the point evaluated
+	Values          Objectives // the objectives observed there
+	TrueValues      Objectives // their values without observation noise; NaN unless simulated
+	Hypervolume     float64    // of the Pareto set after this evaluation (Optimizer.Hypervolume)
+	TrueHypervolume float64    // of its values without noise (trueHypervolume)
+	FrontSize       int        // the number of points in the Pareto set
 }
 
 // FrontValue is a point of the Pareto set with what a run knows of it.
@@ -64,6 +66,8 @@ type Result struct {
 	// Reference (Optimizer.Hypervolume).
 	Hypervolume float64
 	Reference   Objectives
+	// TrueHypervolume is that of the front's values without noise (trueHypervolume).
+	TrueHypervolume float64
 }
 
 // StoppedBudget: the run made its budget of evaluations.
@@ -88,6 +92,17 @@ func (e *EvaluationError) Unwrap() error {
 func trueObjectives(x Point) Objectives {
 	v, _ := Objective(context.Background(), x) // an expression never fails
 	return v
+}
+
+// trueHypervolume is the hypervolume the objectives' values without noise at the
+// points of front dominate above ref.
+func trueHypervolume(front []FrontPoint, ref Objectives) float64 {
+	values := make([]float64, 0, len(front)*NumObjectives)
+	for _, p := range front {
+		v := trueObjectives(p.X)
+		values = append(values, v[:]...)
+	}
+	return pareto.HypervolumeOf(values, ObjectiveMaximize[:], ref[:])
 }
 
 // Streams of Run's random numbers, seeded with the run's seed and independent
@@ -155,8 +170,9 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		}
 		if opt.Progress != nil {
 			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Values: v, TrueValues: trueObjectives(x)}
-			p.Hypervolume, _, _ = o.Hypervolume()
-			p.FrontSize = len(o.Front())
+			hv, ref, _ := o.Hypervolume()
+			front := o.Front()
+			p.Hypervolume, p.TrueHypervolume, p.FrontSize = hv, trueHypervolume(front, ref), len(front)
 			opt.Progress(p)
 		}
 	}
@@ -166,7 +182,8 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 // result summarises the run so far.
 func (o *Optimizer) result() Result {
 	r := Result{Evaluations: o.Evaluations(), Stopped: StoppedBudget}
-	for _, p := range o.Front() {
+	front := o.Front()
+	for _, p := range front {
 		v := FrontValue{
 			FrontPoint: p,
 			TrueValues: trueObjectives(p.X),
@@ -174,6 +191,7 @@ func (o *Optimizer) result() Result {
 		r.Front = append(r.Front, v)
 	}
 	r.Hypervolume, r.Reference, _ = o.Hypervolume()
+	r.TrueHypervolume = trueHypervolume(front, r.Reference)
 	return r
 }
 

@@ -278,8 +278,9 @@ func (o *Optimizer) Suggest() (Point, error) {
 	return fromUnit(&o.unit), nil
 }
 
-// Observe records the objectives v measured at x. It ends x's pending; a
-// value that is not finite is an error, and nothing is recorded then.
+// Observe records the objectives v measured at x.
+// It ends x's pending; a value that is not finite is an error, and nothing is
+// recorded then.
 func (o *Optimizer) Observe(x Point, v Objectives) error {
 	if o.err != nil {
 		return o.err
@@ -371,12 +372,10 @@ func (o *Optimizer) Front() []FrontPoint {
 			continue
 		}
 		p := FrontPoint{X: o.points[i]}
-		{
-			values := o.multi.Observed(i)
-			for j := range NumObjectives {
-				p.Mean[j] = o.multi.Mean(j, i)
-				p.Observed[j] = values[j]
-			}
+		values := o.multi.Observed(i)
+		for j := range NumObjectives {
+			p.Mean[j] = o.multi.Mean(j, i)
+			p.Observed[j] = values[j]
 		}
 		front = append(front, p)
 	}

@@ -179,6 +179,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 				Objectives:          p.Values[:],
 				TrueObjectives:      p.TrueValues[:],
 				Hypervolume:         p.Hypervolume,
+				TrueHypervolume:     p.TrueHypervolume,
 				FrontSize:           p.FrontSize,
 				Safety: program.Safety{
 					Constraints:     p.Constraints[:],
@@ -214,6 +215,7 @@ func run(ctx context.Context, opt program.Options) (program.Result, error) {
 		Front:               front,
 		Hypervolume:         r.Hypervolume,
 		Reference:           r.Reference[:],
+		TrueHypervolume:     r.TrueHypervolume,
 		Unmet:               r.Unmet,
 		TrulyUnmet:          r.TrulyUnmet,
 	}, err

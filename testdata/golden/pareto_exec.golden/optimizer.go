@@ -281,8 +281,9 @@ func (o *Optimizer) Suggest() (Point, error) {
 	return fromUnit(&o.unit), nil
 }
 
-// Observe records the objectives v and the requirements g measured at x. It ends x's pending; a
-// value that is not finite is an error, and nothing is recorded then.
+// Observe records the objectives v and the requirements g measured at x.
+// It ends x's pending; a value that is not finite is an error, and nothing is
+// recorded then.
 func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
 	if o.err != nil {
 		return o.err
@@ -378,14 +379,12 @@ func (o *Optimizer) Front() []FrontPoint {
 			continue
 		}
 		p := FrontPoint{X: o.points[i]}
-		{
-			values := o.multi.Observed(i)
-			for j := range NumObjectives {
-				p.Mean[j] = o.multi.Mean(j, i)
-				p.Observed[j] = values[j]
-			}
-			copy(p.Constraints[:], values[NumObjectives:])
+		values := o.multi.Observed(i)
+		for j := range NumObjectives {
+			p.Mean[j] = o.multi.Mean(j, i)
+			p.Observed[j] = values[j]
 		}
+		copy(p.Constraints[:], values[NumObjectives:])
 		front = append(front, p)
 	}
 	return front

@@ -64,6 +64,7 @@ type Progress struct {
 	Unmet           int         // evaluations so far whose measured requirements broke a limit
 	TrulyUnmet      int         // evaluations so far whose true simulated requirements broke a limit
 	Hypervolume     float64     // of the Pareto set after this evaluation (Optimizer.Hypervolume)
+	TrueHypervolume float64     // of its values without noise (trueHypervolume)
 	FrontSize       int         // the number of points in the Pareto set
 }
 
@@ -85,8 +86,10 @@ type Result struct {
 	// Reference (Optimizer.Hypervolume).
 	Hypervolume float64
 	Reference   Objectives
-	Unmet       int // evaluations whose measured requirements broke a limit
-	TrulyUnmet  int // evaluations whose true simulated requirements broke a limit
+	// TrueHypervolume is that of the front's values without noise (trueHypervolume).
+	TrueHypervolume float64
+	Unmet           int // evaluations whose measured requirements broke a limit
+	TrulyUnmet      int // evaluations whose true simulated requirements broke a limit
 }
 
 // StoppedBudget: the run made its budget of evaluations.
@@ -114,6 +117,11 @@ func trueObjectives(Point) (v Objectives) {
 		v[j] = math.NaN()
 	}
 	return
+}
+
+// trueHypervolume is NaN: the objectives' values without noise are unknown.
+func trueHypervolume([]FrontPoint, Objectives) float64 {
+	return math.NaN()
 }
 
 // Streams of Run's random numbers, seeded with the run's seed and independent
@@ -195,8 +203,9 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		}
 		if opt.Progress != nil {
 			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Values: v, TrueValues: trueObjectives(x), Constraints: measured, TrueConstraints: truth, Unmet: unmet, TrulyUnmet: trulyUnmet}
-			p.Hypervolume, _, _ = o.Hypervolume()
-			p.FrontSize = len(o.Front())
+			hv, ref, _ := o.Hypervolume()
+			front := o.Front()
+			p.Hypervolume, p.TrueHypervolume, p.FrontSize = hv, trueHypervolume(front, ref), len(front)
 			opt.Progress(p)
 		}
 	}
@@ -215,7 +224,8 @@ func (o *Optimizer) result(trulyUnmet int) Result {
 			}
 		}
 	}
-	for _, p := range o.Front() {
+	front := o.Front()
+	for _, p := range front {
 		v := FrontValue{
 			FrontPoint: p,
 			TrueValues: trueObjectives(p.X),
@@ -224,5 +234,6 @@ func (o *Optimizer) result(trulyUnmet int) Result {
 		r.Front = append(r.Front, v)
 	}
 	r.Hypervolume, r.Reference, _ = o.Hypervolume()
+	r.TrueHypervolume = trueHypervolume(front, r.Reference)
 	return r
 }

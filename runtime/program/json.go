@@ -46,6 +46,18 @@ import (
 //	                      search), and seed_points the number of seeds
 //	contradictions        with unknown safety constraints: the measurements that
 //	                      contradicted the constraints' model (docs/safe.md)
+//	objectives            with several objectives, which have no recommendation
+//	                      (it and best_observed are null): [{"name", "maximize",
+//	                      "threshold"}], the threshold null when not given
+//	pareto                with several objectives: the Pareto set, [{"x",
+//	                      "objectives": name → posterior mean, "observed": name →
+//	                      value told, "true_objectives": name → value without
+//	                      noise (null unless simulated), "truly_feasible" with
+//	                      simulated requirements}]
+//	hypervolume           with several objectives: what the Pareto set's posterior
+//	                      means dominate above "reference" (name → coordinate),
+//	                      and true_hypervolume what its values without noise do
+//	                      (null unless simulated)
 //	trace                 with --trace, one object per evaluation, in order:
 //	                      {"evaluation", "x", "y", "sd", "value", "robust",
 //	                       "recommendation", "recommendation_value",
@@ -69,7 +81,10 @@ import (
 //	                      "truly_feasible" (whether the recommendation meets
 //	                      their true values), and "contradicted": how
 //	                      the evaluation contradicted the constraints' model,
-//	                      one sentence each, when it did
+//	                      one sentence each, when it did; with several
+//	                      objectives "objectives" and "true_objectives" (name →
+//	                      value) and the Pareto set's "hypervolume",
+//	                      "true_hypervolume" and "front_size" after it
 //
 // A point is an object from dimension names to values (arrays for vector
 // dimensions). Values without observation noise are known only for expression

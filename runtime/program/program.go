@@ -385,7 +385,8 @@ Flags of ask, tell, status and report:
                    for pending trials (as the worst value told for ei and pi,
                    by GP-BUCB's hallucination for ucb; a safe optimiser only
                    leaves them out), so none is asked for twice
-  --value Y        tell: the measured value; --sd S its noise sd, when the
+  --value Y        tell: the measured value (with several objectives,
+                   --value NAME=V for each); --sd S its noise sd, when the
                    noise is reported; --constraint NAME=V each unknown
                    constraint's measured value
   -o FILE          report: the HTML file to write

@@ -104,8 +104,9 @@ type generator struct {
 	// adds it to the values of an expression objective. Nil otherwise.
 	noiseSample jen.Code
 	// constraintNoise is set when Run adds noise to simulated constraints
-	// (constraintNoiseDecl).
-	constraintNoise bool
+	// (constraintNoiseDecl), objectiveNoise when it adds noise to several
+	// objectives (objectiveNoiseDecl).
+	constraintNoise, objectiveNoise bool
 }
 
 // observeMethod is the name of the optimiser's method that records an

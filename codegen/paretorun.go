@@ -2,10 +2,12 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -20,13 +22,52 @@ func (g *generator) severalRunDecls(f *jen.File) {
 	g.evaluationErrorDecl(f)
 	g.trueObjectivesDecl(f)
 	g.trueHypervolumeDecl(f)
-	g.observationNoiseDecl(f)
+	g.objectiveNoise = g.objectiveNoiseDecl(f)
 	g.streamsDecl(f)
 	g.randomPointDecl(f)
 	g.severalRunDecl(f)
 	if !g.o.Measures() {
 		g.severalSimulateDecl(f)
 	}
+}
+
+// simulatesObjectiveNoise reports whether Run adds measurement noise to
+// an objective: the objectives are expressions, and one declares its own
+// noise or the observation noise is declared.
+func (g *generator) simulatesObjectiveNoise() bool {
+	if g.p.Objective.Binding.Kind != ir.ExprBinding {
+		return false
+	}
+	return g.p.ObsNoise.Kind == ir.ObsNoiseDist || slices.ContainsFunc(g.p.Objective.Outputs, func(out ir.Output) bool { return out.Noise != nil })
+}
+
+// objectiveNoiseDecl emits objectiveNoise, which adds each objective's
+// simulated measurement noise, its own or the observation noise, and
+// reports whether it did.
+func (g *generator) objectiveNoiseDecl(f *jen.File) bool {
+	if !g.simulatesObjectiveNoise() {
+		return false
+	}
+	var body []jen.Code
+	for j, out := range g.p.Objective.Outputs {
+		noise := out.Noise
+		if noise == nil {
+			noise = g.p.ObsNoise.Dist
+		}
+		if noise == nil {
+			continue
+		}
+		h, ok := callHook[registry.DistributionEmit](g, noise)
+		if !ok || h.Sample == nil {
+			g.internal(noise.Span, "distribution %s cannot simulate the noise of objective %s", noise.Plugin, out.Name)
+			continue
+		}
+		body = append(body, jen.Id("v").Index(jen.Lit(j)).Op("+=").Add(h.Sample(&registry.Args{Call: noise}, jen.Id("rng"))))
+	}
+	f.Comment("objectiveNoise adds each objective's simulated measurement noise to v: its")
+	f.Comment("own, or the observation noise.")
+	f.Func().Id("objectiveNoise").Params(jen.Id("v").Op("*").Id("Objectives"), jen.Id("rng").Op("*").Qual("math/rand/v2", "Rand")).Block(body...)
+	return true
 }
 
 // evaluator is the function that evaluates one point: Measure with
@@ -69,7 +110,7 @@ func (g *generator) severalObjectiveDecl(f *jen.File) {
 	switch b.Kind {
 	case ir.ExprBinding:
 		doc = []string{"Objective evaluates the objectives' expressions at x."}
-		if g.noiseSample != nil {
+		if g.simulatesObjectiveNoise() {
 			doc = append(doc, "It adds no observation noise: Run does.")
 		}
 		namer := newNamer("x", "v", "g")
@@ -304,7 +345,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 		jen.Var().Id("random").Op("*").Qual("math/rand/v2", "Rand"),
 		jen.If(jen.Id("opt").Dot("RandomSearch")).Block(jen.Id("random").Op("=").Add(pcg("randomSearchStream"))),
 	}
-	if g.noiseSample != nil {
+	if g.objectiveNoise {
 		body = append(body, jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")))
 	}
 	for _, t := range g.tallies() {
@@ -345,9 +386,8 @@ func (g *generator) severalRunDecl(f *jen.File) {
 				jen.Id("Evaluation"): jen.Id("o").Dot("Evaluations").Call().Op("+").Lit(1), jen.Id("X"): jen.Id("x"), jen.Id("Err"): jen.Id("err")})),
 		),
 	}
-	if g.noiseSample != nil {
-		loop = append(loop, jen.For(jen.Id("j").Op(":=").Range().Id("v")).Block(
-			jen.Id("v").Index(jen.Id("j")).Op("+=").Id("observationNoise").Call(jen.Id("noiseRand"))))
+	if g.objectiveNoise {
+		loop = append(loop, jen.Id("objectiveNoise").Call(jen.Op("&").Id("v"), jen.Id("noiseRand")))
 	}
 	if g.requires() {
 		loop = append(loop, g.measuredRunStep()...)
@@ -371,7 +411,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	f.Comment("the budget is spent, and returns the Pareto set. When it fails (an objective")
 	f.Comment("error, returned as an *EvaluationError; a numerical failure; ctx cancelled) the")
 	f.Comment("Result describes the evaluations made before the error.")
-	if g.noiseSample != nil {
+	if g.objectiveNoise {
 		f.Comment("It adds the declared observation noise to every objective's value it observes,")
 		f.Comment("drawn from a stream seeded with the seed.")
 	}
@@ -420,7 +460,7 @@ func (g *generator) severalSimulateDecl(f *jen.File) {
 		named = append(named, jen.Id("measured").Id("Constraints"))
 	}
 	var body []jen.Code
-	if g.noiseSample != nil || g.constraintNoise {
+	if g.objectiveNoise || g.constraintNoise {
 		// The key mixes the trial into the seed as simulateDecl's does.
 		body = append(body, jen.Id("key").Op(":=").Id("seed").Op("^").Parens(jen.Id("trial").Op("+").Lit(1)).Op("*").Op("0x9E3779B97F4A7C15"))
 	}
@@ -428,10 +468,10 @@ func (g *generator) severalSimulateDecl(f *jen.File) {
 		jen.List(append(results, jen.Err())...).Op("=").Id(g.evaluator()).Call(jen.Id("ctx"), jen.Id("x")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return()),
 	)
-	if g.noiseSample != nil {
+	if g.objectiveNoise {
 		body = append(body,
 			jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")),
-			jen.For(jen.Id("j").Op(":=").Range().Id("v")).Block(jen.Id("v").Index(jen.Id("j")).Op("+=").Id("observationNoise").Call(jen.Id("noiseRand"))))
+			jen.Id("objectiveNoise").Call(jen.Op("&").Id("v"), jen.Id("noiseRand")))
 	}
 	if g.constraintNoise {
 		body = append(body, jen.Id("constraintNoise").Call(jen.Op("&").Id("measured"), pcg("constraintNoiseStream"), jen.Lit(1.0)))

@@ -83,6 +83,7 @@ func (c *converter) objective(s *objectiveStmt) ast.Stmt {
 			line.Op, line.OpPos = l.Op.Op, c.span(l.Op)
 			line.Threshold = climb(c, precAdd, l.Threshold.X, l.Threshold.Rest)
 		}
+		line.Options = c.options(l.Options)
 		out.Lines = append(out.Lines, line)
 	}
 	return out
@@ -174,12 +175,19 @@ func (c *converter) constraint(s *constraintStmt) ast.Stmt {
 		OpPos:   c.span(s.Op),
 		RHS:     c.side(s.RHS),
 	}
-	if s.Options == nil {
-		return out
+	out.Options = c.options(s.Options)
+	return out
+}
+
+// options converts a block of options, nil without one.
+func (c *converter) options(b *block[option]) []*ast.Option {
+	if b == nil {
+		return nil
 	}
-	for _, o := range s.Options.Items {
+	var out []*ast.Option
+	for _, o := range b.Items {
 		name := o.Tokens[0]
-		out.Options = append(out.Options, &ast.ConstraintOption{
+		out = append(out, &ast.Option{
 			Pos:   c.span(o),
 			Name:  &ast.Ident{Pos: c.src.tokenSpan(name), Name: name.Value},
 			Value: c.expr(o.Value),

@@ -171,14 +171,15 @@ type measuredBinding struct {
 	External bool         `parser:"| @'external'"`
 }
 
-// objectiveLine is `maximize NAME [= EXPR] [CMP THRESHOLD]`.
+// objectiveLine is `maximize NAME [= EXPR] [CMP THRESHOLD] [{ OPTIONS }]`.
 type objectiveLine struct {
 	matched
-	Sense     string `parser:"@('maximize' | 'minimize')"`
-	Name      *ident `parser:"@@"`
-	Expr      *arith `parser:"( '=' @@ )?"`
-	Op        *cmpOp `parser:"( @@"`
-	Threshold *arith `parser:"  @@ )?"`
+	Sense     string         `parser:"@('maximize' | 'minimize')"`
+	Name      *ident         `parser:"@@"`
+	Expr      *arith         `parser:"( '=' @@ )?"`
+	Op        *cmpOp         `parser:"( @@"`
+	Threshold *arith         `parser:"  @@ )?"`
+	Options   *block[option] `parser:"@@?"`
 }
 
 type binding struct {

@@ -89,10 +89,11 @@ func sexpr(n ast.Node) string {
 		}
 		return group("minimize", n.Binding)
 	case *ast.ObjectiveLine:
-		if n.Op == "" {
-			return group(n.Sense(), n.Name, n.Expr)
+		parts := []any{n.Name, n.Expr}
+		if n.Op != "" {
+			parts = append(parts, n.Op, n.Threshold)
 		}
-		return group(n.Sense(), n.Name, n.Expr, n.Op, n.Threshold)
+		return group(n.Sense(), append(parts, nodes(n.Options)...)...)
 	case *ast.InputNoiseStmt:
 		return group("input-noise", nodes(n.Decls)...)
 	case *ast.NoiseDecl:
@@ -104,7 +105,7 @@ func sexpr(n ast.Node) string {
 		return group("observation-noise", n.Dist, n.Learn)
 	case *ast.ConstraintStmt:
 		return group("constraint", append([]any{n.Name, n.LHS, n.Op, n.RHS}, nodes(n.Options)...)...)
-	case *ast.ConstraintOption:
+	case *ast.Option:
 		return group(n.Name.Name, n.Value)
 	case *ast.PluginStmt:
 		return group(n.Keyword, n.Call)

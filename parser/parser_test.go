@@ -38,6 +38,8 @@ func TestStatementForms(t *testing.T) {
 			`(objectives (exec "./rig") (maximize throughput _ >= 100) (minimize latency _))`},
 		{"several objectives computed", "objective {\n    minimize f1 = x^2 <= 4\n    minimize f2 = (x - 2)^2\n}",
 			"(objectives _ (minimize f1 (^ x 2) <= 4) (minimize f2 (^ (paren (- x 2)) 2)))"},
+		{"several objectives with options", "objective external {\n    maximize y >= 1 { noise ~ normal(0, 2) }\n    minimize c {\n        kernel se\n        noise ~ normal(0, 1)\n    }\n}",
+			"(objectives external (maximize y _ >= 1 (noise (call normal 0 2))) (minimize c _ (kernel se) (noise (call normal 0 1))))"},
 		{"input noise one line", "input noise x ~ normal(0, spread)", "(input-noise (~ x (call normal 0 spread)))"},
 		{"input noise component", "input noise p[2] ~ normal(0, 0.1)", "(input-noise (~ (index p 2) (call normal 0 0.1)))"},
 		{"input noise slice", "input noise p[0:2] ~ iid(normal(0, 1), 2)", "(input-noise (~ (slice p 0 2) (call iid (call normal 0 1) 2)))"},

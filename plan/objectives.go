@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bocdev/boc/dsl"
@@ -25,7 +26,9 @@ func (b *builder) objectives() {
 		return
 	}
 	k, _ := p.Model.Arg("kernel").Value.(*ir.Call)
+	lends := slices.ContainsFunc(outs, func(out ir.Output) bool { return out.Kernel == nil })
 	switch {
+	case !lends:
 	case k == nil:
 		b.report(dsl.Errorf(p.Model.Span, "several objectives need a kernel: model %s has none to lend them", name(p.Model)).
 			WithHint("use model gp(kernel = matern52)"))
@@ -34,8 +37,11 @@ func (b *builder) objectives() {
 		return
 	}
 	for _, out := range outs {
-		m := b.outputModel(out.Name, nil, nil, p.Objective.Binding.Kind == ir.ExprBinding)
-		if p.ObsNoise.Kind == ir.ObsNoiseNone {
+		if out.Kernel != nil && !b.modelsOutput(out.Kernel, "objective "+out.Name, out.Kernel.Span, "give it one of them: { kernel matern52 }") {
+			return
+		}
+		m := b.outputModel(out.Name, out.Kernel, out.Noise, p.Objective.Binding.Kind == ir.ExprBinding)
+		if out.Noise == nil && p.ObsNoise.Kind == ir.ObsNoiseNone {
 			m.NoiseVariance = 0 // measured exactly, as one objective's model takes it
 		}
 		b.o.Objectives = append(b.o.Objectives, m)

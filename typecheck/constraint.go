@@ -287,7 +287,7 @@ func (c *checker) constraintOptions(s *ast.ConstraintStmt, con *ir.Constraint) b
 // lipschitz checks `lipschitz L`: a positive constant, in the constraint's
 // units per unit of distance in the unit cube of the domain. It returns 0
 // after reporting an error.
-func (c *checker) lipschitz(o *ast.ConstraintOption, name string) (float64, dsl.Span) {
+func (c *checker) lipschitz(o *ast.Option, name string) (float64, dsl.Span) {
 	if o.Value == nil {
 		c.errorHint(o.Pos, "e.g. lipschitz 2.5: how much the constraint can change per unit of distance in the unit cube of the domain",
 			"option lipschitz of constraint %s needs a constant", name)
@@ -320,7 +320,7 @@ var safetyOptions = map[string]string{
 
 // optionFits reports whether option o suits constraint con, reporting an
 // option of the other kind of constraint.
-func (c *checker) optionFits(o *ast.ConstraintOption, con *ir.Constraint) bool {
+func (c *checker) optionFits(o *ast.Option, con *ir.Constraint) bool {
 	name := o.Name.Name
 	if hint, safetyOnly := safetyOptions[name]; safetyOnly && con.Outcome {
 		c.errorHint(o.Name.Pos, hint, "require %s takes no option %s; its options are kernel, noise and confidence", con.Name, name)
@@ -337,7 +337,7 @@ func (c *checker) optionFits(o *ast.ConstraintOption, con *ir.Constraint) bool {
 // confidence checks `confidence P`: the posterior probability, strictly
 // between 0 and 1, with which the recommendation must meet the requirement.
 // It returns 0 after reporting an error.
-func (c *checker) confidence(o *ast.ConstraintOption, name string) float64 {
+func (c *checker) confidence(o *ast.Option, name string) float64 {
 	hint := "e.g. confidence 0.95: the posterior probability with which the recommended point meets it"
 	if o.Value == nil {
 		c.errorHint(o.Pos, hint, "option confidence of require %s needs a constant", name)

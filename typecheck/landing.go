@@ -22,7 +22,7 @@ const landingHint = "landing aim, landing mean(draws = 32) or landing chance(alp
 // landing checks a constraint's `landing MODE` option: what the constraint
 // must satisfy where the input noise lands a query. Whether input noise is
 // declared is checked with the whole program (checkLanding).
-func (c *checker) landing(o *ast.ConstraintOption) *ir.Landing {
+func (c *checker) landing(o *ast.Option) *ir.Landing {
 	var name *ast.Ident
 	var args []*ast.Arg
 	switch v := o.Value.(type) {

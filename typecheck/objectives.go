@@ -100,6 +100,7 @@ func (c *checker) objectiveLine(l *ast.ObjectiveLine, measured bool) (ir.Output,
 		b, exprOK := c.objectiveExpr(&ast.ExprBinding{X: l.Expr})
 		o.Expr, ok = b.Expr, exprOK
 	}
+	ok = c.objectiveOptions(l, &o) && ok
 	if l.Op == "" {
 		return o, ok
 	}
@@ -115,6 +116,40 @@ func (c *checker) objectiveLine(l *ast.ObjectiveLine, measured bool) (ir.Output,
 	t, tok := c.threshold(l.Threshold, "objective "+o.Name)
 	o.Threshold = t
 	return o, ok && tok
+}
+
+// objectiveOptions checks the options of an objective's line, `kernel
+// CALL` and `noise ~ DIST`, each at most once.
+func (c *checker) objectiveOptions(l *ast.ObjectiveLine, o *ir.Output) bool {
+	ok := true
+	first := map[string]dsl.Span{}
+	for _, opt := range l.Options {
+		if opt == nil || opt.Name == nil {
+			c.incomplete("objective option")
+			ok = false
+			continue
+		}
+		name := opt.Name.Name
+		if prev, dup := first[name]; dup {
+			c.errorHint(opt.Pos, fmt.Sprintf("the first is at line %d", prev.Start.Line), "option %s is given twice", name)
+			ok = false
+			continue
+		}
+		first[name] = opt.Pos
+		switch name {
+		case "kernel":
+			o.Kernel = c.kernel(opt.Value, constCtx("kernel arguments must be constant"))
+			ok = ok && o.Kernel != nil
+		case "noise":
+			o.Noise = c.measurementNoise(opt.Value, "objective noise")
+			ok = ok && o.Noise != nil
+		default:
+			c.errorHint(opt.Name.Pos, dsl.DidYouMean(name, []string{"kernel", "noise"}),
+				"unknown option %s of objective %s; the options are kernel and noise", name, o.Name)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // beyond says on which side of a threshold an objective's values are of no

@@ -72,7 +72,7 @@ func TestPartialTrees(t *testing.T) {
 		{"constraint without sides", &ast.ConstraintStmt{Pos: at(line, 1), Name: ident(line, "c"), Op: ">="}},
 		{"constraint nil option", &ast.ConstraintStmt{Pos: at(line, 1), Name: ident(line, "c"), Op: ">=",
 			LHS: &ast.ExternalBinding{Pos: at(line, 15), Keyword: "reported"}, RHS: &ast.ExprBinding{X: num(line, 0)},
-			Options: []*ast.ConstraintOption{nil}}},
+			Options: []*ast.Option{nil}}},
 		{"external constraint side", &ast.ConstraintStmt{Pos: at(line, 1), Name: ident(line, "c"), Op: ">=",
 			LHS: &ast.ExternalBinding{Pos: at(line, 15), Keyword: "external"}, RHS: &ast.ExprBinding{X: num(line, 0)}}},
 		{"go binding without path", &ast.ConstraintStmt{Pos: at(line, 1), Name: ident(line, "c"), Op: ">=",

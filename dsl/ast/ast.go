@@ -96,8 +96,8 @@ type ObjectiveStmt struct {
 func (s *ObjectiveStmt) Sense() string { return sense(s.Maximize) }
 
 // ObjectiveLine is one of several objectives: `maximize|minimize NAME
-// [= EXPR] [CMP THRESHOLD]`. Expr is nil for a measured objective, Op ""
-// without a threshold.
+// [= EXPR] [CMP THRESHOLD] [{ OPTIONS }]`. Expr is nil for a measured
+// objective, Op "" without a threshold.
 type ObjectiveLine struct {
 	Pos       dsl.Span
 	Maximize  bool
@@ -106,6 +106,7 @@ type ObjectiveLine struct {
 	Op        string
 	OpPos     dsl.Span
 	Threshold Expr
+	Options   []*Option
 }
 
 // Sense is the line's keyword: "maximize" or "minimize".
@@ -154,12 +155,12 @@ type ConstraintStmt struct {
 	Op      string // ">=" or "<=" (the checker rejects others with a hint)
 	OpPos   dsl.Span
 	RHS     Binding
-	Options []*ConstraintOption
+	Options []*Option
 }
 
-// ConstraintOption is one line inside a constraint's braces:
+// Option is one line inside a constraint's or an objective line's braces:
 // `seed [[...], ...]`, `kernel CALL` or `noise ~ DIST`.
-type ConstraintOption struct {
+type Option struct {
 	Pos   dsl.Span
 	Name  *Ident // "seed", "kernel" or "noise" (checked by the type checker)
 	Value Expr
@@ -194,7 +195,7 @@ func (s *InputNoiseStmt) Span() dsl.Span       { return s.Pos }
 func (s *NoiseDecl) Span() dsl.Span            { return s.Pos }
 func (s *ObservationNoiseStmt) Span() dsl.Span { return s.Pos }
 func (s *ConstraintStmt) Span() dsl.Span       { return s.Pos }
-func (s *ConstraintOption) Span() dsl.Span     { return s.Pos }
+func (s *Option) Span() dsl.Span               { return s.Pos }
 func (s *PluginStmt) Span() dsl.Span           { return s.Pos }
 func (s *ValueStmt) Span() dsl.Span            { return s.Pos }
 

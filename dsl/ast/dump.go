@@ -106,7 +106,8 @@ func describe(n Node) (header, trailer string, children []field) {
 			header += " " + strconv.Quote(n.Op)
 			trailer = " op " + spanString(n.OpPos)
 		}
-		return "ObjectiveLine " + n.Sense() + header, trailer, []field{{"Name", n.Name}, {"Expr", n.Expr}, {"Threshold", n.Threshold}}
+		return "ObjectiveLine " + n.Sense() + header, trailer,
+			append([]field{{"Name", n.Name}, {"Expr", n.Expr}, {"Threshold", n.Threshold}}, list("Options", n.Options)...)
 	case *InputNoiseStmt:
 		return "InputNoiseStmt", "", list("Decls", n.Decls)
 	case *NoiseDecl:
@@ -121,8 +122,8 @@ func describe(n Node) (header, trailer string, children []field) {
 		}
 		return fmt.Sprintf("%s %q", kind, n.Op), " op " + spanString(n.OpPos),
 			append([]field{{"Name", n.Name}, {"LHS", n.LHS}, {"RHS", n.RHS}}, list("Options", n.Options)...)
-	case *ConstraintOption:
-		return "ConstraintOption", "", []field{{"Name", n.Name}, {"Value", n.Value}}
+	case *Option:
+		return "Option", "", []field{{"Name", n.Name}, {"Value", n.Value}}
 	case *PluginStmt:
 		return "PluginStmt " + n.Keyword, "", []field{{"Call", n.Call}}
 	case *ValueStmt:

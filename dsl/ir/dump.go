@@ -118,9 +118,17 @@ func (d *dumper) objectives(o Objective) {
 				threshold = " threshold " + dsl.RealValue(out.Threshold).String()
 			}
 			d.line("%s %s%s%s", direction(out.Maximize), out.Name, threshold, d.at(out.Span))
-			if out.Expr != nil {
-				d.nested(func() { d.line("expr %s", SExpr(out.Expr)) })
-			}
+			d.nested(func() {
+				if out.Expr != nil {
+					d.line("expr %s", SExpr(out.Expr))
+				}
+				if out.Kernel != nil {
+					d.call("kernel = ", out.Kernel, false)
+				}
+				if out.Noise != nil {
+					d.call("noise = ", out.Noise, false)
+				}
+			})
 		}
 	})
 }

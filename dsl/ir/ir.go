@@ -93,6 +93,10 @@ type Output struct {
 	// (below it when maximised) are of no interest; NaN when not given.
 	Threshold float64
 	Expr      Expr // the objective's expression, for an ExprBinding
+	// Kernel and Noise are the objective's own kernel and measurement
+	// noise (options kernel CALL, noise ~ DIST); nil for the model's kernel
+	// and the observation noise.
+	Kernel, Noise *Call
 }
 
 // BindingKind says where a measured value comes from.

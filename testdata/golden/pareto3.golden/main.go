@@ -44,10 +44,16 @@ var problem = program.Problem{
 		"objectives 3\n" +
 		"  minimize f1 threshold 2\n" +
 		"    expr (+ (^ (- a:real 0.2:real):real 2:real):real (* 0.1:real k:int):real):real\n" +
+		"    kernel = kernel.matern32\n" +
+		"      lengthscale = 0.3:real\n" +
+		"      variance = learn (default)\n" +
 		"  minimize f2 threshold 2\n" +
 		"    expr (+ (^ (- b:real 0.8:real):real 2:real):real (^ (- a:real 0.7:real):real 2:real):real):real\n" +
 		"  maximize f3\n" +
 		"    expr (+ (function.sin (* 3:real a:real):real):real (/ (function.cos (* 2:real b:real):real):real k:int):real):real\n" +
+		"    noise = distribution.normal\n" +
+		"      mean = 0:real\n" +
+		"      sd = 0.05:real\n" +
 		"observation noise\n" +
 		"  distribution.normal\n" +
 		"    mean = 0:real\n" +
@@ -69,7 +75,8 @@ var problem = program.Problem{
 		"    n = 5:int\n" +
 		"seed 4\n",
 	Text: "// Three objectives over a mixed domain with a known constraint, observed\n" +
-		"// with declared noise, one of them maximised and without a threshold (its\n" +
+		"// with declared noise (the third with a noise of its own, the first with\n" +
+		"// a kernel of its own), one of them maximised and without a threshold (its\n" +
 		"// reference coordinate is inferred from the front); ParEGO's random\n" +
 		"// scalarisations.\n" +
 		"problem pareto3\n" +
@@ -83,9 +90,11 @@ var problem = program.Problem{
 		"constraint room: a + b <= 1.6\n" +
 		"\n" +
 		"objective {\n" +
-		"    minimize f1 = (a - 0.2)^2 + 0.1 * k <= 2\n" +
+		"    minimize f1 = (a - 0.2)^2 + 0.1 * k <= 2 { kernel matern32(lengthscale = 0.3) }\n" +
 		"    minimize f2 = (b - 0.8)^2 + (a - 0.7)^2 <= 2\n" +
-		"    maximize f3 = sin(3 * a) + cos(2 * b) / k\n" +
+		"    maximize f3 = sin(3 * a) + cos(2 * b) / k {\n" +
+		"        noise ~ normal(0, 0.05)\n" +
+		"    }\n" +
 		"}\n" +
 		"\n" +
 		"observation noise ~ normal(0, 0.01)\n" +

@@ -111,7 +111,7 @@ func feasible(x Point) bool {
 // keeps them all.
 func infeasible(err error) error {
 	if errors.Is(err, search.ErrNoFeasible) {
-		return fmt.Errorf("no point it tried keeps the known constraints room (line 13) of pareto3.bo; can they hold together in the domain? (%w)", err)
+		return fmt.Errorf("no point it tried keeps the known constraints room (line 14) of pareto3.bo; can they hold together in the domain? (%w)", err)
 	}
 	return err
 }
@@ -191,7 +191,7 @@ func (o *Optimizer) makeDesign() error {
 // makeMulti makes the Gaussian processes of the objectives, then of the
 // requirements, and the optimiser that suggests from them.
 func (o *Optimizer) makeMulti() error {
-	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.4})
+	k0, err := rtkernel.Named("matern32", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("objective f1: %w", err)
 	}
@@ -242,7 +242,7 @@ func (o *Optimizer) makeMulti() error {
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
-				NoiseVariance: 0.0001,
+				NoiseVariance: 0.0025000000000000005,
 			},
 		},
 		Method:   pareto.ParEGO,

@@ -107,10 +107,12 @@ func trueHypervolume(front []FrontPoint, ref Objectives) float64 {
 	return pareto.HypervolumeOf(values, ObjectiveMaximize[:], ref[:])
 }
 
-// observationNoise draws the declared observation noise, normal(mean = 0, sd = 0.01),
-// which Run adds to every value of the objective.
-func observationNoise(rng *rand.Rand) float64 {
-	return 0.01 * rng.NormFloat64()
+// objectiveNoise adds each objective's simulated measurement noise to v: its
+// own, or the observation noise.
+func objectiveNoise(v *Objectives, rng *rand.Rand) {
+	v[0] += 0.01 * rng.NormFloat64()
+	v[1] += 0.01 * rng.NormFloat64()
+	v[2] += 0.05 * rng.NormFloat64()
 }
 
 // Streams of Run's random numbers, seeded with the run's seed and independent
@@ -183,9 +185,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 				X:          x,
 			}
 		}
-		for j := range v {
-			v[j] += observationNoise(noiseRand)
-		}
+		objectiveNoise(&v, noiseRand)
 		if err := o.Observe(x, v); err != nil {
 			return o.result(), err
 		}
@@ -226,8 +226,6 @@ func Simulate(ctx context.Context, seed, trial uint64, x Point) (v Objectives, e
 		return
 	}
 	noiseRand := rand.New(rand.NewPCG(key, noiseStream))
-	for j := range v {
-		v[j] += observationNoise(noiseRand)
-	}
+	objectiveNoise(&v, noiseRand)
 	return
 }

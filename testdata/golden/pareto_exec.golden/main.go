@@ -44,6 +44,9 @@ var problem = program.Problem{
 		"objectives 2\n" +
 		"  exec \"./execsphere_objective\" \"--objectives\" \"near,far\" \"--report\" \"load\"\n" +
 		"  minimize near\n" +
+		"    noise = distribution.normal\n" +
+		"      mean = 0:real\n" +
+		"      sd = 0.1:real\n" +
 		"  maximize far threshold 0\n" +
 		"observation noise learn\n" +
 		"require load measured <= 1.2 (confidence 0.95)\n" +
@@ -63,8 +66,8 @@ var problem = program.Problem{
 		"    n = 4:int\n" +
 		"seed 6\n",
 	Text: "// Two objectives a command answers by name ({\"near\": ..., \"far\": ...}),\n" +
-		"// with a requirement it reports beside them; the objectives' noise is\n" +
-		"// learned.\n" +
+		"// with a requirement it reports beside them; the first objective's noise\n" +
+		"// is declared, the second's learned.\n" +
 		"problem paretoexec\n" +
 		"\n" +
 		"domain {\n" +
@@ -73,7 +76,7 @@ var problem = program.Problem{
 		"}\n" +
 		"\n" +
 		"objective exec \"./execsphere_objective\" \"--objectives\" \"near,far\" \"--report\" \"load\" {\n" +
-		"    minimize near\n" +
+		"    minimize near { noise ~ normal(0, 0.1) }\n" +
 		"    maximize far >= 0\n" +
 		"}\n" +
 		"\n" +

@@ -229,9 +229,7 @@ func (o *Optimizer) makeMulti() error {
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
-				NoiseVariance: -1.0,
-				NoiseLower:    1e-06,
-				NoiseUpper:    1.0,
+				NoiseVariance: 0.010000000000000002,
 			},
 			{
 				Name:          "far",

@@ -332,16 +332,7 @@ func (g *generator) runDecls(f *jen.File) {
 	if expr {
 		valueDoc = "its value without observation noise"
 	}
-	options := []jen.Code{
-		jen.Comment("Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed."),
-		jen.Id("Seed").Uint64(),
-		jen.Comment("Budget is the number of evaluations, at most Budget; 0 means Budget."),
-		jen.Id("Budget").Int(),
-		jen.Comment("RandomSearch evaluates random points of the domain (see randomPoint) instead"),
-		jen.Comment("of the optimiser's suggestions: the baseline of a study. They are observed"),
-		jen.Comment("all the same, so Recommendation has its usual meaning."),
-		jen.Id("RandomSearch").Bool(),
-	}
+	var options []jen.Code
 	if g.o.SimulatesInputNoise() {
 		options = append(options,
 			jen.Comment("InputNoiseScale multiplies every simulated draw of the input noise; 0 means 1."),
@@ -360,20 +351,7 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("StopOnContradiction").Bool(),
 		)
 	}
-	if g.constraintNoise {
-		options = append(options,
-			jen.Comment("ConstraintNoiseScale multiplies every simulated draw of the constraints'"),
-			jen.Comment("measurement noise; 0 means 1. The optimiser still assumes the declared noise:"),
-			jen.Comment("a scale other than 1 studies a misjudged noise."),
-			jen.Id("ConstraintNoiseScale").Float64(),
-		)
-	}
-	options = append(options,
-		jen.Comment("Progress, if not nil, is called after every evaluation."),
-		jen.Id("Progress").Func().Params(jen.Id("Progress")),
-	)
-	f.Comment("RunOptions configures Run.")
-	f.Type().Id("RunOptions").Struct(options...)
+	g.runOptionsDecl(f, "Recommendation has", options...)
 	progressFields := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
 		jen.Id("Budget").Int().Comment("the run's budget"),
@@ -691,6 +669,37 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.p.Stop != nil {
 		g.stopDecl(f)
 	}
+}
+
+// runOptionsDecl emits RunOptions: the seed, the budget, random search (after
+// which result keeps its meaning), the options given, the simulated
+// constraints' noise scale when they have noise, and the progress callback.
+func (g *generator) runOptionsDecl(f *jen.File, result string, options ...jen.Code) {
+	fields := []jen.Code{
+		jen.Comment("Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed."),
+		jen.Id("Seed").Uint64(),
+		jen.Comment("Budget is the number of evaluations, at most Budget; 0 means Budget."),
+		jen.Id("Budget").Int(),
+		jen.Comment("RandomSearch evaluates random points of the domain (see randomPoint) instead"),
+		jen.Comment("of the optimiser's suggestions: the baseline of a study. They are observed"),
+		jen.Comment("all the same, so " + result + " its usual meaning."),
+		jen.Id("RandomSearch").Bool(),
+	}
+	fields = append(fields, options...)
+	if g.constraintNoise {
+		fields = append(fields,
+			jen.Comment("ConstraintNoiseScale multiplies every simulated draw of the constraints'"),
+			jen.Comment("measurement noise; 0 means 1. The optimiser still assumes the declared noise:"),
+			jen.Comment("a scale other than 1 studies a misjudged noise."),
+			jen.Id("ConstraintNoiseScale").Float64(),
+		)
+	}
+	fields = append(fields,
+		jen.Comment("Progress, if not nil, is called after every evaluation."),
+		jen.Id("Progress").Func().Params(jen.Id("Progress")),
+	)
+	f.Comment("RunOptions configures Run.")
+	f.Type().Id("RunOptions").Struct(fields...)
 }
 
 // evaluationErrorDecl emits EvaluationError, Run's error when an

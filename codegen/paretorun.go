@@ -239,29 +239,7 @@ func (g *generator) trueHypervolumeDecl(f *jen.File) {
 // severalRunTypes emits RunOptions, Progress, FrontValue, Result and the
 // reasons a run stops.
 func (g *generator) severalRunTypes(f *jen.File) {
-	options := []jen.Code{
-		jen.Comment("Seed seeds the optimiser and the simulated noise; 0 is the problem's seed, Seed."),
-		jen.Id("Seed").Uint64(),
-		jen.Comment("Budget is the number of evaluations, at most Budget; 0 means Budget."),
-		jen.Id("Budget").Int(),
-		jen.Comment("RandomSearch evaluates random points of the domain (see randomPoint) instead"),
-		jen.Comment("of the optimiser's suggestions: the baseline of a study. They are observed"),
-		jen.Comment("all the same, so the Pareto set has its usual meaning."),
-		jen.Id("RandomSearch").Bool(),
-	}
-	if g.constraintNoise {
-		options = append(options,
-			jen.Comment("ConstraintNoiseScale multiplies every simulated draw of the requirements'"),
-			jen.Comment("measurement noise; 0 means 1."),
-			jen.Id("ConstraintNoiseScale").Float64(),
-		)
-	}
-	options = append(options,
-		jen.Comment("Progress, if not nil, is called after every evaluation."),
-		jen.Id("Progress").Func().Params(jen.Id("Progress")),
-	)
-	f.Comment("RunOptions configures Run.")
-	f.Type().Id("RunOptions").Struct(options...)
+	g.runOptionsDecl(f, "the Pareto set has")
 
 	progress := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -16,9 +17,12 @@ import (
 // recommendation: its result is the Pareto set of the evaluated points, and
 // the hypervolume it dominates. Its trials are told every objective by
 // name (tell ID --value NAME=V ...), recorded in the journal as a tell's
-// objectives; its session is a ParetoSession. A failed trial gives its
-// point no value: it stays pending in the session until the next value
-// (study.observe), as with unknown constraints.
+// objectives; its session is a ParetoSession. A failed trial counts, as
+// with one objective, as worse than every value told in each objective by
+// their spread, and as breaking every requirement by the spread of its
+// values, so that the optimiser keeps away from it (study.penalties);
+// before any value, and with unknown safety constraints, its point stays
+// pending until the next value.
 
 // ParetoSession is the Session of a problem with several objectives; its
 // Observe is not used.
@@ -32,6 +36,82 @@ type ParetoSession interface {
 	// above the reference point, which it returns too.
 	Front() []FrontPoint
 	Hypervolume() (hv float64, reference []float64, err error)
+}
+
+// observeSeveral gives trial t's result, set already, to the session of a
+// problem with several objectives and records it: a tell's values, or a
+// failure's penalties (study.penalties), or, when there are none yet, the
+// failure's point pending until the next value.
+func (s *study) observeSeveral(p Problem, t *trial) error {
+	ps, ok := s.session.(ParetoSession)
+	if !ok {
+		return errors.New("this program's optimiser cannot observe several objectives")
+	}
+	r := t.result
+	objectives, constraints := objectiveVector(p, r), constraintValues(p, r)
+	if r.Kind == journal.KindFail {
+		var ok bool
+		if objectives, constraints, ok = s.penalties(p); !ok {
+			return s.leavePending(t)
+		}
+	}
+	if err := ps.ObserveObjectives(t.x, objectives, constraints); err != nil {
+		return fmt.Errorf("study %s, trial %s: %w", s.name, t.id, err)
+	}
+	s.told = append(s.told, t)
+	if r.Kind == journal.KindTell {
+		s.releaseUnweighed()
+	}
+	return nil
+}
+
+// penalties are what a failed trial of several objectives counts as: each
+// objective worse than the worst told by the spread of those told, each
+// requirement broken by the spread of its values told (beyond); ok is
+// false before any value is told, and with unknown safety constraints,
+// whose values a failure cannot stand for.
+func (s *study) penalties(p Problem) (objectives, constraints []float64, ok bool) {
+	if p.safe() {
+		return nil, nil, false
+	}
+	var told []*journal.Event
+	for _, t := range s.told {
+		if t.result.Kind == journal.KindTell {
+			told = append(told, t.result)
+		}
+	}
+	if len(told) == 0 {
+		return nil, nil, false
+	}
+	// extremes are the worst and best of value over the values told, larger
+	// being better when up.
+	extremes := func(value func(*journal.Event) float64, up bool) (worst, best float64) {
+		worst, best = value(told[0]), value(told[0])
+		for _, e := range told[1:] {
+			v := value(e)
+			if up == (v < worst) {
+				worst = v
+			}
+			if up == (v > best) {
+				best = v
+			}
+		}
+		return worst, best
+	}
+	for _, o := range p.Objectives {
+		worst, best := extremes(func(e *journal.Event) float64 { return e.Objectives[o.Name] }, o.Maximize)
+		objectives = append(objectives, beyond(worst, best, o.Maximize))
+	}
+	for _, c := range p.Constraints {
+		// Broken beyond the limit, or beyond the worst value told when that
+		// is worse.
+		worst, best := extremes(func(e *journal.Event) float64 { return e.Constraints[c.Name] }, c.AtLeast)
+		if c.AtLeast == (c.Limit < worst) {
+			worst = c.Limit
+		}
+		constraints = append(constraints, beyond(worst, best, c.AtLeast))
+	}
+	return objectives, constraints, true
 }
 
 // objectiveNames are the names of the objectives, in order.

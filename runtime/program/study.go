@@ -224,31 +224,27 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 			return fmt.Errorf("study %s, replaying trial %s: %w", s.name, t.id, err)
 		}
 	}
+	if p.several() {
+		return s.observeSeveral(p, t)
+	}
 	y, sd := s.penalty(p), 0.0 // a failure's penalty is certain
 	switch {
-	case r.Kind == journal.KindTell && p.several():
-		y, sd = math.NaN(), math.NaN() // the objectives are r's
 	case r.Kind == journal.KindTell:
 		y, sd = *r.Y, math.NaN()
 		if r.SD != nil {
 			sd = *r.SD
 		}
-	case math.IsNaN(s.worst) || len(p.Constraints) > 0 || p.several():
-		if err := s.session.Pending(t.x); err != nil {
-			return fmt.Errorf("study %s, failed trial %s: %w", s.name, t.id, err)
-		}
-		s.told = append(s.told, t)
-		s.unweighed = append(s.unweighed, t)
-		return nil
+	case math.IsNaN(s.worst) || len(p.Constraints) > 0:
+		return s.leavePending(t)
 	}
-	if err := s.give(p, t.x, y, sd, r); err != nil {
+	if err := s.session.Observe(t.x, y, sd, constraintValues(p, r)); err != nil {
 		return fmt.Errorf("study %s, trial %s: %w", s.name, t.id, err)
 	}
 	if r.Kind == journal.KindFail {
 		t.imputed = &y
 	}
 	s.told = append(s.told, t)
-	if r.Kind == journal.KindTell && !p.several() {
+	if r.Kind == journal.KindTell {
 		s.releaseUnweighed()
 		if math.IsNaN(s.worst) || p.better(s.worst, y) {
 			s.worst = y
@@ -260,35 +256,37 @@ func (s *study) observe(p Problem, t *trial, replaying bool) error {
 	return nil
 }
 
-// give hands the session what was observed at x: the value y (with its
-// sd), or a tell's objectives when the problem has several, and the
-// constraints' values of r, a tell or a failure.
-func (s *study) give(p Problem, x []float64, y, sd float64, r *journal.Event) error {
-	if !p.several() {
-		return s.session.Observe(x, y, sd, constraintValues(p, r))
+// leavePending leaves failed trial t's point pending in the session until
+// the next value is told (observe).
+func (s *study) leavePending(t *trial) error {
+	if err := s.session.Pending(t.x); err != nil {
+		return fmt.Errorf("study %s, failed trial %s: %w", s.name, t.id, err)
 	}
-	ps, ok := s.session.(ParetoSession)
-	if !ok {
-		return errors.New("this program's optimiser cannot observe several objectives")
-	}
-	return ps.ObserveObjectives(x, objectiveVector(p, r), constraintValues(p, r))
+	s.told = append(s.told, t)
+	s.unweighed = append(s.unweighed, t)
+	return nil
 }
 
 // penalty is the value a failure counts as: worse than the worst value told
 // so far by the spread of the values told (by the worst's magnitude while
 // they are all equal), so that a failed point is never the best.
-func (s *study) penalty(p Problem) float64 {
-	spread := math.Abs(s.best - s.worst)
+func (s *study) penalty(p Problem) float64 { return beyond(s.worst, s.best, p.Maximize) }
+
+// beyond is a value worse than worst, of values up to best, by their spread
+// (by worst's magnitude while they are equal, or 1): larger is better when
+// up.
+func beyond(worst, best float64, up bool) float64 {
+	spread := math.Abs(best - worst)
 	if spread == 0 {
-		spread = math.Abs(s.worst)
+		spread = math.Abs(worst)
 	}
 	if spread == 0 {
 		spread = 1
 	}
-	if p.Maximize {
-		return s.worst - spread
+	if up {
+		return worst - spread
 	}
-	return s.worst + spread
+	return worst + spread
 }
 
 // better reports whether a is a better objective value than b.

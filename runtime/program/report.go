@@ -577,6 +577,9 @@ func trialTable(p Problem, s *study) ([]string, [][]string) {
 			row = append(row, optional(told, func() float64 { return r.Constraints[c.Name] }))
 			if told && violated(c, r.Constraints[c.Name]) {
 				note = "broke a safety limit"
+				if c.Required {
+					note = "broke a requirement"
+				}
 			}
 		}
 		switch {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/bocdev/boc/runtime/outcome"
 	"github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/safe"
 	"github.com/bocdev/boc/runtime/search"
 )
 
@@ -57,6 +58,15 @@ type Config struct {
 	Integer []bool
 	Snap    func(u []float64)
 	Seed    uint64
+	// Safety, when not nil, keeps every evaluation certified safe for the
+	// problem's unknown safety constraints with runtime/safe's Explorer,
+	// SGP-UCB's (safe.SGPUCB): after its first phase, which explores from
+	// the seeds, it plays the certified point where the acquisition's score
+	// is largest (the score stands for the objective's posterior mean, its
+	// sd 0). New sets its Pending and Seed; Design, Raw, Restarts,
+	// Feasible, Integer and Snap are not used (the decision set is the
+	// explorer's).
+	Safety *safe.Config
 }
 
 // Errors of Suggest and Observe.
@@ -66,6 +76,12 @@ var (
 	// ErrPending means the point is pending already.
 	ErrPending = errors.New("multi: the point is pending already")
 )
+
+// noScore stands, among the certified points, for a score that underflows
+// (no improvement to expect): below every finite score, and larger where
+// the objectives' posteriors are wider, so that the explorer then plays
+// the least known point.
+const noScore = -1e300
 
 // Optimizer suggests points for several objectives and holds what was
 // observed.
@@ -83,6 +99,11 @@ type Optimizer struct {
 	vectors  []float64 // Front's scratch: Capacity × objectives
 	at       []int     // Front's scratch: the evaluated point of each vector
 	flags    []bool    // Front's scratch
+	// explorer is Config.Safety's, scores the acquisition at its points
+	// (objSD zeros), and choice its last; nil without safety constraints.
+	explorer      *safe.Explorer
+	scores, objSD []float64
+	choice        safe.Choice
 }
 
 // New returns the optimiser of the problem cfg describes.
@@ -98,8 +119,12 @@ func New(cfg Config) (*Optimizer, error) {
 	case (cfg.Integer == nil) != (cfg.Snap == nil) || cfg.Integer != nil && len(cfg.Integer) != dim:
 		return nil, errors.New("multi: Integer and Snap go together, Integer with a value per component")
 	}
-	s := search.NewLBFGS(dim, cfg.Raw, cfg.Restarts)
-	workers := s.Workers()
+	var s *search.LBFGS
+	workers := 1
+	if cfg.Safety == nil {
+		s = search.NewLBFGS(dim, cfg.Raw, cfg.Restarts)
+		workers = s.Workers()
+	}
 	models, err := outcome.New(cfg.Outputs, dim, cfg.Capacity, workers, len(cfg.Design)/dim)
 	if err != nil {
 		return nil, err
@@ -117,8 +142,41 @@ func New(cfg Config) (*Optimizer, error) {
 		pending: make([]float64, cfg.Capacity*dim), vectors: make([]float64, cfg.Capacity*m),
 		at: make([]int, cfg.Capacity), flags: make([]bool, cfg.Capacity)}
 	o.score = o.scoreAt
+	if cfg.Safety != nil {
+		if err := o.makeExplorer(); err != nil {
+			return nil, err
+		}
+	}
 	return o, nil
 }
+
+// makeExplorer makes Config.Safety's explorer, which never chooses a
+// pending point.
+func (o *Optimizer) makeExplorer() error {
+	sc := *o.cfg.Safety
+	switch {
+	case sc.Method != safe.SGPUCB:
+		return errors.New("multi: several objectives take SGP-UCB's safe exploration")
+	case len(o.cfg.Design) > 0:
+		return errors.New("multi: a safe exploration starts from its seeds, not from a design")
+	}
+	sc.Seed = o.cfg.Seed
+	sc.Pending = func(i int) bool { return o.pendingIndex(o.explorer.Point(i)) >= 0 }
+	e, err := safe.NewExplorer(sc)
+	if err != nil {
+		return err
+	}
+	n := e.Points()
+	o.explorer, o.scores, o.objSD = e, make([]float64, n), make([]float64, n)
+	return nil
+}
+
+// Explorer is the safe exploration of Config.Safety, nil without it: its
+// contradictions, seeds and safe set are the optimiser's.
+func (o *Optimizer) Explorer() *safe.Explorer { return o.explorer }
+
+// Choice is the explorer's last choice, with its certificate.
+func (o *Optimizer) Choice() safe.Choice { return o.choice }
 
 // Len is the number of evaluated points.
 func (o *Optimizer) Len() int { return o.models.Len() }
@@ -156,6 +214,8 @@ func (o *Optimizer) Suggest(u []float64) error {
 	case next < len(o.cfg.Design)/o.dim:
 		copy(u, o.cfg.Design[next*o.dim:(next+1)*o.dim])
 		return nil
+	case o.explorer != nil:
+		return o.suggestSafe(u, mix(o.cfg.Seed, uint64(next)))
 	}
 	// The search's seed follows from the points known, so that an
 	// optimiser rebuilt from the same observations (a study replayed from
@@ -183,6 +243,47 @@ func (o *Optimizer) Suggest(u []float64) error {
 	}
 	o.snap(u)
 	return nil
+}
+
+// suggestSafe writes to u the explorer's choice among the certified points,
+// given the acquisition's score at each.
+func (o *Optimizer) suggestSafe(u []float64, seed uint64) error {
+	need, err := o.explorer.Prepare()
+	if err != nil {
+		return err
+	}
+	if need {
+		if err := o.acquirer.Prepare(o.pending[:o.npending*o.dim], seed); err != nil {
+			return err
+		}
+		for i, in := range o.explorer.Safe() {
+			if in {
+				o.scores[i] = o.scoreOf(o.explorer.Point(i))
+			}
+		}
+	}
+	c, err := o.explorer.Choose(o.scores, o.objSD)
+	if err != nil {
+		return err
+	}
+	o.choice = c
+	copy(u, o.explorer.Point(c.Index))
+	return nil
+}
+
+// scoreOf is the acquisition's score at the unit point u, or, where it
+// underflows, noScore plus the objectives' posterior sds there.
+func (o *Optimizer) scoreOf(u []float64) float64 {
+	v := o.acquirer.Score(0, u, nil)
+	if !math.IsInf(v, -1) {
+		return v
+	}
+	v = noScore
+	for j := range o.m {
+		_, sd := o.models.Posterior(0, j, u)
+		v += sd
+	}
+	return v
 }
 
 // SeeksFeasibility reports whether the last search looked for a point that
@@ -235,17 +336,29 @@ func (o *Optimizer) pendingIndex(u []float64) int {
 }
 
 // Observe records the values measured at u, the objectives then the
-// requirements, and ends u's pending. A value that is not finite is an
-// error, and nothing is recorded then.
+// requirements, then with Config.Safety its constraints, and ends u's
+// pending. A value that is not finite is an error, and nothing is recorded
+// then.
 func (o *Optimizer) Observe(u, values []float64) error {
-	n := o.models.Len()
-	if n >= o.cfg.Capacity {
+	n, k := o.models.Len(), len(o.cfg.Outputs)
+	switch {
+	case n >= o.cfg.Capacity:
 		return ErrFull
+	case o.explorer != nil && len(values) != k+len(o.cfg.Safety.Constraints):
+		return fmt.Errorf("multi: %d values; want %d outputs and %d safety constraints", len(values), k, len(o.cfg.Safety.Constraints))
+	case o.explorer == nil && len(values) != k:
+		return fmt.Errorf("multi: %d values; want %d outputs", len(values), k)
 	}
-	if err := o.models.Observe(u, values); err != nil {
+	if err := o.models.Observe(u, values[:k]); err != nil {
 		return err
 	}
-	copy(o.Observed(n), values)
+	if o.explorer != nil {
+		if err := o.explorer.Observe(u, values[k:]); err != nil {
+			o.models.Truncate(n)
+			return err
+		}
+	}
+	copy(o.Observed(n), values[:k])
 	o.Release(u)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/outcome"
 	"github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/safe"
 )
 
 // braninCurrin is BoTorch's BraninCurrin on the unit square: two
@@ -200,5 +201,75 @@ func TestIntegerAndAllocations(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(5, step); allocs > 0 {
 		t.Errorf("Suggest and Observe allocate %v times", allocs)
+	}
+}
+
+// TestSafety: with a safety constraint (a disc of radius 0.35 around
+// (0.35, 0.75), where part of the front lies) every suggestion of SGP-UCB's exploration is truly safe, the
+// front grows beyond the seeds', and pending points are never chosen.
+func TestSafety(t *testing.T) {
+	const budget, side = 30, 24
+	points := safe.Grid([]int{side, side})
+	seed := -1
+	for i := 0; i < len(points); i += 2 {
+		if math.Abs(points[i]-0.35) < 0.03 && math.Abs(points[i+1]-0.75) < 0.03 {
+			seed = i / 2
+		}
+	}
+	disc := func(u []float64) float64 { return (u[0]-0.35)*(u[0]-0.35) + (u[1]-0.75)*(u[1]-0.75) }
+	cfg := braninCurrinConfig(t, pareto.EHVI, budget, 4)
+	cfg.Design = nil
+	cfg.Safety = &safe.Config{Dim: 2, Points: points, Seeds: []int{seed}, Capacity: budget, Method: safe.SGPUCB, FirstPhase: safe.RandomSeeds,
+		Window: 3, Cap: 5, Delta: 0.01, Beta: 4, Constraints: []safe.Constraint{{Name: "disc", Kernel: kernel.NewStationary(kernel.Matern52, 0.05, []float64{0.4, 0.4}),
+			NoiseVariance: 1e-6, Threshold: 0.1225}}}
+	o, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := make([]float64, 2)
+	var pending []float64
+	for i := range budget {
+		if err := o.Suggest(u); err != nil {
+			t.Fatal(err)
+		}
+		if disc(u) > 0.1225 {
+			t.Fatalf("evaluation %d at %v breaks the constraint: %v", i+1, u, disc(u))
+		}
+		if c := o.Choice(); pending == nil && c.Phase == 2 && c.SafeSize > 2 { // a pending point is not chosen again
+			if err := o.Pending(u); err != nil {
+				t.Fatal(err)
+			}
+			pending = append([]float64(nil), u...)
+			v := make([]float64, 2)
+			if err := o.Suggest(v); err != nil {
+				t.Fatal(err)
+			}
+			if v[0] == u[0] && v[1] == u[1] {
+				t.Errorf("the pending point %v is chosen again", u)
+			}
+		}
+		if err := o.Observe(u, append(braninCurrin(u), disc(u))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pending == nil || o.Release(pending) {
+		t.Errorf("pending %v: no second phase, or an observed point still pending", pending)
+	}
+	if c := o.Choice(); c.Phase != 2 || c.SafeSize <= 1 {
+		t.Errorf("the last choice %+v: want the second phase and a safe set beyond the seed", c)
+	}
+	ref := make([]float64, 2)
+	hv, err := o.Hypervolume(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedHV := pareto.HypervolumeOf(braninCurrin(points[2*seed:2*seed+2]), []bool{false, false}, []float64{18, 6})
+	t.Logf("hypervolume %.2f, the seed's %.2f", hv, seedHV)
+	if hv <= seedHV {
+		t.Errorf("hypervolume %v, no more than the seed's %v", hv, seedHV)
+	}
+	if _, err := New(Config{Dim: 2, Capacity: 4, Objectives: cfg.Objectives, Outputs: cfg.Outputs,
+		Safety: &safe.Config{Method: safe.SafeOpt}}); err == nil {
+		t.Error("SafeOpt's exploration accepted")
 	}
 }

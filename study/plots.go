@@ -60,7 +60,8 @@ func WritePlots(dir string, cfg Config, problems []*Problem) ([]string, error) {
 // chart is a problem's chart of a table: for each method that ran, the
 // quartiles after each evaluation at which every seed's value is known.
 func (p *Problem) chart(cfg Config, r studyRegret) plot.Chart {
-	c := plot.Chart{Title: p.name, YLabel: r.axis,
+	// A log10 gap is a logarithm already: its axis stays linear.
+	c := plot.Chart{Title: p.name, YLabel: r.axis, Linear: r.several,
 		XLabel: fmt.Sprintf("evaluations (lines: median over seeds 1..%d; bands: lower to upper quartile)", cfg.Seeds)}
 	for _, m := range p.methods {
 		if m.skipped != "" {

@@ -1135,6 +1135,11 @@ func TestRecordSeveral(t *testing.T) {
 			t.Errorf("after %d evaluations: gaps %v and %v, want %v", i+1, m.recommendation[i][0], row[0], gap)
 		}
 	}
+	for _, r := range studyRegrets {
+		if r.lists(p) && !p.chart(Config{Seeds: 1, Budgets: budgets}, r).Linear {
+			t.Errorf("%s: a log10 gap drawn on a log axis", r.title)
+		}
+	}
 	beyond := `{"trace":[{"true_objectives":{"a":0,"b":1},"true_constraints":{"c":0},"true_hypervolume":2}]}`
 	if err := (trial{problem: p, method: m, seed: 1}).record([]byte(beyond), budgets); err == nil || !strings.Contains(err.Error(), "beyond the --optimum") {
 		t.Errorf("a hypervolume beyond the optimum: %v", err)

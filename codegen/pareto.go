@@ -30,7 +30,7 @@ func (g *generator) several() bool { return len(g.o.Objectives) > 0 }
 // planSeveral resolves the initial design's hook; the search's arguments
 // are read where they are emitted.
 func (g *generator) planSeveral() {
-	if c := g.p.Init.Call; c != nil {
+	if c := g.p.Init.Call; c != nil && g.o.Safety == nil { // a safe exploration starts from its seeds
 		if h, ok := callHook[registry.InitEmit](g, c); ok {
 			g.initEmit = h
 		}
@@ -87,7 +87,7 @@ func (g *generator) severalDecls(f *jen.File) {
 	)
 	f.Comment("ErrFull means the optimiser already holds Budget observations and pending points.")
 	f.Var().Id("ErrFull").Op("=").Qual(runtimeMulti, "ErrFull")
-	if g.requires() {
+	if g.measures() {
 		g.constraintDecls(f)
 		if g.p.Objective.Binding.Kind != ir.ExternalBinding {
 			g.simulatedDecl(f)
@@ -98,26 +98,47 @@ func (g *generator) severalDecls(f *jen.File) {
 	f.Comment("models each objective, and each requirement, with its own Gaussian process over")
 	f.Comment(fmt.Sprintf("the unit cube and suggests the maximiser of %s. Its buffers are", callString(g.p.Acquisition)))
 	f.Comment("sized for Budget observations when it is made. It is not safe for concurrent use.")
-	f.Type().Id("Optimizer").Struct(
+	fields := []jen.Code{
 		jen.Id("multi").Op("*").Qual(runtimeMulti, "Optimizer"),
 		jen.Id("seed").Uint64(),
-		jen.Id("design").Index(jen.Id("InitialDesign")).Id("Point").Comment("the initial design, in order"),
-		jen.Id("designSize").Int().Comment("design points in use"),
+	}
+	newBody := []jen.Code{jen.Id("o").Op(":=").Op("&").Id("Optimizer").Values(jen.Dict{jen.Id("seed"): jen.Id("seed")})}
+	if g.o.Safety != nil {
+		fields = append(fields,
+			jen.Id("explorer").Op("*").Qual(runtimeSafe, "Explorer").Comment("the multi's safe exploration"),
+			jen.Id("decision").Index().Id("Point").Comment("its decision set"),
+			jen.Id("decisionUnits").Index().Float64().Comment("the decision set in unit coordinates, row-major"),
+			jen.Id("certificate").Id("Certificate").Comment("of the last suggestion"),
+		)
+		newBody = append(newBody, field("err").Op("=").Add(method("makeMulti")))
+	} else {
+		fields = append(fields,
+			jen.Id("design").Index(jen.Id("InitialDesign")).Id("Point").Comment("the initial design, in order"),
+			jen.Id("designSize").Int().Comment("design points in use"),
+		)
+		newBody = append(newBody, g.designInit(), jen.If(field("err").Op("==").Nil()).Block(field("err").Op("=").Add(method("makeMulti"))))
+	}
+	fields = append(fields,
 		jen.Id("points").Index(jen.Id("Budget")).Id("Point").Comment("the evaluated points"),
+	)
+	if g.measures() {
+		fields = append(fields, jen.Id("measured").Index(jen.Id("Budget")).Id("Constraints").Comment("the constraints measured there"))
+	}
+	fields = append(fields,
 		jen.Id("unit").Add(unitArray()).Comment("Suggest's point in unit coordinates"),
 		jen.Id("err").Error().Comment("why New could not make the optimiser"),
 	)
+	f.Type().Id("Optimizer").Struct(fields...)
 	f.Comment("New returns an optimiser whose initial design and searches are seeded with seed")
 	f.Comment("(the problem's seed is Seed).")
-	f.Func().Id("New").Params(jen.Id("seed").Uint64()).Op("*").Id("Optimizer").Block(
-		jen.Id("o").Op(":=").Op("&").Id("Optimizer").Values(jen.Dict{jen.Id("seed"): jen.Id("seed")}),
-		g.designInit(),
-		jen.If(field("err").Op("==").Nil()).Block(field("err").Op("=").Add(method("makeMulti"))),
-		jen.Return(o()),
-	)
-	g.initialPointsDecl(f)
-	if g.initEmit != nil {
-		g.makeDesignDecl(f)
+	f.Func().Id("New").Params(jen.Id("seed").Uint64()).Op("*").Id("Optimizer").Block(append(newBody, jen.Return(o()))...)
+	if g.o.Safety != nil {
+		g.certificateDecl(f)
+	} else {
+		g.initialPointsDecl(f)
+		if g.initEmit != nil {
+			g.makeDesignDecl(f)
+		}
 	}
 	g.makeMultiDecl(f)
 	g.severalMethodDecls(f)
@@ -126,30 +147,80 @@ func (g *generator) severalDecls(f *jen.File) {
 // makeMultiDecl emits makeMulti, which makes runtime/multi's optimiser.
 func (g *generator) makeMultiDecl(f *jen.File) {
 	var body, objectives, outputs []jen.Code
+	var safety []kv
+	if g.o.Safety != nil {
+		body, safety = g.explorerSetup(f)
+	}
 	for j, out := range g.p.Objective.Outputs {
 		objectives = append(objectives, keyed(false, kv{"Maximize", jen.Lit(out.Maximize)}, kv{"Threshold", number(out.Threshold).code}))
-		kernel, fields := g.constraintModel(fmt.Sprintf("k%d", j), &g.o.Objectives[j])
+		kernel, fields := g.constraintModel(fmt.Sprintf("ko%d", j), &g.o.Objectives[j])
 		body = append(body, kernel...)
 		outputs = append(outputs, keyed(true, fields...))
 	}
 	for k := range g.o.Outcomes {
 		c := &g.o.Outcomes[k]
-		kernel, fields := g.constraintModel(fmt.Sprintf("r%d", k), c)
+		kernel, fields := g.constraintModel(fmt.Sprintf("kr%d", k), c)
 		body = append(body, kernel...)
 		limit := jen.Op("&").Qual(runtimeOutcome, "Limit").Add(keyed(false, append(limitFields(c), kv{"Confidence", number(c.Constraint.Confidence).code})...))
 		outputs = append(outputs, keyed(true, append(fields, kv{"Limit", limit})...))
 	}
-	search := &registry.Args{Call: g.p.Search}
 	cfg := []kv{
 		{"Dim", jen.Id("Dim")},
 		{"Capacity", jen.Id("Budget")},
 		{"Objectives", jen.Index().Qual(runtimeMulti, "Objective").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, objectives...)},
 		{"Outputs", jen.Index().Qual(runtimeOutcome, "Output").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, outputs...)},
 		{"Method", jen.Qual(runtimePareto, g.o.Acquisition.Pareto.Method)},
+		{"Seed", field("seed")},
+	}
+	if g.o.Safety != nil {
+		cfg = append(cfg, kv{"Safety", jen.Op("&").Qual(runtimeSafe, "Config").Add(keyed(true, safety...))})
+	} else {
+		cfg = append(cfg, g.searchConfig()...)
+		body = append(body,
+			jen.Id("units").Op(":=").Make(jen.Index().Float64(), jen.Lit(0), field("designSize").Op("*").Id("Dim")),
+			jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field("design")).Index(jen.Empty().Op(":").Add(field("designSize")))).Block(
+				jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.errorf("initial design: %w", jen.Id("err")))),
+				jen.Id("units").Op("=").Append(jen.Id("units"), jen.Id("u").Index(jen.Empty().Op(":")).Op("...")),
+			),
+		)
+	}
+	body = append(body,
+		jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Qual(runtimeMulti, "New").Call(jen.Qual(runtimeMulti, "Config").Add(keyed(true, cfg...))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.errorf("%w", jen.Id("err")))),
+		field("multi").Op("=").Id("m"),
+	)
+	if g.o.Safety != nil {
+		body = append(body, field("explorer").Op("=").Id("m").Dot("Explorer").Call())
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	f.Comment("makeMulti makes the Gaussian processes of the objectives, then of the")
+	f.Comment("requirements, and the optimiser that suggests from them.")
+	if g.o.Safety != nil {
+		f.Comment("Its safe exploration chooses among the decision set, a grid of the domain and")
+		f.Comment("the seeds, the points every safety constraint's Gaussian process certifies.")
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeMulti").Params().Error().Block(body...)
+}
+
+// recordMeasured is Observe's statement that keeps the constraints measured
+// at evaluated point n; nothing without any.
+func (g *generator) recordMeasured() jen.Code {
+	if !g.measures() {
+		return jen.Null()
+	}
+	return field("measured").Index(jen.Id("n")).Op("=").Id("g")
+}
+
+// searchConfig is the fields of runtime/multi's Config of the search: the
+// initial design's units, the L-BFGS search's size, the known constraints
+// and the integer components.
+func (g *generator) searchConfig() []kv {
+	search := &registry.Args{Call: g.p.Search}
+	cfg := []kv{
 		{"Design", jen.Id("units")},
 		{"Raw", jen.Lit(search.Int("raw"))},
 		{"Restarts", jen.Lit(search.Int("restarts"))},
-		{"Seed", field("seed")},
 	}
 	g.checkArgs(search)
 	unit := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u")) }
@@ -161,21 +232,7 @@ func (g *generator) makeMultiDecl(f *jen.File) {
 		cfg = append(cfg, kv{"Integer", whole(jen.Id("Integer"))},
 			kv{"Snap", jen.Func().Params(jen.Id("u").Index().Float64()).Block(jen.Id("snap").Call(unit()))})
 	}
-	body = append(body,
-		jen.Id("units").Op(":=").Make(jen.Index().Float64(), jen.Lit(0), field("designSize").Op("*").Id("Dim")),
-		jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field("design")).Index(jen.Empty().Op(":").Add(field("designSize")))).Block(
-			jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.errorf("initial design: %w", jen.Id("err")))),
-			jen.Id("units").Op("=").Append(jen.Id("units"), jen.Id("u").Index(jen.Empty().Op(":")).Op("...")),
-		),
-		jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Qual(runtimeMulti, "New").Call(jen.Qual(runtimeMulti, "Config").Add(keyed(true, cfg...))),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.errorf("%w", jen.Id("err")))),
-		field("multi").Op("=").Id("m"),
-		jen.Return(jen.Nil()),
-	)
-	f.Comment("makeMulti makes the Gaussian processes of the objectives, then of the")
-	f.Comment("requirements, and the optimiser that suggests from them.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeMulti").Params().Error().Block(body...)
+	return cfg
 }
 
 // severalMethodDecls emits the Optimizer's methods.
@@ -192,13 +249,33 @@ func (g *generator) severalMethodDecls(f *jen.File) {
 	f.Comment("Suggest returns the next point to evaluate: the next point of the initial")
 	f.Comment("design, then the maximiser of the acquisition given the evaluated and pending")
 	f.Comment("points.")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(
+	suggest := []jen.Code{
 		jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))),
 		jen.If(jen.Id("err").Op(":=").Add(field("multi").Dot("Suggest").Call(whole(field("unit")))), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(jen.Id("Point").Values(), suggestErr),
 		),
-		jen.Return(jen.Id("fromUnit").Call(jen.Op("&").Add(field("unit"))), jen.Nil()),
-	)
+	}
+	if g.o.Safety != nil {
+		f.Comment("With the safety constraints, it is a point the explorer certifies safe: a seed")
+		f.Comment("while its first phase lasts, then the certified point where the acquisition is")
+		f.Comment("largest; Certificate says why it is safe, and with no point left to play it")
+		f.Comment("returns safe.ErrNoSafePoint.")
+		suggest = append(suggest,
+			jen.Id("c").Op(":=").Add(field("multi").Dot("Choice").Call()),
+			field("certificate").Op("=").Id("Certificate").Add(keyed(false,
+				kv{"Phase", jen.Id("c").Dot("Phase")}, kv{"Seed", jen.Id("c").Dot("Seed")}, kv{"Beta", jen.Id("c").Dot("Beta")}, kv{"SafeSize", jen.Id("c").Dot("SafeSize")},
+				kv{"Contradictions", jen.Id("c").Dot("Contradictions")})),
+			jen.Copy(whole(field("certificate").Dot("Bounds")), jen.Id("c").Dot("Bounds")),
+			jen.Return(field("decision").Index(jen.Id("c").Dot("Index")), jen.Nil()),
+		)
+	} else {
+		suggest = append(suggest, jen.Return(jen.Id("fromUnit").Call(jen.Op("&").Add(field("unit"))), jen.Nil()))
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(suggest...)
+	if g.o.Safety != nil {
+		certificateAccessorDecls(f)
+		g.safeEstimateDecls(f)
+	}
 
 	params := []jen.Code{jen.Id("x").Id("Point"), jen.Id("v").Id("Objectives")}
 	values := []jen.Code{
@@ -207,10 +284,18 @@ func (g *generator) severalMethodDecls(f *jen.File) {
 		jen.Copy(jen.Id("values").Index(jen.Id("NumObjectives").Op(":")), jen.Id("g").Index(jen.Empty().Op(":"))),
 	}
 	doc := "Observe records the objectives v measured at x."
-	if g.requires() {
+	switch {
+	case g.mixed():
+		// runtime/multi takes the requirements before the safety constraints.
 		params = append(params, jen.Id("g").Id("Constraints"))
-		doc = "Observe records the objectives v and the requirements g measured at x."
-	} else {
+		doc = "Observe records the objectives v and the constraints g measured at x."
+		values[2] = jen.Copy(jen.Id("values").Index(jen.Id("NumObjectives").Op(":")), jen.Id("g").Index(jen.Id("NumSafety").Op(":")))
+		values = append(values, jen.Copy(jen.Id("values").Index(jen.Id("NumObjectives").Op("+").Id("NumConstraints").Op("-").Id("NumSafety").Op(":")),
+			jen.Id("g").Index(jen.Empty().Op(":").Id("NumSafety"))))
+	case g.measures():
+		params = append(params, jen.Id("g").Id("Constraints"))
+		doc = "Observe records the objectives v and the constraints g measured at x."
+	default:
 		values = []jen.Code{jen.Id("values").Op(":=").Id("v")}
 	}
 	f.Comment(doc)
@@ -222,6 +307,7 @@ func (g *generator) severalMethodDecls(f *jen.File) {
 			jen.Return(g.errorf("%w", jen.Id("err"))),
 		),
 		field("points").Index(jen.Id("n")).Op("=").Id("x"),
+		g.recordMeasured(),
 		jen.Return(jen.Nil()),
 	)...)...)
 
@@ -260,9 +346,9 @@ func (g *generator) severalMethodDecls(f *jen.File) {
 			jen.Id("p").Dot("Observed").Index(jen.Id("j")).Op("=").Id("values").Index(jen.Id("j")),
 		),
 	}
-	if g.requires() {
-		frontFields = append(frontFields, jen.Id("Constraints").Id("Constraints").Comment("the requirements measured there"))
-		observed = append(observed, jen.Copy(jen.Id("p").Dot("Constraints").Index(jen.Empty().Op(":")), jen.Id("values").Index(jen.Id("NumObjectives").Op(":"))))
+	if g.measures() {
+		frontFields = append(frontFields, jen.Id("Constraints").Id("Constraints").Comment("the constraints measured there"))
+		observed = append(observed, jen.Id("p").Dot("Constraints").Op("=").Add(field("measured")).Index(jen.Id("i")))
 	}
 	f.Comment("FrontPoint is an evaluated point of the Pareto set.")
 	f.Type().Id("FrontPoint").Struct(frontFields...)

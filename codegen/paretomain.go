@@ -21,9 +21,9 @@ func (g *generator) severalMainDecls(f *jen.File, lib func(string) *jen.Statemen
 func (g *generator) severalSessionDecls(f *jen.File, lib func(string) *jen.Statement) {
 	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
 	prog := func(name string) *jen.Statement { return jen.Qual(programPath, name) }
-	required := len(g.o.Outcomes)
+	required := len(g.measured())
 	observed := []jen.Code{lib("Point").Call(jen.Id("x")), lib("Objectives").Call(jen.Id("values"))}
-	if g.requires() {
+	if g.measures() {
 		observed = append(observed, lib("Constraints").Call(jen.Id("constraints")))
 	}
 	f.Comment("session drives the optimiser for ask, tell and status.")
@@ -66,6 +66,9 @@ func (g *generator) severalSessionDecls(f *jen.File, lib func(string) *jen.State
 		jen.List(jen.Id("hv"), jen.Id("ref"), jen.Id("err")).Op(":=").Add(s("Hypervolume")).Call(),
 		jen.Return(jen.Id("hv"), whole(jen.Id("ref")), jen.Id("err")),
 	)
+	if g.o.Safety != nil {
+		safeSessionDecls(f, lib)
+	}
 }
 
 // severalEvaluateDecl emits evaluate, one trial's evaluation for run
@@ -74,7 +77,7 @@ func (g *generator) severalSessionDecls(f *jen.File, lib func(string) *jen.State
 func (g *generator) severalEvaluateDecl(f *jen.File, lib func(string) *jen.Statement) {
 	values := []jen.Code{jen.Id("v")}
 	result := jen.Dict{jen.Id("Objectives"): whole(jen.Id("v")), jen.Id("Y"): jen.Qual("math", "NaN").Call(), jen.Id("SD"): jen.Qual("math", "NaN").Call()}
-	if g.requires() {
+	if g.measures() {
 		values = append(values, jen.Id("measured"))
 		result[jen.Id("Constraints")] = whole(jen.Id("measured"))
 	}
@@ -123,6 +126,9 @@ func (g *generator) severalRunAdapter(f *jen.File, lib func(string) *jen.Stateme
 		{"Budget", jen.Id("opt").Dot("Budget")},
 		{"RandomSearch", jen.Id("opt").Dot("RandomSearch")},
 	}
+	if g.o.Safety != nil {
+		runOptions = append(runOptions, kv{"StopOnContradiction", jen.Id("opt").Dot("StopOnContradiction")})
+	}
 	if g.constraintNoise {
 		runOptions = append(runOptions, kv{"ConstraintNoiseScale", jen.Id("opt").Dot("ConstraintNoiseScale")})
 	}
@@ -133,7 +139,7 @@ func (g *generator) severalRunAdapter(f *jen.File, lib func(string) *jen.Stateme
 		jen.Id("X"): whole(jen.Id("p").Dot("X")), jen.Id("Means"): whole(jen.Id("p").Dot("Mean")), jen.Id("Observed"): whole(jen.Id("p").Dot("Observed")),
 		jen.Id("TrueObjectives"): whole(jen.Id("p").Dot("TrueValues")),
 	}
-	if g.requires() {
+	if g.measures() {
 		front[jen.Id("TrulyFeasible")] = jen.Id("p").Dot("TrulyFeasible")
 	}
 	result := []kv{
@@ -152,6 +158,9 @@ func (g *generator) severalRunAdapter(f *jen.File, lib func(string) *jen.Stateme
 	}
 	for _, t := range g.tallies() {
 		result = append(result, kv{t.field, r(t.field)}, kv{t.trueField, r(t.trueField)})
+	}
+	if g.o.Safety != nil {
+		result = append(result, kv{"SafeSize", r("SafeSize")}, kv{"SeedPoints", lib("InitialDesign")}, kv{"Contradictions", r("Contradictions")})
 	}
 	f.Comment("run adapts the library's Run to runtime/program.")
 	f.Func().Id("run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Add(prog("Options"))).Params(prog("Result"), jen.Error()).Block(

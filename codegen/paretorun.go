@@ -15,7 +15,7 @@ import (
 // Objective (or Measure, with requirements), Run and Simulate.
 func (g *generator) severalRunDecls(f *jen.File) {
 	g.severalObjectiveDecl(f)
-	if g.requires() {
+	if g.measures() {
 		g.constraintNoise = g.constraintNoiseDecl(f)
 	}
 	g.severalRunTypes(f)
@@ -73,7 +73,7 @@ func (g *generator) objectiveNoiseDecl(f *jen.File) bool {
 // evaluator is the function that evaluates one point: Measure with
 // requirements, Objective otherwise.
 func (g *generator) evaluator() string {
-	if g.requires() {
+	if g.measures() {
 		return "Measure"
 	}
 	return "Objective"
@@ -89,13 +89,13 @@ func (g *generator) severalObjectiveDecl(f *jen.File) {
 	var doc []string
 	var body []jen.Code
 	// The values the binding measures: the objectives', then the reported
-	// requirements'.
+	// constraints'.
 	names := make([]string, 0, len(outs))
 	for _, out := range outs {
 		names = append(names, out.Name)
 	}
-	var reported []int // the requirements the binding reports, by index
-	for k, c := range g.o.Outcomes {
+	var reported []int // the constraints the binding reports, by index
+	for k, c := range g.measured() {
 		if c.Constraint.Measured.Kind == ir.ExternalBinding {
 			names = append(names, c.Name)
 			reported = append(reported, k)
@@ -167,12 +167,13 @@ func (g *generator) severalObjectiveDecl(f *jen.File) {
 		}
 	}
 	results := []jen.Code{jen.Id("v").Id("Objectives")}
-	if g.requires() {
+	if g.measures() {
 		doc[0] = strings.Replace(doc[0], "Objective", "Measure", 1)
-		doc = append(doc, "It measures every requirement there too: those the objectives' binding reports",
-			"with them, the simulated ones by their expressions, without noise: Run adds it.")
+		doc = append(doc, "It measures every unknown constraint there too: those the objectives' binding",
+			"reports with them, the simulated ones by their expressions, without noise: Run",
+			"adds it.")
 		results = append(results, jen.Id("g").Id("Constraints"))
-		for k, c := range g.o.Outcomes {
+		for k, c := range g.measured() {
 			if c.Constraint.Measured.Kind == ir.ExprBinding {
 				body = append(body, jen.Id("g").Index(jen.Lit(k)).Op("=").Id("simulated").Call(jen.Id("x")).Index(jen.Lit(k)))
 			}
@@ -199,7 +200,7 @@ func (g *generator) trueObjectivesDecl(f *jen.File) {
 		return
 	}
 	results := []jen.Code{jen.Id("v")}
-	if g.requires() {
+	if g.measures() {
 		results = append(results, jen.Id("_"))
 	}
 	f.Comment("trueObjectives returns the objectives' values at x without observation noise.")
@@ -220,7 +221,7 @@ func (g *generator) trueHypervolumeDecl(f *jen.File) {
 	}
 	keep := []jen.Code{}
 	doc := ""
-	if g.requires() {
+	if g.measures() {
 		keep = append(keep, jen.If(jen.Id("trulyUnsafe").Call(jen.Id("p").Dot("X"))).Block(jen.Continue()))
 		doc = ", of the points that truly meet the simulated requirements"
 	}
@@ -239,7 +240,15 @@ func (g *generator) trueHypervolumeDecl(f *jen.File) {
 // severalRunTypes emits RunOptions, Progress, FrontValue, Result and the
 // reasons a run stops.
 func (g *generator) severalRunTypes(f *jen.File) {
-	g.runOptionsDecl(f, "the Pareto set has")
+	var options []jen.Code
+	if g.o.Safety != nil {
+		options = append(options,
+			jen.Comment("StopOnContradiction ends the run after an evaluation whose measurement"),
+			jen.Comment("contradicted the safety constraints' model (Optimizer.Contradictions)."),
+			jen.Id("StopOnContradiction").Bool(),
+		)
+	}
+	g.runOptionsDecl(f, "the Pareto set has", options...)
 
 	progress := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
@@ -248,10 +257,16 @@ func (g *generator) severalRunTypes(f *jen.File) {
 		jen.Id("Values").Id("Objectives").Comment("the objectives observed there"),
 		jen.Id("TrueValues").Id("Objectives").Comment("their values without observation noise; NaN unless simulated"),
 	}
-	if g.requires() {
+	if g.measures() {
 		progress = append(progress,
 			jen.Id("Constraints").Id("Constraints").Comment("the requirements measured at X"),
 			jen.Id("TrueConstraints").Id("Constraints").Comment("their values without noise where simulated, NaN otherwise"))
+	}
+	if g.o.Safety != nil {
+		progress = append(progress,
+			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
+			jen.Id("Contradictions").Index().String().Comment("how this evaluation contradicted the constraints' model, if it did"),
+		)
 	}
 	for _, t := range g.tallies() {
 		progress = append(progress, jen.Id(t.field).Int().Comment(t.fieldDoc), jen.Id(t.trueField).Int().Comment(t.trueFieldDoc))
@@ -268,15 +283,23 @@ func (g *generator) severalRunTypes(f *jen.File) {
 		jen.Id("FrontPoint"),
 		jen.Id("TrueValues").Id("Objectives").Comment("the objectives without observation noise; NaN unless simulated"),
 	}
-	if g.requires() {
-		front = append(front, jen.Id("TrulyFeasible").Bool().Comment("whether it meets the simulated requirements' true values"))
+	if g.measures() {
+		front = append(front, jen.Id("TrulyFeasible").Bool().Comment("whether it meets the simulated constraints' true values"))
 	}
 	f.Comment("FrontValue is a point of the Pareto set with what a run knows of it.")
 	f.Type().Id("FrontValue").Struct(front...)
 
+	stoppedDoc := "Stopped says why the run ended: StoppedBudget."
+	stopped := []jen.Code{jen.Id("StoppedBudget").Op("=").Lit("budget")}
+	if g.o.Safety != nil {
+		stoppedDoc = "Stopped says why the run ended: StoppedBudget, StoppedContradiction or StoppedNoSafePoint."
+		stopped = append(stopped, jen.Id("StoppedContradiction").Op("=").Lit("contradiction"),
+			jen.Comment("StoppedNoSafePoint: no point is certified and playable any more."),
+			jen.Id("StoppedNoSafePoint").Op("=").Lit("no safe point"))
+	}
 	result := []jen.Code{
 		jen.Id("Evaluations").Int(),
-		jen.Comment("Stopped says why the run ended: StoppedBudget."),
+		jen.Comment(stoppedDoc),
 		jen.Id("Stopped").String(),
 		jen.Comment("Front is the Pareto set (Optimizer.Front)."),
 		jen.Id("Front").Index().Id("FrontValue"),
@@ -291,21 +314,23 @@ func (g *generator) severalRunTypes(f *jen.File) {
 		result = append(result, jen.Id(t.field).Int().Comment(strings.Replace(t.fieldDoc, " so far", "", 1)),
 			jen.Id(t.trueField).Int().Comment(strings.Replace(t.trueFieldDoc, " so far", "", 1)))
 	}
+	if g.o.Safety != nil {
+		result = append(result,
+			jen.Id("SafeSize").Int().Comment("the number of points certified safe at the last suggestion"),
+			jen.Id("Contradictions").Int().Comment("the measurements that contradicted the constraints' model"),
+		)
+	}
 	f.Comment("Result is the outcome of a run.")
 	f.Type().Id("Result").Struct(result...)
-	f.Comment("StoppedBudget: the run made its budget of evaluations.")
-	f.Const().Id("StoppedBudget").Op("=").Lit("budget")
+	f.Comment("Why a run stopped.")
+	f.Const().Defs(stopped...)
 }
 
 // severalRunDecl emits Run and result.
 func (g *generator) severalRunDecl(f *jen.File) {
-	var counters []string
+	resultArgs := []jen.Code{jen.Id("stopped")}
 	for _, t := range g.tallies() {
-		counters = append(counters, t.trueCounter)
-	}
-	resultArgs := []jen.Code{}
-	for _, c := range counters {
-		resultArgs = append(resultArgs, jen.Id(c))
+		resultArgs = append(resultArgs, jen.Id(t.trueCounter))
 	}
 	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), err) }
 	pcg := func(stream string) jen.Code {
@@ -322,6 +347,10 @@ func (g *generator) severalRunDecl(f *jen.File) {
 		jen.Id("o").Op(":=").Id("New").Call(jen.Id("seed")),
 		jen.Var().Id("random").Op("*").Qual("math/rand/v2", "Rand"),
 		jen.If(jen.Id("opt").Dot("RandomSearch")).Block(jen.Id("random").Op("=").Add(pcg("randomSearchStream"))),
+		jen.Id("stopped").Op(":=").Id("StoppedBudget"),
+	}
+	if g.o.Safety != nil {
+		body = append(body, jen.Id("contradictions").Op(":=").Lit(0))
 	}
 	if g.objectiveNoise {
 		body = append(body, jen.Id("noiseRand").Op(":=").Add(pcg("noiseStream")))
@@ -340,13 +369,23 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	observed := []jen.Code{jen.Id("x"), jen.Id("v")}
 	progress := []kv{{"Evaluation", method("Evaluations")}, {"Budget", jen.Id("budget")}, {"X", jen.Id("x")}, {"Values", jen.Id("v")},
 		{"TrueValues", jen.Id("trueObjectives").Call(jen.Id("x"))}}
-	if g.requires() {
+	if g.measures() {
 		results = []jen.Code{jen.Id("v"), jen.Id("measured"), jen.Id("err")}
 		observed = append(observed, jen.Id("measured"))
 		progress = append(progress, kv{"Constraints", jen.Id("measured")}, kv{"TrueConstraints", jen.Id("truth")})
 	}
+	if g.o.Safety != nil {
+		progress = append(progress, kv{"Certificate", method("Certificate")}, kv{"Contradictions", jen.Id("notes")})
+	}
 	for _, t := range g.tallies() {
 		progress = append(progress, kv{t.field, jen.Id(t.counter)}, kv{t.trueField, jen.Id(t.trueCounter)})
+	}
+	noSafePoint := jen.Null()
+	if g.o.Safety != nil {
+		noSafePoint = jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(runtimeSafe, "ErrNoSafePoint"))).Block(
+			jen.Id("stopped").Op("=").Id("StoppedNoSafePoint"),
+			jen.Break(),
+		)
 	}
 	loop := []jen.Code{
 		jen.If(jen.Id("err").Op(":=").Id("ctx").Dot("Err").Call(), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
@@ -357,6 +396,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 		).Else().Block(
 			jen.List(jen.Id("x"), jen.Id("err")).Op("=").Add(method("Suggest")),
 		),
+		noSafePoint,
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 		jen.List(results...).Op(":=").Id(g.evaluator()).Call(jen.Id("ctx"), jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
@@ -367,11 +407,18 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	if g.objectiveNoise {
 		loop = append(loop, jen.Id("objectiveNoise").Call(jen.Op("&").Id("v"), jen.Id("noiseRand")))
 	}
-	if g.requires() {
+	if g.measures() {
 		loop = append(loop, g.measuredRunStep()...)
 	}
 	loop = append(loop,
-		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
+		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
+	if g.o.Safety != nil {
+		loop = append(loop,
+			jen.Id("notes").Op(":=").Id("o").Dot("Contradictions").Call(jen.Id("contradictions")),
+			jen.Id("contradictions").Op("+=").Len(jen.Id("notes")),
+		)
+	}
+	loop = append(loop,
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
 			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
 			jen.List(jen.Id("hv"), jen.Id("ref"), jen.Id("_")).Op(":=").Add(method("Hypervolume")),
@@ -381,6 +428,12 @@ func (g *generator) severalRunDecl(f *jen.File) {
 			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
+	if g.o.Safety != nil {
+		loop = append(loop, jen.If(jen.Id("opt").Dot("StopOnContradiction").Op("&&").Len(jen.Id("notes")).Op(">").Lit(0)).Block(
+			jen.Id("stopped").Op("=").Id("StoppedContradiction"),
+			jen.Break(),
+		))
+	}
 	body = append(body,
 		jen.For(jen.Id("o").Dot("Evaluations").Call().Op("<").Id("budget")).Block(loop...),
 		jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), jen.Nil()),
@@ -395,21 +448,24 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	}
 	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(body...)
 
-	var params []jen.Code
-	fields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("StoppedBudget")}}
+	params := []jen.Code{jen.Id("stopped").String()}
+	fields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
 	var counts []jen.Code
 	for _, t := range g.tallies() {
 		params = append(params, jen.Id(t.trueCounter).Int())
 		fields = append(fields, kv{t.trueField, jen.Id(t.trueCounter)})
-		counts = append(counts, jen.For(jen.Id("i").Op(":=").Range().Id("r").Dot("Evaluations")).Block(
-			jen.Id("values").Op(":=").Add(field("multi").Dot("Observed").Call(jen.Id("i")).Index(jen.Id("NumObjectives").Op(":"))),
+		counts = append(counts, jen.For(jen.List(jen.Id("_"), jen.Id("values")).Op(":=").Range().Add(field("measured")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
 			g.countBreaks(t, jen.Id("values"), jen.Id("r").Dot(t.field), nil),
 		))
+	}
+	if g.o.Safety != nil {
+		fields = append(fields, kv{"SafeSize", field("certificate").Dot("SafeSize")},
+			kv{"Contradictions", jen.Len(jen.Id("o").Dot("Contradictions").Call(jen.Lit(0)))})
 	}
 	point := []jen.Code{
 		jen.Id("v").Op(":=").Id("FrontValue").Values(jen.Dict{jen.Id("FrontPoint"): jen.Id("p"), jen.Id("TrueValues"): jen.Id("trueObjectives").Call(jen.Id("p").Dot("X"))}),
 	}
-	if g.requires() {
+	if g.measures() {
 		point = append(point, jen.Id("v").Dot("TrulyFeasible").Op("=").Op("!").Id("trulyUnsafe").Call(jen.Id("p").Dot("X")))
 	}
 	point = append(point, jen.Id("r").Dot("Front").Op("=").Append(jen.Id("r").Dot("Front"), jen.Id("v")))
@@ -433,7 +489,7 @@ func (g *generator) severalSimulateDecl(f *jen.File) {
 	}
 	results := []jen.Code{jen.Id("v")}
 	named := []jen.Code{jen.Id("v").Id("Objectives")}
-	if g.requires() {
+	if g.measures() {
 		results = append(results, jen.Id("measured"))
 		named = append(named, jen.Id("measured").Id("Constraints"))
 	}

@@ -153,9 +153,15 @@ func (g *generator) sessionModelDecls(f *jen.File, lib func(string) *jen.Stateme
 			jen.Return(s("Feasibility").Call(lib("Point").Call(jen.Id("x")))),
 		)
 	}
-	if g.o.Safety == nil {
-		return
+	if g.o.Safety != nil {
+		safeSessionDecls(f, lib)
 	}
+}
+
+// safeSessionDecls emits a safe optimiser's session's ConstraintPosterior,
+// Contradictions and SeedPoints, which make it a runtime/program.SafeModel.
+func safeSessionDecls(f *jen.File, lib func(string) *jen.Statement) {
+	s := func(name string) *jen.Statement { return jen.Id("s").Dot("o").Dot(name) }
 	f.Func().Params(jen.Id("s").Id("session")).Id("ConstraintPosterior").Params(jen.Id("k").Int(), jen.Id("x").Index().Float64()).Params(jen.Float64(), jen.Float64(), jen.Float64(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("x")).Op("!=").Add(lib("Dim"))).Block(
 			jen.Return(jen.Lit(0), jen.Lit(0), jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("%d components, want %d"), jen.Len(jen.Id("x")), lib("Dim"))),

@@ -136,6 +136,57 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	f.Func().Id("New").Params(jen.Id("seed").Uint64()).Op("*").Id("Optimizer").Block(body...)
 
 	s := g.o.Safety
+	body, cfg := g.explorerSetup(f)
+	if g.requires() {
+		cfg = append(cfg, kv{"Feasibility", field("decisionFeasibility")})
+	}
+	cfg = append(cfg, kv{"Pending", field("pendingAt")}, kv{"Seed", field("seed")})
+	decisionSize := jen.Len(field("decision"))
+	if s.Pool > 0 {
+		decisionSize = jen.Id("poolSize")
+	}
+	body = append(body,
+		jen.List(field("explorer"), jen.Id("err")).Op("=").Qual(runtimeSafe, "NewExplorer").Call(jen.Qual(runtimeSafe, "Config").Add(keyed(true, cfg...))),
+		jen.Id("m").Op(":=").Add(decisionSize),
+		jen.List(field("objMean"), field("objSD"), field("designSize")).Op("=").List(
+			jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Len(jen.Id("seeds"))),
+		jen.Return(jen.Id("err")),
+	)
+	var doc []string
+	switch {
+	case s.Pool > 0:
+		g.poolDecls(f)
+		doc = []string{"makeExplorer makes the decision set, the seeds, from which certified local",
+			"search grows a pool of poolSize points (runtime/safe), and the explorer with",
+			"every unknown constraint's Gaussian process."}
+	default:
+		source := "the candidates"
+		if !g.o.Finite() {
+			grid := make([]string, len(s.Grid))
+			for i, m := range s.Grid {
+				grid[i] = fmt.Sprint(m)
+			}
+			source = "a grid of " + strings.Join(grid, "×") + " points of the domain, and the seeds"
+		}
+		if len(g.known) > 0 {
+			source += " that satisfy the known constraints"
+		}
+		doc = []string{"makeExplorer makes the decision set, " + source + ",",
+			"and the explorer with every unknown constraint's Gaussian process."}
+	}
+	for _, line := range doc {
+		f.Comment(line)
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+}
+
+// explorerSetup declares the seed points and returns the statements of a
+// function returning an error that fill the Optimizer's decision set
+// (decision, decisionUnits), the seeds' indices (seeds) and the safety
+// constraints' kernels, and the fields of runtime/safe's Config they make,
+// Pending, Feasibility and Seed left to the caller.
+func (g *generator) explorerSetup(f *jen.File) ([]jen.Code, []kv) {
+	s := g.o.Safety
 	seeds := make([]jen.Code, len(s.Seeds))
 	for i, pt := range s.Seeds {
 		vals := make([]jen.Code, len(pt))
@@ -244,19 +295,13 @@ func (g *generator) safeNewDecls(f *jen.File) {
 	if s.LandingDraws > 0 {
 		cfg = append(cfg, kv{"Land", field("landingPoints")}, kv{"Draws", jen.Id("landingDraws")})
 	}
-	decisionSize := jen.Len(field("decision"))
 	if s.Pool > 0 {
 		cfg = append(cfg, kv{"Pool", jen.Id("poolSize")})
 		if g.admits() {
 			cfg = append(cfg, kv{"Admit", jen.Id("admit")})
 		}
-		decisionSize = jen.Id("poolSize")
 	}
-	if g.requires() {
-		cfg = append(cfg, kv{"Feasibility", field("decisionFeasibility")})
-	}
-	cfg = append(cfg, kv{"Pending", field("pendingAt")}, kv{"Seed", field("seed")})
-	body = append(fill, jen.Var().Id("seeds").Index().Int())
+	body := append(fill, jen.Var().Id("seeds").Index().Int())
 	if s.LandingDraws > 0 {
 		body = append(body,
 			field("landingBase").Op("=").Make(jen.Index().Float64(), jen.Id("landingDraws").Op("*").Id("noiseBaseLen")),
@@ -271,39 +316,7 @@ func (g *generator) safeNewDecls(f *jen.File) {
 		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("seedPoints")).Block(seedLoop...))
 	}
 	body = append(body, kernels...)
-	body = append(body,
-		jen.List(field("explorer"), jen.Id("err")).Op("=").Qual(runtimeSafe, "NewExplorer").Call(jen.Qual(runtimeSafe, "Config").Add(keyed(true, cfg...))),
-		jen.Id("m").Op(":=").Add(decisionSize),
-		jen.List(field("objMean"), field("objSD"), field("designSize")).Op("=").List(
-			jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Make(jen.Index().Float64(), jen.Id("m")), jen.Len(jen.Id("seeds"))),
-		jen.Return(jen.Id("err")),
-	)
-	var doc []string
-	switch {
-	case s.Pool > 0:
-		g.poolDecls(f)
-		doc = []string{"makeExplorer makes the decision set, the seeds, from which certified local",
-			"search grows a pool of poolSize points (runtime/safe), and the explorer with",
-			"every unknown constraint's Gaussian process."}
-	default:
-		source := "the candidates"
-		if !g.o.Finite() {
-			grid := make([]string, len(s.Grid))
-			for i, m := range s.Grid {
-				grid[i] = fmt.Sprint(m)
-			}
-			source = "a grid of " + strings.Join(grid, "×") + " points of the domain, and the seeds"
-		}
-		if len(g.known) > 0 {
-			source += " that satisfy the known constraints"
-		}
-		doc = []string{"makeExplorer makes the decision set, " + source + ",",
-			"and the explorer with every unknown constraint's Gaussian process."}
-	}
-	for _, line := range doc {
-		f.Comment(line)
-	}
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("makeExplorer").Params().Error().Block(body...)
+	return body, cfg
 }
 
 // admits reports whether a pool's proposals need admit: when the domain
@@ -449,7 +462,12 @@ func (g *generator) safeSuggestDecl(f *jen.File) {
 	f.Comment("certificate; with every candidate pending, Suggest returns the explorer's")
 	f.Comment("safe.ErrNoSafePoint.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Suggest").Params().Params(jen.Id("Point"), jen.Error()).Block(body...)
+	certificateAccessorDecls(f)
+}
 
+// certificateAccessorDecls emits Certificate and Contradictions, from the
+// Optimizer's certificate and explorer.
+func certificateAccessorDecls(f *jen.File) {
 	f.Comment("Certificate returns the certificate of the last suggestion.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Certificate").Params().Id("Certificate").Block(jen.Return(field("certificate")))
 

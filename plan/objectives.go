@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -11,8 +12,10 @@ import (
 
 // objectives plans several objectives: a Gaussian process each
 // (runtime/outcome, outputs without a limit, before the requirements'),
-// the model's kernel and the observation noise shared out to each, scored
-// by the acquisition's runtime/pareto method in runtime/multi's optimiser.
+// the model's kernel and the observation noise shared out to each unless a
+// line has its own, scored by the acquisition's runtime/pareto method in
+// runtime/multi's optimiser; beside unknown safety constraints, with
+// SGP-UCB's safe exploration at safe_ucb's defaults (the Safety plan).
 // What that optimiser cannot serve yet is refused at its line with the
 // reason.
 func (b *builder) objectives() {
@@ -36,6 +39,10 @@ func (b *builder) objectives() {
 	case !b.modelsOutput(k, "the objectives' Gaussian processes", p.Model.Span, "give the model one of them: model gp(kernel = matern52)"):
 		return
 	}
+	if slices.ContainsFunc(p.Constraints, (*ir.Constraint).Safety) {
+		// SGP-UCB's exploration, its defaults (acq_safe.go), keeps to them.
+		b.o.Acquisition.Safe = &registry.SafeSpec{Method: "SGPUCB", FirstPhase: "RandomSeeds", Window: 20, Delta: 0.01}
+	}
 	for _, out := range outs {
 		if out.Kernel != nil && !b.modelsOutput(out.Kernel, "objective "+out.Name, out.Kernel.Span, "give it one of them: { kernel matern52 }") {
 			return
@@ -58,8 +65,11 @@ func (b *builder) refuseBesideObjectives() {
 	}
 	for _, c := range p.Constraints {
 		switch {
-		case c.Safety():
-			notBuilt(c.Span, "an unknown safety constraint", "if breaking it during the search is harmless, make it a requirement: require "+c.Name+": ...")
+		case c.Safety() && p.D > maxGridDims:
+			notBuilt(c.Span, fmt.Sprintf("an unknown safety constraint over more than %d components", maxGridDims),
+				"if breaking it during the search is harmless, make it a requirement: require "+c.Name+": ...")
+		case c.Safety() && c.RandomSeeds > 0:
+			notBuilt(c.Span, "seed random(n)", "give the seed points: seed [[...]]")
 		case c.Outcome && (c.Measured.Kind == ir.GoBinding || c.Measured.Kind == ir.ExecBinding):
 			notBuilt(c.Measured.Span, "a requirement measured by a binding of its own", "report it with the objectives: require "+c.Name+": reported ...")
 		}

@@ -226,7 +226,11 @@ func (o *Optimizer) Runtime() []string {
 	case len(o.Objectives) > 0: // runtime/multi models and searches
 		calls = []*ir.Call{p.Acquisition, p.Init.Call}
 		set[runtime+"pareto"] = true // its Method
-		if slices.ContainsFunc(p.Constraints, func(c *ir.Constraint) bool { return c.Known }) {
+		switch {
+		case o.Safety != nil:
+			set[runtime+"safe"] = true
+			calls = calls[:1] // the explorer starts from the seeds
+		case slices.ContainsFunc(p.Constraints, func(c *ir.Constraint) bool { return c.Known }):
 			set[runtime+"search"] = true // the known constraints' ErrNoFeasible
 		}
 	case o.Safety == nil: // a safe acquisition has no search and no initial design

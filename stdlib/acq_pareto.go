@@ -1,7 +1,10 @@
 package stdlib
 
 import (
+	"slices"
+
 	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
@@ -27,7 +30,7 @@ func init() {
 		}}})
 	registry.Register(&registry.Plugin{Kind: registry.Acquisition, Name: "parego", Pareto: true,
 		Doc:     "ParEGO (Knowles 2006): expected improvement of an augmented Chebyshev scalarisation of the objectives, its weights drawn anew at every suggestion; any number of objectives",
-		Runtime: []string{runtimeMulti},
+		Runtime: []string{runtimeMulti}, Check: checkBesideSafety,
 		Emit: registry.AcquisitionHooks{Spec: func(*registry.Args) registry.AcquisitionSpec {
 			return registry.AcquisitionSpec{Pareto: &registry.ParetoSpec{Method: "ParEGO"}, LogScore: true}
 		}}})
@@ -38,5 +41,15 @@ func checkEHVI(ctx *registry.CheckContext) {
 	if n := len(ctx.Program.Objective.Outputs); n > exactObjectives {
 		ctx.Report(dsl.Errorf(ctx.Call.Span, "acquisition ehvi is exact for 2 or %d objectives; this problem has %d", exactObjectives, n).
 			WithHint("use acquisition parego, which takes any number"))
+	}
+	checkBesideSafety(ctx)
+}
+
+// checkBesideSafety checks, beside unknown safety constraints, what a safe
+// acquisition needs: the optimiser of several objectives keeps to them
+// with SGP-UCB's safe exploration, from their seeds.
+func checkBesideSafety(ctx *registry.CheckContext) {
+	if ctx.Complete && slices.ContainsFunc(ctx.Program.Constraints, (*ir.Constraint).Safety) {
+		checkSafe(ctx)
 	}
 }

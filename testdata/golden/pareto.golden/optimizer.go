@@ -149,11 +149,11 @@ func (o *Optimizer) makeDesign() error {
 // makeMulti makes the Gaussian processes of the objectives, then of the
 // requirements, and the optimiser that suggests from them.
 func (o *Optimizer) makeMulti() error {
-	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3, 0.3})
+	ko0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3, 0.3})
 	if err != nil {
 		return fmt.Errorf("objective branin: %w", err)
 	}
-	k1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3, 0.3})
+	ko1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3, 0.3})
 	if err != nil {
 		return fmt.Errorf("objective currin: %w", err)
 	}
@@ -175,7 +175,7 @@ func (o *Optimizer) makeMulti() error {
 		Outputs: []outcome.Output{
 			{
 				Name:          "branin",
-				Kernel:        k0,
+				Kernel:        ko0,
 				Learned:       []bool{true, true, true},
 				Lower:         []float64{0.05, 0.05, 0.05},
 				Upper:         []float64{20.0, 2.0, 2.0},
@@ -183,7 +183,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "currin",
-				Kernel:        k1,
+				Kernel:        ko1,
 				Learned:       []bool{true, true, true},
 				Lower:         []float64{0.05, 0.05, 0.05},
 				Upper:         []float64{20.0, 2.0, 2.0},
@@ -191,10 +191,10 @@ func (o *Optimizer) makeMulti() error {
 			},
 		},
 		Method:   pareto.EHVI,
+		Seed:     o.seed,
 		Design:   units,
 		Raw:      1024,
 		Restarts: 4,
-		Seed:     o.seed,
 	})
 	if err != nil {
 		return fmt.Errorf("pareto: %w", err)

@@ -191,15 +191,15 @@ func (o *Optimizer) makeDesign() error {
 // makeMulti makes the Gaussian processes of the objectives, then of the
 // requirements, and the optimiser that suggests from them.
 func (o *Optimizer) makeMulti() error {
-	k0, err := rtkernel.Named("matern32", 1.0, 1.0, []float64{0.3})
+	ko0, err := rtkernel.Named("matern32", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("objective f1: %w", err)
 	}
-	k1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.4})
+	ko1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.4})
 	if err != nil {
 		return fmt.Errorf("objective f2: %w", err)
 	}
-	k2, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.4})
+	ko2, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.4})
 	if err != nil {
 		return fmt.Errorf("objective f3: %w", err)
 	}
@@ -222,7 +222,7 @@ func (o *Optimizer) makeMulti() error {
 		Outputs: []outcome.Output{
 			{
 				Name:          "f1",
-				Kernel:        k0,
+				Kernel:        ko0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -230,7 +230,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "f2",
-				Kernel:        k1,
+				Kernel:        ko1,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -238,7 +238,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "f3",
-				Kernel:        k2,
+				Kernel:        ko2,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -246,10 +246,10 @@ func (o *Optimizer) makeMulti() error {
 			},
 		},
 		Method:   pareto.ParEGO,
+		Seed:     o.seed,
 		Design:   units,
 		Raw:      1024,
 		Restarts: 4,
-		Seed:     o.seed,
 		Feasible: func(u []float64) bool {
 			return feasible(fromUnit((*[Dim]float64)(u)))
 		},

@@ -72,8 +72,10 @@ type Result struct {
 	TrueHypervolume float64
 }
 
-// StoppedBudget: the run made its budget of evaluations.
-const StoppedBudget = "budget"
+// Why a run stopped.
+const (
+	StoppedBudget = "budget"
+)
 
 // EvaluationError is Run's error when evaluating the objective failed: the
 // evaluation's number (1 for the first), its point and what went wrong.
@@ -162,10 +164,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	if opt.RandomSearch {
 		random = rand.New(rand.NewPCG(seed, randomSearchStream))
 	}
+	stopped := StoppedBudget
 	noiseRand := rand.New(rand.NewPCG(seed, noiseStream))
 	for o.Evaluations() < budget {
 		if err := ctx.Err(); err != nil {
-			return o.result(), err
+			return o.result(stopped), err
 		}
 		var x Point
 		var err error
@@ -175,11 +178,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			x, err = o.Suggest()
 		}
 		if err != nil {
-			return o.result(), err
+			return o.result(stopped), err
 		}
 		v, err := Objective(ctx, x)
 		if err != nil {
-			return o.result(), &EvaluationError{
+			return o.result(stopped), &EvaluationError{
 				Err:        err,
 				Evaluation: o.Evaluations() + 1,
 				X:          x,
@@ -187,7 +190,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 		}
 		objectiveNoise(&v, noiseRand)
 		if err := o.Observe(x, v); err != nil {
-			return o.result(), err
+			return o.result(stopped), err
 		}
 		if opt.Progress != nil {
 			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Values: v, TrueValues: trueObjectives(x)}
@@ -197,12 +200,12 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			opt.Progress(p)
 		}
 	}
-	return o.result(), nil
+	return o.result(stopped), nil
 }
 
 // result summarises the run so far.
-func (o *Optimizer) result() Result {
-	r := Result{Evaluations: o.Evaluations(), Stopped: StoppedBudget}
+func (o *Optimizer) result(stopped string) Result {
+	r := Result{Evaluations: o.Evaluations(), Stopped: stopped}
 	front := o.Front()
 	for _, p := range front {
 		v := FrontValue{

@@ -158,6 +158,7 @@ type Optimizer struct {
 	design     [InitialDesign]Point // the initial design, in order
 	designSize int                  // design points in use
 	points     [Budget]Point        // the evaluated points
+	measured   [Budget]Constraints  // the constraints measured there
 	unit       [Dim]float64         // Suggest's point in unit coordinates
 	err        error                // why New could not make the optimiser
 }
@@ -195,15 +196,15 @@ func (o *Optimizer) makeDesign() error {
 // makeMulti makes the Gaussian processes of the objectives, then of the
 // requirements, and the optimiser that suggests from them.
 func (o *Optimizer) makeMulti() error {
-	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.5})
+	ko0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.5})
 	if err != nil {
 		return fmt.Errorf("objective near: %w", err)
 	}
-	k1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.5})
+	ko1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.5})
 	if err != nil {
 		return fmt.Errorf("objective far: %w", err)
 	}
-	r0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.5})
+	kr0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.5})
 	if err != nil {
 		return fmt.Errorf("constraint load: %w", err)
 	}
@@ -225,7 +226,7 @@ func (o *Optimizer) makeMulti() error {
 		Outputs: []outcome.Output{
 			{
 				Name:          "near",
-				Kernel:        k0,
+				Kernel:        ko0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -233,7 +234,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "far",
-				Kernel:        k1,
+				Kernel:        ko1,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -243,7 +244,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "load",
-				Kernel:        r0,
+				Kernel:        kr0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -254,10 +255,10 @@ func (o *Optimizer) makeMulti() error {
 			},
 		},
 		Method:   pareto.EHVI,
+		Seed:     o.seed,
 		Design:   units,
 		Raw:      1024,
 		Restarts: 4,
-		Seed:     o.seed,
 	})
 	if err != nil {
 		return fmt.Errorf("paretoexec: %w", err)
@@ -279,7 +280,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 	return fromUnit(&o.unit), nil
 }
 
-// Observe records the objectives v and the requirements g measured at x.
+// Observe records the objectives v and the constraints g measured at x.
 // It ends x's pending; a value that is not finite is an error, and nothing is
 // recorded then.
 func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
@@ -298,6 +299,7 @@ func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
 		return fmt.Errorf("paretoexec: %w", err)
 	}
 	o.points[n] = x
+	o.measured[n] = g
 	return nil
 }
 
@@ -359,7 +361,7 @@ type FrontPoint struct {
 	X           Point
 	Mean        Objectives  // the objectives' posterior means there
 	Observed    Objectives  // the objectives measured there
-	Constraints Constraints // the requirements measured there
+	Constraints Constraints // the constraints measured there
 }
 
 // Front returns the Pareto set: the evaluated points that meet every requirement
@@ -382,7 +384,7 @@ func (o *Optimizer) Front() []FrontPoint {
 			p.Mean[j] = o.multi.Mean(j, i)
 			p.Observed[j] = values[j]
 		}
-		copy(p.Constraints[:], values[NumObjectives:])
+		p.Constraints = o.measured[i]
 		front = append(front, p)
 	}
 	return front

@@ -25,8 +25,9 @@ var measuredNames = [3]string{"near", "far", "load"}
 // Measure runs "./execsphere_objective --objectives near,far --report load" with {"x": {...}} on its standard
 // input and reads {"near": value, "far": value, "load": value} from its standard
 // output (see runtime/command.ExecValues).
-// It measures every requirement there too: those the objectives' binding reports
-// with them, the simulated ones by their expressions, without noise: Run adds it.
+// It measures every unknown constraint there too: those the objectives' binding
+// reports with them, the simulated ones by their expressions, without noise: Run
+// adds it.
 func Measure(ctx context.Context, x Point) (v Objectives, g Constraints, err error) {
 	var measured [3]float64
 	if err = command.ExecValues(ctx, commandLine, layout, x[:], measuredNames[:], measured[:]); err != nil {
@@ -72,7 +73,7 @@ type Progress struct {
 type FrontValue struct {
 	FrontPoint
 	TrueValues    Objectives // the objectives without observation noise; NaN unless simulated
-	TrulyFeasible bool       // whether it meets the simulated requirements' true values
+	TrulyFeasible bool       // whether it meets the simulated constraints' true values
 }
 
 // Result is the outcome of a run.
@@ -92,8 +93,10 @@ type Result struct {
 	TrulyUnmet      int // evaluations whose true simulated requirements broke a limit
 }
 
-// StoppedBudget: the run made its budget of evaluations.
-const StoppedBudget = "budget"
+// Why a run stopped.
+const (
+	StoppedBudget = "budget"
+)
 
 // EvaluationError is Run's error when evaluating the objective failed: the
 // evaluation's number (1 for the first), its point and what went wrong.
@@ -162,10 +165,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 	if opt.RandomSearch {
 		random = rand.New(rand.NewPCG(seed, randomSearchStream))
 	}
+	stopped := StoppedBudget
 	unmet, trulyUnmet := 0, 0
 	for o.Evaluations() < budget {
 		if err := ctx.Err(); err != nil {
-			return o.result(trulyUnmet), err
+			return o.result(stopped, trulyUnmet), err
 		}
 		var x Point
 		var err error
@@ -175,11 +179,11 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			x, err = o.Suggest()
 		}
 		if err != nil {
-			return o.result(trulyUnmet), err
+			return o.result(stopped, trulyUnmet), err
 		}
 		v, measured, err := Measure(ctx, x)
 		if err != nil {
-			return o.result(trulyUnmet), &EvaluationError{
+			return o.result(stopped, trulyUnmet), &EvaluationError{
 				Err:        err,
 				Evaluation: o.Evaluations() + 1,
 				X:          x,
@@ -199,7 +203,7 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			}
 		}
 		if err := o.Observe(x, v, measured); err != nil {
-			return o.result(trulyUnmet), err
+			return o.result(stopped, trulyUnmet), err
 		}
 		if opt.Progress != nil {
 			p := Progress{Evaluation: o.Evaluations(), Budget: budget, X: x, Values: v, TrueValues: trueObjectives(x), Constraints: measured, TrueConstraints: truth, Unmet: unmet, TrulyUnmet: trulyUnmet}
@@ -209,14 +213,13 @@ func Run(ctx context.Context, opt RunOptions) (Result, error) {
 			opt.Progress(p)
 		}
 	}
-	return o.result(trulyUnmet), nil
+	return o.result(stopped, trulyUnmet), nil
 }
 
 // result summarises the run so far.
-func (o *Optimizer) result(trulyUnmet int) Result {
-	r := Result{Evaluations: o.Evaluations(), Stopped: StoppedBudget, TrulyUnmet: trulyUnmet}
-	for i := range r.Evaluations {
-		values := o.multi.Observed(i)[NumObjectives:]
+func (o *Optimizer) result(stopped string, trulyUnmet int) Result {
+	r := Result{Evaluations: o.Evaluations(), Stopped: stopped, TrulyUnmet: trulyUnmet}
+	for _, values := range o.measured[:r.Evaluations] {
 		for k, v := range values {
 			if Violated(k, v) {
 				r.Unmet++

@@ -137,6 +137,7 @@ type Optimizer struct {
 	design     [InitialDesign]Point // the initial design, in order
 	designSize int                  // design points in use
 	points     [Budget]Point        // the evaluated points
+	measured   [Budget]Constraints  // the constraints measured there
 	unit       [Dim]float64         // Suggest's point in unit coordinates
 	err        error                // why New could not make the optimiser
 }
@@ -174,15 +175,15 @@ func (o *Optimizer) makeDesign() error {
 // makeMulti makes the Gaussian processes of the objectives, then of the
 // requirements, and the optimiser that suggests from them.
 func (o *Optimizer) makeMulti() error {
-	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	ko0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("objective yield: %w", err)
 	}
-	k1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	ko1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("objective cost: %w", err)
 	}
-	r0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	kr0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("constraint purity: %w", err)
 	}
@@ -204,7 +205,7 @@ func (o *Optimizer) makeMulti() error {
 		Outputs: []outcome.Output{
 			{
 				Name:          "yield",
-				Kernel:        k0,
+				Kernel:        ko0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -212,7 +213,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "cost",
-				Kernel:        k1,
+				Kernel:        ko1,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -220,7 +221,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "purity",
-				Kernel:        r0,
+				Kernel:        kr0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -231,10 +232,10 @@ func (o *Optimizer) makeMulti() error {
 			},
 		},
 		Method:   pareto.EHVI,
+		Seed:     o.seed,
 		Design:   units,
 		Raw:      1024,
 		Restarts: 4,
-		Seed:     o.seed,
 	})
 	if err != nil {
 		return fmt.Errorf("paretoexternal: %w", err)
@@ -256,7 +257,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 	return fromUnit(&o.unit), nil
 }
 
-// Observe records the objectives v and the requirements g measured at x.
+// Observe records the objectives v and the constraints g measured at x.
 // It ends x's pending; a value that is not finite is an error, and nothing is
 // recorded then.
 func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
@@ -275,6 +276,7 @@ func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
 		return fmt.Errorf("paretoexternal: %w", err)
 	}
 	o.points[n] = x
+	o.measured[n] = g
 	return nil
 }
 
@@ -336,7 +338,7 @@ type FrontPoint struct {
 	X           Point
 	Mean        Objectives  // the objectives' posterior means there
 	Observed    Objectives  // the objectives measured there
-	Constraints Constraints // the requirements measured there
+	Constraints Constraints // the constraints measured there
 }
 
 // Front returns the Pareto set: the evaluated points that meet every requirement
@@ -359,7 +361,7 @@ func (o *Optimizer) Front() []FrontPoint {
 			p.Mean[j] = o.multi.Mean(j, i)
 			p.Observed[j] = values[j]
 		}
-		copy(p.Constraints[:], values[NumObjectives:])
+		p.Constraints = o.measured[i]
 		front = append(front, p)
 	}
 	return front

@@ -156,6 +156,7 @@ type Optimizer struct {
 	design     [InitialDesign]Point // the initial design, in order
 	designSize int                  // design points in use
 	points     [Budget]Point        // the evaluated points
+	measured   [Budget]Constraints  // the constraints measured there
 	unit       [Dim]float64         // Suggest's point in unit coordinates
 	err        error                // why New could not make the optimiser
 }
@@ -193,15 +194,15 @@ func (o *Optimizer) makeDesign() error {
 // makeMulti makes the Gaussian processes of the objectives, then of the
 // requirements, and the optimiser that suggests from them.
 func (o *Optimizer) makeMulti() error {
-	k0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	ko0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("objective throughput: %w", err)
 	}
-	k1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	ko1, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("objective latency: %w", err)
 	}
-	r0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
+	kr0, err := rtkernel.Named("matern52", 1.0, 1.0, []float64{0.3})
 	if err != nil {
 		return fmt.Errorf("constraint purity: %w", err)
 	}
@@ -223,7 +224,7 @@ func (o *Optimizer) makeMulti() error {
 		Outputs: []outcome.Output{
 			{
 				Name:          "throughput",
-				Kernel:        k0,
+				Kernel:        ko0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -231,7 +232,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "latency",
-				Kernel:        k1,
+				Kernel:        ko1,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -239,7 +240,7 @@ func (o *Optimizer) makeMulti() error {
 			},
 			{
 				Name:          "purity",
-				Kernel:        r0,
+				Kernel:        kr0,
 				Learned:       []bool{true, false},
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
@@ -250,10 +251,10 @@ func (o *Optimizer) makeMulti() error {
 			},
 		},
 		Method:   pareto.EHVI,
+		Seed:     o.seed,
 		Design:   units,
 		Raw:      1024,
 		Restarts: 4,
-		Seed:     o.seed,
 	})
 	if err != nil {
 		return fmt.Errorf("paretogo: %w", err)
@@ -275,7 +276,7 @@ func (o *Optimizer) Suggest() (Point, error) {
 	return fromUnit(&o.unit), nil
 }
 
-// Observe records the objectives v and the requirements g measured at x.
+// Observe records the objectives v and the constraints g measured at x.
 // It ends x's pending; a value that is not finite is an error, and nothing is
 // recorded then.
 func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
@@ -294,6 +295,7 @@ func (o *Optimizer) Observe(x Point, v Objectives, g Constraints) error {
 		return fmt.Errorf("paretogo: %w", err)
 	}
 	o.points[n] = x
+	o.measured[n] = g
 	return nil
 }
 
@@ -355,7 +357,7 @@ type FrontPoint struct {
 	X           Point
 	Mean        Objectives  // the objectives' posterior means there
 	Observed    Objectives  // the objectives measured there
-	Constraints Constraints // the requirements measured there
+	Constraints Constraints // the constraints measured there
 }
 
 // Front returns the Pareto set: the evaluated points that meet every requirement
@@ -378,7 +380,7 @@ func (o *Optimizer) Front() []FrontPoint {
 			p.Mean[j] = o.multi.Mean(j, i)
 			p.Observed[j] = values[j]
 		}
-		copy(p.Constraints[:], values[NumObjectives:])
+		p.Constraints = o.measured[i]
 		front = append(front, p)
 	}
 	return front

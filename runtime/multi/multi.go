@@ -99,6 +99,7 @@ type Optimizer struct {
 	vectors  []float64 // Front's scratch: Capacity × objectives
 	at       []int     // Front's scratch: the evaluated point of each vector
 	flags    []bool    // Front's scratch
+	onFront  []bool    // Suggest's: which evaluated points are on the front
 	// explorer is Config.Safety's, scores the acquisition at its points
 	// (objSD zeros), and choice its last; nil without safety constraints.
 	explorer      *safe.Explorer
@@ -140,7 +141,7 @@ func New(cfg Config) (*Optimizer, error) {
 	o := &Optimizer{cfg: cfg, dim: dim, m: m, models: models, acquirer: a, search: s,
 		snapped: make([]float64, workers*dim), observed: make([]float64, cfg.Capacity*len(cfg.Outputs)),
 		pending: make([]float64, cfg.Capacity*dim), vectors: make([]float64, cfg.Capacity*m),
-		at: make([]int, cfg.Capacity), flags: make([]bool, cfg.Capacity)}
+		at: make([]int, cfg.Capacity), flags: make([]bool, cfg.Capacity), onFront: make([]bool, cfg.Capacity)}
 	o.score = o.scoreAt
 	if cfg.Safety != nil {
 		if err := o.makeExplorer(); err != nil {
@@ -223,6 +224,16 @@ func (o *Optimizer) Suggest(u []float64) error {
 	seed := mix(o.cfg.Seed, uint64(next))
 	if err := o.acquirer.Prepare(o.pending[:o.npending*o.dim], seed); err != nil {
 		return err
+	}
+	// The front's points start refinements too, so that the search looks
+	// beside them, where the front improves, as well as at the best of its
+	// random candidates (the single objective's incumbent start).
+	if o.Front(o.onFront[:n]) > 0 {
+		for i, on := range o.onFront[:n] {
+			if on {
+				o.search.AddStart(o.models.Unit(i))
+			}
+		}
 	}
 	value, err := o.search.Maximize(o.score, o.cfg.Feasible, seed, u)
 	if err != nil {

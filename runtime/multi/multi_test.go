@@ -47,14 +47,14 @@ func braninCurrinConfig(t *testing.T, method pareto.Method, budget int, seed uin
 }
 
 // TestBraninCurrin: 24 evaluations, 6 of them the design, dominate at least
-// 90% of BraninCurrin's largest hypervolume by EHVI and 75% by ParEGO on
-// every seed (EHVI 93-95%, ParEGO 80-88% when the test was written), the
+// 90% of BraninCurrin's largest hypervolume by EHVI and 85% by ParEGO on
+// every seed (EHVI 93-95%, ParEGO 90-91% when the test was written), the
 // reported hypervolume is the front's, and a run is deterministic.
 func TestBraninCurrin(t *testing.T) {
 	for _, tc := range []struct {
 		method pareto.Method
 		least  float64
-	}{{pareto.EHVI, 0.9}, {pareto.ParEGO, 0.75}} {
+	}{{pareto.EHVI, 0.9}, {pareto.ParEGO, 0.85}} {
 		for seed := range uint64(3) {
 			hv := runBraninCurrin(t, tc.method, seed)
 			t.Logf("method %d, seed %d: hypervolume %.2f of 59.36", tc.method, seed, hv)

@@ -344,13 +344,8 @@ func (g *generator) runDecls(f *jen.File) {
 	stoppedDoc := [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition or", "StoppedExhausted."}
 	if g.o.Safety != nil {
 		stoppedDoc = [2]string{"Stopped says why the run ended: StoppedBudget, StoppedCondition,", "StoppedExhausted, StoppedContradiction or StoppedNoSafePoint."}
-		options = append(options,
-			jen.Comment("StopOnContradiction ends the run after an evaluation whose measurement"),
-			jen.Comment("contradicted the constraints' model (Optimizer.Contradictions): a sign that the"),
-			jen.Comment("model is misspecified, on which a rig's operator may want to halt."),
-			jen.Id("StopOnContradiction").Bool(),
-		)
 	}
+	options = append(options, g.stopOnContradictionOption()...)
 	g.runOptionsDecl(f, "Recommendation has", options...)
 	progressFields := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
@@ -361,17 +356,7 @@ func (g *generator) runDecls(f *jen.File) {
 	if g.o.ReportedNoise() {
 		progressFields = append(progressFields, jen.Id("SD").Float64().Comment("the noise sd reported with it"))
 	}
-	if g.measures() {
-		progressFields = append(progressFields,
-			jen.Id("Constraints").Id("Constraints").Comment("the unknown constraints measured at X"),
-			jen.Id("TrueConstraints").Id("Constraints").Comment("their values without noise where simulated, NaN otherwise"))
-	}
-	if g.o.Safety != nil {
-		progressFields = append(progressFields,
-			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
-			jen.Id("Contradictions").Index().String().Comment("how this evaluation contradicted the constraints' model, if it did"),
-		)
-	}
+	progressFields = append(progressFields, g.measuredProgressFields()...)
 	if g.requires() {
 		progressFields = append(progressFields,
 			jen.Id("Feasible").Bool().Comment("whether there is a Recommendation: an evaluated point meets every requirement"),
@@ -462,13 +447,7 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Break(),
 		),
 	}
-	if g.o.Safety != nil {
-		suggest = append(suggest, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(runtimeSafe, "ErrNoSafePoint"))).Block(
-			jen.Id("stopped").Op("=").Id("StoppedNoSafePoint"),
-			jen.Break(),
-		))
-	}
-	suggest = append(suggest, jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
+	suggest = append(suggest, g.noSafePointStop(), jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
 	stopDoc := ""
 	if g.p.Stop != nil {
 		stopDoc = " or the stop condition holds"
@@ -547,12 +526,7 @@ func (g *generator) runDecls(f *jen.File) {
 	}
 	loop = append(loop,
 		jen.If(jen.Id("err").Op(":=").Id("o").Dot(g.observeMethod()).Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
-	if g.o.Safety != nil {
-		loop = append(loop,
-			jen.Id("notes").Op(":=").Id("o").Dot("Contradictions").Call(jen.Id("contradictions")),
-			jen.Id("contradictions").Op("+=").Len(jen.Id("notes")),
-		)
-	}
+	loop = append(loop, g.contradictionNotes()...)
 	loop = append(loop,
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
 			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
@@ -564,12 +538,7 @@ func (g *generator) runDecls(f *jen.File) {
 			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
-	if g.o.Safety != nil {
-		loop = append(loop, jen.If(jen.Id("opt").Dot("StopOnContradiction").Op("&&").Len(jen.Id("notes")).Op(">").Lit(0)).Block(
-			jen.Id("stopped").Op("=").Id("StoppedContradiction"),
-			jen.Break(),
-		))
-	}
+	loop = append(loop, g.contradictionStop())
 	body := []jen.Code{
 		jen.Id("budget").Op(":=").Id("opt").Dot("Budget"),
 		jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Id("budget").Op("=").Id("Budget")),
@@ -638,20 +607,7 @@ func (g *generator) runDecls(f *jen.File) {
 	}
 	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(body...)
 
-	resultParams := []jen.Code{jen.Id("stopped").String()}
-	resultFields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
-	var countViolations []jen.Code
-	for _, t := range g.tallies() {
-		resultParams = append(resultParams, jen.Id(t.trueCounter).Int())
-		resultFields = append(resultFields, kv{t.trueField, jen.Id(t.trueCounter)})
-		countViolations = append(countViolations, jen.For(jen.List(jen.Id("_"), jen.Id("values")).Op(":=").Range().Add(field("measured")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
-			g.countBreaks(t, jen.Id("values"), jen.Id("r").Dot(t.field), nil),
-		))
-	}
-	if g.o.Safety != nil {
-		resultFields = append(resultFields, kv{"SafeSize", field("certificate").Dot("SafeSize")},
-			kv{"Contradictions", jen.Len(jen.Id("o").Dot("Contradictions").Call(jen.Lit(0)))})
-	}
+	resultParams, resultFields, countViolations := g.resultTallies()
 	f.Comment("result summarises the run so far.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("result").Params(resultParams...).Id("Result").Block(append([]jen.Code{
 		jen.Id("r").Op(":=").Id("Result").Add(keyed(false, resultFields...))}, append(countViolations,

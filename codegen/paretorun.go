@@ -240,15 +240,7 @@ func (g *generator) trueHypervolumeDecl(f *jen.File) {
 // severalRunTypes emits RunOptions, Progress, FrontValue, Result and the
 // reasons a run stops.
 func (g *generator) severalRunTypes(f *jen.File) {
-	var options []jen.Code
-	if g.o.Safety != nil {
-		options = append(options,
-			jen.Comment("StopOnContradiction ends the run after an evaluation whose measurement"),
-			jen.Comment("contradicted the safety constraints' model (Optimizer.Contradictions)."),
-			jen.Id("StopOnContradiction").Bool(),
-		)
-	}
-	g.runOptionsDecl(f, "the Pareto set has", options...)
+	g.runOptionsDecl(f, "the Pareto set has", g.stopOnContradictionOption()...)
 
 	progress := []jen.Code{
 		jen.Id("Evaluation").Int().Comment("1 for the first"),
@@ -257,17 +249,7 @@ func (g *generator) severalRunTypes(f *jen.File) {
 		jen.Id("Values").Id("Objectives").Comment("the objectives observed there"),
 		jen.Id("TrueValues").Id("Objectives").Comment("their values without observation noise; NaN unless simulated"),
 	}
-	if g.measures() {
-		progress = append(progress,
-			jen.Id("Constraints").Id("Constraints").Comment("the requirements measured at X"),
-			jen.Id("TrueConstraints").Id("Constraints").Comment("their values without noise where simulated, NaN otherwise"))
-	}
-	if g.o.Safety != nil {
-		progress = append(progress,
-			jen.Id("Certificate").Id("Certificate").Comment("why X was certified safe (none in a random search)"),
-			jen.Id("Contradictions").Index().String().Comment("how this evaluation contradicted the constraints' model, if it did"),
-		)
-	}
+	progress = append(progress, g.measuredProgressFields()...)
 	for _, t := range g.tallies() {
 		progress = append(progress, jen.Id(t.field).Int().Comment(t.fieldDoc), jen.Id(t.trueField).Int().Comment(t.trueFieldDoc))
 	}
@@ -380,13 +362,6 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	for _, t := range g.tallies() {
 		progress = append(progress, kv{t.field, jen.Id(t.counter)}, kv{t.trueField, jen.Id(t.trueCounter)})
 	}
-	noSafePoint := jen.Null()
-	if g.o.Safety != nil {
-		noSafePoint = jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(runtimeSafe, "ErrNoSafePoint"))).Block(
-			jen.Id("stopped").Op("=").Id("StoppedNoSafePoint"),
-			jen.Break(),
-		)
-	}
 	loop := []jen.Code{
 		jen.If(jen.Id("err").Op(":=").Id("ctx").Dot("Err").Call(), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 		jen.Var().Id("x").Id("Point"),
@@ -396,7 +371,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 		).Else().Block(
 			jen.List(jen.Id("x"), jen.Id("err")).Op("=").Add(method("Suggest")),
 		),
-		noSafePoint,
+		g.noSafePointStop(),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))),
 		jen.List(results...).Op(":=").Id(g.evaluator()).Call(jen.Id("ctx"), jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
@@ -412,12 +387,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	}
 	loop = append(loop,
 		jen.If(jen.Id("err").Op(":=").Id("o").Dot("Observe").Call(observed...), jen.Id("err").Op("!=").Nil()).Block(fail(jen.Id("err"))))
-	if g.o.Safety != nil {
-		loop = append(loop,
-			jen.Id("notes").Op(":=").Id("o").Dot("Contradictions").Call(jen.Id("contradictions")),
-			jen.Id("contradictions").Op("+=").Len(jen.Id("notes")),
-		)
-	}
+	loop = append(loop, g.contradictionNotes()...)
 	loop = append(loop,
 		jen.If(jen.Id("opt").Dot("Progress").Op("!=").Nil()).Block(
 			jen.Id("p").Op(":=").Id("Progress").Add(keyed(false, progress...)),
@@ -428,12 +398,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 			jen.Id("opt").Dot("Progress").Call(jen.Id("p")),
 		),
 	)
-	if g.o.Safety != nil {
-		loop = append(loop, jen.If(jen.Id("opt").Dot("StopOnContradiction").Op("&&").Len(jen.Id("notes")).Op(">").Lit(0)).Block(
-			jen.Id("stopped").Op("=").Id("StoppedContradiction"),
-			jen.Break(),
-		))
-	}
+	loop = append(loop, g.contradictionStop())
 	body = append(body,
 		jen.For(jen.Id("o").Dot("Evaluations").Call().Op("<").Id("budget")).Block(loop...),
 		jen.Return(jen.Id("o").Dot("result").Call(resultArgs...), jen.Nil()),
@@ -448,20 +413,7 @@ func (g *generator) severalRunDecl(f *jen.File) {
 	}
 	f.Func().Id("Run").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("opt").Id("RunOptions")).Params(jen.Id("Result"), jen.Error()).Block(body...)
 
-	params := []jen.Code{jen.Id("stopped").String()}
-	fields := []kv{{"Evaluations", method("Evaluations")}, {"Stopped", jen.Id("stopped")}}
-	var counts []jen.Code
-	for _, t := range g.tallies() {
-		params = append(params, jen.Id(t.trueCounter).Int())
-		fields = append(fields, kv{t.trueField, jen.Id(t.trueCounter)})
-		counts = append(counts, jen.For(jen.List(jen.Id("_"), jen.Id("values")).Op(":=").Range().Add(field("measured")).Index(jen.Empty().Op(":").Id("r").Dot("Evaluations"))).Block(
-			g.countBreaks(t, jen.Id("values"), jen.Id("r").Dot(t.field), nil),
-		))
-	}
-	if g.o.Safety != nil {
-		fields = append(fields, kv{"SafeSize", field("certificate").Dot("SafeSize")},
-			kv{"Contradictions", jen.Len(jen.Id("o").Dot("Contradictions").Call(jen.Lit(0)))})
-	}
+	params, fields, counts := g.resultTallies()
 	point := []jen.Code{
 		jen.Id("v").Op(":=").Id("FrontValue").Values(jen.Dict{jen.Id("FrontPoint"): jen.Id("p"), jen.Id("TrueValues"): jen.Id("trueObjectives").Call(jen.Id("p").Dot("X"))}),
 	}

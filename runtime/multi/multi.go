@@ -65,9 +65,9 @@ type Config struct {
 	// SGP-UCB's (safe.SGPUCB): after its first phase, which explores from
 	// the seeds, it plays the certified point where the acquisition's score
 	// is largest (the score stands for the objective's posterior mean, its
-	// sd 0). New sets its Pending and Seed; Design, Raw, Restarts,
-	// Feasible, Integer and Snap are not used (the decision set is the
-	// explorer's).
+	// sd 0). New sets its Pending and Seed and refuses a Design (the
+	// explorer starts from its seeds); Raw, Restarts, Feasible, Integer and
+	// Snap are not used (the decision set is the explorer's).
 	Safety *safe.Config
 }
 

@@ -47,7 +47,7 @@ type Progress struct {
 	X               Point       // the point evaluated
 	Values          Objectives  // the objectives observed there
 	TrueValues      Objectives  // their values without observation noise; NaN unless simulated
-	Constraints     Constraints // the requirements measured at X
+	Constraints     Constraints // the unknown constraints measured at X
 	TrueConstraints Constraints // their values without noise where simulated, NaN otherwise
 	Unmet           int         // evaluations so far whose measured requirements broke a limit
 	TrulyUnmet      int         // evaluations so far whose true simulated requirements broke a limit

@@ -41,7 +41,8 @@ type RunOptions struct {
 	// all the same, so the Pareto set has its usual meaning.
 	RandomSearch bool
 	// StopOnContradiction ends the run after an evaluation whose measurement
-	// contradicted the safety constraints' model (Optimizer.Contradictions).
+	// contradicted the constraints' model (Optimizer.Contradictions): a sign that the
+	// model is misspecified, on which a rig's operator may want to halt.
 	StopOnContradiction bool
 	// Progress, if not nil, is called after every evaluation.
 	Progress func(Progress)
@@ -54,7 +55,7 @@ type Progress struct {
 	X                 Point       // the point evaluated
 	Values            Objectives  // the objectives observed there
 	TrueValues        Objectives  // their values without observation noise; NaN unless simulated
-	Constraints       Constraints // the requirements measured at X
+	Constraints       Constraints // the unknown constraints measured at X
 	TrueConstraints   Constraints // their values without noise where simulated, NaN otherwise
 	Certificate       Certificate // why X was certified safe (none in a random search)
 	Contradictions    []string    // how this evaluation contradicted the constraints' model, if it did

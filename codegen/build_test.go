@@ -1085,8 +1085,9 @@ func main() {
 	flag.Parse()
 	var in struct {
 		X struct {
-			X float64
-			V []float64
+			X        float64
+			V        []float64
+			Catalyst *string // a categorical dimension's level, by name
 		}
 	}
 	if err := json.NewDecoder(os.Stdin).Decode(&in); err != nil || len(in.X.V) != 2 {
@@ -1096,6 +1097,14 @@ func main() {
 	y := 0.0
 	for _, v := range append([]float64{in.X.X}, in.X.V...) {
 		y += (v + *shift) * (v + *shift)
+	}
+	if in.X.Catalyst != nil {
+		cost, ok := map[string]float64{"Pd": 0.5, "Ni": 0, "Cu": 1}[*in.X.Catalyst]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "bad input: catalyst %q\n", *in.X.Catalyst)
+			os.Exit(1)
+		}
+		y += cost
 	}
 	if *objectives != "" {
 		answer := map[string]float64{}
@@ -1314,6 +1323,13 @@ func checkPoint(t *testing.T, dims []*ir.Dim, point map[string]json.RawMessage) 
 			continue
 		}
 		var values []float64
+		if d.Categorical() {
+			var level string
+			if err := json.Unmarshal(raw, &level); err != nil || !slices.Contains(d.Levels, level) {
+				t.Errorf("%s = %s, want one of %q", d.Name, raw, d.Levels)
+			}
+			continue
+		}
 		if d.Vector {
 			if err := json.Unmarshal(raw, &values); err != nil || len(values) != d.Size {
 				t.Errorf("%s = %s, want %d numbers", d.Name, raw, d.Size)

@@ -173,7 +173,7 @@ func (g *generator) planSearch() {
 		g.planAcquisition(h.Code)
 	}
 	if h, ok := callHook[registry.SearchEmit](g, p.Search); ok {
-		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D}
+		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D, Levels: g.levelCounts(p.D)}
 		g.search = h(sg)
 		g.checkArgs(&sg.Args)
 	}

@@ -11,19 +11,24 @@ import (
 )
 
 // component is one scalar component of a point and how it maps to the unit
-// interval the optimiser works in.
+// interval the optimiser works in. A categorical component holds its level's
+// index, a whole number, so it is integer too; its unit coordinate is the
+// middle of the level's equal share of [0, 1], (index + ½)/levels, so that
+// uniform unit points draw every level equally often.
 type component struct {
 	name    string
 	lo, hi  float64
 	integer bool
 	log     bool
+	levels  []string // a categorical component's level names
 }
 
 func components(p *ir.Program) []component {
 	out := make([]component, p.D)
 	for _, d := range p.Dims {
 		for i := 0; i < d.Size; i++ {
-			out[d.Offset+i] = component{name: p.ComponentName(d.Offset + i), lo: d.Lo, hi: d.Hi, integer: d.Integer, log: d.Log}
+			out[d.Offset+i] = component{name: p.ComponentName(d.Offset + i), lo: d.Lo, hi: d.Hi,
+				integer: d.Integer || d.Categorical(), log: d.Log, levels: d.Levels}
 		}
 	}
 	return out
@@ -42,6 +47,10 @@ func (c component) scale() (offset, width float64) {
 // search scale, rounded for integer components and clamped to [lo, hi] so
 // that floating-point rounding never leaves the domain.
 func (c component) fromUnit(u jen.Code) jen.Code {
+	if c.levels != nil {
+		n := float64(len(c.levels))
+		return jen.Min(jen.Max(jen.Qual("math", "Floor").Call(jen.Lit(n).Op("*").Add(u)), jen.Lit(0.0)), jen.Lit(n-1))
+	}
 	offset, width := c.scale()
 	v := jen.Code(jen.Add(u))
 	if width != 1 {
@@ -64,6 +73,9 @@ func (c component) fromUnit(u jen.Code) jen.Code {
 
 // toUnit is the unit coordinate of the user value x, a primary expression.
 func (c component) toUnit(x jen.Code) jen.Code {
+	if c.levels != nil {
+		return jen.Parens(jen.Add(x).Op("+").Lit(0.5)).Op("/").Lit(float64(len(c.levels)))
+	}
 	offset, width := c.scale()
 	if c.log {
 		x = jen.Qual("math", "Log").Call(x)
@@ -80,6 +92,25 @@ func (c component) toUnit(x jen.Code) jen.Code {
 	return jen.Add(x).Op("/").Lit(width)
 }
 
+func (g *generator) hasCategorical() bool {
+	for _, c := range g.components {
+		if c.levels != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func stringLits(names []string) []jen.Code {
+	out := make([]jen.Code, len(names))
+	for i, n := range names {
+		out[i] = jen.Lit(n)
+	}
+	return out
+}
+
+// hasInteger reports whether some component takes whole numbers (integer
+// and categorical ones).
 func (g *generator) hasInteger() bool {
 	for _, c := range g.components {
 		if c.integer {
@@ -151,13 +182,30 @@ func (g *generator) domainDecls(f *jen.File) {
 		jen.Id("Lower").Op("=").Id("Point").Values(lower...),
 		jen.Id("Upper").Op("=").Id("Point").Values(upper...),
 	)
-	f.Comment("Integer marks the components that take whole numbers, Log those searched on a")
-	f.Comment("logarithmic scale.")
+	f.Comment("Integer marks the components that take whole numbers (a categorical one its")
+	f.Comment("level's index), Log those searched on a logarithmic scale.")
 	f.Var().Defs(
 		jen.Id("Integer").Op("=").Index(jen.Id("Dim")).Bool().Values(flags(g.components, func(c component) bool { return c.integer })...),
 		jen.Id("Log").Op("=").Index(jen.Id("Dim")).Bool().Values(flags(g.components, func(c component) bool { return c.log })...),
 	)
 
+	value := jen.Id("b").Dot("WriteString").Call(jen.Qual("strconv", "FormatFloat").Call(jen.Id("v"), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64)))
+	if g.hasCategorical() {
+		levels := make([]jen.Code, len(g.components))
+		for i, c := range g.components {
+			levels[i] = jen.Nil()
+			if c.levels != nil {
+				levels[i] = jen.Index().String().Values(stringLits(c.levels)...)
+			}
+		}
+		f.Comment("Levels are the level names of each categorical component, whose value is")
+		f.Comment("the index of its level; nil for the others.")
+		f.Var().Id("Levels").Op("=").Index(jen.Id("Dim")).Index().String().Values(levels...)
+		value = jen.If(jen.Id("l").Op(":=").Id("Levels").Index(jen.Id("i")).Op(";").Id("l").Op("!=").Nil().Op("&&").Id("v").Op(">=").Lit(0).Op("&&").
+			Id("v").Op("<").Float64().Call(jen.Len(jen.Id("l")))).Block(
+			jen.Id("b").Dot("WriteString").Call(jen.Id("l").Index(jen.Int().Call(jen.Id("v")))),
+		).Else().Block(value)
+	}
 	f.Comment("String formats x as name=value pairs in declaration order.")
 	f.Func().Params(jen.Id("x").Id("Point")).Id("String").Params().String().Block(
 		jen.Var().Id("b").Qual("strings", "Builder"),
@@ -165,7 +213,7 @@ func (g *generator) domainDecls(f *jen.File) {
 			jen.If(jen.Id("i").Op(">").Lit(0)).Block(jen.Id("b").Dot("WriteByte").Call(jen.LitRune(' '))),
 			jen.Id("b").Dot("WriteString").Call(jen.Id("ComponentNames").Index(jen.Id("i"))),
 			jen.Id("b").Dot("WriteByte").Call(jen.LitRune('=')),
-			jen.Id("b").Dot("WriteString").Call(jen.Qual("strconv", "FormatFloat").Call(jen.Id("v"), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))),
+			value,
 		),
 		jen.Return(jen.Id("b").Dot("String").Call()),
 	)

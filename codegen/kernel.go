@@ -79,7 +79,7 @@ func (g *generator) kernelCode(c *ir.Call, grad registry.GradKind, d int, names 
 		return empty
 	}
 	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh,
-		Grad: grad, NumHyper: g.o.Hyper.Size}
+		Grad: grad, NumHyper: g.o.Hyper.Size, Levels: g.levelCounts(d)}
 	kg.Hyper = func(name string, i int) registry.Hyper { return g.hyperValue(&kg.Args, name, i) }
 	kg.Kernel = func(nested *ir.Call) registry.KernelCode {
 		if nested == nil {
@@ -103,6 +103,19 @@ func (g *generator) kernelCode(c *ir.Call, grad registry.GradKind, d int, names 
 		code.Grad = make([]jen.Code, kg.GradLen())
 	}
 	return code
+}
+
+// levelCounts is KernelGen.Levels for a kernel over d components: the
+// point's, when some are categorical; nil otherwise.
+func (g *generator) levelCounts(d int) []int {
+	if !g.hasCategorical() || d != len(g.components) {
+		return nil
+	}
+	out := make([]int, d)
+	for i, c := range g.components {
+		out[i] = len(c.levels)
+	}
+	return out
 }
 
 // hyperValue is component i of the hyperparameter name of a's call.

@@ -196,6 +196,9 @@ func (g *generator) layout(path string) jen.Code {
 		if d.Vector {
 			fields = append(fields, kv{"Vector", jen.True()})
 		}
+		if d.Categorical() {
+			fields = append(fields, kv{"Levels", jen.Index().String().Values(stringLits(d.Levels)...)})
+		}
 		dims[i] = keyed(false, fields...)
 	}
 	return jen.Index().Qual(path, "Dim").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, dims...)

@@ -19,9 +19,11 @@ const (
 	Mat    // mat[Rows, Cols]
 	Dist   // dist[Rows]: a distribution over R^Rows
 	Kernel // a covariance function
+	Level  // one of a categorical dimension's level names; Type.Dim names the dimension
+	Table  // table[Rows]: numbers keyed by level names
 )
 
-var kindNames = [...]string{"invalid", "real", "int", "bool", "string", "vec", "mat", "dist", "kernel"}
+var kindNames = [...]string{"invalid", "real", "int", "bool", "string", "vec", "mat", "dist", "kernel", "level", "table"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -31,6 +33,7 @@ type Type struct {
 	Kind Kind
 	Rows int
 	Cols int
+	Dim  string // a Level's categorical dimension
 }
 
 // Handy scalar types.
@@ -48,6 +51,9 @@ func VecOf(n int) Type { return Type{Kind: Vec, Rows: n} }
 // MatOf returns mat[r, c].
 func MatOf(r, c int) Type { return Type{Kind: Mat, Rows: r, Cols: c} }
 
+// LevelOf returns the type of the levels of categorical dimension dim.
+func LevelOf(dim string) Type { return Type{Kind: Level, Dim: dim} }
+
 // DistOf returns dist[n].
 func DistOf(n int) Type { return Type{Kind: Dist, Rows: n} }
 
@@ -57,8 +63,10 @@ func (t Type) IsNumeric() bool { return t.Kind == Real || t.Kind == Int }
 // String renders t as written in .bo source: real, vec[3], mat[2,2], dist[1].
 func (t Type) String() string {
 	switch t.Kind {
-	case Vec, Dist:
+	case Vec, Dist, Table:
 		return fmt.Sprintf("%s[%d]", t.Kind, t.Rows)
+	case Level:
+		return "level of " + t.Dim
 	case Mat:
 		return fmt.Sprintf("mat[%d,%d]", t.Rows, t.Cols)
 	}
@@ -70,8 +78,9 @@ func (t Type) String() string {
 type Value struct {
 	Type    Type
 	Numbers []float64
-	Text    string // for string values
-	Truth   bool   // for bool values
+	Text    string   // for string values
+	Truth   bool     // for bool values
+	Keys    []string // a table's keys, one per number, in source order
 }
 
 // RealValue returns a real constant.
@@ -102,6 +111,12 @@ func (v Value) String() string {
 		return formatNumber(v.Float())
 	case Vec:
 		return "[" + joinNumbers(v.Numbers) + "]"
+	case Table:
+		entries := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			entries[i] = strconv.Quote(k) + ": " + formatNumber(v.Numbers[i])
+		}
+		return "{" + strings.Join(entries, ", ") + "}"
 	case Mat:
 		rows := make([]string, v.Type.Rows)
 		for i := range rows {

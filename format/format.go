@@ -11,7 +11,9 @@
 // =, ~ and comparisons take a space on each side; ^, the .. of integer
 // ranges, the . of a Go binding, a unary sign, the bracket of an index or a
 // call and the : of a slice take none; a comma and a constraint's name's :
-// are followed by one space. At most one blank line separates statements,
+// are followed by one space. The braces of a keyed table or a categorical
+// dimension's level names (`{"a": 1}`, `{"a", "b"}`) lay out as brackets,
+// not as blocks: no space inside them, line ends kept where they are. At most one blank line separates statements,
 // and a file ends with one newline.
 package format
 
@@ -48,7 +50,12 @@ type printer struct {
 	started bool
 }
 
+// literalBrace is the kind print gives the braces of a table or a level
+// set, so that nothing takes them for a block's.
+const literalBrace parser.TokenKind = -1
+
 func (p *printer) print(toks []parser.Token) {
+	markLiteralBraces(toks)
 	toks = openBlocks(toks)
 	for i, t := range toks {
 		if t.Kind != parser.Newline {
@@ -95,6 +102,43 @@ func openBlocks(toks []parser.Token) []parser.Token {
 		out = append(out, t)
 	}
 	return out
+}
+
+// markLiteralBraces gives literalBrace to the braces whose contents start
+// with a string: a table's or a level set's, as no block's item starts with
+// one.
+func markLiteralBraces(toks []parser.Token) {
+	var literal []bool // per open brace
+	for i, t := range toks {
+		switch {
+		case isPunct(t, "{"):
+			literal = append(literal, startsWithString(toks[i+1:]))
+		case isPunct(t, "}") && len(literal) > 0:
+			t.Kind = literalBrace // the opener's mark, below
+			if !literal[len(literal)-1] {
+				t.Kind = parser.Punct
+			}
+			literal = literal[:len(literal)-1]
+			toks[i] = t
+			continue
+		default:
+			continue
+		}
+		if literal[len(literal)-1] {
+			toks[i].Kind = literalBrace
+		}
+	}
+}
+
+// startsWithString reports whether the first token of toks that is not a
+// line end or a comment is a string.
+func startsWithString(toks []parser.Token) bool {
+	for _, t := range toks {
+		if t.Kind != parser.Newline && t.Kind != parser.Comment {
+			return t.Kind == parser.String
+		}
+	}
+	return false
 }
 
 // spansLines reports whether the block whose contents start toks closes on
@@ -147,10 +191,10 @@ func (p *printer) flush() {
 func (p *printer) indent() int {
 	braces, brackets := p.braces, len(p.brackets)
 	for _, t := range p.line {
-		if t.Kind != parser.Punct || !isCloser(t.Text) {
+		if !isCloser(t) {
 			break
 		}
-		if t.Text == "}" {
+		if isPunct(t, "}") {
 			braces--
 		} else {
 			brackets--
@@ -165,6 +209,14 @@ func (p *printer) indent() int {
 
 // track follows the nesting of blocks and brackets.
 func (p *printer) track(t parser.Token) {
+	if t.Kind == literalBrace {
+		if t.Text == "{" {
+			p.brackets = append(p.brackets, t.Text)
+		} else if len(p.brackets) > 0 {
+			p.brackets = p.brackets[:len(p.brackets)-1]
+		}
+		return
+	}
 	if t.Kind != parser.Punct {
 		return
 	}
@@ -188,8 +240,8 @@ func (p *printer) space(a, b parser.Token, i int) bool {
 	inBrackets := len(p.brackets) > 0 && p.brackets[len(p.brackets)-1] == "["
 	switch {
 	case b.Kind == parser.Comment || a.Kind == parser.Comment:
-		return !isOpener(a) && !(isPunct(b, ")", "]", ","))
-	case isPunct(b, ",", ")", "]"):
+		return !isOpener(a) && !(isPunct(b, ")", "]", ",") || isCloser(b) && b.Kind == literalBrace)
+	case isPunct(b, ",", ")", "]") || b.Kind == literalBrace && b.Text == "}":
 		return false
 	case isOpener(a):
 		return false
@@ -241,9 +293,15 @@ func isPunct(t parser.Token, texts ...string) bool {
 	return false
 }
 
-func isOpener(t parser.Token) bool { return isPunct(t, "(", "[", "{") && t.Text != "{" }
+// isOpener reports whether t opens brackets: ( [ or a literal's {.
+func isOpener(t parser.Token) bool {
+	return isPunct(t, "(", "[") || t.Kind == literalBrace && t.Text == "{"
+}
 
-func isCloser(s string) bool { return s == ")" || s == "]" || s == "}" }
+// isCloser reports whether t closes brackets or a block.
+func isCloser(t parser.Token) bool {
+	return isPunct(t, ")", "]", "}") || t.Kind == literalBrace && t.Text == "}"
+}
 
 // isKeyword reports whether a word is one of the language's keywords.
 func isKeyword(s string) bool { return parser.IsKeyword(s) }

@@ -135,9 +135,14 @@ func (c *converter) dim(d *dim) *ast.Dim {
 	if d.Size != nil {
 		out.Size = c.expr(d.Size)
 	}
-	if d.Interval != nil {
+	switch {
+	case d.Interval != nil:
 		out.Lo, out.Hi = c.expr(d.Interval.Lo), c.expr(d.Interval.Hi)
-	} else {
+	case d.Levels != nil:
+		for _, name := range d.Levels.Names {
+			out.Levels = append(out.Levels, c.stringLit(name))
+		}
+	default:
 		out.Lo, out.Hi, out.Integer = c.expr(d.Range.Lo), c.expr(d.Range.Hi), true
 	}
 	return out
@@ -255,6 +260,12 @@ func (c *converter) operand(o *operand) ast.Expr {
 		}
 	case o.Vec != nil:
 		return c.vecLit(o.Vec)
+	case o.Table != nil:
+		out := &ast.TableLit{Pos: c.span(o.Table)}
+		for _, e := range o.Table.Entries {
+			out.Entries = append(out.Entries, &ast.TableEntry{Pos: c.span(e), Key: c.stringLit(e.Key), Value: c.expr(e.Value)})
+		}
+		return out
 	}
 	x := c.primary(o.X)
 	for _, s := range o.Suffixes {

@@ -19,7 +19,7 @@ import (
 //
 //	expr      = operand (BINARY operand)*        BINARY: or and < <= > >= == != + - * / ^
 //	arith     = operand (ARITH operand)*         ARITH: + - * / ^
-//	operand   = primary suffix* | vecLit | ("-" | "not") operand
+//	operand   = primary suffix* | vecLit | tableLit | ("-" | "not") operand
 //	          | "if" expr "then" expr "else" expr
 //	primary   = call | <number> | <string> | learn | "acquisition" | "(" expr ("," expr)* ")"
 //	call      = <ident> argList?
@@ -27,9 +27,14 @@ import (
 //	argList   = "(" (arg ((?= "," ~")") "," arg)* ","?)? ")"
 //	arg       = <argname> "=" expr | expr
 //	vecLit    = "[" (expr ((?= "," ~"]") "," expr)* ","?)? "]"
+//	tableLit  = "{" entry ((?= "," ~"}") "," entry)* ","? "}"
+//	entry     = <string> ":" expr
+//	levelSet  = "{" <string> ((?= "," ~"}") "," <string>)* ","? "}"
 //	suffix    = "[" (sliceEnd | expr sliceEnd?) "]"
 //	sliceEnd  = ":" expr?
 //
+// Newlines inside a table or level set's braces are skipped (the splitter
+// keeps them inside braces, where blocks need them).
 // It is LL(1), as the statements' grammar is: the next token decides every
 // choice, and a production that has consumed a token is committed.
 
@@ -78,6 +83,10 @@ func (c *call) Parse(lex *lexer.PeekingLexer) error {
 
 func (v *vecLit) Parse(lex *lexer.PeekingLexer) error {
 	return entry(lex, exprParser.atBracket, func(p exprParser) error { return p.vecLit(v) })
+}
+
+func (l *levelSet) Parse(lex *lexer.PeekingLexer) error {
+	return entry(lex, func(p exprParser) bool { return p.at("{") }, func(p exprParser) error { return p.levelSet(l) })
 }
 
 func (s *suffix) Parse(lex *lexer.PeekingLexer) error {
@@ -148,7 +157,7 @@ func (p exprParser) startsOperand() bool {
 		return false
 	}
 	switch t.Value {
-	case "learn", "acquisition", "(", "[", "-", "not", "if":
+	case "learn", "acquisition", "(", "[", "{", "-", "not", "if":
 		return true
 	}
 	return false
@@ -203,6 +212,9 @@ func (p exprParser) operand() (*operand, error) {
 	case p.at("["):
 		o.Vec = &vecLit{}
 		err = p.vecLit(o.Vec)
+	case p.at("{"):
+		o.Table = &tableLit{}
+		err = p.tableLit(o.Table)
 	case p.at("-") || p.at("not"):
 		o.Prefix = &prefixed{Op: p.next().Value}
 		o.Prefix.X, err = p.operand()
@@ -407,6 +419,81 @@ func (p exprParser) vecLit(v *vecLit) error {
 		return err
 	})
 	v.Tokens = p.since(start)
+	return err
+}
+
+// braced reads the comma-separated items of a brace pair whose opener is
+// next, as list does, skipping the newlines the splitter keeps in braces;
+// item must start with the next token, or the error expects expect.
+func (p exprParser) braced(expect string, item func() error) error {
+	p.next() // {
+	for {
+		p.skipNewlines()
+		if err := item(); err != nil {
+			return err
+		}
+		p.skipNewlines()
+		if !p.at(",") {
+			break
+		}
+		p.next()
+		p.skipNewlines()
+		if p.at("}") {
+			break
+		}
+	}
+	if !p.at("}") {
+		return p.expected(`"," | "}"`)
+	}
+	p.next()
+	return nil
+}
+
+func (p exprParser) skipNewlines() {
+	for p.peek().Type == tokNewline {
+		p.next()
+	}
+}
+
+// str reads a string token, or fails expecting what.
+func (p exprParser) str(what string) (*stringLit, error) {
+	if p.peek().Type != tokString {
+		return nil, p.expected(what)
+	}
+	m, quoted := p.one()
+	return &stringLit{m, quoted}, nil
+}
+
+func (p exprParser) tableLit(t *tableLit) error {
+	start := p.cursor()
+	err := p.braced("TableKey", func() error {
+		entryStart := p.cursor()
+		key, err := p.str("TableKey")
+		if err != nil {
+			return err
+		}
+		if err := p.want(":"); err != nil {
+			return err
+		}
+		value, err := p.requiredExpr(expectExpr)
+		if err != nil {
+			return err
+		}
+		t.Entries = append(t.Entries, &tableEntry{matched{p.since(entryStart)}, key, value})
+		return nil
+	})
+	t.Tokens = p.since(start)
+	return err
+}
+
+func (p exprParser) levelSet(l *levelSet) error {
+	start := p.cursor()
+	err := p.braced("LevelName", func() error {
+		name, err := p.str("LevelName")
+		l.Names = append(l.Names, name)
+		return err
+	})
+	l.Tokens = p.since(start)
 	return err
 }
 

@@ -122,6 +122,7 @@ type dim struct {
 	Name     *ident    `parser:"@@"`
 	Size     *expr     `parser:"( '[' @@ ']' )?"`
 	Interval *interval `parser:"'in' ( @@"`
+	Levels   *levelSet `parser:"     | @@"`
 	Range    *intRange `parser:"     | @@ )"`
 	Log      bool      `parser:"@'log'?"`
 }
@@ -136,6 +137,13 @@ type intRange struct {
 	matched
 	Lo *expr `parser:"@@ '..'"`
 	Hi *expr `parser:"@@"`
+}
+
+// levelSet is a categorical dimension's `{"a", "b", ...}`, read by hand
+// (expr.go) so that it may span lines and end with a comma.
+type levelSet struct {
+	matched
+	Names []*stringLit
 }
 
 type candidatesStmt struct {
@@ -329,6 +337,7 @@ type operand struct {
 	X        *primary
 	Suffixes []*suffix
 	Vec      *vecLit
+	Table    *tableLit
 	Prefix   *prefixed
 	If       *ifExpr
 }
@@ -425,6 +434,19 @@ type argName struct {
 type vecLit struct {
 	matched
 	Elems []*expr
+}
+
+// tableLit is `{"a": x, "b": y, ...}`; it allows a trailing comma and may
+// span lines.
+type tableLit struct {
+	matched
+	Entries []*tableEntry
+}
+
+type tableEntry struct {
+	matched
+	Key   *stringLit
+	Value *expr
 }
 
 // parenExpr is `(x)` or a tuple `(a, b, ...)`.

@@ -62,6 +62,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b := &builder{o: &Optimizer{Program: p}}
 	b.distributions()
 	b.specs()
+	b.categorical()
 	b.objectives()
 	b.hyper()
 	b.noise()

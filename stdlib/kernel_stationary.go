@@ -112,6 +112,9 @@ func stationaryEmit(sh shape) registry.KernelDiffEmit {
 			d := g.Fresh(fmt.Sprintf("d%d", i))
 			diffs[i] = d
 			diff := jen.Parens(jen.Id(g.A).Index(jen.Lit(i)).Op("-").Id(g.B).Index(jen.Lit(i)))
+			if g.Categorical(i) {
+				diff = jen.Qual(runtimeKernel, "LevelDistance").Call(jen.Id(g.A).Index(jen.Lit(i)), jen.Id(g.B).Index(jen.Lit(i)), jen.Lit(g.Levels[i]))
+			}
 			if ls[i].Fixed {
 				diff = diff.Op("*").Lit(1 / ls[i].Value)
 			} else {
@@ -144,6 +147,9 @@ func stationaryEmit(sh shape) registry.KernelDiffEmit {
 		grad := make([]jen.Code, g.GradLen())
 		if g.Grad == registry.GradInput {
 			for i, l := range ls {
+				if g.Categorical(i) {
+					continue // the kernel is flat along a categorical component
+				}
 				if l.Fixed {
 					grad[i] = jen.Lit(2 / l.Value).Op("*").Id(dk).Op("*").Id(diffs[i])
 				} else {

@@ -21,10 +21,21 @@ func init() {
 
 // lbfgsEmit holds runtime/search's gradient-based search; the code generator
 // gives it the acquisition's gradient.
+// Over categorical components it alternates L-BFGS-B with changes of level
+// (search.NewMixedLBFGS).
 var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
+	newSearch := jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts")))
+	if g.Levels != nil {
+		levels := make([]jen.Code, len(g.Levels))
+		for i, l := range g.Levels {
+			levels[i] = jen.Lit(l)
+		}
+		newSearch = jen.Qual(runtimeSearch, "NewMixedLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts")),
+			jen.Index().Int().Values(levels...))
+	}
 	return registry.SearchCode{
 		Type:   jen.Op("*").Qual(runtimeSearch, "LBFGS"),
-		New:    jen.Qual(runtimeSearch, "NewLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts"))),
+		New:    newSearch,
 		Memory: searchMemory(g, lbfgsWorkers),
 	}
 }

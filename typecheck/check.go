@@ -11,7 +11,9 @@
 //   - a missing required statement is reported at the first statement of the
 //     file (1:1 when the file is empty), with an example line as the hint;
 //   - lets are visible to every statement wherever they are written, but a let
-//     may use only the lets above it; true and false are predefined besides
+//     may use only the lets above it; a let over domain variables is a
+//     derived quantity, substituted where it is used (where the point is
+//     known), never a dimension; true and false are predefined besides
 //     pi and e; lets and dimensions share one namespace, and may not take the
 //     name of a predefined constant or a built-in function;
 //   - arithmetic is element-wise on vectors and matrices of equal shape, with
@@ -130,6 +132,7 @@ func (c *checker) run() {
 	c.checkProblem()
 	c.checkLets()
 	c.checkDomain()
+	c.checkDerivedLets()
 	c.checkBudget()
 	c.checkSeed()
 	c.loadGoPackages()

@@ -3,6 +3,8 @@ package typecheck
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bocdev/boc/dsl"
@@ -69,6 +71,9 @@ func (c *checker) dim(d *ast.Dim) *ir.Dim {
 		return nil
 	}
 	dim := &ir.Dim{Name: d.Name.Name, Span: d.Pos, Size: 1, Integer: d.Integer, Log: d.Log}
+	if d.Levels != nil {
+		return c.categorical(d, dim)
+	}
 	ok := true
 	if !isNil(d.Size) {
 		n, nok := c.constInt(d.Size, "a vector size", exprCtx{})
@@ -107,6 +112,43 @@ func (c *checker) dim(d *ast.Dim) *ir.Dim {
 	return nil
 }
 
+// categorical checks a dimension of level names: at least two, distinct,
+// each a name ask and status can print as NAME=LEVEL.
+func (c *checker) categorical(d *ast.Dim, dim *ir.Dim) *ir.Dim {
+	ok := true
+	switch {
+	case !isNil(d.Size):
+		c.errorHint(d.Size.Span(), "declare one categorical dimension per choice", "a categorical dimension cannot be a vector")
+		ok = false
+	case d.Log:
+		c.errorf(d.Pos, "a categorical dimension cannot be log-scaled: its levels have no order")
+		ok = false
+	case len(d.Levels) < 2:
+		c.errorHint(d.Pos, `e.g. catalyst in {"Pd", "Ni"}; to fix a choice, use a let`, "a categorical dimension needs at least two levels")
+		ok = false
+	}
+	seen := map[string]bool{}
+	for _, l := range d.Levels {
+		name := l.Value
+		switch {
+		case name == "" || strings.TrimSpace(name) != name || strings.ContainsAny(name, "=\"\n\t\r"):
+			c.errorHint(l.Pos, "a level name is printed as NAME=LEVEL: use letters, digits, spaces inside, - _ . + and the like",
+				"level name %q is not allowed: it is empty, starts or ends with a space, or holds = \" or a control character", name)
+			ok = false
+		case seen[name]:
+			c.errorf(l.Pos, "level %q is listed twice", name)
+			ok = false
+		}
+		seen[name] = true
+		dim.Levels = append(dim.Levels, name)
+	}
+	if !ok {
+		return nil
+	}
+	dim.Lo, dim.Hi = 0, float64(len(dim.Levels)-1)
+	return dim
+}
+
 // bound checks one end of a range.
 func (c *checker) bound(e ast.Expr, integer bool) (float64, bool) {
 	v, ok := c.constExpr(e, constCtx("bounds must be constant"))
@@ -130,6 +172,12 @@ func (c *checker) bound(e ast.Expr, integer bool) (float64, bool) {
 // every one inside the domain; what names one point in messages ("initial
 // point"). ok is false after any error.
 func (c *checker) points(e ast.Expr, what, why string) ([][]float64, bool) {
+	if lit, isLit := e.(*ast.VecLit); isLit && c.declaresCategorical() {
+		if !c.domainOK {
+			return nil, false // the domain's errors say enough
+		}
+		return c.namedPoints(lit, what, why)
+	}
 	v, ok := c.constExpr(e, constCtx(why))
 	if !ok {
 		return nil, false
@@ -166,6 +214,85 @@ func (c *checker) points(e ast.Expr, what, why string) ([][]float64, bool) {
 	return pts, ok
 }
 
+// declaresCategorical reports whether the domain declares a categorical
+// dimension, checked cleanly or not.
+func (c *checker) declaresCategorical() bool {
+	return c.stmts.domain != nil && slices.ContainsFunc(c.stmts.domain.Dims, func(d *ast.Dim) bool { return d != nil && d.Levels != nil })
+}
+
+// namedPoints checks a literal list of points over a domain with
+// categorical dimensions, whose values are written as level names:
+// [[25, "Pd"], ...]. Each point is checked value by value.
+func (c *checker) namedPoints(lit *ast.VecLit, what, why string) ([][]float64, bool) {
+	ok := true
+	pts := make([][]float64, 0, len(lit.Elems))
+	for i, e := range lit.Elems {
+		row, isRow := e.(*ast.VecLit)
+		if !isRow {
+			c.errorHint(e.Span(), "a list of points is [[...], ...]", "expected a point [...], got %s", describeNode(e))
+			ok = false
+			continue
+		}
+		if len(row.Elems) != c.prog.D {
+			c.errorf(row.Pos, "each %s needs %d values (%s), got %d", what, c.prog.D, c.componentList(), len(row.Elems))
+			ok = false
+			continue
+		}
+		p, pok := c.namedPoint(row, why)
+		if !pok {
+			ok = false
+			continue
+		}
+		if msg := c.outside(p); msg != "" {
+			c.errorf(row.Pos, "%s %d is outside the domain: %s", what, i, msg)
+			ok = false
+		}
+		pts = append(pts, p)
+	}
+	return pts, ok
+}
+
+// namedPoint checks one point's values: a level name for a categorical
+// component, a number for the others.
+func (c *checker) namedPoint(row *ast.VecLit, why string) ([]float64, bool) {
+	p := make([]float64, c.prog.D)
+	ok := true
+	for _, d := range c.prog.Dims {
+		for j := d.Offset; j < d.Offset+d.Size; j++ {
+			v, vok := c.constExpr(row.Elems[j], constCtx(why))
+			switch {
+			case !vok:
+				ok = false
+			case d.Categorical() && v.Type.Kind == dsl.String:
+				i, iok := c.levelIndex(row.Elems[j].Span(), d.Type(), v.Text)
+				p[j], ok = float64(i), ok && iok
+			case d.Categorical():
+				c.errorHint(row.Elems[j].Span(), fmt.Sprintf("one of %s", levelList(d.Levels)),
+					"%s is categorical: its value is a level name, got %s", d.Name, v.Type)
+				ok = false
+			case !v.Type.IsNumeric():
+				c.errorf(row.Elems[j].Span(), "%s needs a number, got %s", c.prog.ComponentName(j), v.Type)
+				ok = false
+			default:
+				p[j] = v.Float()
+			}
+		}
+	}
+	return p, ok
+}
+
+// describeNode names what an expression is, for "expected a point, got a
+// number".
+func describeNode(e ast.Expr) string {
+	switch e.(type) {
+	case *ast.NumberLit:
+		return "a number"
+	case *ast.StringLit:
+		return "a string"
+	}
+	return "an expression"
+}
+
 // outside says which component of p leaves the domain, or "".
 func (c *checker) outside(p []float64) string {
 	for _, d := range c.prog.Dims {
@@ -173,6 +300,8 @@ func (c *checker) outside(p []float64) string {
 			x := p[i]
 			name := c.prog.ComponentName(i)
 			switch {
+			case d.Categorical() && (x != math.Trunc(x) || x < d.Lo || x > d.Hi):
+				return fmt.Sprintf("%s = %s is not one of its levels", name, fmtNum(x))
 			case x < d.Lo || x > d.Hi:
 				return fmt.Sprintf("%s = %s is not in %s", name, fmtNum(x), rangeText(d))
 			case d.Integer && x != math.Trunc(x):
@@ -185,10 +314,22 @@ func (c *checker) outside(p []float64) string {
 
 // rangeText renders a dimension's range as the file writes it.
 func rangeText(d *ir.Dim) string {
+	if d.Categorical() {
+		return levelList(d.Levels)
+	}
 	if d.Integer {
 		return fmtNum(d.Lo) + ".." + fmtNum(d.Hi)
 	}
 	return "[" + fmtNum(d.Lo) + ", " + fmtNum(d.Hi) + "]"
+}
+
+// levelList renders level names as the file writes them: {"a", "b"}.
+func levelList(levels []string) string {
+	quoted := make([]string, len(levels))
+	for i, l := range levels {
+		quoted[i] = strconv.Quote(l)
+	}
+	return "{" + strings.Join(quoted, ", ") + "}"
 }
 
 // componentList names the scalar components in order.

@@ -87,6 +87,8 @@ func (c *checker) expr(e ast.Expr, ctx exprCtx) ir.Expr {
 		return c.expr(e.X, ctx)
 	case *ast.VecLit:
 		return c.vecLit(e, ctx)
+	case *ast.TableLit:
+		return c.tableLit(e, ctx)
 	case *ast.UnaryExpr:
 		return c.unary(e, ctx)
 	case *ast.BinaryExpr:
@@ -251,9 +253,12 @@ func (c *checker) binaryOf(e *ast.BinaryExpr, x, y ir.Expr) ir.Expr {
 	if isInvalid(x) || isInvalid(y) {
 		return invalid(e.Pos)
 	}
+	if (e.Op == "==" || e.Op == "!=") && (x.Type().Kind == dsl.Level || y.Type().Kind == dsl.Level) {
+		return c.levelComparison(e, x, y)
+	}
 	typ, msg := binaryType(e.Op, x, y)
 	if msg != "" {
-		c.errorf(e.OpPos, "%s", msg)
+		c.errorHint(e.OpPos, levelHint(x, y), "%s", msg)
 		return invalid(e.Pos)
 	}
 	xv, xConst := constOf(x)
@@ -383,6 +388,9 @@ func (c *checker) index(e *ast.IndexExpr, ctx exprCtx) ir.Expr {
 	index := c.expr(e.Index, ctx)
 	if isInvalid(index) {
 		return invalid(e.Pos)
+	}
+	if v, ok := constOf(x); ok && v.Type.Kind == dsl.Table {
+		return c.tableIndex(e, v, index)
 	}
 	if _, isConst := constOf(index); !isConst {
 		return c.lookup(e, x, index)
@@ -560,7 +568,7 @@ func usesDomain(e ir.Expr) bool {
 	case *ir.CondExpr:
 		return usesDomain(e.Cond) || usesDomain(e.Then) || usesDomain(e.Else)
 	case *ir.IndexExpr:
-		return usesDomain(e.X)
+		return usesDomain(e.X) || usesDomain(e.Index)
 	case *ir.SliceExpr:
 		return usesDomain(e.X)
 	case *ir.VecExpr:

@@ -30,6 +30,10 @@ type symbol struct {
 	dim    *ir.Dim    // dimensions that checked cleanly
 	failed bool       // the let or dimension had errors: uses are silently invalid
 	used   bool
+	// derived marks a let over domain variables, a quantity of the point:
+	// derivation is its checked expression, substituted where it is used.
+	derived    bool
+	derivation ir.Expr
 }
 
 // scope holds every name of the file. Lets are visible to every statement,
@@ -109,8 +113,17 @@ func (c *checker) declared(id *ast.Ident) *symbol {
 	return nil
 }
 
-// checkLets evaluates the lets in source order.
+// checkLets evaluates the constant lets in source order; the derived ones,
+// which use domain variables (directly or through earlier derived lets),
+// wait for the domain (checkDerivedLets). Which is which is read from the
+// names a let's expression mentions, before any is checked, because the
+// domain's bounds may use constant lets.
 func (c *checker) checkLets() {
+	for _, s := range c.stmts.lets {
+		if sym := c.declared(s.Name); sym != nil && !isNil(s.Value) {
+			sym.derived = c.mentionsDomain(s.Value)
+		}
+	}
 	for _, s := range c.stmts.lets {
 		c.stmtSpan = s.Pos
 		if s.Name == nil {
@@ -118,6 +131,9 @@ func (c *checker) checkLets() {
 			continue
 		}
 		sym := c.declared(s.Name)
+		if sym != nil && sym.derived {
+			continue
+		}
 		self := sym
 		if self == nil { // a rejected name: still check the value, then drop it
 			self = &symbol{kind: letSym, name: s.Name.Name, decl: s.Name.Pos}
@@ -132,6 +148,51 @@ func (c *checker) checkLets() {
 			sym.failed = true
 		}
 	}
+}
+
+// checkDerivedLets checks the lets over domain variables, once the domain is
+// known.
+func (c *checker) checkDerivedLets() {
+	for _, s := range c.stmts.lets {
+		sym := c.declared(s.Name)
+		if sym == nil || !sym.derived {
+			continue
+		}
+		c.stmtSpan = s.Pos
+		x := c.expr(s.Value, exprCtx{domain: true, let: sym})
+		if isInvalid(x) {
+			sym.failed = true
+			continue
+		}
+		sym.derivation = x
+	}
+}
+
+// mentionsDomain reports whether e names a domain dimension or a derived
+// let (lets and dimensions share one namespace, so a name is one or the
+// other). The names of functions and of arguments are not values.
+func (c *checker) mentionsDomain(e ast.Expr) bool {
+	found := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if sym := c.scope.names[n.Name]; sym != nil && (sym.kind == dimSym || sym.derived) {
+				found = true
+			}
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				ast.Inspect(a, visit)
+			}
+			return false
+		case *ast.Arg:
+			ast.Inspect(n.Value, visit)
+			return false
+		}
+		return !found
+	}
+	ast.Inspect(e, visit)
+	return found
 }
 
 // reportUnusedLets warns about lets nothing refers to, except those that
@@ -170,6 +231,17 @@ func (c *checker) ident(id *ast.Ident, ctx exprCtx) ir.Expr {
 					"%s is declared after let %s, at line %d; a let can only use earlier lets", sym.name, ctx.let.name, sym.decl.Start.Line)
 			}
 			return invalid(id.Pos)
+		}
+		if sym.derived {
+			if !ctx.domain {
+				c.errorHint(id.Pos, fmt.Sprintf("let %s is a quantity of the point, derived from domain variables", sym.name),
+					"%s depends on the domain; %s", id.Name, ctx.why)
+				return invalid(id.Pos)
+			}
+			if sym.derivation == nil {
+				return invalid(id.Pos)
+			}
+			return sym.derivation
 		}
 	case dimSym:
 		if !ctx.domain {

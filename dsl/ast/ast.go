@@ -64,6 +64,7 @@ type DomainStmt struct {
 //	n in 1..10            integer range (Integer true)
 //	p[4] in [0, pi]       vector (Size = 4)
 //	lr in [1e-4, 1] log   log-scaled (Log true)
+//	cat in {"a", "b"}     categorical (Levels; Lo and Hi nil)
 type Dim struct {
 	Pos     dsl.Span
 	Name    *Ident
@@ -71,6 +72,7 @@ type Dim struct {
 	Lo, Hi  Expr
 	Integer bool
 	Log     bool
+	Levels  []*StringLit // a categorical dimension's level names, in source order
 }
 
 // CandidatesStmt is `candidates CALL` or `candidates file "x.csv"`.
@@ -286,6 +288,20 @@ type VecLit struct {
 	Elems []Expr
 }
 
+// TableLit is `{"a": x, "b": y, ...}`: values keyed by the level names of
+// a categorical dimension.
+type TableLit struct {
+	Pos     dsl.Span
+	Entries []*TableEntry
+}
+
+// TableEntry is one `"key": value` of a table.
+type TableEntry struct {
+	Pos   dsl.Span
+	Key   *StringLit
+	Value Expr
+}
+
 // TupleExpr is `(a, b, ...)` with two or more elements (input-noise targets).
 type TupleExpr struct {
 	Pos   dsl.Span
@@ -357,6 +373,7 @@ func (e *Ident) expr()      {}
 func (e *NumberLit) expr()  {}
 func (e *StringLit) expr()  {}
 func (e *VecLit) expr()     {}
+func (e *TableLit) expr()   {}
 func (e *TupleExpr) expr()  {}
 func (e *ParenExpr) expr()  {}
 func (e *UnaryExpr) expr()  {}
@@ -370,6 +387,8 @@ func (e *LearnExpr) expr()  {}
 func (e *NumberLit) Span() dsl.Span  { return e.Pos }
 func (e *StringLit) Span() dsl.Span  { return e.Pos }
 func (e *VecLit) Span() dsl.Span     { return e.Pos }
+func (e *TableLit) Span() dsl.Span   { return e.Pos }
+func (e *TableEntry) Span() dsl.Span { return e.Pos }
 func (e *TupleExpr) Span() dsl.Span  { return e.Pos }
 func (e *ParenExpr) Span() dsl.Span  { return e.Pos }
 func (e *UnaryExpr) Span() dsl.Span  { return e.Pos }

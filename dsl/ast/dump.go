@@ -92,7 +92,7 @@ func describe(n Node) (header, trailer string, children []field) {
 		return "DomainStmt", "", list("Dims", n.Dims)
 	case *Dim:
 		return "Dim" + flag("integer", n.Integer) + flag("log", n.Log), "",
-			[]field{{"Name", n.Name}, {"Size", n.Size}, {"Lo", n.Lo}, {"Hi", n.Hi}}
+			append([]field{{"Name", n.Name}, {"Size", n.Size}, {"Lo", n.Lo}, {"Hi", n.Hi}}, list("Levels", n.Levels)...)
 	case *CandidatesStmt:
 		return "CandidatesStmt", "", []field{{"Call", n.Call}, {"File", n.File}}
 	case *ObjectiveStmt:
@@ -148,6 +148,10 @@ func describe(n Node) (header, trailer string, children []field) {
 		return "StringLit " + strconv.Quote(n.Value), "", nil
 	case *VecLit:
 		return "VecLit", "", list("Elems", n.Elems)
+	case *TableLit:
+		return "TableLit", "", list("Entries", n.Entries)
+	case *TableEntry:
+		return "TableEntry", "", []field{{"Key", n.Key}, {"Value", n.Value}}
 	case *TupleExpr:
 		return "TupleExpr", "", list("Elems", n.Elems)
 	case *ParenExpr:

@@ -153,9 +153,16 @@ func (d *dumper) dim(dim *Dim) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s ", dim.Name, dim.Type())
 	lo, hi := dsl.RealValue(dim.Lo), dsl.RealValue(dim.Hi)
-	if dim.Integer {
+	switch {
+	case dim.Categorical():
+		quoted := make([]string, len(dim.Levels))
+		for i, l := range dim.Levels {
+			quoted[i] = strconv.Quote(l)
+		}
+		fmt.Fprintf(&b, "{%s}", strings.Join(quoted, ", "))
+	case dim.Integer:
 		fmt.Fprintf(&b, "%s..%s", lo, hi)
-	} else {
+	default:
 		fmt.Fprintf(&b, "[%s, %s]", lo, hi)
 	}
 	if dim.Log {

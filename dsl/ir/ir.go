@@ -47,11 +47,20 @@ type Dim struct {
 	Integer bool // integer range lo..hi (both ends included)
 	Log     bool // searched on a log scale (lo > 0)
 	Lo, Hi  float64
+	// Levels are a categorical dimension's level names, in declaration
+	// order; nil otherwise. A point holds the index of its level, so Lo is
+	// 0 and Hi len(Levels)−1.
+	Levels []string
 }
 
-// Type returns real, int or vec[Size].
+// Categorical reports whether d's values are level names.
+func (d *Dim) Categorical() bool { return d.Levels != nil }
+
+// Type returns real, int, a level of d or vec[Size].
 func (d *Dim) Type() dsl.Type {
 	switch {
+	case d.Categorical():
+		return dsl.LevelOf(d.Name)
 	case d.Vector:
 		return dsl.VecOf(d.Size)
 	case d.Integer:

@@ -9,15 +9,29 @@ import (
 
 // Dim describes one dimension of the problem's domain, in declaration order;
 // a vector dimension of Size n occupies n consecutive components of a point.
+// A categorical dimension's component holds the index of its level in
+// Levels, and reads as the level's name.
 type Dim struct {
 	Name   string
 	Size   int
 	Vector bool
+	Levels []string // a categorical dimension's level names; nil otherwise
+}
+
+// Level returns the name of the level a categorical dimension's component
+// holds at index v, and whether v is one.
+func (d Dim) Level(v float64) (string, bool) {
+	i := int(v)
+	if float64(i) != v || i < 0 || i >= len(d.Levels) {
+		return "", false
+	}
+	return d.Levels[i], true
 }
 
 // Point is a point of the domain as a JSON object from dimension names to
-// values, in declaration order; a vector dimension's value is an array. It
-// is what a command reads under "x", and what a program prints of a point.
+// values, in declaration order; a vector dimension's value is an array, a
+// categorical one's the name of its level. It is what a command reads under
+// "x", and what a program prints of a point.
 type Point struct {
 	Dims []Dim
 	X    []float64
@@ -41,6 +55,14 @@ func (p Point) MarshalJSON() ([]byte, error) {
 		b = append(b, ':')
 		values := p.X[off : off+d.Size]
 		off += d.Size
+		if d.Levels != nil {
+			level, ok := d.Level(values[0])
+			if !ok {
+				return nil, fmt.Errorf("%s = %v is not one of its levels", d.Name, values[0])
+			}
+			b = strconv.AppendQuote(b, level)
+			continue
+		}
 		if !d.Vector {
 			b = appendNumber(b, values[0])
 			continue

@@ -283,3 +283,16 @@ func (k *Stationary) AddGradParams(a, b []float64, w float64, grad []float64) fl
 	}
 	return value
 }
+
+// LevelDistance is the distance a stationary kernel sees between two
+// categorical components in unit coordinates, (level + ½)/levels: 0 for the
+// same level, 1 — as far as the ends of a continuous component — for two
+// different ones. With a lengthscale ℓ per component, exp(−δ/(2ℓ²)) is the
+// overlap kernel of the levels (a one-hot embedding's distance, so every
+// stationary family stays positive definite).
+func LevelDistance(a, b, levels float64) float64 {
+	if math.Abs(a-b)*levels < 0.5 {
+		return 0
+	}
+	return 1
+}

@@ -579,7 +579,7 @@ func formatPoint(dims []Dim, x []float64) string {
 			continue
 		}
 		if !d.Vector {
-			b.WriteString(formatValue(x[off]))
+			b.WriteString(formatComponent(d, x[off]))
 		} else {
 			b.WriteByte('[')
 			for j, v := range x[off : off+d.Size] {

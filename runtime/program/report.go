@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bocdev/boc/runtime/journal"
 	"github.com/bocdev/boc/runtime/plot"
@@ -209,8 +210,12 @@ func reportSettings(p Problem) [][2]string {
 	}
 	rows := [][2]string{{"goal", goal}, {"budget", strconv.Itoa(p.Budget) + " evaluations"}, {"seed", strconv.FormatUint(p.Seed, 10)}}
 	names := componentNames(p.Dims)
+	dims := componentDims(p.Dims)
 	for i, name := range names {
-		if i < len(p.Lower) && i < len(p.Upper) {
+		switch {
+		case dims[i].Levels != nil:
+			rows = append(rows, [2]string{name, "one of " + strings.Join(dims[i].Levels, ", ")})
+		case i < len(p.Lower) && i < len(p.Upper):
 			rows = append(rows, [2]string{name, "[" + formatValue(p.Lower[i]) + ", " + formatValue(p.Upper[i]) + "]"})
 		}
 	}
@@ -531,6 +536,7 @@ func inlineSVG(what string, write func(io.Writer) error) (template.HTML, error) 
 // and rows.
 func trialTable(p Problem, s *study) ([]string, [][]string) {
 	names := componentNames(p.Dims)
+	dims := componentDims(p.Dims)
 	columns := append([]string{"trial", "state", "evaluation"}, names...)
 	if p.several() {
 		columns = append(columns, p.objectiveNames()...)
@@ -557,7 +563,7 @@ func trialTable(p Problem, s *study) ([]string, [][]string) {
 		for i := range names {
 			row = append(row, "")
 			if i < len(t.x) {
-				row[len(row)-1] = formatValue(t.x[i])
+				row[len(row)-1] = formatComponent(dims[i], t.x[i])
 			}
 		}
 		r := t.result
@@ -603,6 +609,26 @@ func optional(ok bool, value func() float64) string {
 
 // componentNames name a point's components: a dimension's name, a vector
 // dimension's with its index from 1, x[1] say.
+// componentDims is the dimension of each component, in order.
+func componentDims(dims []Dim) []Dim {
+	var out []Dim
+	for _, d := range dims {
+		for range d.Size {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// formatComponent renders a component's value: its level's name for a
+// categorical dimension, the number otherwise.
+func formatComponent(d Dim, v float64) string {
+	if level, ok := d.Level(v); ok {
+		return level
+	}
+	return formatValue(v)
+}
+
 func componentNames(dims []Dim) []string {
 	var names []string
 	for _, d := range dims {

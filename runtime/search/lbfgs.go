@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync/atomic"
 
 	"github.com/bocdev/boc/runtime/design"
@@ -61,6 +62,15 @@ type lbfgsCore struct {
 
 	sobol *design.Sobol
 
+	// The categorical components (levels.go): levels per component, 0 for
+	// the others; nil when there are none.
+	levels []int
+	// combos is the number of level combinations when the search
+	// enumerates them (at most maxEnumerated), 0 when it does not;
+	// enumerating is set while Maximize scores.
+	combos      int
+	enumerating bool
+
 	candidates []float64 // (raw+restarts)×dim: Sobol points, then starts
 	nStarts    int
 	lo, hi     []float64 // the unit box
@@ -75,7 +85,9 @@ type lbfgsCore struct {
 
 	perWorker []worker
 
-	// The merged best candidates, best first, and the refinement of each.
+	// The merged best candidates, best first, and the refinement of each;
+	// when combinations are enumerated, the best of each combination not
+	// among them follow.
 	topIndex   []int
 	topValue   []float64
 	nTop       int
@@ -105,6 +117,11 @@ type worker struct {
 	topIndex []int
 	topValue []float64
 	nTop     int
+	// The best candidate of each level combination this worker scored
+	// (index −1: none yet), when combinations are enumerated.
+	comboIndex []int
+	comboValue []float64
+	moved      []float64 // dim: a point with one categorical component changed
 }
 
 // NewLBFGS returns a searcher over [0,1]^dim that scores raw Sobol candidates
@@ -112,26 +129,37 @@ type worker struct {
 // workers. All memory is allocated and the worker goroutines started here. It
 // panics unless 1 <= dim <= design.MaxSobolDim, raw >= 0 and restarts >= 1,
 // which the compiler guarantees.
-func NewLBFGS(dim, raw, restarts int) *LBFGS {
-	if raw < 0 || restarts < 1 {
-		panic(fmt.Sprintf("search: raw = %d, restarts = %d", raw, restarts))
+func NewLBFGS(dim, raw, restarts int) *LBFGS { return NewMixedLBFGS(dim, raw, restarts, nil) }
+
+// NewMixedLBFGS is NewLBFGS over a domain with categorical components:
+// levels[j] is component j's number of levels (its unit coordinate is
+// (level + ½)/levels), 0 for a continuous or integer one; nil for none. The
+// search then alternates between the continuous components (L-BFGS-B) and
+// the categorical ones (levels.go).
+func NewMixedLBFGS(dim, raw, restarts int, levels []int) *LBFGS {
+	if raw < 0 || restarts < 1 || levels != nil && len(levels) != dim {
+		panic(fmt.Sprintf("search: raw = %d, restarts = %d, %d levels for %d components", raw, restarts, len(levels), dim))
 	}
+	combos := enumerated(levels)
 	sobol, err := design.NewSobol(dim, 0)
 	if err != nil {
 		panic(err)
 	}
 	workers := min(runtime.GOMAXPROCS(0), restarts)
+	refinements := restarts + combos
 	c := &lbfgsCore{
 		dim: dim, raw: raw, restarts: restarts, workers: workers,
 		sobol:      sobol,
+		levels:     slices.Clone(levels),
+		combos:     combos,
 		candidates: make([]float64, (raw+restarts)*dim),
 		lo:         make([]float64, dim),
 		hi:         make([]float64, dim),
 		perWorker:  make([]worker, workers),
-		topIndex:   make([]int, restarts),
-		topValue:   make([]float64, restarts),
-		refined:    make([]float64, restarts*dim),
-		refinedVal: make([]float64, restarts),
+		topIndex:   make([]int, refinements),
+		topValue:   make([]float64, refinements),
+		refined:    make([]float64, refinements*dim),
+		refinedVal: make([]float64, refinements),
 		wake:       make([]chan struct{}, workers),
 		done:       make(chan struct{}, workers),
 	}
@@ -147,6 +175,11 @@ func NewLBFGS(dim, raw, restarts int) *LBFGS {
 			topValue:  make([]float64, restarts),
 			end:       make([]float64, dim),
 			trial:     make([]float64, dim),
+		}
+		if levels != nil {
+			pw.moved = make([]float64, dim)
+			pw.comboIndex = make([]int, combos)
+			pw.comboValue = make([]float64, combos)
 		}
 		pw.optimiser.MaxIterations = refineIterations
 		pw.optimiser.GradTol = 0
@@ -202,9 +235,12 @@ func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uin
 	}
 	n := s.raw + s.nStarts
 	s.nStarts = 0
+	s.placeLevels(n)
 	defer s.release()
 	s.fg, s.feasible = fg, feasible
+	s.enumerating = s.combos > 0
 	s.score(s.candidates, n)
+	s.enumerating = false
 	if s.nTop == 0 {
 		return math.NaN(), ErrNoFeasible
 	}
@@ -236,7 +272,7 @@ func (s *LBFGS) MaximizeFinite(fg ValueGrad, feasible func(u []float64) bool, po
 
 // release drops the caller's functions so the searcher does not keep them
 // alive between calls.
-func (s *LBFGS) release() { s.fg, s.feasible, s.points = nil, nil, nil }
+func (s *LBFGS) release() { s.fg, s.feasible, s.points, s.enumerating = nil, nil, nil, false }
 
 // score evaluates the first n rows of points on the workers and merges their
 // best lists into topIndex/topValue: the best restarts by value, ties to the
@@ -246,14 +282,20 @@ func (c *lbfgsCore) score(points []float64, n int) {
 	c.points, c.nPoints = points, n
 	for w := range c.perWorker {
 		c.perWorker[w].nTop = 0
+		if c.enumerating {
+			c.perWorker[w].resetCombos()
+		}
 	}
 	c.run(scoreTask)
 	c.nTop = 0
 	for w := range c.perWorker {
 		pw := &c.perWorker[w]
 		for r := range pw.nTop {
-			c.nTop = insertTop(c.topIndex, c.topValue, c.nTop, pw.topIndex[r], pw.topValue[r])
+			c.nTop = insertTop(c.topIndex[:c.restarts], c.topValue, c.nTop, pw.topIndex[r], pw.topValue[r])
 		}
+	}
+	if c.enumerating {
+		c.addComboBests()
 	}
 }
 
@@ -349,6 +391,9 @@ func (pw *worker) scoreChunk(chunk int) {
 		}
 		if v := c.fg(pw.index, u, nil); !math.IsNaN(v) {
 			pw.nTop = insertTop(pw.topIndex, pw.topValue, pw.nTop, i, v)
+			if c.enumerating {
+				pw.recordCombo(u, i, v)
+			}
 		}
 	}
 }
@@ -371,6 +416,9 @@ func (pw *worker) refine(r int) {
 	if !(value >= c.topValue[r]) {
 		copy(x, start)
 		value = c.topValue[r]
+	}
+	if c.levels != nil {
+		value = pw.moveLevels(x, value)
 	}
 	c.refinedVal[r] = value
 }

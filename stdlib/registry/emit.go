@@ -133,6 +133,12 @@ type KernelGen struct {
 	Args
 	D    int    // number of scalar components of an input
 	A, B string // names of the two inputs
+	// Levels holds, per component, a categorical component's number of
+	// levels (its unit coordinate is (level + ½)/levels) and 0 for the
+	// others; nil when there are none. A stationary kernel measures a
+	// categorical component by whether the levels differ (runtime/kernel's
+	// LevelDistance), and its input gradient there is 0.
+	Levels []int
 	// Fresh returns a local name not yet used in the function, based on prefix.
 	Fresh func(prefix string) string
 
@@ -211,6 +217,9 @@ type Hyper struct {
 	Value float64
 	Index int // the learned value's index j in the hyperparameter vector; −1 if fixed
 }
+
+// Categorical reports whether component i is categorical (Levels).
+func (g *KernelGen) Categorical(i int) bool { return g.Levels != nil && g.Levels[i] > 0 }
 
 // GradLen is the length of KernelCode.Grad for g.Grad.
 func (g *KernelGen) GradLen() int {
@@ -563,6 +572,9 @@ type InitEmit func(g *InitGen) []jen.Code
 type SearchGen struct {
 	Args
 	D int // dimension of the unit cube searched
+	// Levels holds each categorical component's number of levels, 0 for
+	// the other components; nil when there are none (KernelGen.Levels).
+	Levels []int
 }
 
 // SearchCode says how the emitted optimiser holds its acquisition search.

@@ -47,8 +47,8 @@ var (
 	Upper = Point{10.0, 15.0, 3.0}
 )
 
-// Integer marks the components that take whole numbers, Log those searched on a
-// logarithmic scale.
+// Integer marks the components that take whole numbers (a categorical one its
+// level's index), Log those searched on a logarithmic scale.
 var (
 	Integer = [Dim]bool{false, false, true}
 	Log     = [Dim]bool{false, false, false}

@@ -47,8 +47,8 @@ var (
 	Upper = Point{0.1, 8.0, 0.5}
 )
 
-// Integer marks the components that take whole numbers, Log those searched on a
-// logarithmic scale.
+// Integer marks the components that take whole numbers (a categorical one its
+// level's index), Log those searched on a logarithmic scale.
 var (
 	Integer = [Dim]bool{false, true, false}
 	Log     = [Dim]bool{true, false, false}

@@ -1,0 +1,76 @@
+package plan
+
+import (
+	"slices"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// A categorical component holds its level's index; the model's kernel
+// measures it by whether two levels differ (registry.KernelGen.Levels), which
+// the stationary kernels do. categorical refuses what does not measure
+// levels that way yet, at the statement that asks for it.
+func (b *builder) categorical() {
+	p := b.o.Program
+	i := slices.IndexFunc(p.Dims, (*ir.Dim).Categorical)
+	if i < 0 {
+		return
+	}
+	dim := p.Dims[i].Name
+	refuse := func(span dsl.Span, what, hint string) {
+		b.report(dsl.Errorf(span, "%s with a categorical dimension (%s) is not supported yet", what, dim).WithHint("%s", hint))
+	}
+	if m := p.Model; m != nil && b.o.Model.Kernel != nil {
+		if k := nonStationary(b.o.Model.Kernel); k != nil {
+			b.report(dsl.Errorf(k.Span, "kernel %s treats every component as a number; a categorical dimension (%s) needs a stationary kernel", name(k), dim).
+				WithHint("use se, matern12, matern32, matern52, rq or rqmix, or sums and products of them"))
+		}
+		if b.o.InputModel() {
+			refuse(m.Span, "model "+name(m), "use model gp")
+		}
+	}
+	if a := p.Acquisition; a != nil && b.o.Unscented() {
+		refuse(a.Span, "acquisition "+name(a), "use an acquisition that does not draw the input noise, e.g. ucb or ei")
+	}
+	if p.Candidates != nil {
+		refuse(p.Candidates.Span, "a candidates set", "search the domain instead")
+	}
+	if p.Objective.Binding.Kind == ir.GoBinding {
+		refuse(p.Objective.Binding.Span, "a go objective", "use exec, external or an expression")
+	}
+	if p.Objective.Outputs != nil {
+		refuse(p.Objective.Binding.Span, "several objectives", "optimise one objective")
+	}
+	for _, c := range p.Constraints {
+		if !c.Known {
+			refuse(c.Span, "a measured constraint", "use a known constraint over the domain")
+			break
+		}
+	}
+}
+
+// nonStationary returns the first kernel of the tree under k that measures
+// components as numbers (one with no family and no nested kernel), or nil.
+func nonStationary(k *ir.Call) *ir.Call {
+	p, ok := registry.ByID(k.Plugin)
+	if !ok {
+		return nil
+	}
+	composite := false
+	for _, a := range k.Args {
+		if nested, isCall := a.Value.(*ir.Call); isCall {
+			if q, _ := registry.ByID(nested.Plugin); q != nil && q.Kind == registry.Kernel {
+				composite = true
+				if bad := nonStationary(nested); bad != nil {
+					return bad
+				}
+			}
+		}
+	}
+	if p.Family == "" && !composite {
+		return k
+	}
+	return nil
+}

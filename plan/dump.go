@@ -10,6 +10,23 @@ import (
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
+// choicesLine describes the categorical dimensions, "" without any:
+// "catalyst 4 levels, solvent 3 levels; 12 combinations".
+func choicesLine(p *ir.Program) string {
+	var parts []string
+	combinations := 1.0
+	for _, d := range p.Dims {
+		if d.Categorical() {
+			parts = append(parts, fmt.Sprintf("%s %d levels", d.Name, len(d.Levels)))
+			combinations *= float64(len(d.Levels))
+		}
+	}
+	if parts == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s; %g combinations", strings.Join(parts, ", "), combinations)
+}
+
 // Fprint writes o in a stable, line-oriented form, for
 // `boc check --dump plan` and golden tests.
 func Fprint(w io.Writer, o *Optimizer) {
@@ -23,6 +40,9 @@ func Fprint(w io.Writer, o *Optimizer) {
 		linked = append(linked, strings.TrimPrefix(path, "github.com/bocdev/boc/"))
 	}
 	fmt.Fprintf(w, "links %s\n", strings.Join(linked, " "))
+	if choices := choicesLine(p); choices != "" {
+		fmt.Fprintf(w, "choices %s\n", choices)
+	}
 	fmt.Fprintf(w, "learned %d values (kernel %d, model %d)\n", o.Hyper.Size, o.Hyper.Kernel, o.Hyper.Size-o.Hyper.Kernel)
 	for _, s := range o.Hyper.Slots {
 		at := fmt.Sprint(s.Index)

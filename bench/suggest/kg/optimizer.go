@@ -47,8 +47,8 @@ var (
 	Upper = Point{1.0, 1.0, 1.0, 1.0}
 )
 
-// Integer marks the components that take whole numbers, Log those searched on a
-// logarithmic scale.
+// Integer marks the components that take whole numbers (a categorical one its
+// level's index), Log those searched on a logarithmic scale.
 var (
 	Integer = [Dim]bool{false, false, false, false}
 	Log     = [Dim]bool{false, false, false, false}

@@ -223,6 +223,7 @@ func (g *generator) domainDecls(f *jen.File) {
 	if g.hasInteger() {
 		g.snapDecl(f)
 	}
+	g.conditionalDecls(f)
 }
 
 func flags(cs []component, flag func(component) bool) []jen.Code {
@@ -245,6 +246,7 @@ func (g *generator) fromUnitDecl(f *jen.File) {
 	for i, c := range g.components {
 		body = append(body, jen.Id("x").Index(jen.Lit(i)).Op("=").Add(c.fromUnit(jen.Id("u").Index(jen.Lit(i)))))
 	}
+	body = append(body, g.imputeValues()...)
 	body = append(body, jen.Return(jen.Id("x")))
 	f.Comment("fromUnit maps unit coordinates to user units: lo + u·(hi − lo), on the log")
 	f.Comment("scale for log components, rounded for integer ones, clamped to the bounds.")
@@ -268,6 +270,7 @@ func (g *generator) toUnitDecl(f *jen.File) {
 			))
 		}
 	}
+	body = append(body, g.imputeValues()...)
 	for i, c := range g.components {
 		body = append(body, jen.Id("u").Index(jen.Lit(i)).Op("=").Add(c.toUnit(x(i))))
 	}
@@ -285,6 +288,7 @@ func (g *generator) snapDecl(f *jen.File) {
 			body = append(body, jen.Add(u).Op("=").Add(c.toUnit(c.fromUnit(u))))
 		}
 	}
+	body = append(body, g.imputeUnits()...)
 	f.Comment("snap moves the integer components of unit coordinates onto whole numbers, so")
 	f.Comment("that the acquisition is scored where the objective can be evaluated.")
 	f.Func().Id("snap").Params(jen.Id("u").Op("*").Index(jen.Id("Dim")).Float64()).Block(body...)

@@ -100,7 +100,7 @@ func (g *generator) program(importPath string) []File {
 	fields := []kv{
 		{"Name", jen.Lit(g.p.Name)},
 		{"Source", jen.Lit(g.source())},
-		{"Dims", g.layout(programPath)},
+		{"Dims", g.layout(programPath, lib)},
 		{"Budget", lib("Budget")},
 		{"Seed", lib("Seed")},
 	}

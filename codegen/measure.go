@@ -199,7 +199,7 @@ func (g *generator) measureDecl(f *jen.File) {
 		case ir.ExecBinding:
 			if needLayout && !layoutDeclared {
 				f.Comment("layout names the dimensions of a Point for the commands' input.")
-				f.Var().Id("layout").Op("=").Add(g.layout(commandPath))
+				f.Var().Id("layout").Op("=").Add(g.layout(commandPath, jen.Id))
 				layoutDeclared = true
 			}
 			args := make([]jen.Code, len(m.Exec))

@@ -123,7 +123,7 @@ func (g *generator) commandDecls(f *jen.File) {
 	f.Comment("commandLine is the objective's command line.")
 	f.Var().Id("commandLine").Op("=").Index().String().Values(args...)
 	f.Comment("layout names the dimensions of a Point for the command's input.")
-	f.Var().Id("layout").Op("=").Add(g.layout(commandPath))
+	f.Var().Id("layout").Op("=").Add(g.layout(commandPath, jen.Id))
 }
 
 // goCall calls the Go function of binding b at x, with ctx first when it
@@ -188,8 +188,9 @@ func isMajorVersion(elem string) bool {
 }
 
 // layout is a []Dim literal of package path (runtime/command's, or
-// runtime/program's alias of it) describing the dimensions, in order.
-func (g *generator) layout(path string) jen.Code {
+// runtime/program's alias of it) describing the dimensions, in order; lib
+// names the library's identifiers where it is emitted (jen.Id inside it).
+func (g *generator) layout(path string, lib func(string) *jen.Statement) jen.Code {
 	dims := make([]jen.Code, len(g.p.Dims))
 	for i, d := range g.p.Dims {
 		fields := []kv{{"Name", jen.Lit(d.Name)}, {"Size", jen.Lit(d.Size)}}
@@ -198,6 +199,9 @@ func (g *generator) layout(path string) jen.Code {
 		}
 		if d.Categorical() {
 			fields = append(fields, kv{"Levels", jen.Index().String().Values(stringLits(d.Levels)...)})
+		}
+		if d.When != nil {
+			fields = append(fields, kv{"Active", activeField(d, lib)})
 		}
 		dims[i] = keyed(false, fields...)
 	}

@@ -136,14 +136,19 @@ func (g *generator) searchDecls(f *jen.File) {
 }
 
 // zeroIntegerGrad zeroes grad along integer components, where the snapped
-// score is piecewise constant; nothing without them.
+// score is piecewise constant, and along the components that do not exist at
+// u; nothing without them.
 func (g *generator) zeroIntegerGrad() jen.Code {
 	if !g.hasInteger() {
 		return jen.Null()
 	}
-	return jen.For(jen.Id("j").Op(":=").Range().Id("grad")).Block(
+	zero := jen.For(jen.Id("j").Op(":=").Range().Id("grad")).Block(
 		jen.If(jen.Id("Integer").Index(jen.Id("j"))).Block(jen.Id("grad").Index(jen.Id("j")).Op("=").Lit(0.0)),
 	)
+	if g.conditionals() != nil {
+		return jen.Add(zero).Line().Id("zeroInactive").Call(jen.Id("u"), jen.Id("grad"))
+	}
+	return zero
 }
 
 // kernelGradAt is the emitted call of kernelGradA with the optimiser's

@@ -135,6 +135,9 @@ func (c *converter) dim(d *dim) *ast.Dim {
 	if d.Size != nil {
 		out.Size = c.expr(d.Size)
 	}
+	if d.When != nil {
+		out.When = c.expr(d.When)
+	}
 	switch {
 	case d.Interval != nil:
 		out.Lo, out.Hi = c.expr(d.Interval.Lo), c.expr(d.Interval.Hi)

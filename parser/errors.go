@@ -75,7 +75,7 @@ func hintFor(tok lexer.Token, expected []string, st statement) string {
 		return fmt.Sprintf("`%s` is a keyword and cannot be used as a name", tok.Value)
 	case tok.Type == tokArgName:
 		return "`=` names arguments in a call; to compare, write `==`"
-	case isStatementKeyword(tok):
+	case slices.Contains(statementKeywords, tok.Value): // a keyword, or one the splitter took for a name
 		return "each statement starts on its own line"
 	case tok.Type == tokIdent:
 		var words []string

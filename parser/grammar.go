@@ -125,6 +125,7 @@ type dim struct {
 	Levels   *levelSet `parser:"     | @@"`
 	Range    *intRange `parser:"     | @@ )"`
 	Log      bool      `parser:"@'log'?"`
+	When     *expr     `parser:"( 'when' @@ )?"`
 }
 
 type interval struct {

@@ -113,6 +113,8 @@ func (sp *splitter) add(i int, t lexer.Token) {
 	}
 	if isWord(t) && sp.namesArgument(i) {
 		t.Type = tokArgName
+	} else if sp.namesValue(i, t) {
+		t.Type = tokIdent
 	}
 	sp.keep(t)
 	sp.cur.end = tokenEnd(t)
@@ -131,6 +133,24 @@ func (sp *splitter) namesArgument(i int) bool {
 	inParens := len(sp.stack) > 0 && sp.stack[len(sp.stack)-1].tok.Value == "("
 	return inParens && i+1 < len(sp.toks) && sp.toks[i+1].Value == "="
 }
+
+// namesValue reports whether the statement keyword t at i is used as a
+// name (a dimension called model or seed): anywhere after the start of a
+// statement, except at the start of a line in a block, where it is a name
+// only when `in` follows (`model in {"a", "b"}` declares a dimension;
+// `seed [[0, 0]]` is a constraint's option).
+func (sp *splitter) namesValue(i int, t lexer.Token) bool {
+	if !isStatementKeyword(t) || len(sp.cur.tokens) == 0 {
+		return false
+	}
+	if last := sp.cur.tokens[len(sp.cur.tokens)-1]; last.Type == tokNewline || last.Value == "{" {
+		return sp.followedByIn(i)
+	}
+	return true
+}
+
+// followedByIn reports whether the token after i is `in`.
+func (sp *splitter) followedByIn(i int) bool { return i+1 < len(sp.toks) && sp.toks[i+1].Value == "in" }
 
 // foreignOperatorHints help users of other languages.
 var foreignOperatorHints = map[string]string{
@@ -273,7 +293,7 @@ func (sp *splitter) nextLineStartsStatement(i int) bool {
 	if !isStatementKeyword(t) {
 		return false
 	}
-	if i+1 < len(sp.toks) && sp.toks[i+1].Value == "=" {
+	if i+1 < len(sp.toks) && sp.toks[i+1].Value == "=" || sp.followedByIn(i) {
 		return false
 	}
 	inBraces := sp.stack[len(sp.stack)-1].tok.Value == "{"

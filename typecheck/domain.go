@@ -54,6 +54,64 @@ func (c *checker) checkDomain() {
 		sym.dim = dim
 	}
 	c.domainOK = ok
+	for _, d := range s.Dims {
+		if d != nil && !isNil(d.When) {
+			if sym := c.declared(dimName(d)); sym != nil && sym.dim != nil {
+				c.condition(d, sym.dim)
+			} else {
+				c.expr(d.When, exprCtx{domain: true}) // report its own errors
+			}
+		}
+	}
+}
+
+// condition checks the condition of a conditional dimension: a bool over
+// categorical dimensions declared above it (levels compared, combined with
+// and, or, not). The IR's condition also requires the conditions of those
+// dimensions, so that a choice that does not exist never enables another.
+func (c *checker) condition(d *ast.Dim, dim *ir.Dim) {
+	x := c.expr(d.When, exprCtx{domain: true})
+	if isInvalid(x) {
+		c.domainOK = false
+		return
+	}
+	if x.Type().Kind != dsl.Bool {
+		c.errorHint(d.When.Span(), `e.g. gamma in [1e-3, 10] log when kernel == "rbf"`, "a condition must be a bool, got %s", x.Type())
+		c.domainOK = false
+		return
+	}
+	if v, isConst := constOf(x); isConst {
+		hint := "remove `when`: the dimension always exists"
+		if !v.Truth {
+			hint = "remove the dimension: it never exists"
+		}
+		c.errorHint(d.When.Span(), hint, "the condition of %s is always %t", dim.Name, v.Truth)
+		c.domainOK = false
+		return
+	}
+	when := x
+	ok := true
+	ir.Inspect(x, func(e ir.Expr) {
+		v, isVar := e.(*ir.VarExpr)
+		switch {
+		case !isVar || !ok:
+		case !v.Dim.Categorical():
+			c.errorHint(v.At, "a condition chooses by level, e.g. when kernel == \"rbf\"",
+				"the condition of %s may use only categorical dimensions; %s is not one", dim.Name, v.Dim.Name)
+			ok = false
+		case v.Dim.Offset >= dim.Offset:
+			c.errorHint(v.At, fmt.Sprintf("declare %s above %s", v.Dim.Name, dim.Name),
+				"the condition of %s uses %s, declared below it", dim.Name, v.Dim.Name)
+			ok = false
+		case v.Dim.When != nil:
+			when = &ir.BinaryExpr{At: x.Span(), Op: "and", X: when, Y: v.Dim.When, Typ: dsl.BoolType}
+		}
+	})
+	if !ok {
+		c.domainOK = false
+		return
+	}
+	dim.When = when
 }
 
 func dimName(d *ast.Dim) *ast.Ident {

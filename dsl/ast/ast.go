@@ -65,6 +65,7 @@ type DomainStmt struct {
 //	p[4] in [0, pi]       vector (Size = 4)
 //	lr in [1e-4, 1] log   log-scaled (Log true)
 //	cat in {"a", "b"}     categorical (Levels; Lo and Hi nil)
+//	g in [0, 1] when c == "a"   conditional: exists only where When holds
 type Dim struct {
 	Pos     dsl.Span
 	Name    *Ident
@@ -73,6 +74,7 @@ type Dim struct {
 	Integer bool
 	Log     bool
 	Levels  []*StringLit // a categorical dimension's level names, in source order
+	When    Expr         // the condition of a conditional dimension; nil otherwise
 }
 
 // CandidatesStmt is `candidates CALL` or `candidates file "x.csv"`.

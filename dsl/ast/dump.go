@@ -92,7 +92,7 @@ func describe(n Node) (header, trailer string, children []field) {
 		return "DomainStmt", "", list("Dims", n.Dims)
 	case *Dim:
 		return "Dim" + flag("integer", n.Integer) + flag("log", n.Log), "",
-			append([]field{{"Name", n.Name}, {"Size", n.Size}, {"Lo", n.Lo}, {"Hi", n.Hi}}, list("Levels", n.Levels)...)
+			append(append([]field{{"Name", n.Name}, {"Size", n.Size}, {"Lo", n.Lo}, {"Hi", n.Hi}}, list("Levels", n.Levels)...), field{"When", n.When})
 	case *CandidatesStmt:
 		return "CandidatesStmt", "", []field{{"Call", n.Call}, {"File", n.File}}
 	case *ObjectiveStmt:

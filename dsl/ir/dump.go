@@ -168,6 +168,9 @@ func (d *dumper) dim(dim *Dim) {
 	if dim.Log {
 		b.WriteString(" log")
 	}
+	if dim.When != nil {
+		fmt.Fprintf(&b, " when %s", SExpr(dim.When))
+	}
 	if dim.Size == 1 {
 		fmt.Fprintf(&b, " component %d", dim.Offset)
 	} else {

@@ -51,6 +51,11 @@ type Dim struct {
 	// order; nil otherwise. A point holds the index of its level, so Lo is
 	// 0 and Hi len(Levels)−1.
 	Levels []string
+	// When is a conditional dimension's condition, a bool expression over
+	// categorical dimensions declared before it, with the conditions of
+	// those that are conditional themselves folded in: the dimension exists
+	// exactly where When holds. Nil for a dimension that always exists.
+	When Expr
 }
 
 // Categorical reports whether d's values are level names.

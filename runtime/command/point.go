@@ -16,7 +16,14 @@ type Dim struct {
 	Size   int
 	Vector bool
 	Levels []string // a categorical dimension's level names; nil otherwise
+	// Active reports whether a conditional dimension exists at point x;
+	// nil for a dimension that always exists. Where it does not, a point's
+	// JSON and text leave it out.
+	Active func(x []float64) bool
 }
+
+// Exists reports whether d exists at point x.
+func (d Dim) Exists(x []float64) bool { return d.Active == nil || d.Active(x) }
 
 // Level returns the name of the level a categorical dimension's component
 // holds at index v, and whether v is one.
@@ -30,7 +37,8 @@ func (d Dim) Level(v float64) (string, bool) {
 
 // Point is a point of the domain as a JSON object from dimension names to
 // values, in declaration order; a vector dimension's value is an array, a
-// categorical one's the name of its level. It is what a command reads under
+// categorical one's the name of its level, and a conditional dimension that
+// does not exist at the point is left out. It is what a command reads under
 // "x", and what a program prints of a point.
 type Point struct {
 	Dims []Dim
@@ -46,15 +54,19 @@ func (p Point) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("a point has %d components, its dimensions %d", len(p.X), size)
 	}
 	b := []byte{'{'}
-	off := 0
-	for i, d := range p.Dims {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendQuote(b, d.Name)
-		b = append(b, ':')
+	off, written := 0, 0
+	for _, d := range p.Dims {
 		values := p.X[off : off+d.Size]
 		off += d.Size
+		if !d.Exists(p.X) {
+			continue
+		}
+		if written > 0 {
+			b = append(b, ',')
+		}
+		written++
+		b = strconv.AppendQuote(b, d.Name)
+		b = append(b, ':')
 		if d.Levels != nil {
 			level, ok := d.Level(values[0])
 			if !ok {

@@ -564,25 +564,30 @@ func runCommand(ctx context.Context, p Problem, args []string, stdout, stderr io
 // formatValue formats a number for people: six significant digits.
 func formatValue(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
-// formatPoint writes x as name=value pairs, vector dimensions as [a b c].
+// formatPoint writes x as name=value pairs, vector dimensions as [a b c],
+// leaving out the conditional dimensions that do not exist at x.
 func formatPoint(dims []Dim, x []float64) string {
 	var b strings.Builder
 	off := 0
-	for i, d := range dims {
-		if i > 0 {
+	for _, d := range dims {
+		at := off
+		off += d.Size
+		if at+d.Size <= len(x) && !d.Exists(x) {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(d.Name)
 		b.WriteByte('=')
-		if off+d.Size > len(x) {
+		switch {
+		case at+d.Size > len(x):
 			b.WriteString("?")
-			continue
-		}
-		if !d.Vector {
-			b.WriteString(formatComponent(d, x[off]))
-		} else {
+		case !d.Vector:
+			b.WriteString(formatComponent(d, x[at]))
+		default:
 			b.WriteByte('[')
-			for j, v := range x[off : off+d.Size] {
+			for j, v := range x[at : at+d.Size] {
 				if j > 0 {
 					b.WriteByte(' ')
 				}
@@ -590,7 +595,6 @@ func formatPoint(dims []Dim, x []float64) string {
 			}
 			b.WriteByte(']')
 		}
-		off += d.Size
 	}
 	return b.String()
 }

@@ -564,6 +564,9 @@ func trialTable(p Problem, s *study) ([]string, [][]string) {
 			row = append(row, "")
 			if i < len(t.x) {
 				row[len(row)-1] = formatComponent(dims[i], t.x[i])
+				if !dims[i].Exists(t.x) {
+					row[len(row)-1] = "—"
+				}
 			}
 		}
 		r := t.result

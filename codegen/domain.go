@@ -101,6 +101,14 @@ func (g *generator) hasCategorical() bool {
 	return false
 }
 
+func intLits(xs []int) []jen.Code {
+	out := make([]jen.Code, len(xs))
+	for i, x := range xs {
+		out[i] = jen.Lit(x)
+	}
+	return out
+}
+
 func stringLits(names []string) []jen.Code {
 	out := make([]jen.Code, len(names))
 	for i, n := range names {

@@ -185,7 +185,7 @@ func (g *generator) baseKernelDecl(f *jen.File) {
 func (g *generator) blockLiteral(c *ir.Call, d int) (block jen.Code, learned bool) {
 	p, _ := registry.ByID(c.Plugin)
 	names := newNamer("h", "a", "b", "k")
-	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh, NumHyper: g.o.Hyper.Size}
+	kg := &registry.KernelGen{Args: registry.Args{Call: c}, D: d, A: "a", B: "b", Fresh: names.fresh, NumHyper: g.o.Hyper.Size, Levels: g.levelCounts(d)}
 	kg.Hyper = func(name string, i int) registry.Hyper {
 		h := g.hyperValue(&kg.Args, name, i)
 		learned = learned || !h.Fixed

@@ -92,6 +92,9 @@ func (g *generator) constraintModel(kname string, c *plan.OutputModel) ([]jen.Co
 		jen.List(jen.Id(kname), jen.Id("err")).Op(":=").Qual(runtimeKernel, "Named").Call(jen.Lit(c.Family), number(c.Variance).code, number(c.Alpha).code, jen.Index().Float64().Values(ls...)),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(what+c.Name+": %w"), jen.Id("err")))),
 	}
+	if levels := g.levelCounts(g.p.D); levels != nil {
+		kernel = append(kernel, jen.Id(kname).Dot("SetLevels").Call(jen.Index().Int().Values(intLits(levels)...)))
+	}
 	fields := []kv{{"Name", jen.Lit(c.Name)}, {"Kernel", jen.Id(kname)}}
 	if anyTrue(c.Learned) {
 		learned := make([]jen.Code, len(c.Learned))

@@ -213,8 +213,8 @@ func (g *generator) recordMeasured() jen.Code {
 }
 
 // searchConfig is the fields of runtime/multi's Config of the search: the
-// initial design's units, the L-BFGS search's size, the known constraints
-// and the integer components.
+// initial design's units, the L-BFGS search's size, the known constraints,
+// the integer components and the categorical ones' levels.
 func (g *generator) searchConfig() []kv {
 	search := &registry.Args{Call: g.p.Search}
 	cfg := []kv{
@@ -231,6 +231,9 @@ func (g *generator) searchConfig() []kv {
 	if g.hasInteger() {
 		cfg = append(cfg, kv{"Integer", whole(jen.Id("Integer"))},
 			kv{"Snap", jen.Func().Params(jen.Id("u").Index().Float64()).Block(jen.Id("snap").Call(unit()))})
+	}
+	if levels := g.levelCounts(g.p.D); levels != nil {
+		cfg = append(cfg, kv{"Levels", jen.Index().Int().Values(intLits(levels)...)})
 	}
 	return cfg
 }

@@ -32,6 +32,11 @@ func problemWith(lines ...string) string {
 	return "problem demo\ndomain {\n    x in [0, 1]\n    y in [0, 1]\n}\nobjective minimize sphere(x, y)\nbudget 10\n" + strings.Join(lines, "\n") + "\n"
 }
 
+// categoricalWith is problemWith with y categorical.
+func categoricalWith(lines ...string) string {
+	return strings.NewReplacer("y in [0, 1]", `y in {"a", "b"}`, "sphere(x, y)", `x + (if y == "a" then 0 else 1)`).Replace(problemWith(lines...))
+}
+
 // severalWith is a small valid problem with two objectives and extra
 // statements, from line 11.
 func severalWith(lines ...string) string {
@@ -163,6 +168,12 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{11, 13, "acquisition ei scores one objective; this problem has 2", "ehvi or parego"}}},
 		{"an acquisition of several objectives with one", problemWith("acquisition parego"),
 			[]wantDiag{{8, 13, "acquisition parego needs several objectives; this problem has one", "objective exec"}}},
+		{"a kernel that measures a categorical component as a number", categoricalWith("model gp(kernel = linear)"),
+			[]wantDiag{{8, 19, "kernel linear treats every component as a number; a categorical dimension (y) needs a stationary kernel", "se, matern12"}}},
+		{"a go objective over a categorical dimension", strings.Replace(categoricalWith(), `x + (if y == "a" then 0 else 1)`, `go "github.com/bocdev/boc/typecheck/testdata/field".Measure`, 1),
+			[]wantDiag{{6, 20, "a go objective with a categorical dimension (y) is not supported yet", "exec, external"}}},
+		{"candidates over a categorical dimension", categoricalWith("candidates uniform_ball(n = 10, radius = 1)"),
+			[]wantDiag{{8, 1, "candidates over a domain with categorical dimensions are not supported yet", "search the domain"}}},
 		{"the plan's errors wait for the checker's", problemWith(
 			"search test_unbuilt",
 			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_value_only(scale = learn))"),

@@ -8,10 +8,11 @@ import (
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
-// A categorical component holds its level's index; the model's kernel
-// measures it by whether two levels differ (registry.KernelGen.Levels), which
-// the stationary kernels do. categorical refuses what does not measure
-// levels that way yet, at the statement that asks for it.
+// A categorical component holds its level's index; every kernel measures it
+// by whether two levels differ (registry.KernelGen.Levels, the measured
+// outputs' runtime/kernel.Stationary.SetLevels), which the stationary kernels
+// do. categorical refuses what does not measure levels that way yet, at the
+// statement that asks for it.
 func (b *builder) categorical() {
 	p := b.o.Program
 	i := slices.IndexFunc(p.Dims, (*ir.Dim).Categorical)
@@ -27,27 +28,9 @@ func (b *builder) categorical() {
 			b.report(dsl.Errorf(k.Span, "kernel %s treats every component as a number; a categorical dimension (%s) needs a stationary kernel", name(k), dim).
 				WithHint("use se, matern12, matern32, matern52, rq or rqmix, or sums and products of them"))
 		}
-		if b.o.InputModel() {
-			refuse(m.Span, "model "+name(m), "use model gp")
-		}
-	}
-	if a := p.Acquisition; a != nil && b.o.Unscented() {
-		refuse(a.Span, "acquisition "+name(a), "use an acquisition that does not draw the input noise, e.g. ucb or ei")
-	}
-	if p.Candidates != nil {
-		refuse(p.Candidates.Span, "a candidates set", "search the domain instead")
 	}
 	if p.Objective.Binding.Kind == ir.GoBinding {
 		refuse(p.Objective.Binding.Span, "a go objective", "use exec, external or an expression")
-	}
-	if p.Objective.Outputs != nil {
-		refuse(p.Objective.Binding.Span, "several objectives", "optimise one objective")
-	}
-	for _, c := range p.Constraints {
-		if !c.Known {
-			refuse(c.Span, "a measured constraint", "use a known constraint over the domain")
-			break
-		}
 	}
 }
 

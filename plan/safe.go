@@ -101,8 +101,8 @@ func (b *builder) safety() {
 		for _, d := range p.Dims {
 			for range d.Size {
 				m := per
-				if d.Integer && !d.Log && int(d.Hi-d.Lo)+1 < m {
-					m = int(d.Hi-d.Lo) + 1
+				if (d.Integer || d.Categorical()) && !d.Log && int(d.Hi-d.Lo)+1 < m {
+					m = int(d.Hi-d.Lo) + 1 // every whole number, every level
 				}
 				s.Grid = append(s.Grid, max(m, 2))
 				s.Points *= max(m, 2)

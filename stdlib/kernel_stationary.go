@@ -44,8 +44,8 @@ const runtimeKernel = "github.com/bocdev/boc/runtime/kernel"
 var blockFamilies = map[string]string{"se": "SE", "matern12": "Matern12", "matern32": "Matern32", "matern52": "Matern52", "rq": "RQ", "rqmix": "RQMix"}
 
 // stationaryBlock emits the kernel as a runtime/kernel.Block: its family,
-// s², 1/ℓ_i² per component, and rq's shape or rqmix's per-term 1/ℓ_a²
-// unless they are all 1.
+// s², 1/ℓ_i² per component, rq's shape or rqmix's per-term 1/ℓ_a² unless
+// they are all 1, and the categorical components' levels.
 func stationaryBlock(g *registry.KernelGen) jen.Code {
 	name := pluginName(g.Call)
 	invSquared := func(param string, n int) []jen.Code {
@@ -66,6 +66,13 @@ func stationaryBlock(g *registry.KernelGen) jen.Code {
 	}
 	if g.Call.Arg("alpha") != nil {
 		fields[jen.Id("Alpha")] = g.Hyper("alpha", 0).Code
+	}
+	if g.Levels != nil {
+		levels := make([]jen.Code, len(g.Levels))
+		for i, l := range g.Levels {
+			levels[i] = jen.Lit(float64(l))
+		}
+		fields[jen.Id("Levels")] = jen.Index().Float64().Values(levels...)
 	}
 	if g.Call.Arg(termLengthscale) != nil {
 		for t := range rqMixShapes {

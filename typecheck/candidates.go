@@ -25,6 +25,10 @@ func (c *checker) checkCandidates() {
 		return
 	}
 	c.stmtSpan = s.Pos
+	if c.declaresCategorical() {
+		c.errorHint(s.Pos, "search the domain instead", "candidates over a domain with categorical dimensions are not supported yet")
+		return
+	}
 	cand := &ir.Candidates{Span: s.Pos}
 	switch {
 	case s.File != nil:

@@ -182,6 +182,8 @@ func (c *checker) targetDim(id *ast.Ident) (*ir.Dim, bool) {
 func (c *checker) additiveNoise(dim *ir.Dim, sp dsl.Span) bool {
 	kind := ""
 	switch {
+	case dim.Categorical():
+		kind = "a categorical"
 	case dim.Integer:
 		kind = "an integer"
 	case dim.Log:
@@ -189,7 +191,7 @@ func (c *checker) additiveNoise(dim *ir.Dim, sp dsl.Span) bool {
 	default:
 		return true
 	}
-	c.errorHint(sp, "input noise perturbs a component additively in its own units; integer and log-scaled dimensions cannot take it — declare the dimension as a real interval",
+	c.errorHint(sp, "input noise perturbs a component additively in its own units; categorical, integer and log-scaled dimensions cannot take it — declare the dimension as a real interval",
 		"%s is %s dimension; input noise cannot perturb it", dim.Name, kind)
 	return false
 }

@@ -37,6 +37,10 @@ type Block struct {
 	// divides r in the term of shape a: one value per shape of rqMixShapes,
 	// in order (AIRBO's per-term lengthscales); nil for none.
 	TermInvSquared []float64
+	// Levels holds, per component, a categorical component's number of
+	// levels and 0 for the others; nil when there are none. The kernel
+	// measures a categorical component by LevelDistance.
+	Levels []float64
 }
 
 // Eval returns k(a, b).
@@ -85,7 +89,7 @@ func (k Block) unitPairSum(u, v []float64, d int, wu, wv []float64) float64 {
 	// would, to the same bits, and computes the distances itself; the
 	// chunks take the pairs from where it stops.
 	start := 0
-	if !weighted && d == 1 && k.Family == RQMix && len(k.InvSquared) == 1 {
+	if !weighted && d == 1 && k.Family == RQMix && len(k.InvSquared) == 1 && k.Levels == nil {
 		c := k.rqMixScales()
 		start = rqMixPairSumVector(u, v, k.InvSquared[0], &c, &sum)
 	}
@@ -334,6 +338,31 @@ const rqMixFractionMax = 1e300
 
 // squaredDistances writes r² between a and each point to out.
 func (k Block) squaredDistances(a, points, out []float64) {
+	k.numericDistances(a, points, out)
+	if k.Levels != nil {
+		k.levelDistances(a, points, out)
+	}
+}
+
+// levelDistances corrects the squared distances in out for the categorical
+// components, which numericDistances measured as numbers.
+func (k Block) levelDistances(a, points, out []float64) {
+	d := len(a)
+	for i, levels := range k.Levels[:d] {
+		if levels == 0 {
+			continue
+		}
+		inv := k.InvSquared[min(i, len(k.InvSquared)-1)]
+		for j := range out {
+			t := a[i] - points[j*d+i]
+			out[j] += (LevelDistance(a[i], points[j*d+i], levels) - t*t) * inv
+		}
+	}
+}
+
+// numericDistances writes r² between a and each point to out, every
+// component measured as a number.
+func (k Block) numericDistances(a, points, out []float64) {
 	d := len(a)
 	if len(k.InvSquared) == 1 {
 		inv := k.InvSquared[0]

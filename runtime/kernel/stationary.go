@@ -52,6 +52,32 @@ type Stationary struct {
 	lengthscales []float64
 	invSquared   []float64 // 1/ℓ_i², kept in step with lengthscales
 	alpha        float64   // RQ's shape; unused otherwise
+	levels       []float64 // per component, a categorical one's levels (SetLevels); nil for none
+}
+
+// SetLevels makes the kernel measure categorical components by
+// LevelDistance: levels[i] is component i's number of levels (its unit
+// coordinate is (level + ½)/levels), 0 for a component measured as a
+// number. Its gradient in a categorical component is 0. Call it before the
+// kernel is evaluated; nil measures every component as a number.
+func (k *Stationary) SetLevels(levels []int) {
+	k.levels = nil
+	if levels == nil {
+		return
+	}
+	k.levels = make([]float64, len(levels))
+	for i, l := range levels {
+		k.levels[i] = float64(l)
+	}
+}
+
+// diff is the difference between a and b along component i that the
+// kernel's distance squares.
+func (k *Stationary) diff(a, b []float64, i int) float64 {
+	if k.levels != nil && k.levels[i] > 0 {
+		return LevelDistance(a[i], b[i], k.levels[i])
+	}
+	return a[i] - b[i]
 }
 
 // NewStationary returns the kernel of family f (not RQ, see NewRQ) with
@@ -135,6 +161,13 @@ func (k *Stationary) Family() Family { return k.family }
 func (k *Stationary) r2(a, b []float64) float64 {
 	b = b[:len(a)]
 	s := 0.0
+	if k.levels != nil {
+		for i := range a {
+			d := k.diff(a, b, i)
+			s += d * d * k.invSquaredAt(i)
+		}
+		return s
+	}
 	if len(k.invSquared) == 1 {
 		for i := range a {
 			d := a[i] - b[i]
@@ -200,7 +233,7 @@ func (k *Stationary) Eval(a, b []float64) float64 {
 // the kernel vectors of many points, the bulk of a batch prediction, cost a
 // fraction of as many Evals.
 func (k *Stationary) Row(a, points, out []float64) {
-	Block{Family: k.family, Variance: k.variance, Alpha: k.alpha, InvSquared: k.invSquared}.Row(a, points, out)
+	Block{Family: k.family, Variance: k.variance, Alpha: k.alpha, InvSquared: k.invSquared, Levels: k.levels}.Row(a, points, out)
 }
 
 // AddGradX adds w·∂k(a, b)/∂a to grad and returns k(a, b):
@@ -210,7 +243,9 @@ func (k *Stationary) AddGradX(a, b []float64, w float64, grad []float64) float64
 	c := 2 * w * k.variance * dg
 	b, grad = b[:len(a)], grad[:len(a)]
 	for i := range a {
-		grad[i] += c * (a[i] - b[i]) * k.invSquaredAt(i)
+		if k.levels == nil || k.levels[i] == 0 { // flat along a categorical component
+			grad[i] += c * (a[i] - b[i]) * k.invSquaredAt(i)
+		}
 	}
 	return k.variance * g
 }
@@ -273,7 +308,7 @@ func (k *Stationary) AddGradParams(a, b []float64, w float64, grad []float64) fl
 	} else {
 		b = b[:len(a)]
 		for i := range a {
-			d := a[i] - b[i]
+			d := k.diff(a, b, i)
 			grad[1+i] += c * d * d * k.invSquared[i]
 		}
 	}

@@ -50,8 +50,10 @@ type Config struct {
 	// Design holds the initial design's points in unit coordinates,
 	// row-major, suggested in order before any search.
 	Design []float64
-	// Raw and Restarts configure the search (search.NewLBFGS).
+	// Raw and Restarts configure the search (search.NewMixedLBFGS), and
+	// Levels its categorical components (nil for none).
 	Raw, Restarts int
+	Levels        []int
 	// Feasible reports whether a unit point meets the known constraints;
 	// nil when there are none. It is called from several goroutines.
 	Feasible func(u []float64) bool
@@ -121,11 +123,13 @@ func New(cfg Config) (*Optimizer, error) {
 		return nil, fmt.Errorf("multi: a design of %d values is not made of %d-component points", len(cfg.Design), dim)
 	case (cfg.Integer == nil) != (cfg.Snap == nil) || cfg.Integer != nil && len(cfg.Integer) != dim:
 		return nil, errors.New("multi: Integer and Snap go together, Integer with a value per component")
+	case cfg.Levels != nil && len(cfg.Levels) != dim:
+		return nil, errors.New("multi: Levels needs a value per component")
 	}
 	var s *search.LBFGS
 	workers := 1
 	if cfg.Safety == nil {
-		s = search.NewLBFGS(dim, cfg.Raw, cfg.Restarts)
+		s = search.NewMixedLBFGS(dim, cfg.Raw, cfg.Restarts, cfg.Levels)
 		workers = s.Workers()
 	}
 	models, err := outcome.New(cfg.Outputs, dim, cfg.Capacity, workers, len(cfg.Design)/dim)

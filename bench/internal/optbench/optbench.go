@@ -19,8 +19,9 @@ import (
 	_ "github.com/bocdev/boc/stdlib" // registers the built-in plugins
 )
 
-// Point is the point type of an emitted optimiser over four components.
-type Point interface{ ~[4]float64 }
+// Point is the point type of an emitted optimiser over four components, or
+// seven (bench/suggest/mixed).
+type Point interface{ ~[4]float64 | ~[7]float64 }
 
 // Optimizer is the part of an emitted optimiser the benchmarks drive.
 type Optimizer[P Point] interface {
@@ -32,16 +33,29 @@ type Optimizer[P Point] interface {
 type Problem[P Point] struct {
 	New       func() Optimizer[P]
 	Objective func(P) float64
+	// FromUnit maps a point of the unit cube to the domain (the emitted
+	// fromUnit, for a domain with whole-number or categorical components);
+	// nil when the domain is the unit cube.
+	FromUnit func(u []float64) P
 }
 
-// Data returns n points drawn uniformly from [0,1]^4 with a fixed seed and
-// the objective's values at them.
+// Data returns n points drawn uniformly from the unit cube with a fixed
+// seed, mapped to the domain by FromUnit, and the objective's values at
+// them.
 func (p Problem[P]) Data(n int) (xs []P, ys []float64) {
 	rng := rand.New(rand.NewPCG(2024, 11))
 	xs, ys = make([]P, n), make([]float64, n)
 	for i := range xs {
-		for c := range xs[i] {
-			xs[i][c] = rng.Float64()
+		u := make([]float64, len(xs[i]))
+		for c := range u {
+			u[c] = rng.Float64()
+		}
+		if p.FromUnit != nil {
+			xs[i] = p.FromUnit(u)
+		} else {
+			for c := range u {
+				xs[i][c] = u[c]
+			}
 		}
 		ys[i] = p.Objective(xs[i])
 	}

@@ -18,6 +18,12 @@ less the known minimum):
     reactor  a reactor: catalyst (4), solvent (3) and temperature; the cost
              of the catalyst, a solvent's shift of the best temperature and
              an interaction (Ni in dmso); minimum -0.3
+    svm      a conditional SVM-like space: kernel (linear, rbf, poly), C on a
+             log scale, gamma only for rbf and degree only for poly, a
+             validation error made of per-kernel quadratics in the decades;
+             minimum 0.12 (rbf, C = 10, gamma = 10^-1.5). Optuna asks for
+             gamma and degree only under their kernel (define-by-run); boc's
+             integer encoding has them always, unused where they do not apply
 
 Methods:
 
@@ -100,6 +106,24 @@ REACTOR_COST = {"Pd": 5.0, "Pt": 7.5, "Ni": 1.0, "Cu": 0.8}
 REACTOR_BOOST = {"water": 0.0, "ethanol": 0.6, "dmso": 1.1}
 
 
+def svm(x):
+    decade = math.log10(x["c"])
+    if x["kernel"] == "linear":
+        return 0.3 + 0.05 * (decade - 0.5) ** 2
+    if x["kernel"] == "rbf":
+        return 0.12 + 0.04 * (decade - 1) ** 2 + 0.08 * (math.log10(x["gamma"]) + 1.5) ** 2
+    return 0.18 + 0.03 * decade ** 2 + 0.02 * (x["degree"] - 3) ** 2
+
+
+def svm_conditional(trial, x):
+    """Asks Optuna for svm's conditional components where they exist
+    (define-by-run)."""
+    if x["kernel"] == "rbf":
+        x["gamma"] = trial.suggest_float("gamma", 1e-3, 10, log=True)
+    if x["kernel"] == "poly":
+        x["degree"] = trial.suggest_int("degree", 2, 5)
+
+
 def reactor(x):
     heat = (x["temperature"] - 20) / 70
     bonus = -0.5 if x["catalyst"] == "Ni" and x["solvent"] == "dmso" else 0
@@ -155,17 +179,32 @@ PROBLEMS = {
         "coded": "(heat - 0.3 * boosts[solvent])^2 + costs[catalyst] / 5 + (if catalyst == 2 and solvent == 2 then -0.5 else 0)",
         "f": reactor, "minimum": -0.3, "budget": 30,
     },
+    "svm": {
+        "continuous": [("c", 1e-2, 1e2, "log")],
+        "choices": [("kernel", ["linear", "rbf", "poly"])],
+        "conditional": [("gamma", "[1e-3, 10] log", 'kernel == "rbf"'), ("degree", "2..5", 'kernel == "poly"')],
+        "ask_conditional": svm_conditional,
+        "lets": ["let decade = log(c) / log(10)",
+                 "let linear = 0.3 + 0.05 * (decade - 0.5)^2",
+                 "let rbf = 0.12 + 0.04 * (decade - 1)^2 + 0.08 * (log(gamma) / log(10) + 1.5)^2",
+                 "let poly = 0.18 + 0.03 * decade^2 + 0.02 * (degree - 3)^2"],
+        "named": 'if kernel == "linear" then linear else if kernel == "rbf" then rbf else poly',
+        "coded": "if kernel == 0 then linear else if kernel == 1 then rbf else poly",
+        "f": svm, "minimum": 0.12, "budget": 30,
+    },
 }
 
 
 def source(name, coded):
     p = PROBLEMS[name]
-    dims = [f"    {n} in [{lo}, {hi}]" for n, lo, hi in p["continuous"]]
+    dims = [f"    {n} in [{c[1]}, {c[2]}]" + (" log" if len(c) > 3 else "") for c in p["continuous"] for n in [c[0]]]
     for n, levels in p["choices"]:
         if coded:
             dims.append(f"    {n} in 0..{len(levels) - 1}")
         else:
             dims.append(f"    {n} in {{" + ", ".join(f'"{l}"' for l in levels) + "}")
+    for n, domain, when in p.get("conditional", []):
+        dims.append(f"    {n} in {domain}" + ("" if coded else f" when {when}"))
     lets = p["lets"] + p.get("coded_lets" if coded else "named_lets", [])
     lines = [f"problem {name}", ""] + lets + ["", "domain {"] + dims + ["}", "",
              f"objective minimize {p['coded' if coded else 'named']}", f"budget {p['budget']}", "seed 1", ""]
@@ -210,9 +249,11 @@ def optuna_regret(name, seeds, multivariate):
     p = PROBLEMS[name]
 
     def objective(trial):
-        x = {n: trial.suggest_float(n, lo, hi) for n, lo, hi in p["continuous"]}
+        x = {c[0]: trial.suggest_float(c[0], c[1], c[2], log=len(c) > 3) for c in p["continuous"]}
         for n, levels in p["choices"]:
             x[n] = trial.suggest_categorical(n, levels)
+        if "ask_conditional" in p:
+            p["ask_conditional"](trial, x)
         return p["f"](x)
 
     regrets = []

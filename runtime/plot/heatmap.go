@@ -18,12 +18,15 @@ import (
 // (X[j], Y[i]) on a grid of increasing X and Y, with points over it (the
 // observations, say) and a legend of its colours; level lines mark the
 // colours' bounds. Pale, when not nil, marks cells drawn paler.
+// XCategories and YCategories, when set, name an axis's levels at 0, 1, ...
+// (categories.go).
 type Map struct {
-	Title, XLabel, YLabel string
-	X, Y                  []float64
-	Z                     [][]float64
-	Pale                  *Cells
-	Points                []Points
+	Title, XLabel, YLabel    string
+	X, Y                     []float64
+	Z                        [][]float64
+	Pale                     *Cells
+	Points                   []Points
+	XCategories, YCategories []string
 }
 
 // mapColours is the number of colours a map's values are binned into, few
@@ -78,6 +81,12 @@ func (m Map) build() (*gplot.Plot, gplot.Legend, error) {
 	p.Title.Text = m.Title
 	p.X.Label.Text = m.XLabel
 	p.Y.Label.Text = m.YLabel
+	if m.XCategories != nil {
+		categoryAxis(&p.X, m.XCategories)
+	}
+	if m.YCategories != nil {
+		categoryAxis(&p.Y, m.YCategories)
+	}
 	colours := heat.Palette.Colors()
 	lo, step := heat.Min, (heat.Max-heat.Min)/float64(len(colours))
 	equalBins(heat)

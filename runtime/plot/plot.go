@@ -27,13 +27,15 @@ import (
 
 // A Chart is what is drawn: a title, the axes' labels, the shaded regions,
 // the lines and the points. Linear keeps the y axis linear when every value
-// is positive.
+// is positive. Categories, when set, name the x axis's levels: x = 0, 1, ...
+// (categories.go), and the lines are drawn as a strip per level.
 type Chart struct {
 	Title, XLabel, YLabel string
 	Regions               []Region
 	Lines                 []Line
 	Points                []Points
 	Linear                bool
+	Categories            []string
 }
 
 // A Line is a named series: Y at X, with a band from Lower to Upper, or
@@ -192,8 +194,19 @@ func (c Chart) build() (*gplot.Plot, gplot.Legend, error) {
 		p.Add(s)
 		legend.Add(r.Name, s)
 	}
+	if c.Categories != nil {
+		categoryAxis(&p.X, c.Categories)
+	}
 	for i, l := range c.Lines {
 		colour := colours[i%len(colours)]
+		if c.Categories != nil {
+			thumbs, err := addStrips(p, l, colour, scale)
+			if err != nil {
+				return nil, legend, fmt.Errorf("line %q: %v", l.Name, err)
+			}
+			legend.Add(l.Name, thumbs...)
+			continue
+		}
 		var thumbs []gplot.Thumbnailer
 		if len(l.Lower) > 0 {
 			band, err := plotter.NewPolygon(bandOutline(l, scale))

@@ -55,6 +55,17 @@ func convergenceChart() Chart {
 	return c
 }
 
+// categoriesChart is a report's slice along a categorical component: a
+// strip per level, the values told at their levels.
+func categoriesChart() Chart {
+	return Chart{Title: "slice along catalyst", XLabel: "catalyst", YLabel: "objective", Linear: true,
+		Categories: []string{"Pd", "Pt", "Ni", "Cu"},
+		Lines: []Line{{Name: "posterior mean ± 2 sd", X: []float64{0, 1, 2, 3}, Y: []float64{1, 1.5, 0.2, 0.16},
+			Lower: []float64{0.8, 1.1, 0.1, 0.1}, Upper: []float64{1.2, 1.9, 0.3, 0.22}}},
+		Points: []Points{{Name: "told", X: []float64{0, 2, 3, 3}, Y: []float64{1.05, 0.22, 0.15, 0.18}},
+			{Name: "recommendation", X: []float64{3}, Y: []float64{0.16}, Emphasis: true}}}
+}
+
 // TestGoldenSVG compares the SVG of fixed charts with testdata byte for byte
 // (go test ./runtime/plot -update rewrites them): the same chart must always give the
 // same file.
@@ -63,7 +74,8 @@ func TestGoldenSVG(t *testing.T) {
 		file  string
 		chart Chart
 		log   bool
-	}{{"log.svg", regretChart(false), true}, {"linear.svg", regretChart(true), false}, {"points.svg", convergenceChart(), false}} {
+	}{{"log.svg", regretChart(false), true}, {"linear.svg", regretChart(true), false}, {"points.svg", convergenceChart(), false},
+		{"categories.svg", categoriesChart(), false}} {
 		t.Run(tc.file, func(t *testing.T) {
 			var got bytes.Buffer
 			if err := tc.chart.SVG(&got); err != nil {

@@ -416,7 +416,7 @@ func posteriorName(p Problem) string {
 func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, name string, values []toldValue, failed []*trial) (plot.Chart, error) {
 	mean := plot.Line{Name: posteriorName(p) + " mean ± 2 sd"}
 	x := slices.Clone(rec)
-	vs := along(p.Lower[i], p.Upper[i], slicePoints)
+	vs, levels := axisValues(p, i, slicePoints)
 	var regions []plot.Region
 	if safe != nil {
 		r, err := safe.safeRegion(rec, i, vs)
@@ -452,7 +452,17 @@ func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, nam
 		series = append(series, imputed)
 	}
 	return plot.Chart{Title: "slice along " + name + " through the recommendation", XLabel: name, YLabel: "objective", Linear: true,
-		Regions: regions, Lines: []plot.Line{mean}, Points: series}, nil
+		Regions: regions, Lines: []plot.Line{mean}, Points: series, Categories: levels}, nil
+}
+
+// axisValues are the values of component i a chart draws the model at: n
+// from its lower to its upper bound, or a categorical component's levels,
+// with their names.
+func axisValues(p Problem, i, n int) ([]float64, []string) {
+	if levels := componentDims(p.Dims)[i].Levels; levels != nil {
+		return along(0, float64(len(levels)-1), len(levels)), levels
+	}
+	return along(p.Lower[i], p.Upper[i], n), nil
 }
 
 // modelMaps draws the posterior mean and sd over components i and j, the
@@ -460,8 +470,9 @@ func sliceChart(p Problem, model Model, safe *safeSet, rec []float64, i int, nam
 // failed apart) and the recommendation over them; and, when safe is not
 // nil, the cells outside the estimated safe set greyed and the seed points.
 func modelMaps(p Problem, model Model, safe *safeSet, rec []float64, i, j int, names []string, values []toldValue, failed []*trial) ([]template.HTML, error) {
-	mean := plot.Map{Title: posteriorName(p) + " mean", XLabel: names[i], YLabel: names[j],
-		X: along(p.Lower[i], p.Upper[i], mapPoints), Y: along(p.Lower[j], p.Upper[j], mapPoints)}
+	mean := plot.Map{Title: posteriorName(p) + " mean", XLabel: names[i], YLabel: names[j]}
+	mean.X, mean.XCategories = axisValues(p, i, mapPoints)
+	mean.Y, mean.YCategories = axisValues(p, j, mapPoints)
 	mean.Points = append(evaluatedPoints(p, values, i, j), plot.Points{Name: "recommendation", X: []float64{rec[i]}, Y: []float64{rec[j]}, Emphasis: true})
 	if len(failed) > 0 {
 		at := plot.Points{Name: "failed, a value imputed"}

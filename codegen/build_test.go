@@ -122,6 +122,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) scoreAt(") {
 			files[filepath.Join(name, "smooth_test.go")] = smoothTest(name, out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "\nfunc zeroInactive(") {
+			files[filepath.Join(name, "flat_test.go")] = flatTest(out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -217,6 +220,42 @@ func TestAllocationFree(t *testing.T) {
 		test = strings.Replace(test, "\t\"runtime\"\n", "", 1)
 	}
 	return []byte(test)
+}
+
+// flatTest is a test in the package of a case with conditional dimensions:
+// one value observed everywhere makes the acquisition's maximiser a point
+// evaluated already, again and again, so that the search explores where the
+// model is least certain, scoring without gradients too; every suggestion
+// must succeed.
+func flatTest(out *Output) []byte {
+	unscored := ""
+	if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) sdGradAt(") {
+		// The exploration's score without its gradient, directly.
+		unscored = "\tvar u [Dim]float64\n\tfor i := range u {\n\t\tu[i] = 0.5\n\t}\n\to.sdGradAt(0, u[:], nil)\n"
+	}
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestFlatObjective(t *testing.T) {
+	o := New(Seed)
+	for o.Evaluations() < Budget {
+		x, err := o.Suggest()
+		if errors.Is(err, ErrExhausted) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Observe(x, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+%s}
+`, libraryPackage(out), unscored))
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

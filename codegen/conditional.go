@@ -88,9 +88,13 @@ func (g *generator) conditionalDecls(f *jen.File) {
 		body = append(body, jen.If(jen.Op("!").Id(activeName(d)).Call(jen.Op("&").Id("x"))).Block(zero...))
 	}
 	f.Comment("zeroInactive zeroes grad along the components of the dimensions that do not")
-	f.Comment("exist at unit coordinates u, where the score does not depend on them.")
+	f.Comment("exist at unit coordinates u, where the score does not depend on them; a nil grad")
+	f.Comment("(a score without its gradient) is left alone.")
 	f.Func().Id("zeroInactive").Params(jen.List(jen.Id("u"), jen.Id("grad")).Index().Float64()).Block(
-		append([]jen.Code{jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u")))}, body...)...)
+		append([]jen.Code{
+			jen.If(jen.Id("grad").Op("==").Nil()).Block(jen.Return()),
+			jen.Id("x").Op(":=").Id("fromUnit").Call(jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u"))),
+		}, body...)...)
 }
 
 // imputeValues are fromUnit's statements that impute the components of the

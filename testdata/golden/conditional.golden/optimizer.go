@@ -146,8 +146,12 @@ func ActiveDegree(x *Point) bool {
 }
 
 // zeroInactive zeroes grad along the components of the dimensions that do not
-// exist at unit coordinates u, where the score does not depend on them.
+// exist at unit coordinates u, where the score does not depend on them; a nil grad
+// (a score without its gradient) is left alone.
 func zeroInactive(u, grad []float64) {
+	if grad == nil {
+		return
+	}
 	x := fromUnit((*[Dim]float64)(u))
 	if !ActiveGamma(&x) {
 		grad[2] = 0.0

@@ -84,11 +84,14 @@ func CheckPackage(name string) error {
 
 // generator holds one problem and the plugin code resolved for it.
 type generator struct {
-	o     *plan.Optimizer
-	p     *ir.Program // o.Program
-	pkg   string
-	text  string // the .bo file's (Options.Text)
-	diags dsl.Diagnostics
+	o *plan.Optimizer
+	p *ir.Program // o.Program
+	// goInputs are the functions that fill bound Go functions' structs,
+	// declared already (goInputDecl).
+	goInputs map[string]bool
+	pkg      string
+	text     string // the .bo file's (Options.Text)
+	diags    dsl.Diagnostics
 
 	components []component
 	known      []*ir.Constraint // known constraints, in source order

@@ -154,7 +154,7 @@ func (g *generator) measureDecl(f *jen.File) {
 		if b.GoError {
 			results = append(results, jen.Id("err"))
 		}
-		body = append(body, jen.List(results...).Op(":=").Add(goCall(f, b)))
+		body = append(body, jen.List(results...).Op(":=").Add(g.goCall(f, b)))
 		if b.GoError {
 			body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()))
 		}
@@ -192,7 +192,7 @@ func (g *generator) measureDecl(f *jen.File) {
 		case ir.ExprBinding:
 			body = append(body, jen.Add(target).Op("=").Id("simulated").Call(jen.Id("x")).Index(jen.Lit(k)))
 		case ir.GoBinding:
-			call := goCall(f, m)
+			call := g.goCall(f, m)
 			if m.GoError {
 				body = append(body, jen.If(jen.List(target, jen.Id("err")).Op("=").Add(call), jen.Id("err").Op("!=").Nil()).Block(
 					jen.Return(jen.Id("y"), jen.Id("g"), wrap(jen.Id("err")))))

@@ -80,7 +80,7 @@ func (g *generator) objectiveDecl(f *jen.File) {
 		if b.GoContext {
 			ctx = "ctx"
 		}
-		call := goCall(f, b)
+		call := g.goCall(f, b)
 		if b.GoValues {
 			doc = append(doc, "The constraint values it returns are for Measure.")
 			body = g.goValuesObjective(call)
@@ -127,13 +127,18 @@ func (g *generator) commandDecls(f *jen.File) {
 }
 
 // goCall calls the Go function of binding b at x, with ctx first when it
-// takes a context.
-func goCall(f *jen.File, b ir.Binding) *jen.Statement {
+// takes a context, and x as [Dim]float64 or as the struct it takes
+// (goInputDecl).
+func (g *generator) goCall(f *jen.File, b ir.Binding) *jen.Statement {
 	var args []jen.Code
 	if b.GoContext {
 		args = append(args, jen.Id("ctx"))
 	}
-	args = append(args, jen.Index(jen.Id("Dim")).Float64().Call(jen.Id("x")))
+	if b.GoInput != nil {
+		args = append(args, jen.Id(g.goInputDecl(f, b.GoInput)).Call(jen.Op("&").Id("x")))
+	} else {
+		args = append(args, jen.Index(jen.Id("Dim")).Float64().Call(jen.Id("x")))
+	}
 	f.ImportAlias(b.GoPackage, importAlias(b.GoPackage))
 	return jen.Qual(b.GoPackage, b.GoFunc).Call(args...)
 }

@@ -134,7 +134,7 @@ func (g *generator) severalObjectiveDecl(f *jen.File) {
 		if b.GoError {
 			results = append(results, jen.Id("err"))
 		}
-		body = append(body, jen.List(results...).Op(":=").Add(goCall(f, b)))
+		body = append(body, jen.List(results...).Op(":=").Add(g.goCall(f, b)))
 		if b.GoError {
 			body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()))
 		}

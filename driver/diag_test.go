@@ -171,7 +171,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"a kernel that measures a categorical component as a number", categoricalWith("model gp(kernel = linear)"),
 			[]wantDiag{{8, 19, "kernel linear treats every component as a number; a categorical dimension (y) needs a stationary kernel", "se, matern12"}}},
 		{"a go objective over a categorical dimension", strings.Replace(categoricalWith(), `x + (if y == "a" then 0 else 1)`, `go "github.com/bocdev/boc/typecheck/testdata/field".Measure`, 1),
-			[]wantDiag{{6, 20, "a go objective with a categorical dimension (y) is not supported yet", "exec, external"}}},
+			[]wantDiag{{6, 72, "Measure is declared at ../typecheck/testdata/field/field.go:12:6 as func(x [2]float64) float64; a categorical dimension (y) cannot be passed in [2]float64", "take a struct"}}},
 		{"candidates over a categorical dimension", categoricalWith("candidates uniform_ball(n = 10, radius = 1)"),
 			[]wantDiag{{8, 1, "candidates over a domain with categorical dimensions are not supported yet", "search the domain"}}},
 		{"the plan's errors wait for the checker's", problemWith(

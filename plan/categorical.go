@@ -11,8 +11,7 @@ import (
 // A categorical component holds its level's index; every kernel measures it
 // by whether two levels differ (registry.KernelGen.Levels, the measured
 // outputs' runtime/kernel.Stationary.SetLevels), which the stationary kernels
-// do. categorical refuses what does not measure levels that way yet, at the
-// statement that asks for it.
+// do; categorical refuses a kernel that measures components as numbers.
 func (b *builder) categorical() {
 	p := b.o.Program
 	i := slices.IndexFunc(p.Dims, (*ir.Dim).Categorical)
@@ -20,17 +19,11 @@ func (b *builder) categorical() {
 		return
 	}
 	dim := p.Dims[i].Name
-	refuse := func(span dsl.Span, what, hint string) {
-		b.report(dsl.Errorf(span, "%s with a categorical dimension (%s) is not supported yet", what, dim).WithHint("%s", hint))
-	}
 	if m := p.Model; m != nil && b.o.Model.Kernel != nil {
 		if k := nonStationary(b.o.Model.Kernel); k != nil {
 			b.report(dsl.Errorf(k.Span, "kernel %s treats every component as a number; a categorical dimension (%s) needs a stationary kernel", name(k), dim).
 				WithHint("use se, matern12, matern32, matern52, rq or rqmix, or sums and products of them"))
 		}
-	}
-	if p.Objective.Binding.Kind == ir.GoBinding {
-		refuse(p.Objective.Binding.Span, "a go objective", "use exec, external or an expression")
 	}
 }
 

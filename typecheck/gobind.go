@@ -203,9 +203,14 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 		reports = c.reportedConstraints()
 		values, sig = splitValues(sig, withSD)
 	}
-	if form, ok := matchGoForm(sig, withSD, c.prog.D, ctxType); ok {
+	in := c.pointInput(sig, ctxType)
+	if form, ok := matchGoForm(sig, withSD, in, ctxType); ok {
+		input, ok := c.goInput(b.Func, declared, in)
+		if !ok {
+			return ir.Binding{}, false
+		}
 		bound := ir.Binding{Kind: ir.GoBinding, Span: b.Pos, GoPackage: path, GoFunc: name,
-			GoContext: form.context, GoError: form.err, GoSD: form.sd}
+			GoContext: form.context, GoError: form.err, GoSD: form.sd, GoInput: input}
 		switch {
 		case values != nil:
 			if len(reports) == 0 {
@@ -217,13 +222,13 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 			return bound, ok
 		case len(reports) > 0:
 			c.errorHint(b.Func.Pos, fmt.Sprintf("return them in a struct after the value: %s, with a float64 field per constraint",
-				types.TypeString(goSignature(form, c.prog.D, ctxType, wantValues(reports)), types.RelativeTo(gp.pkg.Types))),
+				types.TypeString(goSignature(form, in, ctxType, wantValues(reports)), types.RelativeTo(gp.pkg.Types))),
 				"%s: it returns no constraint values, but the objective reports %s", declared, constraintList(reports))
 			return ir.Binding{}, false
 		}
 		return bound, true
 	}
-	if _, other := matchGoForm(sig, !withSD, c.prog.D, ctxType); other && shape != valueOnly {
+	if _, other := matchGoForm(sig, !withSD, in, ctxType); other && shape != valueOnly {
 		if withSD {
 			c.errorHint(b.Func.Pos, "return (value, sd) or (value, sd, error); or, if the noise is known, declare it: observation noise ~ normal(0, sd)",
 				"%s: it returns no noise sd, but the observation noise is reported, so every value needs its sd", declared)
@@ -237,14 +242,14 @@ func (c *checker) goBinding(b *ast.GoBinding, shape valueShape) (ir.Binding, boo
 	if wanted == nil && len(reports) > 0 {
 		wanted = wantValues(reports)
 	}
-	want := goSignature(closestForm(sig, withSD, ctxType), c.prog.D, ctxType, wanted)
+	want := goSignature(closestForm(sig, withSD, ctxType), in, ctxType, wanted)
 	noun := "components"
 	if c.prog.D == 1 {
 		noun = "component"
 	}
-	accepted := "accepted: func([N]float64) float64 or (float64, error), optionally with a leading context.Context"
+	accepted := "accepted: func([N]float64) float64 or (float64, error), optionally with a leading context.Context; a struct with a field per dimension in place of [N]float64"
 	if withSD {
-		accepted = "accepted (the noise is reported): func([N]float64) (value, sd float64) or (value, sd float64, err error), optionally with a leading context.Context"
+		accepted = "accepted (the noise is reported): func([N]float64) (value, sd float64) or (value, sd float64, err error), optionally with a leading context.Context; a struct with a field per dimension in place of [N]float64"
 	}
 	c.errorHint(b.Func.Pos, accepted, "%s; want %s (%d scalar domain %s: %s)",
 		declared, types.TypeString(want, types.RelativeTo(gp.pkg.Types)), c.prog.D, noun, c.componentList())
@@ -294,13 +299,14 @@ func (c *checker) loadGoFunc(b *ast.GoBinding) (goFuncOf, bool) {
 	return goFuncOf{pkg: gp, sig: sig, ctxType: contextType(gp.pkg.Types), declared: declared}, true
 }
 
-// matchGoForm finds the accepted form, with or without the sd, that sig is.
-func matchGoForm(sig *types.Signature, sd bool, d int, ctxType types.Type) (goForm, bool) {
+// matchGoForm finds the accepted form, with or without the sd, that sig is,
+// taking the point as in.
+func matchGoForm(sig *types.Signature, sd bool, in types.Type, ctxType types.Type) (goForm, bool) {
 	for _, form := range goForms(sd) {
 		if form.context && ctxType == nil {
 			continue
 		}
-		if types.Identical(sig, goSignature(form, d, ctxType, nil)) {
+		if types.Identical(sig, goSignature(form, in, ctxType, nil)) {
 			return form, true
 		}
 	}
@@ -354,15 +360,16 @@ func objectNoun(obj types.Object) string {
 	return "declaration"
 }
 
-// goSignature constructs the accepted signature of a form for d components,
-// with values, the struct of constraint values, after the value when not nil.
-func goSignature(form goForm, d int, ctxType, values types.Type) *types.Signature {
+// goSignature constructs the accepted signature of a form taking the point
+// as in ([D]float64 or a struct), with values, the struct of constraint
+// values, after the value when not nil.
+func goSignature(form goForm, in types.Type, ctxType, values types.Type) *types.Signature {
 	param := func(t types.Type) *types.Var { return types.NewParam(token.NoPos, nil, "", t) }
 	var params, results []*types.Var
 	if form.context {
 		params = append(params, param(ctxType))
 	}
-	params = append(params, param(types.NewArray(types.Typ[types.Float64], int64(d))))
+	params = append(params, param(in))
 	if !form.outcomes {
 		results = append(results, param(types.Typ[types.Float64]))
 	}

@@ -31,16 +31,18 @@ func (c *checker) goObjectives(b *ast.GoBinding, objectives []string) (ir.Bindin
 			values = results.At(0).Type()
 		}
 	}
+	in := c.pointInput(gf.sig, gf.ctxType)
 	for _, form := range goForms(false) {
 		form.outcomes = true
-		if values == nil || form.context && gf.ctxType == nil || !types.Identical(gf.sig, goSignature(form, c.prog.D, gf.ctxType, values)) {
+		if values == nil || form.context && gf.ctxType == nil || !types.Identical(gf.sig, goSignature(form, in, gf.ctxType, values)) {
 			continue
 		}
 		fields, ok := c.valueFields(b.Func, gf.declared, values, objectives, reports)
+		input, inputOK := c.goInput(b.Func, gf.declared, in)
 		return ir.Binding{Kind: ir.GoBinding, Span: b.Pos, GoPackage: b.Path.Value, GoFunc: b.Func.Name,
-			GoContext: form.context, GoError: form.err, GoValues: true, GoFields: fields}, ok
+			GoContext: form.context, GoError: form.err, GoValues: true, GoFields: fields, GoInput: input}, ok && inputOK
 	}
-	want := goSignature(goForm{err: true, outcomes: true}, c.prog.D, gf.ctxType, wantValues(append(slices.Clone(objectives), reports...)))
+	want := goSignature(goForm{err: true, outcomes: true}, in, gf.ctxType, wantValues(append(slices.Clone(objectives), reports...)))
 	c.errorHint(b.Func.Pos, "accepted: func([N]float64) S or (S, error), optionally with a leading context.Context, S a struct with a float64 field per objective",
 		"%s; want %s, a field for each objective", gf.declared, types.TypeString(want, types.RelativeTo(gf.pkg.pkg.Types)))
 	return ir.Binding{}, false

@@ -197,6 +197,19 @@ func (d *dumper) binding(b Binding) {
 		if b.GoContext {
 			form += " context"
 		}
+		if s := b.GoInput; s != nil {
+			fields := make([]string, len(s.Fields))
+			for i, f := range s.Fields {
+				fields[i] = f.Dim.Name + ":" + f.Name
+				if f.Pointer {
+					fields[i] += " pointer"
+				}
+				if f.ElemName != "" {
+					fields[i] += " " + f.ElemName
+				}
+			}
+			form += fmt.Sprintf(" input %q.%s{%s}", s.Package, s.Name, strings.Join(fields, ", "))
+		}
 		if b.GoSD {
 			form += " sd"
 		}

@@ -143,8 +143,30 @@ type Binding struct {
 	// reports, by constraint name.
 	GoValues bool
 	GoFields map[string]string
+	// GoInput is the struct the function takes the point in, a field per
+	// dimension; nil when it takes [D]float64.
+	GoInput *GoStruct
 
 	Exec []string // ExecBinding: command and arguments
+}
+
+// GoStruct is a named Go struct type that carries a point: a field per
+// dimension, a level's name for a categorical one, a pointer (nil where it
+// does not exist) for a conditional one.
+type GoStruct struct {
+	Package, Name string // the type's import path and name
+	Fields        []GoField
+}
+
+// GoField is the field of a GoStruct that holds one dimension.
+type GoField struct {
+	Dim     *Dim
+	Name    string
+	Pointer bool // a conditional dimension's *T
+	// ElemPackage and ElemName name the field's (element) type when it is a
+	// named type, such as a string type with constants; "" for a basic
+	// type (float64, int, string, [n]float64).
+	ElemPackage, ElemName string
 }
 
 // Candidates is a finite decision set.

@@ -4,6 +4,7 @@ package objectives
 
 import (
 	"context"
+	"errors"
 	"math"
 )
 
@@ -68,4 +69,39 @@ func MeasureRig(x [2]float64) (Rig, error) {
 		Latency:    50 + 200*x[0]*x[0] + 40*(1-x[1]),
 		Purity:     1 - 0.3*x[0]*x[1],
 	}, nil
+}
+
+// Tool is a machining tool's name; its constants are gobind_struct.bo's
+// levels.
+type Tool string
+
+// The tools.
+const (
+	Drill Tool = "drill"
+	Mill  Tool = "mill"
+)
+
+// Cut is a point of gobind_struct.bo's domain, by name: the drill alone has
+// a depth, nil for the mill.
+type Cut struct {
+	Feed  float64
+	Tool  Tool
+	Depth *int
+	Angle [2]float64
+}
+
+// Machining is a machining cost over a Cut; it fails once ctx is done or on
+// a Cut the domain cannot hold.
+func Machining(ctx context.Context, c Cut) (float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	cost := (c.Feed-0.4)*(c.Feed-0.4) + (c.Angle[0]-0.2)*(c.Angle[0]-0.2) + c.Angle[1]*c.Angle[1]
+	switch {
+	case c.Tool == Drill && c.Depth != nil:
+		return cost + 0.05*float64((*c.Depth-3)*(*c.Depth-3)), nil
+	case c.Tool == Mill && c.Depth == nil:
+		return cost + 0.3, nil
+	}
+	return 0, errors.New("objectives: a cut with a depth exactly when it drills")
 }

@@ -119,3 +119,45 @@ func RigCtxErr(ctx context.Context, x [2]float64) (Outcome, error) {
 	}
 	return Rig(x), nil
 }
+
+// Catalyst is a catalyst's name; its constants are the levels a .bo file
+// declares.
+type Catalyst string
+
+// The catalysts.
+const (
+	Palladium Catalyst = "Pd"
+	Nickel    Catalyst = "Ni"
+)
+
+// Batch is a point of a domain with a choice and a conditional component:
+// temperature, catalyst in {"Pd", "Ni"} and dose when catalyst == "Ni".
+type Batch struct {
+	Temperature float64
+	Catalyst    Catalyst
+	Dose        *float64 `boc:"dose"`
+	Note        string   `boc:"-"` // set by React itself
+}
+
+// React is a reactor taking its settings by name.
+func React(b Batch) float64 {
+	y := b.Temperature
+	if b.Catalyst == Nickel && b.Dose != nil {
+		y += *b.Dose
+	}
+	return y
+}
+
+// Flawed is a point type whose fields do not fit the same domain.
+type Flawed struct {
+	Temperature int
+	Catalyst    string
+	Dose        float64
+	Extra       float64
+}
+
+// ReactFlawed takes a Flawed.
+func ReactFlawed(f Flawed) float64 { return f.Extra }
+
+// ReactAnonymous takes an unnamed struct.
+func ReactAnonymous(s struct{ Temperature float64 }) float64 { return s.Temperature }

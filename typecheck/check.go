@@ -133,6 +133,7 @@ func (c *checker) run() {
 	c.checkLets()
 	c.checkDomain()
 	c.checkDerivedLets()
+	c.checkConditions()
 	c.checkBudget()
 	c.checkSeed()
 	c.loadGoPackages()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
@@ -54,8 +55,18 @@ func (c *checker) checkDomain() {
 		sym.dim = dim
 	}
 	c.domainOK = ok
+}
+
+// checkConditions checks the conditions of the conditional dimensions, once
+// the domain and the lets derived from it are known.
+func (c *checker) checkConditions() {
+	s := c.stmts.domain
+	if s == nil {
+		return
+	}
 	for _, d := range s.Dims {
 		if d != nil && !isNil(d.When) {
+			c.stmtSpan = d.Pos
 			if sym := c.declared(dimName(d)); sym != nil && sym.dim != nil {
 				c.condition(d, sym.dim)
 			} else {
@@ -189,7 +200,7 @@ func (c *checker) categorical(d *ast.Dim, dim *ir.Dim) *ir.Dim {
 	for _, l := range d.Levels {
 		name := l.Value
 		switch {
-		case name == "" || strings.TrimSpace(name) != name || strings.ContainsAny(name, "=\"\n\t\r"):
+		case name == "" || strings.TrimSpace(name) != name || strings.ContainsFunc(name, func(r rune) bool { return r == '=' || r == '"' || unicode.IsControl(r) }):
 			c.errorHint(l.Pos, "a level name is printed as NAME=LEVEL: use letters, digits, spaces inside, - _ . + and the like",
 				"level name %q is not allowed: it is empty, starts or ends with a space, or holds = \" or a control character", name)
 			ok = false

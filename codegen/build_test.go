@@ -125,6 +125,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if strings.Contains(string(out.Library[0].Content), "\nfunc zeroInactive(") {
 			files[filepath.Join(name, "flat_test.go")] = flatTest(out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) rewarp(") {
+			files[filepath.Join(name, "warp_test.go")] = warpTest(out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -256,6 +259,51 @@ func TestFlatObjective(t *testing.T) {
 	}
 %s}
 `, libraryPackage(out), unscored))
+}
+
+// warpTest is a test in the package of a case whose model warps its
+// outputs: after heavy-tailed values and the refits that warp them, the
+// optimiser still reports in the objective's units, BestObserved the best
+// value observed and Best a posterior mean at an evaluated point that
+// agrees with the value observed there.
+func warpTest(out *Output) []byte {
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"math"
+	"testing"
+)
+
+func TestWarpReportsInTheObjectivesUnits(t *testing.T) {
+	o := New(Seed)
+	observed := map[Point]float64{}
+	best := math.Inf(1)
+	if Maximize {
+		best = math.Inf(-1)
+	}
+	for o.Evaluations() < min(Budget, InitialDesign+6) {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := math.Exp(4 * math.Sin(float64(o.Evaluations())))
+		if err := o.Observe(x, y); err != nil {
+			t.Fatal(err)
+		}
+		observed[x] = y
+		if Maximize == (y > best) {
+			best = y
+		}
+	}
+	if _, y, _ := o.BestObserved(); y != best {
+		t.Errorf("BestObserved says %%v; the best value observed is %%v", y, best)
+	}
+	x, mean, _ := o.Best()
+	if y := observed[x]; math.Abs(mean-y) > 1e-3*(1+math.Abs(y)) {
+		t.Errorf("Best's posterior mean %%v at %%v, observed %%v there", mean, x, y)
+	}
+}
+`, libraryPackage(out)))
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

@@ -354,6 +354,9 @@ func (g *generator) refitDecls(f *jen.File) {
 		jen.If(jen.Op("!").Qual(runtimeFit, "Due").Call(jen.Id("n"), field("designSize"), field("fitted"))).Block(
 			jen.Return(jen.Nil()),
 		),
+	}
+	body = append(body, g.rewarpCall()...)
+	body = append(body,
 		jen.Id("mean").Op(":=").Lit(0.0),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(jen.Id("mean").Op("+=").Add(y(jen.Id("i")))),
 		jen.Id("mean").Op("/=").Float64().Call(n),
@@ -370,7 +373,7 @@ func (g *generator) refitDecls(f *jen.File) {
 		),
 		field("fitted").Op("=").Id("n"),
 		jen.Id("previous").Op(":=").Add(field("theta")),
-	}
+	)
 	body = append(body,
 		jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(field("fitter").Dot("Fit").Call(
 			field("fitZ").Index(jen.Empty().Op(":").Id("n")), field("fitNoise").Index(jen.Empty().Op(":").Id("n")),

@@ -91,6 +91,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.outcomeDecls(f)
 	g.observeDecl(f)
 	g.refitDecls(f)
+	g.rewarpDecl(f)
 	g.placeLandmarksDecl(f)
 	g.inflationDecls(f)
 	g.accessorDecls(f)
@@ -150,6 +151,7 @@ func (g *generator) structDecl(f *jen.File) {
 	fields = append(fields, g.acquisitionFields()...)
 	fields = append(fields, g.portfolioFields()...)
 	fields = append(fields, g.learnFields()...)
+	fields = append(fields, g.warpFields()...)
 	fields = append(fields,
 		jen.Line(),
 		jen.Comment("Method values for the search, made once in New so that it allocates nothing."),
@@ -194,6 +196,7 @@ func (g *generator) newDecl(f *jen.File) {
 		}
 	}
 	body = append(body, g.learnInit()...)
+	body = append(body, g.warpInit()...)
 	body = append(body, g.searchInit()...)
 	body = append(body, g.outcomeInit()...)
 	body = append(body, g.latentDrawsInit()...)
@@ -598,6 +601,7 @@ func (g *generator) observeDecl(f *jen.File) {
 	if !g.p.Objective.Maximize {
 		body = append(body, jen.Id("y").Op("=").Op("-").Id("y").Comment("the model maximises"))
 	}
+	body = append(body, g.warpObserved()...)
 	w, _ := ownWork()
 	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
 	represent := g.representCandidate(w, u, rep)
@@ -742,7 +746,7 @@ func (g *generator) accessorDecls(f *jen.File) {
 		f.Comment("first observation.")
 	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Best").Params().Params(jen.Id("x").Id("Point"), jen.Id("mean").Float64(), jen.Id("ok").Bool()).Block(
-		append(best, jen.Return(field("points").Index(jen.Id("i")), g.fromModel(jen.Id("m")), jen.True()))...,
+		append(best, jen.Return(field("points").Index(jen.Id("i")), g.fromWarped(jen.Id("m")), jen.True()))...,
 	)
 	f.Comment("BestObserved returns the evaluated point with the best observed value, and that")
 	f.Comment("value. ok is false before the first observation.")
@@ -752,7 +756,7 @@ func (g *generator) accessorDecls(f *jen.File) {
 	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("BestObserved").Params().Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("ok").Bool()).Block(
 		empty(),
-		jen.Return(field("points").Index(field("bestIndex")), g.fromModel(field("model").Dot("Y").Call(field("bestIndex"))), jen.True()),
+		jen.Return(field("points").Index(field("bestIndex")), g.fromModel(g.observedValue(field("bestIndex"))), jen.True()),
 	)
 	f.Comment("Evaluations returns the number of observations.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Evaluations").Params().Int().Block(

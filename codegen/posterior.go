@@ -56,14 +56,20 @@ func (g *generator) posteriorDecls(f *jen.File) {
 		f.Comment("The model is over input distributions: this is the posterior of the input")
 		f.Comment("noise's distribution centred at x, of the robust value E[f(x + ε)].")
 	}
-	round := g.roundIntegers(f)
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Posterior").Params(jen.Id("x").Id("Point")).
-		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(append(round,
+	body := append(g.roundIntegers(f),
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Lit(0), jen.Id("err"))),
 		jen.List(jen.Id("m"), jen.Id("sd")).Op(":=").Add(g.posteriorAt(jen.Id("u").Index(jen.Op(":")))),
-		jen.Return(g.fromModel(jen.Id("m")), jen.Id("sd"), jen.Nil()),
-	)...)
+	)
+	body = append(body, g.unwarpedSD()...)
+	body = append(body, jen.Return(g.fromWarped(jen.Id("m")), jen.Id("sd"), jen.Nil()))
+	if g.warps() {
+		f.Comment("The model's values are warped: the mean is the warping's inverse of the")
+		f.Comment("model's mean (the median of the values), the sd half the width of the ±1 sd")
+		f.Comment("band mapped back.")
+	}
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Posterior").Params(jen.Id("x").Id("Point")).
+		Params(jen.List(jen.Id("mean"), jen.Id("sd")).Float64(), jen.Id("err").Error()).Block(body...)
 	if g.o.Safety != nil {
 		g.safeEstimateDecls(f)
 	}

@@ -199,6 +199,9 @@ func modelLine(o *Optimizer) string {
 		return "none"
 	}
 	s := name(o.Program.Model) + " with kernel " + name(o.Model.Kernel)
+	if o.Model.Warp {
+		s += ", values warped by a power transform refitted with the hyperparameters"
+	}
 	if in := o.Model.Inputs; in != nil {
 		switch in.Rep {
 		case registry.SampleRep:

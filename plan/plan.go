@@ -69,6 +69,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.draws()
 	b.safety()
 	b.outcomes()
+	b.warp()
 	b.limits()
 	b.diags.Sort()
 	if b.diags.HasErrors() {

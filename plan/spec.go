@@ -257,6 +257,9 @@ func (o *Optimizer) Runtime() []string {
 	if o.Learning() && len(o.Objectives) == 0 {
 		set[runtime+"fit"] = true
 	}
+	if o.Model.Warp {
+		set[runtime+"warp"] = true
+	}
 	if slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical) {
 		set[runtime+"kernel"] = true // its LevelDistance, in the kernel's code
 	}

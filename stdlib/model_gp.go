@@ -14,10 +14,11 @@ func init() {
 		Doc: "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
 		Params: []registry.Param{modelKernel(registry.Call("matern52")),
 			inflateParam("ignore", `"ignore", or "inflate": IGP-UCB's GP, adding Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise (se kernel)`),
-			rkhsBoundParam},
+			rkhsBoundParam, warpParam},
 		Check: func(ctx *registry.CheckContext) {
 			checkInflation("ignore")(ctx)
 			checkInflates(ctx)
+			checkWarp(ctx)
 		},
 		Emit: gpModelEmit, Inflates: inflates, Runtime: []string{runtimeGP}})
 }
@@ -119,7 +120,20 @@ var gpModelEmit = withInflation(registry.ModelHooks{Spec: gpSpec, Code: gpCode})
 
 // gpSpec is a GP on the target points with the model's kernel.
 func gpSpec(a *registry.Args, _ bool) registry.ModelSpec {
-	return registry.ModelSpec{Kernel: a.Nested("kernel")}
+	return registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power") == "power"}
+}
+
+// warpParam is gp's output warping.
+var warpParam = registry.Param{Name: "warp", Type: registry.StringParam, Default: registry.String("none"),
+	Doc: `"none", or "power": model Yeo-Johnson's power transform of the values, fitted by maximum likelihood with the hyperparameters (heavy-tailed objectives)`}
+
+// checkWarp reports a warp other than "none" and "power".
+func checkWarp(ctx *registry.CheckContext) {
+	a, v := constArg(ctx.Call, "warp")
+	if v == nil || v.Type.Kind != dsl.String || v.Text == "none" || v.Text == "power" {
+		return
+	}
+	ctx.Report(dsl.Errorf(a.Span, "warp must be \"none\" or \"power\", got %q", v.Text).WithHint(`warp = "power" learns a power transform of the values`))
 }
 
 // gpCode holds the exact GP of runtime/gp.

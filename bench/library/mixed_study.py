@@ -30,6 +30,9 @@ Methods:
     boc-categorical  boc, the choices as categorical dimensions (default
                      model and acquisition: Matérn 5/2 with learned ARD
                      lengthscales, EI, lbfgs)
+    boc-warped       boc-categorical with model gp(warp = "power"): the values
+                     warped by a power transform fitted with the
+                     hyperparameters
     boc-integer      boc, each choice an integer dimension 0..L-1 and the
                      function's tables indexed by it (the workaround before
                      categorical dimensions)
@@ -195,7 +198,7 @@ PROBLEMS = {
 }
 
 
-def source(name, coded):
+def source(name, coded, warped=False):
     p = PROBLEMS[name]
     dims = [f"    {n} in [{c[1]}, {c[2]}]" + (" log" if len(c) > 3 else "") for c in p["continuous"] for n in [c[0]]]
     for n, levels in p["choices"]:
@@ -207,7 +210,10 @@ def source(name, coded):
         dims.append(f"    {n} in {domain}" + ("" if coded else f" when {when}"))
     lets = p["lets"] + p.get("coded_lets" if coded else "named_lets", [])
     lines = [f"problem {name}", ""] + lets + ["", "domain {"] + dims + ["}", "",
-             f"objective minimize {p['coded' if coded else 'named']}", f"budget {p['budget']}", "seed 1", ""]
+             f"objective minimize {p['coded' if coded else 'named']}"]
+    if warped:
+        lines.append('model gp(warp = "power")')
+    lines += [f"budget {p['budget']}", "seed 1", ""]
     return "\n".join(lines)
 
 
@@ -220,10 +226,10 @@ def named_point(name, x, coded):
     return out
 
 
-def boc_regret(boc, workdir, name, coded, seeds):
-    path = os.path.join(workdir, f"{name}_{'integer' if coded else 'categorical'}.bo")
+def boc_regret(boc, workdir, name, coded, seeds, warped=False):
+    path = os.path.join(workdir, f"{name}_{'integer' if coded else 'categorical'}{'_warped' if warped else ''}.bo")
     with open(path, "w") as f:
-        f.write(source(name, coded))
+        f.write(source(name, coded, warped))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     p = PROBLEMS[name]
@@ -264,7 +270,7 @@ def optuna_regret(name, seeds, multivariate):
     return regrets
 
 
-METHODS = ["boc-categorical", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
+METHODS = ["boc-categorical", "boc-warped", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
 
 
 def main():
@@ -291,7 +297,7 @@ def main():
             for m in methods:
                 start = time.time()
                 if m.startswith("boc"):
-                    r = boc_regret(os.path.abspath(boc), workdir, name, m == "boc-integer", seeds)
+                    r = boc_regret(os.path.abspath(boc), workdir, name, m == "boc-integer", seeds, m == "boc-warped")
                 else:
                     r = optuna_regret(name, seeds, m == "optuna-tpe-mv")
                 row.append(cell(summarise(r)))

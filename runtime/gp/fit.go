@@ -29,6 +29,16 @@ func (g *GP) SetNoise(i int, noiseVar float64) {
 	g.noise[i] = noiseVar
 }
 
+// SetY sets observation i's value (the model's units); Refactor applies
+// it. A model that warps its outputs (runtime/warp) replaces every value
+// when it refits the warp. It panics unless 0 <= i < Len().
+func (g *GP) SetY(i int, y float64) {
+	if i < 0 || i >= g.n {
+		panic(fmt.Sprintf("gp: SetY(%d) with %d observations", i, g.n))
+	}
+	g.y[i] = y
+}
+
 // Refactor re-standardises the observations (scale = their standard
 // deviation now; not under WithFixedPrior) and refactors A from the stored kernel values and noise,
 // with the jitter of every row reset, in O(n³). On error (the kernel values

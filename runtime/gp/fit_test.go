@@ -66,3 +66,30 @@ func TestRefactorRejectsNonFiniteKernel(t *testing.T) {
 		t.Error("no error for a NaN kernel value")
 	}
 }
+
+// TestSetY: a GP whose values are all replaced (SetY) and refactored
+// predicts like a GP built with the new values from the start, as a model
+// that refits its output warping does (32 values: the reference's scale,
+// that of its last doubling, is that of all of them, as Refactor's).
+func TestSetY(t *testing.T) {
+	const n = 32
+	p := newProblem(4, n, 2, 0.3, true)
+	g := filled(t, p, n, n)
+	q := newProblem(4, n, 2, 0.3, true)
+	for i := range q.y {
+		q.y[i] = math.Exp(q.y[i]) // the same points, other values
+		g.SetY(i, q.y[i])
+	}
+	if err := g.Refactor(); err != nil {
+		t.Fatal(err)
+	}
+	ref := filled(t, q, n, n)
+	kvec := make([]float64, n)
+	for _, x := range [][]float64{{0.2, 0.7}, {0.9, 0.1}, q.x[3]} {
+		mean, variance := g.Predict(q.kernelVector(x, n, kvec), 1)
+		wantMean, wantVar := ref.Predict(q.kernelVector(x, n, kvec), 1) // Predict overwrites kvec
+		if !closeTo(mean, wantMean, 1e-9) || math.Abs(variance-wantVar) > 1e-9*max(1, wantVar) {
+			t.Errorf("at %v: %v ± %v, built with the values %v ± %v", x, mean, variance, wantMean, wantVar)
+		}
+	}
+}

@@ -257,6 +257,10 @@ type ModelSpec struct {
 	// by Bound²·ℓ_k²·tr Σ_x, with Σ_x the input noise's covariance at x in
 	// unit coordinates and ℓ_k² the kernel's curvature (ModelCode.Curvature).
 	Inflation *InflationSpec
+	// Warp makes the model learn an output warping (runtime/warp): it
+	// models a monotone transform of the observed values, refitted with the
+	// hyperparameters.
+	Warp bool
 }
 
 // InputSpec is how a model over input distributions represents them.

@@ -55,6 +55,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

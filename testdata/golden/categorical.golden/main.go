@@ -48,6 +48,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0:real (default)\n" +
 		"  incumbent = \"observed\":string (default)\n" +

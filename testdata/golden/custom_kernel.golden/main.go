@@ -43,6 +43,7 @@ var problem = program.Problem{
 		"    scale = 1.5:real\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 1:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

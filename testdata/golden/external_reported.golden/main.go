@@ -42,6 +42,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.ei_noisy\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +

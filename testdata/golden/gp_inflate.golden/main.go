@@ -62,6 +62,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"inflate\":string\n" +
 		"  rkhs_bound = 2:real\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 3:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

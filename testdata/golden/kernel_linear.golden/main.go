@@ -44,6 +44,7 @@ var problem = program.Problem{
 		"    offset = learn(init = 0.5, bounds = [0.01, 5])\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 1:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

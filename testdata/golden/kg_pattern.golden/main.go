@@ -44,6 +44,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.kg\n" +
 		"search search.pattern\n" +
 		"  raw = 64:int\n" +

@@ -45,6 +45,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.pi_noisy\n" +
 		"  xi = 0.02:real\n" +
 		"search search.lbfgs\n" +

@@ -156,6 +156,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.safeopt\n" +
 		"  delta = 0.05:real\n" +
 		"  beta = 0:real (default)\n" +

@@ -175,6 +175,7 @@ var problem = program.Problem{
 		"    variance = 1:real\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.safe_ucb\n" +
 		"  delta = 0.01:real (default)\n" +
 		"  beta = 0:real (default)\n" +

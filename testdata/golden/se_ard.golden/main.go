@@ -47,6 +47,7 @@ var problem = program.Problem{
 		"    variance = 1.5:real\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.pi\n" +
 		"  xi = 0.01:real\n" +
 		"  incumbent = \"observed\":string (default)\n" +

@@ -59,6 +59,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
+		"  warp = \"none\":string (default)\n" +
 		"acquisition acquisition.uei\n" +
 		"  xi = 0:real (default)\n" +
 		"  kappa = 1:real (default)\n" +

@@ -1,0 +1,30 @@
+package plan
+
+import (
+	"github.com/bocdev/boc/dsl"
+)
+
+// warp refuses an output warping (ModelSpec.Warp) where it is not built:
+// it is refitted with the hyperparameters, so they must be learned, and it
+// changes the objective's units, in which declared or reported noise is
+// given; the optimisers of safety constraints, requirements and several
+// objectives keep the values as they are.
+func (b *builder) warp() {
+	p, o := b.o.Program, b.o
+	if !o.Model.Warp || p.Model == nil {
+		return
+	}
+	refuse := func(what, hint string) {
+		b.report(dsl.Errorf(p.Model.Span, "model %s with warp = \"power\" %s", name(p.Model), what).WithHint("%s", hint))
+	}
+	switch {
+	case !o.Learning():
+		refuse("needs learned hyperparameters: the warping is refitted with them", "learn the kernel's lengthscale, e.g. kernel = matern52(lengthscale = learn)")
+	case o.DeclaredNoise() || o.ReportedNoise():
+		refuse("cannot take observation noise given in the objective's units, which it changes", "use observation noise learn")
+	case o.Inflates():
+		refuse("cannot inflate the observation noise, given in the objective's units", `use input_noise = "ignore", or no warp`)
+	case o.Safety != nil || len(o.Outcomes) > 0 || len(o.Objectives) > 0:
+		refuse("is not supported yet beside safety constraints, requirements or several objectives", "remove warp")
+	}
+}

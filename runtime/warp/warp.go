@@ -1,0 +1,152 @@
+// Package warp is the output warping of boc's models: a monotone transform
+// of the observed values that makes their distribution closer to a normal
+// one before a Gaussian process models them, as HEBO (Cowen-Rivers et al.
+// 2022) and scikit-learn's PowerTransformer do. An objective whose values
+// have heavy tails (a few corners a hundred times the depth of the wells
+// the optimum lies in) otherwise drives a Gaussian process fitted to the
+// values as they are to spend its evaluations on the tails.
+//
+// The transform is Yeo and Johnson's (2000) power transform of the values
+// standardised by their mean and deviation, x = (y − μ)/σ:
+//
+//	ψ(x) = ((x + 1)^λ − 1)/λ             x ≥ 0, λ ≠ 0   (log(x + 1) at λ = 0)
+//	ψ(x) = −((1 − x)^(2−λ) − 1)/(2 − λ)  x < 0,  λ ≠ 2   (−log(1 − x) at λ = 2)
+//
+// with λ the maximiser of the profile log-likelihood of a normal model of
+// ψ(x), −n/2·log var(ψ(x)) + (λ − 1)·Σ sign(x_i)·log(1 + |x_i|), over
+// [MinLambda, MaxLambda]. ψ is increasing for every λ, so the order of the
+// values, and with it every argmax, is kept; Inverse undoes it.
+package warp
+
+import (
+	"math"
+)
+
+// The range λ is searched over: wide enough for the usual skews (λ = 0 is
+// a logarithm, 1 the identity, 2 its mirror), narrow enough that ψ's
+// powers stay finite on standardised values.
+const (
+	MinLambda = -2.0
+	MaxLambda = 4.0
+)
+
+// Warp is a fitted transform. The zero Warp is not valid: use Fit or
+// Identity.
+type Warp struct {
+	Mean, SD, Lambda float64
+}
+
+// Identity is the transform that standardises only (λ = 1).
+func Identity(mean, sd float64) Warp { return Warp{Mean: mean, SD: sd, Lambda: 1} }
+
+// Fit fits the transform to the values ys (at least two, finite): their
+// mean and deviation, and λ by golden-section search of the profile
+// log-likelihood, which is concave in λ (Yeo and Johnson 2000). Values
+// that are all equal give the identity. It allocates nothing.
+func Fit(ys []float64) Warp {
+	n := float64(len(ys))
+	mean := 0.0
+	for _, y := range ys {
+		mean += y
+	}
+	mean /= n
+	ss := 0.0
+	for _, y := range ys {
+		ss += (y - mean) * (y - mean)
+	}
+	if !(ss > 0) || len(ys) < 2 {
+		return Identity(mean, 1)
+	}
+	w := Warp{Mean: mean, SD: math.Sqrt(ss / n)}
+	const phi = 0.6180339887498949
+	lo, hi := MinLambda, MaxLambda
+	a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
+	fa, fb := w.logLikelihood(ys, a), w.logLikelihood(ys, b)
+	for hi-lo > 1e-4 {
+		if fa >= fb {
+			hi, b, fb = b, a, fa
+			a = hi - phi*(hi-lo)
+			fa = w.logLikelihood(ys, a)
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + phi*(hi-lo)
+			fb = w.logLikelihood(ys, b)
+		}
+	}
+	w.Lambda = (lo + hi) / 2
+	return w
+}
+
+// logLikelihood is the profile log-likelihood of λ for the values ys.
+func (w Warp) logLikelihood(ys []float64, lambda float64) float64 {
+	n := float64(len(ys))
+	mean, jacobian := 0.0, 0.0
+	for _, y := range ys {
+		x := (y - w.Mean) / w.SD
+		mean += psi(x, lambda)
+		jacobian += math.Copysign(math.Log1p(math.Abs(x)), x)
+	}
+	mean /= n
+	ss := 0.0
+	for _, y := range ys {
+		d := psi((y-w.Mean)/w.SD, lambda) - mean
+		ss += d * d
+	}
+	if !(ss > 0) || math.IsInf(ss, 0) {
+		return math.Inf(-1)
+	}
+	return -n/2*math.Log(ss/n) + (lambda-1)*jacobian
+}
+
+// Apply is ψ((y − μ)/σ).
+func (w Warp) Apply(y float64) float64 { return psi((y-w.Mean)/w.SD, w.Lambda) }
+
+// Inverse is the value y whose Apply is z; z beyond ψ's range (it is
+// bounded on one side for λ < 0 or λ > 2) gives ±Inf.
+func (w Warp) Inverse(z float64) float64 { return w.Mean + w.SD*psiInverse(z, w.Lambda) }
+
+// Slope is dApply/dy at y, for carrying a noise variance across: a
+// variance v of y is about Slope(y)²·v in the warped values.
+func (w Warp) Slope(y float64) float64 {
+	x := (y - w.Mean) / w.SD
+	if x >= 0 {
+		return math.Pow(x+1, w.Lambda-1) / w.SD
+	}
+	return math.Pow(1-x, 1-w.Lambda) / w.SD
+}
+
+const lambdaTolerance = 1e-9
+
+func psi(x, lambda float64) float64 {
+	if x >= 0 {
+		if math.Abs(lambda) < lambdaTolerance {
+			return math.Log1p(x)
+		}
+		return (math.Pow(x+1, lambda) - 1) / lambda
+	}
+	if math.Abs(lambda-2) < lambdaTolerance {
+		return -math.Log1p(-x)
+	}
+	return -(math.Pow(1-x, 2-lambda) - 1) / (2 - lambda)
+}
+
+func psiInverse(z, lambda float64) float64 {
+	if z >= 0 {
+		if math.Abs(lambda) < lambdaTolerance {
+			return math.Expm1(z)
+		}
+		base := lambda*z + 1
+		if base <= 0 {
+			return math.Inf(1)
+		}
+		return math.Pow(base, 1/lambda) - 1
+	}
+	if math.Abs(lambda-2) < lambdaTolerance {
+		return -math.Expm1(-z)
+	}
+	base := 1 - (2-lambda)*z
+	if base <= 0 {
+		return math.Inf(-1)
+	}
+	return 1 - math.Pow(base, 1/(2-lambda))
+}

@@ -1,0 +1,55 @@
+package warp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestApplyInverseMonotone(t *testing.T) {
+	for _, lambda := range []float64{-2, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4} {
+		w := Warp{Mean: 0.3, SD: 2, Lambda: lambda}
+		prev := math.Inf(-1)
+		for y := -6.0; y <= 6; y += 0.25 {
+			z := w.Apply(y)
+			if !(z > prev) {
+				t.Fatalf("λ = %v: Apply(%v) = %v does not increase on %v", lambda, y, z, prev)
+			}
+			prev = z
+			if back := w.Inverse(z); math.Abs(back-y) > 1e-9*(1+math.Abs(y)) {
+				t.Fatalf("λ = %v: Inverse(Apply(%v)) = %v", lambda, y, back)
+			}
+			const h = 1e-6
+			if fd := (w.Apply(y+h) - w.Apply(y-h)) / (2 * h); math.Abs(fd-w.Slope(y)) > 1e-5*(1+math.Abs(fd)) {
+				t.Fatalf("λ = %v: Slope(%v) = %v, finite difference %v", lambda, y, w.Slope(y), fd)
+			}
+		}
+	}
+}
+
+// TestFit: normal values keep λ near 1 (the identity); a heavy right tail
+// (log-normal values) takes λ well below 1, towards a logarithm, and its
+// heavy left mirror well above; equal values give the identity.
+func TestFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	normal, right, left := make([]float64, 400), make([]float64, 400), make([]float64, 400)
+	for i := range normal {
+		g := rng.NormFloat64()
+		normal[i], right[i], left[i] = 3+2*g, math.Exp(1.2*g), -math.Exp(1.2*g)
+	}
+	if w := Fit(normal); math.Abs(w.Lambda-1) > 0.25 {
+		t.Errorf("normal values: λ = %v, want about 1", w.Lambda)
+	}
+	if w := Fit(right); w.Lambda > 0.5 {
+		t.Errorf("a heavy right tail: λ = %v, want well below 1", w.Lambda)
+	}
+	if w := Fit(left); w.Lambda < 1.5 {
+		t.Errorf("a heavy left tail: λ = %v, want well above 1", w.Lambda)
+	}
+	if w := Fit([]float64{2, 2, 2}); w.Lambda != 1 || w.Apply(2) != 0 {
+		t.Errorf("equal values: %+v", w)
+	}
+	if a := testing.AllocsPerRun(10, func() { Fit(right) }); a != 0 {
+		t.Errorf("Fit allocates %v times", a)
+	}
+}

@@ -57,6 +57,7 @@ func TestExamplesRun(t *testing.T) {
 		"mixed.bo":       0.01,            // minimum 0 at lr = 3e-3, layers = 5
 		"robot.bo":       0.05,            // the target is reachable: minimum 0
 		"spindle.bo":     1.158837 + 0.02, // the safe minimum (temperature 78.9 °C), from a fine grid
+		"svm.bo":         0.12 + 0.01,     // rbf, c = 10, gamma = 10^-1.5
 	}
 	// The robust examples' recommendations must land near the robust optimum
 	// (the program's robust-optimum command finds it on a fine grid), where the

@@ -86,9 +86,9 @@ func CheckPackage(name string) error {
 type generator struct {
 	o *plan.Optimizer
 	p *ir.Program // o.Program
-	// goInputs are the functions that fill bound Go functions' structs,
-	// declared already (goInputDecl).
-	goInputs map[string]bool
+	// goInputs name the functions that fill bound Go functions' structs,
+	// declared already, by the struct's qualified type (goInputDecl).
+	goInputs map[string]string
 	pkg      string
 	text     string // the .bo file's (Options.Text)
 	diags    dsl.Diagnostics

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"fmt"
+
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/dave/jennifer/jen"
 )
@@ -10,14 +12,19 @@ import (
 // categorical one with its level's name, a conditional one through a
 // pointer, nil where it does not exist. It returns the function's name.
 func (g *generator) goInputDecl(f *jen.File, s *ir.GoStruct) string {
-	name := "goInput" + s.Name
-	if g.goInputs[name] {
+	qualified := s.Package + "." + s.Name
+	if name, ok := g.goInputs[qualified]; ok {
 		return name
 	}
 	if g.goInputs == nil {
-		g.goInputs = map[string]bool{}
+		g.goInputs = map[string]string{}
 	}
-	g.goInputs[name] = true
+	// Two packages' types of one name get functions of two names.
+	name := fmt.Sprintf("goInput%s%d", s.Name, len(g.goInputs))
+	if len(g.goInputs) == 0 {
+		name = "goInput" + s.Name
+	}
+	g.goInputs[qualified] = name
 	f.ImportAlias(s.Package, importAlias(s.Package))
 	body := []jen.Code{jen.Var().Id("s").Qual(s.Package, s.Name)}
 	for _, field := range s.Fields {

@@ -181,7 +181,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"a go objective over a categorical dimension", strings.Replace(categoricalWith(), `x + (if y == "a" then 0 else 1)`, `go "github.com/bocdev/boc/typecheck/testdata/field".Measure`, 1),
 			[]wantDiag{{6, 72, "Measure is declared at ../typecheck/testdata/field/field.go:12:6 as func(x [2]float64) float64; a categorical dimension (y) cannot be passed in [2]float64", "take a struct"}}},
 		{"candidates over a categorical dimension", categoricalWith("candidates uniform_ball(n = 10, radius = 1)"),
-			[]wantDiag{{8, 1, "candidates over a domain with categorical dimensions are not supported yet", "search the domain"}}},
+			[]wantDiag{{8, 1, "a candidate generator draws numbers; a domain with categorical dimensions takes its candidates from a file", `candidates file "points.csv"`}}},
 		{"the plan's errors wait for the checker's", problemWith(
 			"search test_unbuilt",
 			"model gp(kernel = matern32(lengthscale = 0.2, variance = 1) * test_value_only(scale = learn))"),

@@ -9,9 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ast"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/stdlib/registry"
@@ -25,8 +27,9 @@ func (c *checker) checkCandidates() {
 		return
 	}
 	c.stmtSpan = s.Pos
-	if c.declaresCategorical() {
-		c.errorHint(s.Pos, "search the domain instead", "candidates over a domain with categorical dimensions are not supported yet")
+	if c.declaresCategorical() && s.File == nil {
+		c.errorHint(s.Pos, "give the candidates in a file, a level's name in a categorical column: candidates file \"points.csv\"",
+			"a candidate generator draws numbers; a domain with categorical dimensions takes its candidates from a file")
 		return
 	}
 	cand := &ir.Candidates{Span: s.Pos}
@@ -100,9 +103,10 @@ func (c *checker) generateCandidates(cc *checkedCall) ([][]float64, bool) {
 // up as constants in the generated code.
 const maxCandidatesFile = 16 << 20
 
-// candidateFile reads a CSV file of points: one point per row, D numbers in
-// component order. An optional first row names the components; lines
-// starting with # are comments. Problems are reported at the file name with
+// candidateFile reads a CSV file of points: one point per row, D values in
+// component order, a number or, for a categorical component, a level's name.
+// An optional first row names the components; lines starting with # are
+// comments. Problems are reported at the file name with
 // the CSV line.
 func (c *checker) candidateFile(lit *ast.StringLit) ([][]float64, bool) {
 	name := lit.Value
@@ -162,7 +166,7 @@ func (c *checker) readPoints(r *csv.Reader) (pts [][]float64, msg string) {
 			return nil, err.Error()
 		}
 		line, _ := r.FieldPos(0)
-		if row == 0 && isHeader(rec) {
+		if row == 0 && c.isHeader(rec) {
 			if want := c.componentNames(); strings.Join(rec, ",") != strings.Join(want, ",") {
 				return nil, fmt.Sprintf("line %d: the header names %s; want %s (the domain's components in order)",
 					line, strings.Join(rec, ", "), strings.Join(want, ", "))
@@ -170,13 +174,13 @@ func (c *checker) readPoints(r *csv.Reader) (pts [][]float64, msg string) {
 			continue
 		}
 		if len(rec) != c.prog.D {
-			return nil, fmt.Sprintf("line %d: expected %d numbers (%s), got %d", line, c.prog.D, c.componentList(), len(rec))
+			return nil, fmt.Sprintf("line %d: expected %d values (%s), got %d", line, c.prog.D, c.componentList(), len(rec))
 		}
 		p := make([]float64, len(rec))
 		for i, field := range rec {
-			x, err := strconv.ParseFloat(field, 64)
-			if err != nil {
-				return nil, fmt.Sprintf("line %d: %q is not a number", line, field)
+			x, problem := c.candidateValue(i, field)
+			if problem != "" {
+				return nil, fmt.Sprintf("line %d: %s", line, problem)
 			}
 			p[i] = x
 		}
@@ -191,8 +195,55 @@ func (c *checker) readPoints(r *csv.Reader) (pts [][]float64, msg string) {
 	return pts, ""
 }
 
-// isHeader reports whether no field of a row is a number.
-func isHeader(rec []string) bool {
+// candidateValue reads component i's field: a level's name for a
+// categorical component (its index), a number for the others.
+func (c *checker) candidateValue(i int, field string) (float64, string) {
+	if levels := c.levelsAt(i); levels != nil {
+		if k := slices.Index(levels, field); k >= 0 {
+			return float64(k), ""
+		}
+		problem := fmt.Sprintf("%q is not a level of %s", field, c.prog.ComponentName(i))
+		if hint := dsl.DidYouMean(field, levels); hint != "" {
+			problem += "; " + hint
+		}
+		return 0, problem
+	}
+	x, err := strconv.ParseFloat(field, 64)
+	if err != nil {
+		return 0, fmt.Sprintf("%q is not a number", field)
+	}
+	return x, ""
+}
+
+// levelsAt returns the level names of component i when it is categorical.
+func (c *checker) levelsAt(i int) []string {
+	for _, d := range c.prog.Dims {
+		if i >= d.Offset && i < d.Offset+d.Size {
+			return d.Levels
+		}
+	}
+	return nil
+}
+
+// isHeader reports whether a first row names the components: it is their
+// names, or, failing that, no field is a value of its component (a row of
+// a domain of choices alone may hold no number).
+func (c *checker) isHeader(rec []string) bool {
+	if strings.Join(rec, ",") == strings.Join(c.componentNames(), ",") {
+		return true
+	}
+	for i, f := range rec {
+		if i < c.prog.D {
+			if _, problem := c.candidateValue(i, f); problem == "" {
+				return false
+			}
+		}
+	}
+	return isNumberless(rec)
+}
+
+// isNumberless reports whether no field of a row is a number.
+func isNumberless(rec []string) bool {
 	for _, f := range rec {
 		if _, err := strconv.ParseFloat(f, 64); err == nil {
 			return false

@@ -265,7 +265,8 @@ func TestFlatObjective(t *testing.T) {
 // outputs: after heavy-tailed values and the refits that warp them, the
 // optimiser still reports in the objective's units, BestObserved the best
 // value observed and Best a posterior mean at an evaluated point that
-// agrees with the value observed there.
+// agrees with the value observed there (to 1%: the values, in the
+// thousands, dwarf any declared noise).
 func warpTest(out *Output) []byte {
 	return []byte(fmt.Sprintf(`package %s
 
@@ -286,7 +287,7 @@ func TestWarpReportsInTheObjectivesUnits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		y := math.Exp(4 * math.Sin(float64(o.Evaluations())))
+		y := 1000 * math.Exp(4*math.Sin(float64(o.Evaluations())))
 		if err := o.Observe(x, y); err != nil {
 			t.Fatal(err)
 		}
@@ -299,7 +300,7 @@ func TestWarpReportsInTheObjectivesUnits(t *testing.T) {
 		t.Errorf("BestObserved says %%v; the best value observed is %%v", y, best)
 	}
 	x, mean, _ := o.Best()
-	if y := observed[x]; math.Abs(mean-y) > 1e-3*(1+math.Abs(y)) {
+	if y := observed[x]; math.Abs(mean-y) > 1e-2*(1+math.Abs(y)) {
 		t.Errorf("Best's posterior mean %%v at %%v, observed %%v there", mean, x, y)
 	}
 }

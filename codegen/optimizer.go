@@ -544,6 +544,11 @@ func (g *generator) observationNoise(fantasy bool) jen.Code {
 		return jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
 	case !g.o.DeclaredNoise():
 		return field("nugget").Call(jen.Id("y"))
+	case g.warps() && fantasy:
+		// A fantasy's value is the model's: the noise as at the values' mean.
+		return field("warp").Dot("Variance").Call(field("warp").Dot("Mean"), jen.Id("noiseVariance"))
+	case g.warps():
+		return field("warp").Dot("Variance").Call(field("raw").Index(jen.Id("n")), jen.Id("noiseVariance"))
 	}
 	return jen.Id("noiseVariance")
 }

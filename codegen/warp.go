@@ -74,7 +74,12 @@ func (g *generator) rewarpDecl(f *jen.File) {
 			field("model").Dot("SetY").Call(jen.Id("i"), field("warp").Dot("Apply").Call(field("raw").Index(jen.Id("i")))),
 		),
 	}
-	if !g.o.DeclaredNoise() && g.o.Noise == nil {
+	switch {
+	case g.o.DeclaredNoise():
+		// The declared noise is in the objective's units: carried to the warped ones.
+		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+			field("model").Dot("SetNoise").Call(jen.Id("i"), field("warp").Dot("Variance").Call(field("raw").Index(jen.Id("i")), jen.Id("noiseVariance")))))
+	case g.o.Noise == nil:
 		// The nugget is a fraction of the values' variance: of the warped ones now.
 		body = append(body,
 			jen.Id("nugget").Op(":=").Add(field("nugget").Call(field("model").Dot("Y").Call(jen.Lit(0)))),

@@ -115,6 +115,13 @@ func (w Warp) Slope(y float64) float64 {
 	return math.Pow(1-x, 1-w.Lambda) / w.SD
 }
 
+// Variance carries a variance v of a value near y into the warped values:
+// Slope(y)²·v, to first order (a declared observation noise).
+func (w Warp) Variance(y, v float64) float64 {
+	s := w.Slope(y)
+	return s * s * v
+}
+
 const lambdaTolerance = 1e-9
 
 func psi(x, lambda float64) float64 {

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/bocdev/boc/dsl/ir"
@@ -27,8 +28,23 @@ func (g *generator) conditionals() []*ir.Dim {
 }
 
 // activeName is the function that reports whether conditional dimension d
-// exists at a point.
-func activeName(d *ir.Dim) string { return "Active" + strings.ToUpper(d.Name[:1]) + d.Name[1:] }
+// exists at a point: ActiveNAME, NAME capitalised, with d's offset after it
+// when an earlier conditional dimension's name capitalises alike (gamma and
+// Gamma).
+func (g *generator) activeName(d *ir.Dim) string {
+	taken := map[string]bool{}
+	for _, c := range g.conditionals() {
+		name := "Active" + strings.ToUpper(c.Name[:1]) + c.Name[1:]
+		if taken[name] {
+			name += strconv.Itoa(c.Offset)
+		}
+		taken[name] = true
+		if c == d {
+			return name
+		}
+	}
+	return ""
+}
 
 // imputedUnit is the unit coordinate component c takes where its dimension
 // does not exist: the middle of its unit interval, moved onto its grid.
@@ -75,9 +91,9 @@ func (g *generator) conditionalDecls(f *jen.File) {
 		if !ok {
 			return
 		}
-		f.Comment(activeName(d) + " reports whether " + d.Name + " exists at x: its condition, and those of")
+		f.Comment(g.activeName(d) + " reports whether " + d.Name + " exists at x: its condition, and those of")
 		f.Comment("the choices it depends on.")
-		f.Func().Id(activeName(d)).Params(jen.Id("x").Op("*").Id("Point")).Bool().Block(append(e.stmts, jen.Return(v.elems[0].code))...)
+		f.Func().Id(g.activeName(d)).Params(jen.Id("x").Op("*").Id("Point")).Bool().Block(append(e.stmts, jen.Return(v.elems[0].code))...)
 	}
 	var body []jen.Code
 	for _, d := range conds {
@@ -85,7 +101,7 @@ func (g *generator) conditionalDecls(f *jen.File) {
 		for i := d.Offset; i < d.Offset+d.Size; i++ {
 			zero = append(zero, jen.Id("grad").Index(jen.Lit(i)).Op("=").Lit(0.0))
 		}
-		body = append(body, jen.If(jen.Op("!").Id(activeName(d)).Call(jen.Op("&").Id("x"))).Block(zero...))
+		body = append(body, jen.If(jen.Op("!").Id(g.activeName(d)).Call(jen.Op("&").Id("x"))).Block(zero...))
 	}
 	f.Comment("zeroInactive zeroes grad along the components of the dimensions that do not")
 	f.Comment("exist at unit coordinates u, where the score does not depend on them; a nil grad")
@@ -106,7 +122,7 @@ func (g *generator) imputeValues() []jen.Code {
 		for i := d.Offset; i < d.Offset+d.Size; i++ {
 			set = append(set, jen.Id("x").Index(jen.Lit(i)).Op("=").Lit(g.components[i].valueAt(0.5)))
 		}
-		out = append(out, jen.If(jen.Op("!").Id(activeName(d)).Call(jen.Op("&").Id("x"))).Block(set...))
+		out = append(out, jen.If(jen.Op("!").Id(g.activeName(d)).Call(jen.Op("&").Id("x"))).Block(set...))
 	}
 	return out
 }
@@ -124,7 +140,7 @@ func (g *generator) imputeUnits() []jen.Code {
 		for i := d.Offset; i < d.Offset+d.Size; i++ {
 			set = append(set, jen.Id("u").Index(jen.Lit(i)).Op("=").Lit(g.components[i].imputedUnit()))
 		}
-		out = append(out, jen.If(jen.Op("!").Id(activeName(d)).Call(jen.Op("&").Id("x"))).Block(set...))
+		out = append(out, jen.If(jen.Op("!").Id(g.activeName(d)).Call(jen.Op("&").Id("x"))).Block(set...))
 	}
 	return out
 }
@@ -132,7 +148,7 @@ func (g *generator) imputeUnits() []jen.Code {
 // activeField is a layout entry's Active: whether the dimension exists at a
 // point, for the interfaces that leave it out where it does not; lib names
 // the library's identifiers.
-func activeField(d *ir.Dim, lib func(string) *jen.Statement) jen.Code {
+func (g *generator) activeField(d *ir.Dim, lib func(string) *jen.Statement) jen.Code {
 	return jen.Func().Params(jen.Id("x").Index().Float64()).Bool().Block(
-		jen.Return(lib(activeName(d)).Call(jen.Parens(jen.Op("*").Add(lib("Point"))).Call(jen.Id("x")))))
+		jen.Return(lib(g.activeName(d)).Call(jen.Parens(jen.Op("*").Add(lib("Point"))).Call(jen.Id("x")))))
 }

@@ -31,7 +31,7 @@ func (g *generator) goInputDecl(f *jen.File, s *ir.GoStruct) string {
 		value := g.goFieldValue(field)
 		set := jen.Id("s").Dot(field.Name).Op("=").Add(value)
 		if field.Pointer {
-			set = jen.If(jen.Id(activeName(field.Dim)).Call(jen.Id("x"))).Block(
+			set = jen.If(jen.Id(g.activeName(field.Dim)).Call(jen.Id("x"))).Block(
 				jen.Id("v").Op(":=").Add(value),
 				jen.Id("s").Dot(field.Name).Op("=").Op("&").Id("v"),
 			)

@@ -206,7 +206,7 @@ func (g *generator) layout(path string, lib func(string) *jen.Statement) jen.Cod
 			fields = append(fields, kv{"Levels", jen.Index().String().Values(stringLits(d.Levels)...)})
 		}
 		if d.When != nil {
-			fields = append(fields, kv{"Active", activeField(d, lib)})
+			fields = append(fields, kv{"Active", g.activeField(d, lib)})
 		}
 		dims[i] = keyed(false, fields...)
 	}

@@ -135,3 +135,22 @@ func TestMixedLBFGSDeterministicAndAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedLBFGSKeepsToTheFeasibleSet: the changes of level never leave
+// the feasible set, even where the best combination lies outside it.
+func TestMixedLBFGSKeepsToTheFeasibleSet(t *testing.T) {
+	levels := []int{0, 6, 7}
+	height := func(k int) float64 { return 1 + 0.3*b2f(k%6 == 4) + 0.2*b2f(k/6 == 2) }
+	fg := mixedObjective(levels, height, func(int) float64 { return 0.37 })
+	// The best level of the first choice, 4, is forbidden.
+	feasible := func(u []float64) bool { return levelOf(u[1], 6) != 4 }
+	s := NewMixedLBFGS(len(levels), 64, 2, levels)
+	out := make([]float64, len(levels))
+	v, err := s.Maximize(fg, feasible, 1, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !feasible(out) || levelOf(out[2], 7) != 2 || math.Abs(v-1.2) > 1e-6 {
+		t.Fatalf("value %v at %v; want the best feasible combination's peak 1.2, the second choice at level 2", v, out)
+	}
+}

@@ -58,6 +58,11 @@ func (c *checker) goInput(fn *ast.Ident, declared string, in types.Type) (*ir.Go
 		return nil, false
 	}
 	typeName := named.Obj().Name()
+	if !named.Obj().Exported() {
+		c.errorHint(fn.Pos, "export it: give it a name that starts with an upper-case letter",
+			"%s; its point's type %s is not exported, so the generated code cannot make one", declared, typeName)
+		return nil, false
+	}
 	out := &ir.GoStruct{Package: named.Obj().Pkg().Path(), Name: typeName}
 	ok := true
 	fail := func(hint, format string, args ...any) {
@@ -79,8 +84,12 @@ func (c *checker) goInput(fn *ast.Ident, declared string, in types.Type) (*ir.Go
 			fail(fmt.Sprintf("add a field %s to %s, or tag one `boc:%q`", fieldSuggestion(d), typeName, d.Name), "%s has no field for dimension %s", typeName, d.Name)
 			continue
 		}
-		used[match] = true
 		f := st.Field(match)
+		if used[match] {
+			fail("give each dimension its own field, tagged `boc:\"NAME\"` where names clash", "field %s of %s matches two dimensions, the second %s", f.Name(), typeName, d.Name)
+			continue
+		}
+		used[match] = true
 		if !f.Exported() {
 			fail("export it: give it a name that starts with an upper-case letter", "field %s of %s, dimension %s, is not exported; the generated code cannot set it", f.Name(), typeName, d.Name)
 			continue
@@ -95,7 +104,11 @@ func (c *checker) goInput(fn *ast.Ident, declared string, in types.Type) (*ir.Go
 				types.TypeString(f.Type(), types.RelativeTo(f.Pkg())), d.Name)
 			continue
 		}
-		if n, isNamed := t.(*types.Named); isNamed {
+		if n, isNamed := t.(*types.Named); isNamed && n.Obj().Pkg() != nil {
+			if !n.Obj().Exported() {
+				fail("export the type", "field %s of %s has the type %s, which is not exported, so the generated code cannot convert to it", f.Name(), typeName, n.Obj().Name())
+				continue
+			}
 			field.ElemPackage, field.ElemName = n.Obj().Pkg().Path(), n.Obj().Name()
 		}
 		out.Fields = append(out.Fields, field)

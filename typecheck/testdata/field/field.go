@@ -161,3 +161,26 @@ func ReactFlawed(f Flawed) float64 { return f.Extra }
 
 // ReactAnonymous takes an unnamed struct.
 func ReactAnonymous(s struct{ Temperature float64 }) float64 { return s.Temperature }
+
+// grade is an unexported level type.
+type grade string
+
+// Graded has a field of an unexported type.
+type Graded struct {
+	Temperature float64
+	Catalyst    grade
+	Dose        *float64
+}
+
+// ReactGraded takes a Graded.
+func ReactGraded(g Graded) float64 { return g.Temperature }
+
+// hidden is an unexported point type.
+type hidden struct {
+	Temperature float64
+	Catalyst    string
+	Dose        *float64
+}
+
+// ReactHidden takes a hidden.
+func ReactHidden(h hidden) float64 { return h.Temperature }

@@ -110,7 +110,8 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if simulates(out) {
 			files[filepath.Join(name, "cmd", name, "journal_test.go")] = journalRunTest
 		}
-		if reportsNoise(out) {
+		// A warped model holds the reported variances in its warped units.
+		if reportsNoise(out) && !strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) rewarp(") {
 			files[filepath.Join(name, "reported_test.go")] = reportedNoiseTest(name, out)
 		}
 		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) ObserveLocalised(") {
@@ -268,6 +269,10 @@ func TestFlatObjective(t *testing.T) {
 // agrees with the value observed there (to 1%: the values, in the
 // thousands, dwarf any declared noise).
 func warpTest(out *Output) []byte {
+	observe := "o.Observe(x, y)"
+	if reportsNoise(out) {
+		observe = "o.ObserveWithSD(x, y, 0.01)"
+	}
 	return []byte(fmt.Sprintf(`package %s
 
 import (
@@ -288,7 +293,7 @@ func TestWarpReportsInTheObjectivesUnits(t *testing.T) {
 			t.Fatal(err)
 		}
 		y := 1000 * math.Exp(4*math.Sin(float64(o.Evaluations())))
-		if err := o.Observe(x, y); err != nil {
+		if err := %s; err != nil {
 			t.Fatal(err)
 		}
 		observed[x] = y
@@ -304,7 +309,7 @@ func TestWarpReportsInTheObjectivesUnits(t *testing.T) {
 		t.Errorf("Best's posterior mean %%v at %%v, observed %%v there", mean, x, y)
 	}
 }
-`, libraryPackage(out)))
+`, libraryPackage(out), observe))
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

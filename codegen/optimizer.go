@@ -540,6 +540,8 @@ func (g *generator) observationNoise(fantasy bool) jen.Code {
 	switch {
 	case (g.o.Noise != nil):
 		return learnedNoise()
+	case g.o.ReportedNoise() && !fantasy && g.warps():
+		return field("warp").Dot("Variance").Call(field("raw").Index(jen.Id("n")), jen.Id("sd").Op("*").Id("sd")).Op("+").Add(field("nugget").Call(jen.Id("y")))
 	case g.o.ReportedNoise() && !fantasy:
 		return jen.Id("sd").Op("*").Id("sd").Op("+").Add(field("nugget").Call(jen.Id("y")))
 	case !g.o.DeclaredNoise():

@@ -25,11 +25,15 @@ func (g *generator) warpFields() []jen.Code {
 	if !g.warps() {
 		return nil
 	}
-	return []jen.Code{
+	fields := []jen.Code{
 		jen.Line(),
 		jen.Id("raw").Index(jen.Id("Budget")).Float64().Comment("the values observed, in the model's convention, before the warping"),
 		jen.Id("warp").Qual(runtimeWarp, "Warp").Comment("the output warping in force, refitted with the hyperparameters"),
 	}
+	if g.o.ReportedNoise() {
+		fields = append(fields, jen.Id("rawVariance").Index(jen.Id("Budget")).Float64().Comment("the noise variances reported, in the objective's units"))
+	}
+	return fields
 }
 
 // warpInit is New's statement of the warping before the first refit: the
@@ -47,10 +51,14 @@ func (g *generator) warpObserved() []jen.Code {
 	if !g.warps() {
 		return nil
 	}
-	return []jen.Code{
+	stmts := []jen.Code{
 		field("raw").Index(jen.Id("n")).Op("=").Id("y"),
 		jen.Id("y").Op("=").Add(field("warp").Dot("Apply").Call(jen.Id("y"))),
 	}
+	if g.o.ReportedNoise() {
+		stmts = append(stmts, field("rawVariance").Index(jen.Id("n")).Op("=").Id("sd").Op("*").Id("sd"))
+	}
+	return stmts
 }
 
 // rewarpCall is refitIfDue's statement that refits the warping first.
@@ -75,6 +83,13 @@ func (g *generator) rewarpDecl(f *jen.File) {
 		),
 	}
 	switch {
+	case g.o.ReportedNoise():
+		// Each reported variance carried to the warped units, plus the nugget.
+		body = append(body,
+			jen.Id("nugget").Op(":=").Add(field("nugget").Call(field("model").Dot("Y").Call(jen.Lit(0)))),
+			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(field("model").Dot("SetNoise").Call(jen.Id("i"),
+				field("warp").Dot("Variance").Call(field("raw").Index(jen.Id("i")), field("rawVariance").Index(jen.Id("i"))).Op("+").Id("nugget"))),
+		)
 	case g.o.DeclaredNoise():
 		// The declared noise is in the objective's units: carried to the warped ones.
 		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(

@@ -170,8 +170,6 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{8, 13, "acquisition parego needs several objectives; this problem has one", "objective exec"}}},
 		{"warp with fixed hyperparameters", problemWith(`model gp(kernel = se(lengthscale = 0.3, variance = 1), warp = "power")`),
 			[]wantDiag{{8, 7, `model gp with warp = "power" needs learned hyperparameters: the warping is refitted with them`, "lengthscale = learn"}}},
-		{"warp with reported noise", strings.Replace(problemWith(`model gp(warp = "power")`, "observation noise reported"), "sphere(x, y)", "external", 1),
-			[]wantDiag{{8, 7, `model gp with warp = "power" cannot take noise reported with each value yet`, "declare the noise"}}},
 		{"warp beside requirements", problemWith(`model gp(warp = "power")`, "require c: simulated x <= 0.5"),
 			[]wantDiag{{8, 7, `model gp with warp = "power" is not supported yet beside safety constraints, requirements or several objectives`, "remove warp"}}},
 		{"a warp that is not built", problemWith(`model gp(warp = "log")`),

@@ -5,10 +5,9 @@ import (
 )
 
 // warp refuses an output warping (ModelSpec.Warp) where it is not built:
-// it is refitted with the hyperparameters, so they must be learned; noise
-// reported with each value is not carried into the warped units (declared
-// noise is, to first order); the optimisers of safety constraints,
-// requirements and several objectives keep the values as they are.
+// it is refitted with the hyperparameters, so they must be learned; the
+// optimisers of safety constraints, requirements and several objectives keep
+// the values as they are.
 func (b *builder) warp() {
 	p, o := b.o.Program, b.o
 	if !o.Model.Warp || p.Model == nil {
@@ -20,8 +19,6 @@ func (b *builder) warp() {
 	switch {
 	case !o.Learning():
 		refuse("needs learned hyperparameters: the warping is refitted with them", "learn the kernel's lengthscale, e.g. kernel = matern52(lengthscale = learn)")
-	case o.ReportedNoise():
-		refuse("cannot take noise reported with each value yet", "declare the noise, or learn it")
 	case o.Inflates():
 		refuse("cannot inflate the observation noise, given in the objective's units", `use input_noise = "ignore", or no warp`)
 	case o.Safety != nil || len(o.Outcomes) > 0 || len(o.Objectives) > 0:

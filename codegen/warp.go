@@ -18,7 +18,7 @@ import (
 const runtimeWarp = "github.com/bocdev/boc/runtime/warp"
 
 // warps reports whether the model warps its outputs.
-func (g *generator) warps() bool { return g.o.Model.Warp }
+func (g *generator) warps() bool { return g.o.Model.Warp != "" }
 
 // warpFields are the optimiser's fields of the warping.
 func (g *generator) warpFields() []jen.Code {
@@ -77,7 +77,7 @@ func (g *generator) rewarpDecl(f *jen.File) {
 	n := jen.Empty().Op(":").Id("n")
 	body := []jen.Code{
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
-		field("warp").Op("=").Qual(runtimeWarp, "Fit").Call(field("raw").Index(n)),
+		field("warp").Op("=").Qual(runtimeWarp, map[string]string{"power": "Fit", "auto": "FitAuto"}[g.o.Model.Warp]).Call(field("raw").Index(n)),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 			field("model").Dot("SetY").Call(jen.Id("i"), field("warp").Dot("Apply").Call(field("raw").Index(jen.Id("i")))),
 		),

@@ -173,7 +173,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"warp beside requirements", problemWith(`model gp(warp = "power")`, "require c: simulated x <= 0.5"),
 			[]wantDiag{{8, 7, `model gp with warp = "power" is not supported yet beside safety constraints, requirements or several objectives`, "remove warp"}}},
 		{"a warp that is not built", problemWith(`model gp(warp = "log")`),
-			[]wantDiag{{8, 10, `warp must be "none" or "power", got "log"`, "power"}}},
+			[]wantDiag{{8, 10, `warp must be "none", "power" or "auto", got "log"`, "power"}}},
 		{"a kernel that measures a categorical component as a number", categoricalWith("model gp(kernel = linear)"),
 			[]wantDiag{{8, 19, "kernel linear treats every component as a number; a categorical dimension (y) needs a stationary kernel", "se, matern12"}}},
 		{"a go objective over a categorical dimension", strings.Replace(categoricalWith(), `x + (if y == "a" then 0 else 1)`, `go "github.com/bocdev/boc/typecheck/testdata/field".Measure`, 1),

@@ -199,8 +199,11 @@ func modelLine(o *Optimizer) string {
 		return "none"
 	}
 	s := name(o.Program.Model) + " with kernel " + name(o.Model.Kernel)
-	if o.Model.Warp {
+	switch o.Model.Warp {
+	case "power":
 		s += ", values warped by a power transform refitted with the hyperparameters"
+	case "auto":
+		s += ", values warped by a power transform where it gains, refitted with the hyperparameters"
 	}
 	if in := o.Model.Inputs; in != nil {
 		switch in.Rep {

@@ -257,7 +257,7 @@ func (o *Optimizer) Runtime() []string {
 	if o.Learning() && len(o.Objectives) == 0 {
 		set[runtime+"fit"] = true
 	}
-	if o.Model.Warp {
+	if o.Model.Warp != "" {
 		set[runtime+"warp"] = true
 	}
 	if slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical) {

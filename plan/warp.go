@@ -10,11 +10,11 @@ import (
 // the values as they are.
 func (b *builder) warp() {
 	p, o := b.o.Program, b.o
-	if !o.Model.Warp || p.Model == nil {
+	if o.Model.Warp == "" || p.Model == nil {
 		return
 	}
 	refuse := func(what, hint string) {
-		b.report(dsl.Errorf(p.Model.Span, "model %s with warp = \"power\" %s", name(p.Model), what).WithHint("%s", hint))
+		b.report(dsl.Errorf(p.Model.Span, "model %s with warp = %q %s", name(p.Model), o.Model.Warp, what).WithHint("%s", hint))
 	}
 	switch {
 	case !o.Learning():

@@ -120,20 +120,24 @@ var gpModelEmit = withInflation(registry.ModelHooks{Spec: gpSpec, Code: gpCode})
 
 // gpSpec is a GP on the target points with the model's kernel.
 func gpSpec(a *registry.Args, _ bool) registry.ModelSpec {
-	return registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power") == "power"}
+	spec := registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power", "auto")}
+	if spec.Warp == "none" {
+		spec.Warp = ""
+	}
+	return spec
 }
 
 // warpParam is gp's output warping.
 var warpParam = registry.Param{Name: "warp", Type: registry.StringParam, Default: registry.String("none"),
-	Doc: `"none", or "power": model Yeo-Johnson's power transform of the values, fitted by maximum likelihood with the hyperparameters (heavy-tailed objectives)`}
+	Doc: `"none", "power": model Yeo-Johnson's power transform of the values, fitted by maximum likelihood with the hyperparameters (heavy-tailed objectives), or "auto": the transform only where it raises the values' log-likelihood by more than warp.AutoGain`}
 
-// checkWarp reports a warp other than "none" and "power".
+// checkWarp reports a warp other than "none", "power" and "auto".
 func checkWarp(ctx *registry.CheckContext) {
 	a, v := constArg(ctx.Call, "warp")
-	if v == nil || v.Type.Kind != dsl.String || v.Text == "none" || v.Text == "power" {
+	if v == nil || v.Type.Kind != dsl.String || v.Text == "none" || v.Text == "power" || v.Text == "auto" {
 		return
 	}
-	ctx.Report(dsl.Errorf(a.Span, "warp must be \"none\" or \"power\", got %q", v.Text).WithHint(`warp = "power" learns a power transform of the values`))
+	ctx.Report(dsl.Errorf(a.Span, "warp must be \"none\", \"power\" or \"auto\", got %q", v.Text).WithHint(`warp = "power" learns a power transform of the values`))
 }
 
 // gpCode holds the exact GP of runtime/gp.

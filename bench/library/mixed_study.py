@@ -33,6 +33,8 @@ Methods:
     boc-warped       boc-categorical with model gp(warp = "power"): the values
                      warped by a power transform fitted with the
                      hyperparameters
+    boc-auto         boc-categorical with model gp(warp = "auto"): the
+                     transform only where it gains by a likelihood-ratio test
     boc-integer      boc, each choice an integer dimension 0..L-1 and the
                      function's tables indexed by it (the workaround before
                      categorical dimensions)
@@ -198,7 +200,7 @@ PROBLEMS = {
 }
 
 
-def source(name, coded, warped=False):
+def source(name, coded, warp=None):
     p = PROBLEMS[name]
     dims = [f"    {n} in [{c[1]}, {c[2]}]" + (" log" if len(c) > 3 else "") for c in p["continuous"] for n in [c[0]]]
     for n, levels in p["choices"]:
@@ -211,8 +213,8 @@ def source(name, coded, warped=False):
     lets = p["lets"] + p.get("coded_lets" if coded else "named_lets", [])
     lines = [f"problem {name}", ""] + lets + ["", "domain {"] + dims + ["}", "",
              f"objective minimize {p['coded' if coded else 'named']}"]
-    if warped:
-        lines.append('model gp(warp = "power")')
+    if warp:
+        lines.append(f'model gp(warp = "{warp}")')
     lines += [f"budget {p['budget']}", "seed 1", ""]
     return "\n".join(lines)
 
@@ -226,10 +228,10 @@ def named_point(name, x, coded):
     return out
 
 
-def boc_regret(boc, workdir, name, coded, seeds, warped=False):
-    path = os.path.join(workdir, f"{name}_{'integer' if coded else 'categorical'}{'_warped' if warped else ''}.bo")
+def boc_regret(boc, workdir, name, coded, seeds, warp=None):
+    path = os.path.join(workdir, f"{name}_{'integer' if coded else 'categorical'}_{warp or 'plain'}.bo")
     with open(path, "w") as f:
-        f.write(source(name, coded, warped))
+        f.write(source(name, coded, warp))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     p = PROBLEMS[name]
@@ -270,7 +272,8 @@ def optuna_regret(name, seeds, multivariate):
     return regrets
 
 
-METHODS = ["boc-categorical", "boc-warped", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
+METHODS = ["boc-categorical", "boc-warped", "boc-auto", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
+WARPS = {"boc-warped": "power", "boc-auto": "auto"}
 
 
 def main():
@@ -297,7 +300,7 @@ def main():
             for m in methods:
                 start = time.time()
                 if m.startswith("boc"):
-                    r = boc_regret(os.path.abspath(boc), workdir, name, m == "boc-integer", seeds, m == "boc-warped")
+                    r = boc_regret(os.path.abspath(boc), workdir, name, m == "boc-integer", seeds, WARPS.get(m))
                 else:
                     r = optuna_regret(name, seeds, m == "optuna-tpe-mv")
                 row.append(cell(summarise(r)))

@@ -77,6 +77,24 @@ func Fit(ys []float64) Warp {
 	return w
 }
 
+// AutoGain is how much FitAuto's transform must raise the profile
+// log-likelihood over the identity's (λ = 1) to be used: half the 99%
+// quantile of χ² with one degree of freedom, the likelihood-ratio test of
+// λ = 1 at the 1% level.
+const AutoGain = 6.635 / 2
+
+// FitAuto is Fit when the fitted transform raises the profile
+// log-likelihood by more than AutoGain over the identity, and the identity
+// (with Fit's mean and deviation) otherwise: the values are warped only
+// where they are clearly far from normal.
+func FitAuto(ys []float64) Warp {
+	w := Fit(ys)
+	if w.logLikelihood(ys, w.Lambda)-w.logLikelihood(ys, 1) > AutoGain {
+		return w
+	}
+	return Identity(w.Mean, w.SD)
+}
+
 // logLikelihood is the profile log-likelihood of λ for the values ys.
 func (w Warp) logLikelihood(ys []float64, lambda float64) float64 {
 	n := float64(len(ys))

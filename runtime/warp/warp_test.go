@@ -53,3 +53,22 @@ func TestFit(t *testing.T) {
 		t.Errorf("Fit allocates %v times", a)
 	}
 }
+
+// TestFitAuto: normal values keep the identity; a heavy tail is warped.
+func TestFitAuto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	normal, right := make([]float64, 60), make([]float64, 60)
+	for i := range normal {
+		g := rng.NormFloat64()
+		normal[i], right[i] = 3+2*g, math.Exp(1.5*g)
+	}
+	if w := FitAuto(normal); w.Lambda != 1 {
+		t.Errorf("normal values: λ = %v, want the identity", w.Lambda)
+	}
+	if w := FitAuto(right); w.Lambda > 0.5 {
+		t.Errorf("a heavy right tail: λ = %v, want it warped", w.Lambda)
+	}
+	if w := FitAuto([]float64{1, 1}); w.Lambda != 1 {
+		t.Errorf("equal values: %+v", w)
+	}
+}

@@ -259,8 +259,9 @@ type ModelSpec struct {
 	Inflation *InflationSpec
 	// Warp makes the model learn an output warping (runtime/warp): it
 	// models a monotone transform of the observed values, refitted with the
-	// hyperparameters.
-	Warp bool
+	// hyperparameters; "power" always, "auto" where the values' likelihood
+	// gains enough by it (warp.FitAuto); "" for none.
+	Warp string
 }
 
 // InputSpec is how a model over input distributions represents them.

@@ -47,7 +47,7 @@ var problem = program.Problem{
 		"    variance = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
-		"  warp = \"power\":string\n" +
+		"  warp = \"auto\":string\n" +
 		"acquisition acquisition.ei_noisy\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
@@ -56,9 +56,10 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 6:int\n" +
 		"seed 2\n",
-	Text: "// The output warping under declared observation noise: the noise, given in\n" +
-		"// the objective's units, is carried into the warped ones observation by\n" +
-		"// observation (to first order), and again at every refit.\n" +
+	Text: "// The output warping under declared observation noise, chosen by the data\n" +
+		"// (warp = \"auto\": the transform where a likelihood-ratio test favours it):\n" +
+		"// the noise, given in the objective's units, is carried into the warped ones\n" +
+		"// observation by observation (to first order), and again at every refit.\n" +
 		"problem warpnoisy\n" +
 		"\n" +
 		"domain {\n" +
@@ -69,7 +70,7 @@ var problem = program.Problem{
 		"objective minimize branin(x1, x2)\n" +
 		"observation noise ~ normal(0, 0.5)\n" +
 		"\n" +
-		"model gp(warp = \"power\")\n" +
+		"model gp(warp = \"auto\")\n" +
 		"acquisition ei_noisy\n" +
 		"budget 16\n" +
 		"init sobol(6)\n" +

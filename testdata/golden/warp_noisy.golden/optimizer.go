@@ -188,7 +188,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn), input_noise = "ignore", rkhs_bound = 1, warp = "power"); larger is better
+	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn), input_noise = "ignore", rkhs_bound = 1, warp = "auto"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 
@@ -634,7 +634,7 @@ func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 // the warped values, refactored, O(n³).
 func (o *Optimizer) rewarp() error {
 	n := o.model.Len()
-	o.warp = warp.Fit(o.raw[:n])
+	o.warp = warp.FitAuto(o.raw[:n])
 	for i := range n {
 		o.model.SetY(i, o.warp.Apply(o.raw[i]))
 	}

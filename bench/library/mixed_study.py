@@ -29,12 +29,12 @@ Methods:
 
     boc-categorical  boc, the choices as categorical dimensions (default
                      model and acquisition: Matérn 5/2 with learned ARD
-                     lengthscales, EI, lbfgs)
+                     lengthscales, EI, lbfgs; over choices the model's
+                     default warping is "auto": a power transform of the
+                     values where a likelihood-ratio test favours it)
+    boc-unwarped     boc-categorical with model gp(warp = "none")
     boc-warped       boc-categorical with model gp(warp = "power"): the values
-                     warped by a power transform fitted with the
-                     hyperparameters
-    boc-auto         boc-categorical with model gp(warp = "auto"): the
-                     transform only where it gains by a likelihood-ratio test
+                     always warped
     boc-integer      boc, each choice an integer dimension 0..L-1 and the
                      function's tables indexed by it (the workaround before
                      categorical dimensions)
@@ -272,8 +272,8 @@ def optuna_regret(name, seeds, multivariate):
     return regrets
 
 
-METHODS = ["boc-categorical", "boc-warped", "boc-auto", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
-WARPS = {"boc-warped": "power", "boc-auto": "auto"}
+METHODS = ["boc-categorical", "boc-unwarped", "boc-warped", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
+WARPS = {"boc-unwarped": "none", "boc-warped": "power"}
 
 
 def main():

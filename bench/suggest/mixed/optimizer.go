@@ -14,6 +14,7 @@ import (
 	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/search"
+	warp "github.com/bocdev/boc/runtime/warp"
 	"math"
 	"strconv"
 	"strings"
@@ -271,6 +272,9 @@ type Optimizer struct {
 	fitNoise [Budget]float64 // their fixed noise variances, standardised
 	fitted   int             // observations at the last refit
 
+	raw  [Budget]float64 // the values observed, in the model's convention, before the warping
+	warp warp.Warp       // the output warping in force, refitted with the hyperparameters
+
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	workers           []searchWorker                          // one per goroutine of the search
@@ -292,6 +296,7 @@ func New(seed uint64) *Optimizer {
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
+	o.warp = warp.Identity(0.0, 1.0)
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
@@ -473,7 +478,7 @@ func (o *Optimizer) fantasise() error {
 		for i := range n {
 			o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 		}
-		if err := o.model.AddFantasy(o.kvec[:n], kernel(&o.hyper, &u, &u), y, noiseVariance); err != nil {
+		if err := o.model.AddFantasy(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.warp.Variance(o.warp.Mean, noiseVariance)); err != nil {
 			return fmt.Errorf("mixed: fantasising pending point %v: %w", x, err)
 		}
 		o.points[n], o.units[n] = x, u
@@ -568,10 +573,12 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return err
 	}
 	y = -y // the model maximises
+	o.raw[n] = y
+	y = o.warp.Apply(y)
 	for i := range n {
 		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, noiseVariance); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.warp.Variance(o.raw[n], noiseVariance)); err != nil {
 		return fmt.Errorf("mixed: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
@@ -595,6 +602,9 @@ func (o *Optimizer) refitIfDue() error {
 	n := o.model.Len()
 	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
+	}
+	if err := o.rewarp(); err != nil {
+		return err
 	}
 	mean := 0.0
 	for i := range n {
@@ -658,6 +668,20 @@ func (o *Optimizer) fillKernel(theta []float64, n int, k, dk []float64) {
 	}
 }
 
+// rewarp refits the output warping to every value observed and gives the model
+// the warped values, refactored, O(n³).
+func (o *Optimizer) rewarp() error {
+	n := o.model.Len()
+	o.warp = warp.FitAuto(o.raw[:n])
+	for i := range n {
+		o.model.SetY(i, o.warp.Apply(o.raw[i]))
+	}
+	for i := range n {
+		o.model.SetNoise(i, o.warp.Variance(o.raw[i], noiseVariance))
+	}
+	return o.model.Refactor()
+}
+
 // incumbent returns the index of the evaluated point with the largest posterior
 // mean, in the model's convention, and that mean. There must be an observation.
 func (o *Optimizer) incumbent() (index int, mean float64) {
@@ -678,7 +702,7 @@ func (o *Optimizer) Best() (x Point, mean float64, ok bool) {
 		return Point{}, 0, false
 	}
 	i, m := o.incumbent()
-	return o.points[i], -m, true
+	return o.points[i], -o.warp.Inverse(m), true
 }
 
 // BestObserved returns the evaluated point with the best observed value, and that
@@ -687,7 +711,7 @@ func (o *Optimizer) BestObserved() (x Point, y float64, ok bool) {
 	if o.model.Len() == 0 {
 		return Point{}, 0, false
 	}
-	return o.points[o.bestIndex], -o.model.Y(o.bestIndex), true
+	return o.points[o.bestIndex], -o.raw[o.bestIndex], true
 }
 
 // Evaluations returns the number of observations.
@@ -705,6 +729,9 @@ func (o *Optimizer) Acquisition() (value float64, ok bool) {
 // and its standard deviation. It uses the optimiser's working memory, so it must
 // not run concurrently with Suggest or Observe.
 // Integer components are rounded to whole numbers.
+// The model's values are warped: the mean is the warping's inverse of the
+// model's mean (the median of the values), the sd half the width of the ±1 sd
+// band mapped back.
 func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 	for i := range x {
 		if Integer[i] {
@@ -716,7 +743,8 @@ func (o *Optimizer) Posterior(x Point) (mean, sd float64, err error) {
 		return 0, 0, err
 	}
 	m, sd := o.posteriorGrad(&o.workers[0], u[:])
-	return -m, sd, nil
+	sd = (o.warp.Inverse(m+sd) - o.warp.Inverse(m-sd)) / 2
+	return -o.warp.Inverse(m), sd, nil
 }
 
 // Lengthscales returns the kernel's learned lengthscales, one per component, in

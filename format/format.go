@@ -113,19 +113,14 @@ func markLiteralBraces(toks []parser.Token) {
 		switch {
 		case isPunct(t, "{"):
 			literal = append(literal, startsWithString(toks[i+1:]))
+			if literal[len(literal)-1] {
+				toks[i].Kind = literalBrace
+			}
 		case isPunct(t, "}") && len(literal) > 0:
-			t.Kind = literalBrace // the opener's mark, below
-			if !literal[len(literal)-1] {
-				t.Kind = parser.Punct
+			if literal[len(literal)-1] {
+				toks[i].Kind = literalBrace
 			}
 			literal = literal[:len(literal)-1]
-			toks[i] = t
-			continue
-		default:
-			continue
-		}
-		if literal[len(literal)-1] {
-			toks[i].Kind = literalBrace
 		}
 	}
 }

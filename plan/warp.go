@@ -7,45 +7,43 @@ import (
 	"github.com/bocdev/boc/dsl/ir"
 )
 
-// defaultWarp makes a gp over a domain with categorical dimensions warp
-// "auto" when its warp is left to its default and the warping is built for
-// the problem: measured on five problems with choices (docs/quality.md,
-// "Choices by name") it gained on every one, where choices combine parts of
-// different scales, while on the continuous studies it is mixed.
-func (b *builder) defaultWarp() {
-	p, o := b.o.Program, b.o
-	a := p.Model.Arg("warp")
-	if a == nil || !a.Default || !slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical) {
-		return
-	}
-	if !o.Learning() || o.Inflates() || o.Safety != nil || len(o.Outcomes) > 0 || len(o.Objectives) > 0 {
-		return
-	}
-	o.Model.Warp = "auto"
-}
-
-// warp refuses an output warping (ModelSpec.Warp) where it is not built:
-// it is refitted with the hyperparameters, so they must be learned; the
-// optimisers of safety constraints, requirements and several objectives keep
-// the values as they are.
+// warp decides the output warping (ModelSpec.Warp). One asked for where it
+// is not built is refused: it is refitted with the hyperparameters, so they
+// must be learned; the optimisers of safety constraints, requirements and
+// several objectives keep the values as they are. One left to its default
+// is "auto" over a domain with categorical dimensions where it is built:
+// measured on five problems with choices (docs/quality.md, "Choices by
+// name") it gained on every one, where choices join parts of different
+// scales, while on the continuous studies it is mixed.
 func (b *builder) warp() {
 	p, o := b.o.Program, b.o
 	if p.Model == nil {
 		return
 	}
+	what, hint := b.warpUnbuilt()
 	if o.Model.Warp == "" {
-		b.defaultWarp()
+		a := p.Model.Arg("warp")
+		if what == "" && a != nil && a.Default && slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical) {
+			o.Model.Warp = "auto"
+		}
 		return
 	}
-	refuse := func(what, hint string) {
+	if what != "" {
 		b.report(dsl.Errorf(p.Model.Span, "model %s with warp = %q %s", name(p.Model), o.Model.Warp, what).WithHint("%s", hint))
 	}
+}
+
+// warpUnbuilt says why the warping is not built for this optimiser, with a
+// hint; "" when it is.
+func (b *builder) warpUnbuilt() (what, hint string) {
+	o := b.o
 	switch {
 	case !o.Learning():
-		refuse("needs learned hyperparameters: the warping is refitted with them", "learn the kernel's lengthscale, e.g. kernel = matern52(lengthscale = learn)")
+		return "needs learned hyperparameters: the warping is refitted with them", "learn the kernel's lengthscale, e.g. kernel = matern52(lengthscale = learn)"
 	case o.Inflates():
-		refuse("cannot inflate the observation noise, given in the objective's units", `use input_noise = "ignore", or no warp`)
+		return "cannot inflate the observation noise, given in the objective's units", `use input_noise = "ignore", or no warp`
 	case o.Safety != nil || len(o.Outcomes) > 0 || len(o.Objectives) > 0:
-		refuse("is not supported yet beside safety constraints, requirements or several objectives", "remove warp")
+		return "is not supported yet beside safety constraints, requirements or several objectives", "remove warp"
 	}
+	return "", ""
 }

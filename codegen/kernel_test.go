@@ -12,6 +12,7 @@ import (
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/parser"
 	"github.com/bocdev/boc/plan"
+	"github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/bocdev/boc/typecheck"
 	"github.com/dave/jennifer/jen"
@@ -33,7 +34,10 @@ type knode struct {
 	terms  []float64 // rqmix's per-term lengthscales (nil: all 1)
 	offset float64   // linear's constant
 	factor float64   // scale's constant
-	parts  []*knode
+	// mix is a stationary kernel's interaction λ over a domain with
+	// categorical components; NaN leaves it out (the product's 1).
+	mix   float64
+	parts []*knode
 }
 
 // kcase is one kernel the probe evaluates: fixed (hyperparameters folded into
@@ -47,6 +51,9 @@ type kcase struct {
 	learned bool
 	root    *knode
 	example string
+	// levels holds each component's number of levels, 0 for a numeric
+	// one; nil when none is categorical.
+	levels []int
 }
 
 // referenceKernels are the kernels with a closed form in knode.reference.
@@ -67,7 +74,7 @@ const (
 )
 
 func stationaryNode(name string, d int, ard bool) *knode {
-	n := &knode{plugin: name, ls: make([]float64, d), s2: 1.7, alpha: 0.8}
+	n := &knode{plugin: name, ls: make([]float64, d), s2: 1.7, alpha: 0.8, mix: math.NaN()}
 	for i := range n.ls {
 		n.ls[i] = 0.3
 		if ard {
@@ -114,6 +121,24 @@ func kernelCases() []kcase {
 		add("scale", d, func() *knode {
 			return &knode{plugin: "scale", factor: 0.5, parts: []*knode{stationaryNode("matern32", d, true)}}
 		})
+		// Over choices: the last component categorical (three levels), the
+		// kernel the product (λ = 1), CoCaBO's mixture (λ = 0.3) or the sum
+		// (λ = 0, fixed only: a learned λ is fitted on a log scale).
+		for _, name := range []string{"se", "matern12", "matern52", "rq", "rqmix"} {
+			for _, mix := range []float64{1, 0.3, 0} {
+				levels := make([]int, d)
+				levels[d-1] = 3
+				for _, learned := range []bool{false, true} {
+					if learned && mix == 0 {
+						continue
+					}
+					n := stationaryNode(name, d, true)
+					n.mix = mix
+					cases = append(cases, kcase{name: fmt.Sprintf("%s_levels_mix%v_d%d_learned%v", name, strings.ReplaceAll(fmt.Sprint(mix), ".", "p"), d, learned),
+						d: d, learned: learned, root: n, levels: levels})
+				}
+			}
+		}
 		add("nested", d, func() *knode {
 			return &knode{plugin: "sum", parts: []*knode{
 				{plugin: "scale", factor: 2, parts: []*knode{stationaryNode("rqmix", d, false)}},
@@ -202,6 +227,9 @@ func (k kcase) call(n *knode) (*ir.Call, []float64) {
 		return call("kernel.linear", arg("variance", s2), arg("offset", value("offset", []float64{n.offset}))), h
 	}
 	c := call("kernel."+n.plugin, arg("lengthscale", value("lengthscale", n.ls)), arg("variance", value("variance", []float64{n.s2})))
+	if !math.IsNaN(n.mix) {
+		c.Args = append(c.Args, arg("interaction", value("interaction", []float64{n.mix})))
+	}
 	if n.plugin == "rq" {
 		c.Args = append(c.Args, arg("alpha", value("alpha", []float64{n.alpha})))
 	}
@@ -214,23 +242,24 @@ func (k kcase) call(n *knode) (*ir.Call, []float64) {
 	return c, h
 }
 
-// reference is the closed form of n at a, b.
-func (n *knode) reference(a, b []float64) float64 {
+// reference is the closed form of n at a, b, whose components are
+// categorical where levels is positive.
+func (n *knode) reference(a, b []float64, levels []int) float64 {
 	switch n.plugin {
 	case "sum":
 		v := 0.0
 		for _, p := range n.parts {
-			v += p.reference(a, b)
+			v += p.reference(a, b, levels)
 		}
 		return v
 	case "product":
 		v := 1.0
 		for _, p := range n.parts {
-			v *= p.reference(a, b)
+			v *= p.reference(a, b, levels)
 		}
 		return v
 	case "scale":
-		return n.factor * n.parts[0].reference(a, b)
+		return n.factor * n.parts[0].reference(a, b, levels)
 	case "linear":
 		dot := 0.0
 		for i := range a {
@@ -238,23 +267,34 @@ func (n *knode) reference(a, b []float64) float64 {
 		}
 		return n.s2*dot + n.offset
 	}
-	r2 := 0.0
+	var r2 [2]float64 // over the numeric components, then the categorical ones
 	for i, l := range n.ls {
-		d := (a[i] - b[i]) / l
-		r2 += d * d
+		d, part := (a[i]-b[i])/l, 0
+		if levels != nil && levels[i] > 0 {
+			d, part = kernel.LevelDistance(a[i], b[i], float64(levels[i]))/l, 1
+		}
+		r2[part] += d * d
 	}
+	if math.IsNaN(n.mix) || n.mix == 1 {
+		return n.s2 * n.profile(r2[0]+r2[1])
+	}
+	return n.s2 * (n.mix*n.profile(r2[0]+r2[1]) + (1-n.mix)/2*(n.profile(r2[0])+n.profile(r2[1])))
+}
+
+// profile is stationary kernel n's shape f(r²), for s² = 1.
+func (n *knode) profile(r2 float64) float64 {
 	r := math.Sqrt(r2)
 	switch n.plugin {
 	case "se":
-		return n.s2 * math.Exp(-r2/2)
+		return math.Exp(-r2 / 2)
 	case "matern12":
-		return n.s2 * math.Exp(-r)
+		return math.Exp(-r)
 	case "matern32":
-		return n.s2 * (1 + math.Sqrt(3)*r) * math.Exp(-math.Sqrt(3)*r)
+		return (1 + math.Sqrt(3)*r) * math.Exp(-math.Sqrt(3)*r)
 	case "matern52":
-		return n.s2 * (1 + math.Sqrt(5)*r + 5*r2/3) * math.Exp(-math.Sqrt(5)*r)
+		return (1 + math.Sqrt(5)*r + 5*r2/3) * math.Exp(-math.Sqrt(5)*r)
 	case "rq":
-		return n.s2 * math.Pow(1+r2/(2*n.alpha), -n.alpha)
+		return math.Pow(1+r2/(2*n.alpha), -n.alpha)
 	case "rqmix":
 		v := 0.0
 		for t, a := range []float64{0.2, 0.5, 1, 2, 5} {
@@ -264,7 +304,7 @@ func (n *knode) reference(a, b []float64) float64 {
 			}
 			v += math.Pow(1+r2/(2*a*l*l), -a)
 		}
-		return n.s2 * v
+		return v
 	}
 	panic("no reference for kernel " + n.plugin)
 }
@@ -325,6 +365,26 @@ func check(fn func(h, a, b, g []float64, mode int) float64, h, a, b []float64) (
 }
 `
 
+// program is the problem of the case's kernel: its components, categorical
+// where levels says so, without dimensions when none is.
+func (k kcase) program() *ir.Program {
+	p := &ir.Program{D: k.d}
+	if k.levels == nil {
+		return p
+	}
+	for i, n := range k.levels {
+		dim := &ir.Dim{Name: fmt.Sprintf("x%d", i), Size: 1, Offset: i, Hi: 1}
+		for l := range n {
+			dim.Levels = append(dim.Levels, fmt.Sprintf("l%d", l))
+		}
+		if n > 0 {
+			dim.Hi = float64(n - 1)
+		}
+		p.Dims = append(p.Dims, dim)
+	}
+	return p
+}
+
 // kernelGenerator plans p with model gp over kernel c and resolves the
 // kernel's hooks.
 func kernelGenerator(c *ir.Call, p *ir.Program) (*generator, error) {
@@ -333,7 +393,7 @@ func kernelGenerator(c *ir.Call, p *ir.Program) (*generator, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	g := &generator{o: o, p: p, kernel: c}
+	g := &generator{o: o, p: p, kernel: c, components: components(p)}
 	g.planKernel(c)
 	if g.diags.HasErrors() {
 		return nil, g.diags
@@ -350,7 +410,7 @@ func kernelProbe() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", k.name, err)
 		}
-		g, err := kernelGenerator(c, &ir.Program{D: k.d})
+		g, err := kernelGenerator(c, k.program())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", k.name, err)
 		}
@@ -382,7 +442,7 @@ func kernelProbe() ([]byte, error) {
 		// one (the rows of the models over input distributions), else its
 		// value.
 		block := []jen.Code{jen.Return(jen.Id(k.name+"_k").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb")))}
-		if p, _ := registry.ByID(c.Plugin); p.Block != nil {
+		if p, _ := registry.ByID(c.Plugin); p.Block != nil && (k.root == nil || math.IsNaN(k.root.mix) || k.root.mix == 1) {
 			lit, learned := g.blockLiteral(c, k.d)
 			block = []jen.Code{jen.Return(jen.Add(lit).Dot("Eval").Call(jen.Id("aa").Index(jen.Op(":")), jen.Id("bb").Index(jen.Op(":"))))}
 			if learned {
@@ -452,7 +512,7 @@ func TestKernelCode(t *testing.T) {
 			}
 			ref := math.NaN()
 			if k.root != nil {
-				ref = k.root.reference(pair[0], pair[1])
+				ref = k.root.reference(pair[0], pair[1], k.levels)
 			} else if at := fmt.Sprint(k.example, k.d, j); k.learned {
 				ref = fixed[at]
 			} else {

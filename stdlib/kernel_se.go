@@ -16,5 +16,6 @@ var seEmit = stationaryEmit(func(g *registry.KernelGen, r2 string, _ bool) profi
 		stmts: []jen.Code{jen.Id(e).Op(":=").Qual("math", "Exp").Call(jen.Lit(-0.5).Op("*").Id(r2))},
 		value: jen.Id(e),
 		slope: jen.Lit(-0.5).Op("*").Id(e),
+		rate:  -0.5,
 	}
 })

@@ -29,12 +29,19 @@ Methods:
 
     boc-categorical  boc, the choices as categorical dimensions (default
                      model and acquisition: Matérn 5/2 with learned ARD
-                     lengthscales, EI, lbfgs; over choices the model's
+                     lengthscales, EI, lbfgs; over choices the kernel is
+                     CoCaBO's mixture of the product and the sum of a kernel
+                     over the continuous components and one over the
+                     categorical ones, its weight learned, and the model's
                      default warping is "auto": a power transform of the
                      values where a likelihood-ratio test favours it)
     boc-unwarped     boc-categorical with model gp(warp = "none")
     boc-warped       boc-categorical with model gp(warp = "power"): the values
                      always warped
+    boc-product      boc-categorical with the product alone,
+                     matern52(interaction = 1)
+    boc-sum          boc-categorical with the sum alone (the average of the
+                     two kernels), matern52(interaction = 0)
     boc-integer      boc, each choice an integer dimension 0..L-1 and the
                      function's tables indexed by it (the workaround before
                      categorical dimensions)
@@ -200,7 +207,7 @@ PROBLEMS = {
 }
 
 
-def source(name, coded, warp=None):
+def source(name, coded, model=None):
     p = PROBLEMS[name]
     dims = [f"    {n} in [{c[1]}, {c[2]}]" + (" log" if len(c) > 3 else "") for c in p["continuous"] for n in [c[0]]]
     for n, levels in p["choices"]:
@@ -213,8 +220,8 @@ def source(name, coded, warp=None):
     lets = p["lets"] + p.get("coded_lets" if coded else "named_lets", [])
     lines = [f"problem {name}", ""] + lets + ["", "domain {"] + dims + ["}", "",
              f"objective minimize {p['coded' if coded else 'named']}"]
-    if warp:
-        lines.append(f'model gp(warp = "{warp}")')
+    if model:
+        lines.append(f"model gp({model})")
     lines += [f"budget {p['budget']}", "seed 1", ""]
     return "\n".join(lines)
 
@@ -228,10 +235,11 @@ def named_point(name, x, coded):
     return out
 
 
-def boc_regret(boc, workdir, name, coded, seeds, warp=None):
-    path = os.path.join(workdir, f"{name}_{'integer' if coded else 'categorical'}_{warp or 'plain'}.bo")
+def boc_regret(boc, workdir, name, method, seeds):
+    coded = method == "boc-integer"
+    path = os.path.join(workdir, f"{name}_{method}.bo")
     with open(path, "w") as f:
-        f.write(source(name, coded, warp))
+        f.write(source(name, coded, MODELS.get(method)))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     p = PROBLEMS[name]
@@ -272,8 +280,10 @@ def optuna_regret(name, seeds, multivariate):
     return regrets
 
 
-METHODS = ["boc-categorical", "boc-unwarped", "boc-warped", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
-WARPS = {"boc-unwarped": "none", "boc-warped": "power"}
+METHODS = ["boc-categorical", "boc-product", "boc-sum", "boc-unwarped", "boc-warped", "boc-integer", "optuna-tpe", "optuna-tpe-mv"]
+# MODELS are the arguments of the gp of the boc methods that change boc's default.
+MODELS = {"boc-unwarped": 'warp = "none"', "boc-warped": 'warp = "power"',
+          "boc-product": "kernel = matern52(interaction = 1)", "boc-sum": "kernel = matern52(interaction = 0)"}
 
 
 def main():
@@ -300,7 +310,7 @@ def main():
             for m in methods:
                 start = time.time()
                 if m.startswith("boc"):
-                    r = boc_regret(os.path.abspath(boc), workdir, name, m == "boc-integer", seeds, WARPS.get(m))
+                    r = boc_regret(os.path.abspath(boc), workdir, name, m, seeds)
                 else:
                     r = optuna_regret(name, seeds, m == "optuna-tpe-mv")
                 row.append(cell(summarise(r)))

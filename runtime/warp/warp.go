@@ -34,10 +34,16 @@ const (
 // Identity.
 type Warp struct {
 	Mean, SD, Lambda float64
+	// Lo and Hi are the least and greatest standardised values the
+	// transform was fitted to (infinite for the identity); Inverse stays
+	// within their range widened by its width on each side.
+	Lo, Hi float64
 }
 
 // Identity is the transform that standardises only (λ = 1).
-func Identity(mean, sd float64) Warp { return Warp{Mean: mean, SD: sd, Lambda: 1} }
+func Identity(mean, sd float64) Warp {
+	return Warp{Mean: mean, SD: sd, Lambda: 1, Lo: math.Inf(-1), Hi: math.Inf(1)}
+}
 
 // Fit fits the transform to the values ys (at least two, finite): their
 // mean and deviation, and λ by golden-section search of the profile
@@ -57,7 +63,11 @@ func Fit(ys []float64) Warp {
 	if !(ss > 0) || len(ys) < 2 {
 		return Identity(mean, 1)
 	}
-	w := Warp{Mean: mean, SD: math.Sqrt(ss / n)}
+	w := Warp{Mean: mean, SD: math.Sqrt(ss / n), Lo: math.Inf(1), Hi: math.Inf(-1)}
+	for _, y := range ys {
+		x := (y - w.Mean) / w.SD
+		w.Lo, w.Hi = min(w.Lo, x), max(w.Hi, x)
+	}
 	const phi = 0.6180339887498949
 	lo, hi := MinLambda, MaxLambda
 	a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
@@ -119,9 +129,15 @@ func (w Warp) logLikelihood(ys []float64, lambda float64) float64 {
 // Apply is ψ((y − μ)/σ).
 func (w Warp) Apply(y float64) float64 { return psi((y-w.Mean)/w.SD, w.Lambda) }
 
-// Inverse is the value y whose Apply is z; z beyond ψ's range (it is
-// bounded on one side for λ < 0 or λ > 2) gives ±Inf.
-func (w Warp) Inverse(z float64) float64 { return w.Mean + w.SD*psiInverse(z, w.Lambda) }
+// Inverse is the value y whose Apply is z, kept within the fitted values'
+// range widened by its width on each side: ψ's range is bounded on one
+// side for λ < 0 or λ > 2, beyond which a model's mean in the warped values
+// (an extrapolation) has no value, and near which it has huge ones.
+func (w Warp) Inverse(z float64) float64 {
+	span := w.Hi - w.Lo
+	x := min(max(psiInverse(z, w.Lambda), w.Lo-span), w.Hi+span)
+	return w.Mean + w.SD*x
+}
 
 // Slope is dApply/dy at y, for carrying a noise variance across: a
 // variance v of y is about Slope(y)²·v in the warped values.

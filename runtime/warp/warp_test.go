@@ -8,7 +8,7 @@ import (
 
 func TestApplyInverseMonotone(t *testing.T) {
 	for _, lambda := range []float64{-2, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4} {
-		w := Warp{Mean: 0.3, SD: 2, Lambda: lambda}
+		w := Warp{Mean: 0.3, SD: 2, Lambda: lambda, Lo: math.Inf(-1), Hi: math.Inf(1)}
 		prev := math.Inf(-1)
 		for y := -6.0; y <= 6; y += 0.25 {
 			z := w.Apply(y)
@@ -24,6 +24,26 @@ func TestApplyInverseMonotone(t *testing.T) {
 				t.Fatalf("λ = %v: Slope(%v) = %v, finite difference %v", lambda, y, w.Slope(y), fd)
 			}
 		}
+	}
+}
+
+// TestInverseBounded: a warped mean beyond ψ's range (z >= −1/λ for λ < 0,
+// an extrapolation) inverts to the edge of the fitted values' widened range,
+// not to +Inf, and so does a value far below them; within it Inverse undoes
+// Apply.
+func TestInverseBounded(t *testing.T) {
+	w := Warp{Mean: 10, SD: 2, Lambda: -1, Lo: -1, Hi: 2}
+	if got := w.Inverse(1.5); got != 10+2*5 {
+		t.Errorf("Inverse beyond ψ's range = %v, want the widened range's top 20", got)
+	}
+	if got := w.Inverse(-100); got != 10+2*(-4) {
+		t.Errorf("Inverse far below = %v, want the widened range's bottom 2", got)
+	}
+	if got := w.Inverse(w.Apply(13)); math.Abs(got-13) > 1e-12 {
+		t.Errorf("Inverse(Apply(13)) = %v", got)
+	}
+	if f := Fit([]float64{1, 2, 4, 100}); f.Lo != (1-f.Mean)/f.SD || f.Hi != (100-f.Mean)/f.SD {
+		t.Errorf("Fit's range [%v, %v], want the standardised least and greatest values", f.Lo, f.Hi)
 	}
 }
 

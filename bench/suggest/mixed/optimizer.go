@@ -127,7 +127,7 @@ func snap(u *[Dim]float64) {
 }
 
 // numHyper is the number of learned kernel hyperparameter values.
-const numHyper = 8
+const numHyper = 9
 
 // hyperparameters holds the learned kernel hyperparameters, in natural units:
 //
@@ -139,9 +139,10 @@ const numHyper = 8
 //	h[5]: se's lengthscale for q
 //	h[6]: se's lengthscale for r
 //	h[7]: se's variance
+//	h[8]: se's interaction
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = learn, variance = learn),
+// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = learn),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -151,9 +152,12 @@ func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d4 := rtkernel.LevelDistance(a[4], b[4], 5) / h[4]
 	d5 := rtkernel.LevelDistance(a[5], b[5], 5) / h[5]
 	d6 := rtkernel.LevelDistance(a[6], b[6], 5) / h[6]
-	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3 + d4*d4 + d5*d5 + d6*d6
-	e := math.Exp(-0.5 * r2)
-	return h[7] * e
+	r2x := d0*d0 + d1*d1 + d2*d2 + d3*d3
+	r2c := d4*d4 + d5*d5 + d6*d6
+	e := math.Exp(-0.5 * r2x)
+	e1 := math.Exp(-0.5 * r2c)
+	e2 := e * e1
+	return h[7] * (h[8]*e2 + (1.0-h[8])*0.5*(e+e1))
 }
 
 // kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.
@@ -165,14 +169,17 @@ func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float6
 	d4 := rtkernel.LevelDistance(a[4], b[4], 5) / h[4]
 	d5 := rtkernel.LevelDistance(a[5], b[5], 5) / h[5]
 	d6 := rtkernel.LevelDistance(a[6], b[6], 5) / h[6]
-	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3 + d4*d4 + d5*d5 + d6*d6
-	e := math.Exp(-0.5 * r2)
-	k := h[7] * e
-	dk := h[7] * -0.5 * e
-	g[0] = 2.0 * dk * d0 / h[0]
-	g[1] = 2.0 * dk * d1 / h[1]
-	g[2] = 2.0 * dk * d2 / h[2]
-	g[3] = 2.0 * dk * d3 / h[3]
+	r2x := d0*d0 + d1*d1 + d2*d2 + d3*d3
+	r2c := d4*d4 + d5*d5 + d6*d6
+	e := math.Exp(-0.5 * r2x)
+	e1 := math.Exp(-0.5 * r2c)
+	e2 := e * e1
+	k := h[7] * (h[8]*e2 + (1.0-h[8])*0.5*(e+e1))
+	dkx := h[7] * (h[8]*-0.5*e2 + (1.0-h[8])*0.5*-0.5*e)
+	g[0] = 2.0 * dkx * d0 / h[0]
+	g[1] = 2.0 * dkx * d1 / h[1]
+	g[2] = 2.0 * dkx * d2 / h[2]
+	g[3] = 2.0 * dkx * d3 / h[3]
 	g[4] = 0.0
 	g[5] = 0.0
 	g[6] = 0.0
@@ -189,31 +196,36 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 	d4 := rtkernel.LevelDistance(a[4], b[4], 5) / h[4]
 	d5 := rtkernel.LevelDistance(a[5], b[5], 5) / h[5]
 	d6 := rtkernel.LevelDistance(a[6], b[6], 5) / h[6]
-	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3 + d4*d4 + d5*d5 + d6*d6
-	e := math.Exp(-0.5 * r2)
-	k := h[7] * e
-	dk := h[7] * -0.5 * e
-	g[0] = -2.0 * dk * d0 * d0
-	g[1] = -2.0 * dk * d1 * d1
-	g[2] = -2.0 * dk * d2 * d2
-	g[3] = -2.0 * dk * d3 * d3
-	g[4] = -2.0 * dk * d4 * d4
-	g[5] = -2.0 * dk * d5 * d5
-	g[6] = -2.0 * dk * d6 * d6
+	r2x := d0*d0 + d1*d1 + d2*d2 + d3*d3
+	r2c := d4*d4 + d5*d5 + d6*d6
+	e := math.Exp(-0.5 * r2x)
+	e1 := math.Exp(-0.5 * r2c)
+	e2 := e * e1
+	k := h[7] * (h[8]*e2 + (1.0-h[8])*0.5*(e+e1))
+	dkx := h[7] * (h[8]*-0.5*e2 + (1.0-h[8])*0.5*-0.5*e)
+	dkc := h[7] * (h[8]*-0.5*e2 + (1.0-h[8])*0.5*-0.5*e1)
+	g[0] = -2.0 * dkx * d0 * d0
+	g[1] = -2.0 * dkx * d1 * d1
+	g[2] = -2.0 * dkx * d2 * d2
+	g[3] = -2.0 * dkx * d3 * d3
+	g[4] = -2.0 * dkc * d4 * d4
+	g[5] = -2.0 * dkc * d5 * d5
+	g[6] = -2.0 * dkc * d6 * d6
 	g[7] = k
+	g[8] = h[7] * h[8] * (e2 - 0.5*(e+e1))
 	return k
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
 // (the observation noise is not learned).
-const numFit = 8
+const numFit = 9
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// se's lengthscale for x[0]; se's lengthscale for x[1]; se's lengthscale for x[2]; se's lengthscale for x[3]; se's lengthscale for p; se's lengthscale for q; se's lengthscale for r; se's variance.
+// se's lengthscale for x[0]; se's lengthscale for x[1]; se's lengthscale for x[2]; se's lengthscale for x[3]; se's lengthscale for p; se's lengthscale for q; se's lengthscale for r; se's variance; se's interaction.
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0}
-	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05}
-	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 20.0}
+	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 0.22360679774997896}
+	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05, 0.05}
+	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 1.0}
 )
 
 // acquisition is the score of ei(xi = 0, incumbent = "observed") at a candidate with posterior mean
@@ -248,7 +260,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = se(lengthscale = learn, variance = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
+	model  *gp.GP        // gp(kernel = se(lengthscale = learn, variance = learn, interaction = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

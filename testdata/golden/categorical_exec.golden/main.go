@@ -44,6 +44,7 @@ var problem = program.Problem{
 		"  kernel = kernel.matern32\n" +
 		"    lengthscale = [0.4, 0.4, 0.4, 0.5]:vec[4]\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = learn (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

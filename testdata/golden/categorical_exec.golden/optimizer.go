@@ -113,24 +113,31 @@ func snap(u *[Dim]float64) {
 }
 
 // numHyper is the number of learned kernel hyperparameter values.
-const numHyper = 1
+const numHyper = 2
 
 // hyperparameters holds the learned kernel hyperparameters, in natural units:
 //
 //	h[0]: matern32's variance
+//	h[1]: matern32's interaction
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, matern32(lengthscale = [0.4, 0.4, 0.4, 0.5], variance = learn),
+// kernel is the model's covariance, matern32(lengthscale = [0.4, 0.4, 0.4, 0.5], variance = learn, interaction = learn),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 2.5
 	d1 := (a[1] - b[1]) * 2.5
 	d2 := (a[2] - b[2]) * 2.5
 	d3 := rtkernel.LevelDistance(a[3], b[3], 3) * 2.0
-	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3
-	r := math.Sqrt(3.0 * r2)
+	r2x := d0*d0 + d1*d1 + d2*d2
+	r2c := d3 * d3
+	r := math.Sqrt(3.0 * r2x)
 	e := math.Exp(-r)
-	return h[0] * (1.0 + r) * e
+	r1 := math.Sqrt(3.0 * r2c)
+	e1 := math.Exp(-r1)
+	r2 := r2x + r2c
+	r3 := math.Sqrt(3.0 * r2)
+	e2 := math.Exp(-r3)
+	return h[0] * (h[1]*(1.0+r3)*e2 + (1.0-h[1])*0.5*((1.0+r)*e+(1.0+r1)*e1))
 }
 
 // kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.
@@ -139,14 +146,20 @@ func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float6
 	d1 := (a[1] - b[1]) * 2.5
 	d2 := (a[2] - b[2]) * 2.5
 	d3 := rtkernel.LevelDistance(a[3], b[3], 3) * 2.0
-	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3
-	r := math.Sqrt(3.0 * r2)
+	r2x := d0*d0 + d1*d1 + d2*d2
+	r2c := d3 * d3
+	r := math.Sqrt(3.0 * r2x)
 	e := math.Exp(-r)
-	k := h[0] * (1.0 + r) * e
-	dk := h[0] * -1.5 * e
-	g[0] = 5.0 * dk * d0
-	g[1] = 5.0 * dk * d1
-	g[2] = 5.0 * dk * d2
+	r1 := math.Sqrt(3.0 * r2c)
+	e1 := math.Exp(-r1)
+	r2 := r2x + r2c
+	r3 := math.Sqrt(3.0 * r2)
+	e2 := math.Exp(-r3)
+	k := h[0] * (h[1]*(1.0+r3)*e2 + (1.0-h[1])*0.5*((1.0+r)*e+(1.0+r1)*e1))
+	dkx := h[0] * (h[1]*-1.5*e2 + (1.0-h[1])*0.5*-1.5*e)
+	g[0] = 5.0 * dkx * d0
+	g[1] = 5.0 * dkx * d1
+	g[2] = 5.0 * dkx * d2
 	g[3] = 0.0
 	return k
 }
@@ -158,24 +171,31 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 	d1 := (a[1] - b[1]) * 2.5
 	d2 := (a[2] - b[2]) * 2.5
 	d3 := rtkernel.LevelDistance(a[3], b[3], 3) * 2.0
-	r2 := d0*d0 + d1*d1 + d2*d2 + d3*d3
-	r := math.Sqrt(3.0 * r2)
+	r2x := d0*d0 + d1*d1 + d2*d2
+	r2c := d3 * d3
+	r := math.Sqrt(3.0 * r2x)
 	e := math.Exp(-r)
-	k := h[0] * (1.0 + r) * e
+	r1 := math.Sqrt(3.0 * r2c)
+	e1 := math.Exp(-r1)
+	r2 := r2x + r2c
+	r3 := math.Sqrt(3.0 * r2)
+	e2 := math.Exp(-r3)
+	k := h[0] * (h[1]*(1.0+r3)*e2 + (1.0-h[1])*0.5*((1.0+r)*e+(1.0+r1)*e1))
 	g[0] = k
+	g[1] = h[0] * h[1] * ((1.0+r3)*e2 - 0.5*((1.0+r)*e+(1.0+r1)*e1))
 	return k
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
 // (the observation noise is not learned).
-const numFit = 1
+const numFit = 2
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// matern32's variance.
+// matern32's variance; matern32's interaction.
 var (
-	fitStart = [numFit]float64{1.0}
-	fitLower = [numFit]float64{0.05}
-	fitUpper = [numFit]float64{20.0}
+	fitStart = [numFit]float64{1.0, 0.22360679774997896}
+	fitLower = [numFit]float64{0.05, 0.05}
+	fitUpper = [numFit]float64{20.0, 1.0}
 )
 
 // acquisition is the score of ucb(beta = 2, schedule = "fixed", delta = 0.1, rkhs_bound = 1) at a candidate with posterior mean
@@ -204,7 +224,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern32(lengthscale = [0.4, 0.4, 0.4, 0.5], variance = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
+	model  *gp.GP        // gp(kernel = matern32(lengthscale = [0.4, 0.4, 0.4, 0.5], variance = learn, interaction = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

@@ -132,7 +132,7 @@ func infeasible(err error) error {
 }
 
 // numHyper is the number of learned kernel hyperparameter values.
-const numHyper = 4
+const numHyper = 5
 
 // hyperparameters holds the learned kernel hyperparameters, in natural units:
 //
@@ -140,18 +140,25 @@ const numHyper = 4
 //	h[1]: matern52's lengthscale for catalyst
 //	h[2]: matern52's lengthscale for solvent
 //	h[3]: matern52's variance
+//	h[4]: matern52's interaction
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn),
+// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn, interaction = learn),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
 	d1 := rtkernel.LevelDistance(a[1], b[1], 4) / h[1]
 	d2 := rtkernel.LevelDistance(a[2], b[2], 3) / h[2]
-	r2 := d0*d0 + d1*d1 + d2*d2
-	r := math.Sqrt(5.0 * r2)
+	r2x := d0 * d0
+	r2c := d1*d1 + d2*d2
+	r := math.Sqrt(5.0 * r2x)
 	e := math.Exp(-r)
-	return h[3] * (1.0 + r + r*r/3.0) * e
+	r1 := math.Sqrt(5.0 * r2c)
+	e1 := math.Exp(-r1)
+	r2 := r2x + r2c
+	r3 := math.Sqrt(5.0 * r2)
+	e2 := math.Exp(-r3)
+	return h[3] * (h[4]*(1.0+r3+r3*r3/3.0)*e2 + (1.0-h[4])*0.5*((1.0+r+r*r/3.0)*e+(1.0+r1+r1*r1/3.0)*e1))
 }
 
 // kernelGradA is kernel(h, a, b), and writes its gradient with respect to a to g.
@@ -159,12 +166,18 @@ func kernelGradA(h *hyperparameters, a, b *[Dim]float64, g *[Dim]float64) float6
 	d0 := (a[0] - b[0]) / h[0]
 	d1 := rtkernel.LevelDistance(a[1], b[1], 4) / h[1]
 	d2 := rtkernel.LevelDistance(a[2], b[2], 3) / h[2]
-	r2 := d0*d0 + d1*d1 + d2*d2
-	r := math.Sqrt(5.0 * r2)
+	r2x := d0 * d0
+	r2c := d1*d1 + d2*d2
+	r := math.Sqrt(5.0 * r2x)
 	e := math.Exp(-r)
-	k := h[3] * (1.0 + r + r*r/3.0) * e
-	dk := h[3] * -0.8333333333333334 * (1.0 + r) * e
-	g[0] = 2.0 * dk * d0 / h[0]
+	r1 := math.Sqrt(5.0 * r2c)
+	e1 := math.Exp(-r1)
+	r2 := r2x + r2c
+	r3 := math.Sqrt(5.0 * r2)
+	e2 := math.Exp(-r3)
+	k := h[3] * (h[4]*(1.0+r3+r3*r3/3.0)*e2 + (1.0-h[4])*0.5*((1.0+r+r*r/3.0)*e+(1.0+r1+r1*r1/3.0)*e1))
+	dkx := h[3] * (h[4]*-0.8333333333333334*(1.0+r3)*e2 + (1.0-h[4])*0.5*-0.8333333333333334*(1.0+r)*e)
+	g[0] = 2.0 * dkx * d0 / h[0]
 	g[1] = 0.0
 	g[2] = 0.0
 	return k
@@ -176,28 +189,36 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 	d0 := (a[0] - b[0]) / h[0]
 	d1 := rtkernel.LevelDistance(a[1], b[1], 4) / h[1]
 	d2 := rtkernel.LevelDistance(a[2], b[2], 3) / h[2]
-	r2 := d0*d0 + d1*d1 + d2*d2
-	r := math.Sqrt(5.0 * r2)
+	r2x := d0 * d0
+	r2c := d1*d1 + d2*d2
+	r := math.Sqrt(5.0 * r2x)
 	e := math.Exp(-r)
-	k := h[3] * (1.0 + r + r*r/3.0) * e
-	dk := h[3] * -0.8333333333333334 * (1.0 + r) * e
-	g[0] = -2.0 * dk * d0 * d0
-	g[1] = -2.0 * dk * d1 * d1
-	g[2] = -2.0 * dk * d2 * d2
+	r1 := math.Sqrt(5.0 * r2c)
+	e1 := math.Exp(-r1)
+	r2 := r2x + r2c
+	r3 := math.Sqrt(5.0 * r2)
+	e2 := math.Exp(-r3)
+	k := h[3] * (h[4]*(1.0+r3+r3*r3/3.0)*e2 + (1.0-h[4])*0.5*((1.0+r+r*r/3.0)*e+(1.0+r1+r1*r1/3.0)*e1))
+	dkx := h[3] * (h[4]*-0.8333333333333334*(1.0+r3)*e2 + (1.0-h[4])*0.5*-0.8333333333333334*(1.0+r)*e)
+	dkc := h[3] * (h[4]*-0.8333333333333334*(1.0+r3)*e2 + (1.0-h[4])*0.5*-0.8333333333333334*(1.0+r1)*e1)
+	g[0] = -2.0 * dkx * d0 * d0
+	g[1] = -2.0 * dkc * d1 * d1
+	g[2] = -2.0 * dkc * d2 * d2
 	g[3] = k
+	g[4] = h[3] * h[4] * ((1.0+r3+r3*r3/3.0)*e2 - 0.5*((1.0+r+r*r/3.0)*e+(1.0+r1+r1*r1/3.0)*e1))
 	return k
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
 // (the observation noise is not learned).
-const numFit = 4
+const numFit = 5
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// matern52's lengthscale for temperature; matern52's lengthscale for catalyst; matern52's lengthscale for solvent; matern52's variance.
+// matern52's lengthscale for temperature; matern52's lengthscale for catalyst; matern52's lengthscale for solvent; matern52's variance; matern52's interaction.
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0}
-	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.05}
-	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 20.0}
+	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 0.22360679774997896}
+	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.05, 0.05}
+	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 20.0, 1.0}
 )
 
 // acquisition is the score of kg() at a candidate with posterior mean
@@ -236,7 +257,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
+	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

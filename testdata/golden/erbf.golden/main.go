@@ -57,6 +57,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se (default)\n" +
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

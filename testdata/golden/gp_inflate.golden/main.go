@@ -60,6 +60,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se\n" +
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  input_noise = \"inflate\":string\n" +
 		"  rkhs_bound = 2:real\n" +
 		"  warp = \"none\":string (default)\n" +

@@ -44,6 +44,7 @@ var problem = program.Problem{
 		"      - kernel.se\n" +
 		"        lengthscale = 0.3:real\n" +
 		"        variance = 0.5:real\n" +
+		"        interaction = 1:real (default)\n" +
 		"      - kernel.product\n" +
 		"        parts = list\n" +
 		"          - kernel.scale\n" +
@@ -54,6 +55,7 @@ var problem = program.Problem{
 		"          - kernel.matern32\n" +
 		"            lengthscale = learn(init = 0.4, bounds = [0.05, 2])\n" +
 		"            variance = learn (default)\n" +
+		"            interaction = 1:real (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

@@ -42,6 +42,7 @@ var problem = program.Problem{
 		"  kernel = kernel.rq\n" +
 		"    lengthscale = [0.3, 0.4]:vec[2]\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"    alpha = learn\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +

@@ -40,6 +40,7 @@ var problem = program.Problem{
 		"  kernel = kernel.rqmix\n" +
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"    term_lengthscale = 1:real (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +

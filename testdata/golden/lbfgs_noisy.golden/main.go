@@ -47,6 +47,7 @@ var problem = program.Problem{
 		"      - kernel.se\n" +
 		"        lengthscale = 0.3:real\n" +
 		"        variance = learn (default)\n" +
+		"        interaction = 1:real (default)\n" +
 		"      - kernel.scale\n" +
 		"        factor = 0.5:real\n" +
 		"        kernel = kernel.linear\n" +

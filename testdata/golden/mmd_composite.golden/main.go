@@ -60,9 +60,11 @@ var problem = program.Problem{
 		"      - kernel.se\n" +
 		"        lengthscale = 0.3:real\n" +
 		"        variance = learn (default)\n" +
+		"        interaction = 1:real (default)\n" +
 		"      - kernel.matern12\n" +
 		"        lengthscale = learn\n" +
 		"        variance = learn (default)\n" +
+		"        interaction = 1:real (default)\n" +
 		"  samples = 12:int\n" +
 		"  landmarks = 0:int (default)\n" +
 		"  estimator = \"unbiased\":string\n" +

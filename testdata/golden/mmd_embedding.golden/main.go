@@ -57,6 +57,7 @@ var problem = program.Problem{
 		"  kernel = kernel.rqmix (default)\n" +
 		"    lengthscale = learn (default)\n" +
 		"    variance = 1:real\n" +
+		"    interaction = 1:real (default)\n" +
 		"    term_lengthscale = 1:real (default)\n" +
 		"  samples = 32:int\n" +
 		"  landmarks = 24:int\n" +

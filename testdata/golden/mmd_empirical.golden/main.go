@@ -59,6 +59,7 @@ var problem = program.Problem{
 		"  kernel = kernel.rqmix\n" +
 		"    lengthscale = 0.1:real\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"    term_lengthscale = 1:real (default)\n" +
 		"  samples = 16:int\n" +
 		"  landmarks = 0:int (default)\n" +

@@ -58,6 +58,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se\n" +
 		"    lengthscale = learn\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  samples = 16:int\n" +
 		"  landmarks = 4:int\n" +
 		"  estimator = \"nystrom\":string\n" +

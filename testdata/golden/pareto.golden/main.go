@@ -48,6 +48,7 @@ var problem = program.Problem{
 		"  kernel = kernel.matern52\n" +
 		"    lengthscale = learn(init = 0.3, bounds = [0.05, 2])\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

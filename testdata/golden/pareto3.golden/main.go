@@ -47,6 +47,7 @@ var problem = program.Problem{
 		"    kernel = kernel.matern32\n" +
 		"      lengthscale = 0.3:real\n" +
 		"      variance = learn (default)\n" +
+		"      interaction = 1:real (default)\n" +
 		"  minimize f2 threshold 2\n" +
 		"    expr (+ (^ (- b:real 0.8:real):real 2:real):real (^ (- a:real 0.7:real):real 2:real):real):real\n" +
 		"  maximize f3\n" +
@@ -64,6 +65,7 @@ var problem = program.Problem{
 		"  kernel = kernel.matern52\n" +
 		"    lengthscale = 0.4:real\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

@@ -55,12 +55,14 @@ var problem = program.Problem{
 		"  kernel = kernel.matern52\n" +
 		"    lengthscale = 0.4:real\n" +
 		"    variance = 0.05:real\n" +
+		"    interaction = 1:real (default)\n" +
 		"require slope measured <= 0.9 (confidence 0.95)\n" +
 		"  expr (+ x:real (* 0.5:real y:real):real):real\n" +
 		"model model.gp\n" +
 		"  kernel = kernel.matern52\n" +
 		"    lengthscale = 0.3:real\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

@@ -101,7 +101,7 @@ const numHyper = 3
 //	h[2]: matern52's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn),
+// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn, interaction = 1),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -231,7 +231,7 @@ func trulyUnsafe(x Point) bool {
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
+	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1), input_noise = "ignore", rkhs_bound = 1, warp = "none"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

@@ -156,6 +156,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.6:real\n" +
 		"    variance = 0.1:real\n" +
+		"    interaction = 1:real (default)\n" +
 		"  noise = distribution.normal\n" +
 		"    mean = 0:real\n" +
 		"    sd = 0.02:real\n" +
@@ -168,11 +169,13 @@ var problem = program.Problem{
 		"  kernel = kernel.matern32\n" +
 		"    lengthscale = 1:real\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  landing mean (32 draws)\n" +
 		"model model.gp\n" +
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.3:real\n" +
 		"    variance = 1:real\n" +
+		"    interaction = 1:real (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

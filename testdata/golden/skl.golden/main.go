@@ -56,6 +56,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.1:real\n" +
 		"    variance = 1:real\n" +
+		"    interaction = 1:real (default)\n" +
 		"acquisition acquisition.pi\n" +
 		"  xi = 0:real (default)\n" +
 		"  incumbent = \"observed\":string (default)\n" +

@@ -60,6 +60,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se (default)\n" +
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  samples = 100:int (default)\n" +
 		"  input_noise = \"model\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +

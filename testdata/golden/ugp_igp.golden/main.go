@@ -59,6 +59,7 @@ var problem = program.Problem{
 		"  kernel = kernel.se\n" +
 		"    lengthscale = 0.1:real\n" +
 		"    variance = learn (default)\n" +
+		"    interaction = 1:real (default)\n" +
 		"  samples = 100:int (default)\n" +
 		"  input_noise = \"inflate\":string\n" +
 		"  rkhs_bound = 2:real\n" +

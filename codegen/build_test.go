@@ -129,6 +129,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if strings.Contains(string(out.Library[0].Content), "func (o *Optimizer) rewarp(") {
 			files[filepath.Join(name, "warp_test.go")] = warpTest(out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "search.NewTrustRegion(") {
+			files[filepath.Join(name, "trust_test.go")] = trustTest(out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -316,6 +319,50 @@ func TestWarpReportsInTheObjectivesUnits(t *testing.T) {
 	}
 }
 `, libraryPackage(out), observe))
+}
+
+// trustTest is a test in the package of a case whose search keeps to a
+// trust region: every point Suggest returns after the design lies in the
+// region's box of that search, the whole cube only when the region has no
+// centre; the box shrinks on an objective that never improves, and the
+// region restarts once it collapses.
+func trustTest(out *Output) []byte {
+	return []byte(fmt.Sprintf(`package %s
+
+import "testing"
+
+func TestSuggestionsStayInTheTrustRegion(t *testing.T) {
+	o := New(Seed)
+	for o.Evaluations() < min(Budget, InitialDesign+30) {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Evaluations() >= InitialDesign && o.region.Centre() >= 0 {
+			u, err := toUnit(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range u {
+				if u[i] < o.boxLo[i]-1e-12 || u[i] > o.boxHi[i]+1e-12 {
+					t.Fatalf("evaluation %%d: component %%d at %%v, outside the box [%%v, %%v]", o.Evaluations(), i, u[i], o.boxLo[i], o.boxHi[i])
+				}
+			}
+		}
+		// Every value after the first is worse: the region only fails.
+		y := float64(o.Evaluations())
+		if Maximize {
+			y = -y
+		}
+		if err := o.Observe(x, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.region.Restarts() == 0 && o.region.Length() >= 0.8 {
+		t.Errorf("after 30 failures the region neither shrank nor restarted: length %%v", o.region.Length())
+	}
+}
+`, libraryPackage(out)))
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

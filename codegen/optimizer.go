@@ -163,6 +163,7 @@ func (g *generator) structDecl(f *jen.File) {
 		}
 	}
 	fields = append(fields, g.searchFields()...)
+	fields = append(fields, g.trustFields()...)
 	fields = append(fields, g.candidatesFields()...)
 	if len(g.known) > 0 {
 		fields = append(fields, jen.Id("feasibleFn").Func().Params(jen.Index().Float64()).Bool())
@@ -198,6 +199,7 @@ func (g *generator) newDecl(f *jen.File) {
 	body = append(body, g.learnInit()...)
 	body = append(body, g.warpInit()...)
 	body = append(body, g.searchInit()...)
+	body = append(body, g.trustInit()...)
 	body = append(body, g.outcomeInit()...)
 	body = append(body, g.latentDrawsInit()...)
 	body = append(body, g.inputInit()...)
@@ -318,6 +320,9 @@ func (g *generator) suggestDecls(f *jen.File) {
 	))
 	if len(fantasised) > 0 {
 		body = append(body, jen.If(jen.Id("observed").Op(">").Lit(0)).Block(fantasised...))
+	}
+	if !g.o.Finite() {
+		body = append(body, g.trustFocus()...)
 	}
 	switch {
 	case g.o.Finite():
@@ -658,6 +663,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		),
 		field("Release").Call(jen.Id("x")),
 	)
+	body = append(body, g.trustTell()...)
 	body = append(body, g.refitCall()...)
 	body = append(body, jen.Return(jen.Nil()))
 	if g.o.ReportedNoise() {

@@ -70,6 +70,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.safety()
 	b.outcomes()
 	b.warp()
+	b.trustRegion()
 	b.limits()
 	b.diags.Sort()
 	if b.diags.HasErrors() {

@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -17,6 +18,48 @@ func init() {
 		Doc: "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients, " +
 			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
 		Params: []registry.Param{restarts, raw}, UsesGradient: true, Emit: lbfgsEmit})
+	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "turbo", Runtime: []string{runtimeSearch},
+		Doc: "lbfgs confined to TuRBO-1's trust region: a box around the best point, sized by the lengthscales, " +
+			"doubled after successes and halved after failures in a row, restarted when it collapses",
+		Params: []registry.Param{restarts, raw,
+			{Name: "length", Type: registry.RealParam, Default: registry.Real(0.8), Range: positive,
+				Doc: "the box's initial side, in units of the cube, for lengthscales at their geometric mean"},
+			{Name: "min_length", Type: registry.RealParam, Default: registry.Real(0.0078125), Range: positive,
+				Doc: "the side below which the region restarts (2⁻⁷)"},
+			{Name: "max_length", Type: registry.RealParam, Default: registry.Real(1.6), Range: positive,
+				Doc: "the largest side"},
+			{Name: "success", Type: registry.IntParam, Default: registry.Int(3), Range: atLeastOne,
+				Doc: "improvements in a row that double the side"},
+			{Name: "failure", Type: registry.IntParam, Default: registry.Int(0), Range: nonNegative,
+				Doc: "evaluations in a row without improvement that halve the side; 0: the dimension, at least 4 (TuRBO's)"},
+		},
+		UsesGradient: true, TrustRegion: true, Emit: turboEmit, Check: checkTurbo})
+}
+
+// turboEmit is lbfgsEmit with a runtime/search.TrustRegion.
+var turboEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
+	code := lbfgsEmit(g)
+	failure := g.Int("failure")
+	if failure == 0 {
+		failure = max(4, g.D)
+	}
+	code.Region = jen.Qual(runtimeSearch, "NewTrustRegion").Call(jen.Lit(g.Real("length")), jen.Lit(g.Real("min_length")),
+		jen.Lit(g.Real("max_length")), jen.Lit(g.Int("success")), jen.Lit(failure))
+	return code
+}
+
+// checkTurbo requires min_length <= length <= max_length.
+func checkTurbo(ctx *registry.CheckContext) {
+	length, l := constArg(ctx.Call, "length")
+	_, lo := constArg(ctx.Call, "min_length")
+	_, hi := constArg(ctx.Call, "max_length")
+	if l == nil || lo == nil || hi == nil {
+		return
+	}
+	if !(lo.Float() <= l.Float() && l.Float() <= hi.Float()) {
+		ctx.Report(dsl.Errorf(length.Span, "turbo's length %g must lie in [min_length, max_length] = [%g, %g]", l.Float(), lo.Float(), hi.Float()).
+			WithHint("length = 0.8, min_length = 0.0078125, max_length = 1.6 are TuRBO's"))
+	}
 }
 
 // lbfgsEmit holds runtime/search's gradient-based search; the code generator

@@ -73,7 +73,7 @@ type lbfgsCore struct {
 
 	candidates []float64 // (raw+restarts)×dim: Sobol points, then starts
 	nStarts    int
-	lo, hi     []float64 // the unit box
+	lo, hi     []float64 // the box searched: the unit cube unless SetBox narrowed it
 
 	// The task the workers run; set before waking them.
 	task     task
@@ -218,6 +218,18 @@ func (s *LBFGS) AddStart(u []float64) {
 	s.nStarts++
 }
 
+// SetBox narrows the following searches to the box [lo, hi] within the unit
+// cube (a trust region): the raw candidates fill it, starts are clamped
+// into it and the refinement stays in it. nil restores the whole cube.
+func (s *LBFGS) SetBox(lo, hi []float64) {
+	for j := range s.lo {
+		s.lo[j], s.hi[j] = 0, 1
+		if lo != nil {
+			s.lo[j], s.hi[j] = clamp(lo[j]), clamp(hi[j])
+		}
+	}
+}
+
 // Maximize looks for the maximiser of fg over [0,1]^dim subject to
 // feasible(u) (nil: everything is feasible; it is called concurrently and
 // must be safe for that), writes it to out and returns fg there. Candidates
@@ -231,7 +243,17 @@ func (s *LBFGS) AddStart(u []float64) {
 func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
 	s.sobol.Reset(shiftSeed(seed))
 	for i := range s.raw {
-		s.sobol.Next(s.candidates[i*s.dim : (i+1)*s.dim])
+		row := s.candidates[i*s.dim : (i+1)*s.dim]
+		s.sobol.Next(row)
+		for j, u := range row {
+			row[j] = s.lo[j] + (s.hi[j]-s.lo[j])*u
+		}
+	}
+	for i := s.raw; i < s.raw+s.nStarts; i++ {
+		row := s.candidates[i*s.dim : (i+1)*s.dim]
+		for j, u := range row {
+			row[j] = min(max(u, s.lo[j]), s.hi[j])
+		}
 	}
 	n := s.raw + s.nStarts
 	s.nStarts = 0

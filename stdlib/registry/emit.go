@@ -603,6 +603,9 @@ type SearchCode struct {
 	// Memory is about how many bytes the search holds, for the plan's
 	// estimate (float64: a raw count of 10¹² must not overflow).
 	Memory float64
+	// Region is a *search.TrustRegion expression for a search whose plugin
+	// sets TrustRegion: the box each search is confined to; nil otherwise.
+	Region jen.Code
 }
 
 // SearchEmit returns how to hold the search.

@@ -79,6 +79,10 @@ type Plugin struct {
 	// UsesGradient is set on searches that maximise the acquisition with its
 	// gradient (L-BFGS-B); acquisitions that need one check for it.
 	UsesGradient bool
+	// TrustRegion is set on searches that confine the search to a trust
+	// region (SearchCode.Region), which the optimiser tells every
+	// observation.
+	TrustRegion bool
 	// Safe is set on acquisitions that keep to unknown safety constraints
 	// (their hooks' spec has Safe set); an unknown constraint needs one.
 	Safe bool

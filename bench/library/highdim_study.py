@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""High-dimensional problems: boc's global search (lbfgs) and its trust
+region (turbo, TuRBO-1) against Optuna's CMA-ES and TPE (issue 33).
+
+Problems (every one minimised; regret is the best noise-free value found
+less the known minimum, 0 unless said):
+
+    ackleyD      Ackley on [-5, 10]^D (TuRBO's domain)
+    levyD        Levy on [-10, 10]^D; minimum at (1, ..., 1)
+    rosenbrockD  Rosenbrock on [-5, 10]^D; minimum at (1, ..., 1)
+    hartmann6_100  Hartmann6 over the first 6 of 100 components in [0, 1]
+                 (94 do nothing); minimum -3.32237
+
+for D in 20, 30, 60 and 100.
+
+Methods:
+
+    boc-lbfgs    boc's defaults: Matérn 5/2 with learned ARD lengthscales, EI,
+                 lbfgs over the whole box
+    boc-turbo    the same with search turbo: lbfgs confined to TuRBO-1's
+                 trust region
+    optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
+    optuna-tpe   Optuna's TPESampler(seed=s)
+
+Each runs seeds 1..N with the budget; the table gives the median and
+quartiles of the regret after the budget. boc's values are checked against
+this script's functions at every evaluated point, so the two languages
+define the same problem.
+
+    BOC=/tmp/boc /usr/bin/python3 bench/library/highdim_study.py --seeds 10 --markdown
+
+BOC names the boc binary (go build -o /tmp/boc ./cmd/boc). Needs Debian's
+python3-optuna and python3-cmaes.
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+from study_common import summarise, cell
+
+
+def ackley(x):
+    n = len(x)
+    s1 = sum(v * v for v in x) / n
+    s2 = sum(math.cos(2 * math.pi * v) for v in x) / n
+    return -20 * math.exp(-0.2 * math.sqrt(s1)) - math.exp(s2) + 20 + math.e
+
+
+def levy(x):
+    w = [1 + (v - 1) / 4 for v in x]
+    s = math.sin(math.pi * w[0]) ** 2
+    for wi in w[:-1]:
+        s += (wi - 1) ** 2 * (1 + 10 * math.sin(math.pi * wi + 1) ** 2)
+    return s + (w[-1] - 1) ** 2 * (1 + math.sin(2 * math.pi * w[-1]) ** 2)
+
+
+def rosenbrock(x):
+    return sum(100 * (x[i + 1] - x[i] ** 2) ** 2 + (1 - x[i]) ** 2 for i in range(len(x) - 1))
+
+
+HARTMANN6_A = [[10, 3, 17, 3.5, 1.7, 8], [0.05, 10, 17, 0.1, 8, 14], [3, 3.5, 1.7, 10, 17, 8], [17, 8, 0.05, 10, 0.1, 14]]
+HARTMANN6_P = [[0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886], [0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991],
+               [0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650], [0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381]]
+HARTMANN_ALPHA = [1.0, 1.2, 3.0, 3.2]
+
+
+def hartmann6(x):
+    return -sum(HARTMANN_ALPHA[i] * math.exp(-sum(HARTMANN6_A[i][j] * (x[j] - HARTMANN6_P[i][j]) ** 2 for j in range(6)))
+                for i in range(4))
+
+
+def problems():
+    out = {}
+    for d in (20, 30, 60, 100):
+        out[f"ackley{d}"] = {"dim": d, "lo": -5, "hi": 10, "bo": "ackley(x)", "f": ackley, "minimum": 0.0}
+        out[f"levy{d}"] = {"dim": d, "lo": -10, "hi": 10, "bo": "levy(x)", "f": levy, "minimum": 0.0}
+        terms = " + ".join(f"100 * (x[{i + 1}] - x[{i}]^2)^2 + (1 - x[{i}])^2" for i in range(d - 1))
+        out[f"rosenbrock{d}"] = {"dim": d, "lo": -5, "hi": 10, "bo": terms, "f": rosenbrock, "minimum": 0.0}
+    out["hartmann6_100"] = {"dim": 100, "lo": 0, "hi": 1, "bo": "hartmann6([" + ", ".join(f"x[{j}]" for j in range(6)) + "])",
+                            "f": lambda x: hartmann6(x[:6]), "minimum": -3.32237}
+    return out
+
+
+PROBLEMS = problems()
+
+
+def source(name, search, budget):
+    p = PROBLEMS[name]
+    return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",
+                      f"objective minimize {p['bo']}", f"search {search}", f"budget {budget}", "seed 1", ""])
+
+
+def boc_regret(boc, workdir, name, search, budget, seeds):
+    path = os.path.join(workdir, f"{name}_{search}.bo")
+    with open(path, "w") as f:
+        f.write(source(name, search, budget))
+    exe = path[:-3]
+    subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
+    p = PROBLEMS[name]
+    regrets = []
+    for seed in seeds:
+        out = json.loads(subprocess.run([exe, "run", "--json", "--trace", "--seed", str(seed)],
+                                        check=True, capture_output=True, text=True).stdout)
+        best = math.inf
+        for step in out["trace"]:
+            x = step["x"]["x"]
+            truth = p["f"](x)
+            if abs(step["y"] - truth) > 1e-9 * max(1, abs(truth)):
+                sys.exit(f"highdim_study: {name} at {x}: boc's value {step['y']} is not the problem's {truth}")
+            best = min(best, truth)
+        regrets.append(best - p["minimum"])
+    return regrets
+
+
+def optuna_regret(name, budget, seeds, sampler):
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.simplefilter("ignore")
+    p = PROBLEMS[name]
+
+    def objective(trial):
+        return p["f"]([trial.suggest_float(f"x{i}", p["lo"], p["hi"]) for i in range(p["dim"])])
+
+    regrets = []
+    for seed in seeds:
+        s = optuna.samplers.CmaEsSampler(seed=seed) if sampler == "cmaes" else optuna.samplers.TPESampler(seed=seed)
+        study = optuna.create_study(sampler=s)
+        study.optimize(objective, n_trials=budget)
+        regrets.append(study.best_value - p["minimum"])
+    return regrets
+
+
+METHODS = ["boc-lbfgs", "boc-turbo", "optuna-cmaes", "optuna-tpe"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--budget", type=int, default=400)
+    ap.add_argument("--problems", default="ackley20,levy20,rosenbrock20,ackley30,levy30,rosenbrock30")
+    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    boc = os.environ.get("BOC")
+    methods = args.methods.split(",")
+    if any(m.startswith("boc") for m in methods) and not boc:
+        sys.exit("highdim_study: set BOC to the boc binary (go build -o /tmp/boc ./cmd/boc)")
+    seeds = range(1, args.seeds + 1)
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for name in args.problems.split(","):
+            row = [name, str(args.budget)]
+            for m in methods:
+                start = time.time()
+                if m.startswith("boc"):
+                    r = boc_regret(os.path.abspath(boc), workdir, name, m.removeprefix("boc-"), args.budget, seeds)
+                else:
+                    r = optuna_regret(name, args.budget, seeds, m.removeprefix("optuna-"))
+                row.append(cell(summarise(r)))
+                print(f"highdim_study: {name} with {m}: {args.seeds} seeds in {time.time() - start:.1f} s", file=sys.stderr, flush=True)
+            rows.append(row)
+    if args.markdown:
+        print(f"regret after {args.budget} evaluations, median [quartiles] over {args.seeds} seeds\n")
+        print("| problem | budget | " + " | ".join(methods) + " |")
+        print("|---" * (len(methods) + 2) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        for row in rows:
+            print("  ".join(row))
+
+
+if __name__ == "__main__":
+    main()

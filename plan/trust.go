@@ -1,0 +1,52 @@
+package plan
+
+import (
+	"slices"
+
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// TrustRegion reports whether the search is confined to a trust region
+// (search turbo), which the optimiser tells every observation.
+func (o *Optimizer) TrustRegion() bool {
+	if o.Program.Search == nil || o.Safety != nil {
+		return false
+	}
+	p, ok := registry.ByID(o.Program.Search.Plugin)
+	return ok && p.TrustRegion
+}
+
+// trustRegion refuses a trust-region search where it is not built: where
+// the optimiser does not search the domain box (a safe acquisition's
+// decision set, candidates), where a box says nothing of some components
+// (categorical ones), and where the observations reach the optimiser
+// another way (several objectives, a model over input distributions).
+func (b *builder) trustRegion() {
+	p := b.o.Program
+	if p.Search == nil {
+		return
+	}
+	plugin, ok := registry.ByID(p.Search.Plugin)
+	if !ok || !plugin.TrustRegion {
+		return
+	}
+	var where string
+	switch {
+	case b.o.Acquisition.Safe != nil:
+		where = "with a safe acquisition, which searches its own decision set"
+	case b.o.Finite():
+		where = "over candidates, a finite decision set"
+	case slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical):
+		where = "over a domain with categorical dimensions"
+	case len(b.o.Objectives) > 0:
+		where = "with several objectives"
+	case b.o.InputModel():
+		where = "with a model over input distributions"
+	default:
+		return
+	}
+	b.report(dsl.Errorf(p.Search.Span, "search %s is not built %s in this version of boc", plugin.Name, where).
+		WithHint("use search lbfgs"))
+}

@@ -34,6 +34,7 @@ python3-optuna and python3-cmaes.
 """
 
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -97,17 +98,23 @@ def source(name, search, budget):
                       f"objective minimize {p['bo']}", f"search {search}", f"budget {budget}", "seed 1", ""])
 
 
-def boc_regret(boc, workdir, name, search, budget, seeds):
+def boc_regret(boc, workdir, name, search, budget, seeds, jobs):
     path = os.path.join(workdir, f"{name}_{search}.bo")
     with open(path, "w") as f:
         f.write(source(name, search, budget))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     p = PROBLEMS[name]
+
+    def run(seed):
+        return subprocess.run([exe, "run", "--json", "--trace", "--seed", str(seed)],
+                              check=True, capture_output=True, text=True).stdout
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        outputs = list(pool.map(run, seeds))
     regrets = []
-    for seed in seeds:
-        out = json.loads(subprocess.run([exe, "run", "--json", "--trace", "--seed", str(seed)],
-                                        check=True, capture_output=True, text=True).stdout)
+    for text in outputs:
+        out = json.loads(text)
         best = math.inf
         for step in out["trace"]:
             x = step["x"]["x"]
@@ -146,6 +153,7 @@ def main():
     ap.add_argument("--budget", type=int, default=400)
     ap.add_argument("--problems", default="ackley20,levy20,rosenbrock20,ackley30,levy30,rosenbrock30")
     ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="boc runs at once")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     boc = os.environ.get("BOC")
@@ -160,7 +168,7 @@ def main():
             for m in methods:
                 start = time.time()
                 if m.startswith("boc"):
-                    r = boc_regret(os.path.abspath(boc), workdir, name, m.removeprefix("boc-"), args.budget, seeds)
+                    r = boc_regret(os.path.abspath(boc), workdir, name, m.removeprefix("boc-"), args.budget, seeds, args.jobs)
                 else:
                     r = optuna_regret(name, args.budget, seeds, m.removeprefix("optuna-"))
                 row.append(cell(summarise(r)))

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -74,6 +75,11 @@ type lbfgsCore struct {
 	candidates []float64 // (raw+restarts)×dim: Sobol points, then starts
 	nStarts    int
 	lo, hi     []float64 // the box searched: the unit cube unless SetBox narrowed it
+	// centre, when SetBox gave one, is the point the raw candidates
+	// perturb (TuRBO's candidates); hasCentre says whether it holds one.
+	centre    []float64
+	hasCentre bool
+	mask      rand.PCG // draws which components a candidate perturbs
 
 	// The task the workers run; set before waking them.
 	task     task
@@ -155,6 +161,7 @@ func NewMixedLBFGS(dim, raw, restarts int, levels []int) *LBFGS {
 		candidates: make([]float64, (raw+restarts)*dim),
 		lo:         make([]float64, dim),
 		hi:         make([]float64, dim),
+		centre:     make([]float64, dim),
 		perWorker:  make([]worker, workers),
 		topIndex:   make([]int, refinements),
 		topValue:   make([]float64, refinements),
@@ -221,14 +228,52 @@ func (s *LBFGS) AddStart(u []float64) {
 // SetBox narrows the following searches to the box [lo, hi] within the unit
 // cube (a trust region): the raw candidates fill it, starts are clamped
 // into it and the refinement stays in it. nil restores the whole cube.
-func (s *LBFGS) SetBox(lo, hi []float64) {
+//
+// With a centre (inside the box), the raw candidates are TuRBO's: the
+// centre with each component, with probability min(1, 20/dim), replaced by
+// the quasi-random candidate's (at least one component). In many
+// dimensions a candidate that moves every component lies near the box's
+// corners, far from the data the region is centred on; one that moves a
+// few stays close along the others.
+func (s *LBFGS) SetBox(lo, hi, centre []float64) {
 	for j := range s.lo {
 		s.lo[j], s.hi[j] = 0, 1
 		if lo != nil {
 			s.lo[j], s.hi[j] = clamp(lo[j]), clamp(hi[j])
 		}
 	}
+	s.hasCentre = lo != nil && centre != nil
+	if s.hasCentre {
+		for j := range s.centre {
+			s.centre[j] = min(max(centre[j], s.lo[j]), s.hi[j])
+		}
+	}
 }
+
+// perturbedComponents is how many components TuRBO's candidates perturb on
+// average (its probability of perturbing one is min(1, 20/dim)).
+const perturbedComponents = 20
+
+// perturb keeps the box-mapped quasi-random candidate row at the centre in
+// all but a random subset of its components (SetBox).
+func (s *LBFGS) perturb(row []float64) {
+	p := min(1, perturbedComponents/float64(s.dim))
+	moved := false
+	for j := range row {
+		if unitDraw(&s.mask) < p {
+			moved = true
+		} else {
+			row[j] = s.centre[j]
+		}
+	}
+	if !moved {
+		j := int(s.mask.Uint64() % uint64(s.dim))
+		row[j] = s.lo[j] + (s.hi[j]-s.lo[j])*unitDraw(&s.mask)
+	}
+}
+
+// unitDraw is a uniform draw in [0, 1) from rng.
+func unitDraw(rng *rand.PCG) float64 { return float64(rng.Uint64()>>11) / (1 << 53) }
 
 // Maximize looks for the maximiser of fg over [0,1]^dim subject to
 // feasible(u) (nil: everything is feasible; it is called concurrently and
@@ -242,11 +287,15 @@ func (s *LBFGS) SetBox(lo, hi []float64) {
 // ErrNoFeasible and leaves out unchanged.
 func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
 	s.sobol.Reset(shiftSeed(seed))
+	s.mask.Seed(seed, 0x7475726236) // a stream apart from the Sobol shift
 	for i := range s.raw {
 		row := s.candidates[i*s.dim : (i+1)*s.dim]
 		s.sobol.Next(row)
 		for j, u := range row {
 			row[j] = s.lo[j] + (s.hi[j]-s.lo[j])*u
+		}
+		if s.hasCentre {
+			s.perturb(row)
 		}
 	}
 	for i := s.raw; i < s.raw+s.nStarts; i++ {

@@ -68,7 +68,7 @@ func TestTrustRegionBox(t *testing.T) {
 func TestLBFGSSearchesTheBox(t *testing.T) {
 	s := NewLBFGS(2, 64, 2)
 	lo, hi := []float64{0.1, 0.2}, []float64{0.3, 0.5}
-	s.SetBox(lo, hi)
+	s.SetBox(lo, hi, nil)
 	s.AddStart([]float64{0.9, 0.9})
 	outside := 0
 	f := func(_ int, u, grad []float64) float64 {
@@ -87,9 +87,55 @@ func TestLBFGSSearchesTheBox(t *testing.T) {
 	if err != nil || outside > 0 || math.Abs(out[0]-0.3) > 1e-9 || math.Abs(out[1]-0.5) > 1e-9 {
 		t.Fatalf("in the box: %v at %v (err %v), %d evaluations outside", v, out, err, outside)
 	}
-	s.SetBox(nil, nil)
+	s.SetBox(nil, nil, nil)
 	lo, hi = []float64{0, 0}, []float64{1, 1}
 	if _, err := s.Maximize(f, nil, 1, out); err != nil || out[0] < 0.999 || out[1] < 0.999 {
 		t.Fatalf("the whole cube again: %v (err %v)", out, err)
+	}
+}
+
+// TestLBFGSPerturbsTheCentre: with a centre, a raw candidate in 40
+// dimensions keeps most components at the centre (about 20 move), every
+// one moves at least one, and the moved ones stay in the box.
+func TestLBFGSPerturbsTheCentre(t *testing.T) {
+	const dim = 40
+	s := NewLBFGS(dim, 256, 1)
+	lo, hi, centre := make([]float64, dim), make([]float64, dim), make([]float64, dim)
+	for j := range centre {
+		lo[j], hi[j], centre[j] = 0.2, 0.6, 0.4
+	}
+	s.SetBox(lo, hi, centre)
+	moved, scored := 0, 0
+	f := func(_ int, u, grad []float64) float64 {
+		if grad == nil { // a raw candidate, scored without its gradient
+			scored++
+			m := 0
+			for j, v := range u {
+				if v < lo[j] || v > hi[j] {
+					t.Fatalf("component %d at %v, outside the box", j, v)
+				}
+				if v != centre[j] {
+					m++
+				}
+			}
+			if m == 0 {
+				t.Fatalf("a candidate at the centre")
+			}
+			moved += m
+		} else {
+			for j := range grad {
+				grad[j] = 0
+			}
+		}
+		return 0
+	}
+	if _, err := s.Maximize(f, nil, 3, make([]float64, dim)); err != nil {
+		t.Fatal(err)
+	}
+	if scored < 256 {
+		t.Fatalf("%d candidates scored, want the 256 raw ones", scored)
+	}
+	if mean := float64(moved) / float64(scored); mean < 15 || mean > 25 {
+		t.Errorf("candidates move %v components on average, want about 20 of %d", mean, dim)
 	}
 }

@@ -372,9 +372,9 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	if c := o.region.Centre(); c >= 0 {
 		o.region.Box(o.units[c][:], o.hyper[0:10], o.boxLo[:], o.boxHi[:])
-		o.search.SetBox(o.boxLo[:], o.boxHi[:])
+		o.search.SetBox(o.boxLo[:], o.boxHi[:], o.units[c][:])
 	} else {
-		o.search.SetBox(nil, nil)
+		o.search.SetBox(nil, nil, nil)
 	}
 	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {

@@ -35,7 +35,7 @@ import tempfile
 import time
 
 from optuna_pareto import PROBLEMS, hypervolume
-from study_common import summarise
+from study_common import print_rows, summarise
 
 
 def zdt_objectives(shape):
@@ -131,15 +131,8 @@ def main():
                 row.append(f"{q['median']:.2f} [{q['q1']:.2f}, {q['q3']:.2f}]")
                 print(f"boc_pareto: {name} with {m}: {args.seeds} seeds in {time.time() - start:.1f} s", file=sys.stderr)
             rows.append(row)
-    if args.markdown:
-        print(f"log10 hypervolume gap after the budget, median [quartiles] over {args.seeds} seeds\n")
-        print("| problem | " + " | ".join(methods) + " |")
-        print("|---" * (len(methods) + 1) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        for row in rows:
-            print("  ".join(row))
+    print_rows(f"log10 hypervolume gap after the budget, median [quartiles] over {args.seeds} seeds",
+               ["problem"] + methods, rows, args.markdown)
 
 
 if __name__ == "__main__":

@@ -44,37 +44,11 @@ import tempfile
 import time
 import warnings
 
-from study_common import summarise, cell
-
-
-def ackley(x):
-    n = len(x)
-    s1 = sum(v * v for v in x) / n
-    s2 = sum(math.cos(2 * math.pi * v) for v in x) / n
-    return -20 * math.exp(-0.2 * math.sqrt(s1)) - math.exp(s2) + 20 + math.e
-
-
-def levy(x):
-    w = [1 + (v - 1) / 4 for v in x]
-    s = math.sin(math.pi * w[0]) ** 2
-    for wi in w[:-1]:
-        s += (wi - 1) ** 2 * (1 + 10 * math.sin(math.pi * wi + 1) ** 2)
-    return s + (w[-1] - 1) ** 2 * (1 + math.sin(2 * math.pi * w[-1]) ** 2)
+from study_common import HARTMANN6_A, HARTMANN6_P, ackley, cell, hartmann, levy, print_rows, summarise
 
 
 def rosenbrock(x):
     return sum(100 * (x[i + 1] - x[i] ** 2) ** 2 + (1 - x[i]) ** 2 for i in range(len(x) - 1))
-
-
-HARTMANN6_A = [[10, 3, 17, 3.5, 1.7, 8], [0.05, 10, 17, 0.1, 8, 14], [3, 3.5, 1.7, 10, 17, 8], [17, 8, 0.05, 10, 0.1, 14]]
-HARTMANN6_P = [[0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886], [0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991],
-               [0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650], [0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381]]
-HARTMANN_ALPHA = [1.0, 1.2, 3.0, 3.2]
-
-
-def hartmann6(x):
-    return -sum(HARTMANN_ALPHA[i] * math.exp(-sum(HARTMANN6_A[i][j] * (x[j] - HARTMANN6_P[i][j]) ** 2 for j in range(6)))
-                for i in range(4))
 
 
 def problems():
@@ -85,7 +59,7 @@ def problems():
         terms = " + ".join(f"100 * (x[{i + 1}] - x[{i}]^2)^2 + (1 - x[{i}])^2" for i in range(d - 1))
         out[f"rosenbrock{d}"] = {"dim": d, "lo": -5, "hi": 10, "bo": terms, "f": rosenbrock, "minimum": 0.0}
     out["hartmann6_100"] = {"dim": 100, "lo": 0, "hi": 1, "bo": "hartmann6([" + ", ".join(f"x[{j}]" for j in range(6)) + "])",
-                            "f": lambda x: hartmann6(x[:6]), "minimum": -3.32237}
+                            "f": lambda x: hartmann(HARTMANN6_A, HARTMANN6_P, x[:6]), "minimum": -3.32237}
     return out
 
 
@@ -174,15 +148,8 @@ def main():
                 row.append(cell(summarise(r)))
                 print(f"highdim_study: {name} with {m}: {args.seeds} seeds in {time.time() - start:.1f} s", file=sys.stderr, flush=True)
             rows.append(row)
-    if args.markdown:
-        print(f"regret after {args.budget} evaluations, median [quartiles] over {args.seeds} seeds\n")
-        print("| problem | budget | " + " | ".join(methods) + " |")
-        print("|---" * (len(methods) + 2) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        for row in rows:
-            print("  ".join(row))
+    print_rows(f"regret after {args.budget} evaluations, median [quartiles] over {args.seeds} seeds",
+               ["problem", "budget"] + methods, rows, args.markdown)
 
 
 if __name__ == "__main__":

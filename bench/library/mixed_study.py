@@ -69,7 +69,7 @@ import tempfile
 import time
 import warnings
 
-from study_common import summarise, cell
+from study_common import ackley, cell, print_rows, summarise
 
 
 def rosenbrock(u, w):
@@ -100,13 +100,6 @@ def func3c(x):
 
 
 ACKLEY_VALUES = {"a": 0.5, "b": -1, "c": 0, "d": 1, "e": -0.5}
-
-
-def ackley(z):
-    n = len(z)
-    s1 = sum(v * v for v in z) / n
-    s2 = sum(math.cos(2 * math.pi * v) for v in z) / n
-    return -20 * math.exp(-0.2 * math.sqrt(s1)) - math.exp(s2) + 20 + math.e
 
 
 def ackley3c(x):
@@ -316,15 +309,8 @@ def main():
                 row.append(cell(summarise(r)))
                 print(f"mixed_study: {name} with {m}: {args.seeds} seeds in {time.time() - start:.1f} s", file=sys.stderr)
             rows.append(row)
-    if args.markdown:
-        print(f"regret after the budget, median [quartiles] over {args.seeds} seeds\n")
-        print("| problem | budget | " + " | ".join(methods) + " |")
-        print("|---" * (len(methods) + 2) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        for row in rows:
-            print("  ".join(row))
+    print_rows(f"regret after the budget, median [quartiles] over {args.seeds} seeds",
+               ["problem", "budget"] + methods, rows, args.markdown)
 
 
 if __name__ == "__main__":

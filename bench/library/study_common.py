@@ -65,6 +65,14 @@ def hartmann(a, p, x):
     return -float(np.sum(HARTMANN_ALPHA * np.exp(-np.sum(a * (x - p) ** 2, axis=1))))
 
 
+def ackley(x):
+    """Ackley with a = 20, b = 0.2, c = 2 pi, any dimension; minimum 0 at the origin."""
+    n = len(x)
+    s1 = sum(v * v for v in x) / n
+    s2 = sum(math.cos(2 * math.pi * v) for v in x) / n
+    return -20 * math.exp(-0.2 * math.sqrt(s1)) - math.exp(s2) + 20 + math.e
+
+
 def levy(x):
     """Levy, any dimension; minimum 0 at (1, ..., 1)."""
     w = [1 + (v - 1) / 4 for v in x]
@@ -202,6 +210,20 @@ def format_regret(x):
 
 def cell(q):
     return f"{format_regret(q['median'])} [{format_regret(q['q1'])}, {format_regret(q['q3'])}]"
+
+
+def print_rows(title, columns, rows, markdown):
+    """Prints rows of cells under the column names: a Markdown table headed
+    by title, or plain lines of cells."""
+    if markdown:
+        print(title + "\n")
+        print("| " + " | ".join(columns) + " |")
+        print("|---" * len(columns) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        for row in rows:
+            print("  ".join(row))
 
 
 def write_table(out, title, rows, field):

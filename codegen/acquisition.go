@@ -26,7 +26,7 @@ func (g *generator) planAcquisition(h registry.AcquisitionEmit) {
 		Means: jen.Id("means"), Covs: jen.Id("covs"), Noise: jen.Id("noise"), Lines: jen.Id("lines"), DCovs: jen.Id("dcovs"),
 		LatentDraws: jen.Id("latentDraws"), Scratch: jen.Id("scratch"),
 		Setting: jen.Id("setting"),
-		T:       jen.Float64().Call(field("model").Dot("Len").Call().Op("+").Lit(1)),
+		T:       jen.Float64().Call(g.observationCount().Op("+").Lit(1)),
 		D:       g.p.D,
 		Model:   field("model"),
 		Score:   jen.Id("score"),
@@ -147,12 +147,12 @@ func (g *generator) acquisitionFields() []jen.Code {
 		fields = append(fields,
 			jen.Id("incumbentIndex").Int().Comment("index of the incumbent, while searching"),
 			jen.Id("bestSD").Float64().Comment("posterior standard deviation at the incumbent, while searching"),
-			jen.Id("incumbentSolve").Index(jen.Id("Budget")).Float64().Comment("L⁻¹k(x⁺), for covariances with the incumbent"),
+			jen.Id("incumbentSolve").Index(g.modelCapacity()).Float64().Comment("L⁻¹k(x⁺), for covariances with the incumbent"),
 		)
 	}
 	if g.o.Acquisition.Lookahead {
 		fields = append(fields,
-			jen.Id("trainMeans").Index(jen.Id("Budget")).Float64().Comment("posterior means at the evaluated points, while searching"),
+			jen.Id("trainMeans").Index(g.modelCapacity()).Float64().Comment("posterior means at the evaluated points, while searching"),
 			jen.Id("observationNoise").Float64().Comment("noise variance of the next observation, while searching"),
 		)
 		if g.o.Acquisition.LatentDraws > 0 {
@@ -346,7 +346,7 @@ func (g *generator) incumbentValue(needIndex bool) []jen.Code {
 		index = jen.Id("i")
 	}
 	if g.o.Acquisition.Incumbent == registry.BestObserved {
-		best := field("best").Op("=").Add(field("model")).Dot("Y").Call(field("bestIndex"))
+		best := field("best").Op("=").Add(g.storedY(field("bestIndex")))
 		if !needIndex {
 			return []jen.Code{best}
 		}

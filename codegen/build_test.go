@@ -132,6 +132,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if strings.Contains(string(out.Library[0].Content), "search.NewTrustRegion(") {
 			files[filepath.Join(name, "trust_test.go")] = trustTest(out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "subset.New(") {
+			files[filepath.Join(name, "local_test.go")] = localTest(out)
+		}
 	}
 	probe, err := kernelProbe()
 	if err != nil {
@@ -363,6 +366,103 @@ func TestSuggestionsStayInTheTrustRegion(t *testing.T) {
 	}
 }
 `, libraryPackage(out)))
+}
+
+// localTest is a test in the package of a case whose model is local: to
+// the budget, the model never holds more than localSize observations, and
+// once it holds a subset, that subset holds the best observed point (or the
+// trust region's centre), its values are the observations' own, every
+// suggestion lies in the box the search was confined to, and a step,
+// reselection included, allocates nothing. Its objective is wavy, so that
+// the search never lands on an evaluated point, whose fallback (the point
+// farthest from the data) may leave the box.
+func localTest(out *Output) []byte {
+	observe := "o.Observe(x, wavy(x))"
+	if reportsNoise(out) {
+		observe = "o.ObserveWithSD(x, wavy(x), 0.01)"
+	}
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func wavy(x Point) float64 {
+	y := 0.0
+	for i, v := range x {
+		y += math.Sin(3*v + float64(i))
+	}
+	return y
+}
+
+func observeWavy(o *Optimizer, x Point) error { return %s }
+
+func TestLocalModel(t *testing.T) {
+	o := New(Seed)
+	for o.Evaluations() < Budget-2 {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := o.Evaluations(); n > localSize && n > InitialDesign && (regionCentre(o) >= 0 || !hasRegion) {
+			u, err := toUnit(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range u {
+				if u[i] < o.boxLo[i]-1e-12 || u[i] > o.boxHi[i]+1e-12 {
+					t.Fatalf("evaluation %%d: component %%d at %%v, outside the box [%%v, %%v]", n, i, u[i], o.boxLo[i], o.boxHi[i])
+				}
+			}
+		}
+		if err := observeWavy(o, x); err != nil {
+			t.Fatal(err)
+		}
+		n, m := o.Evaluations(), o.model.Len()
+		if m != min(n, localSize) {
+			t.Fatalf("after %%d observations the model holds %%d, want %%d", n, m, min(n, localSize))
+		}
+		if n <= localSize {
+			continue
+		}
+		centre := o.bestIndex
+		if c := regionCentre(o); c >= 0 {
+			centre = c
+		}
+		if !slices.Contains(o.points[:m], o.observed[centre]) {
+			t.Fatalf("after %%d observations the subset lacks the centre %%v", n, o.observed[centre])
+		}
+		for k := range m {
+			i := slices.Index(o.observed[:n], o.points[k])
+			if i < 0 || o.model.Y(k) != o.observations.Y(i) {
+				t.Fatalf("model point %%d, %%v, holds %%v, not an observation's value", k, o.points[k], o.model.Y(k))
+			}
+		}
+	}
+	if a := testing.AllocsPerRun(1, func() {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := observeWavy(o, x); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("a step of the local model allocates %%v times", a)
+	}
+}
+`, libraryPackage(out), observe) + regionCentreDecl(out))
+}
+
+// regionCentreDecl defines hasRegion and regionCentre for localTest: the
+// trust region's centre, -1 without a trust region.
+func regionCentreDecl(out *Output) string {
+	if strings.Contains(string(out.Library[0].Content), "search.NewTrustRegion(") {
+		return "\nconst hasRegion = true\n\nfunc regionCentre(o *Optimizer) int { return o.region.Centre() }\n"
+	}
+	return "\nconst hasRegion = false\n\nfunc regionCentre(*Optimizer) int { return -1 }\n"
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

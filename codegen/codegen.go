@@ -237,7 +237,7 @@ func (g *generator) planModel() {
 	if !ok {
 		return
 	}
-	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Spec: g.o.Model, Capacity: jen.Id("Budget")}
+	mg := &registry.ModelGen{Args: registry.Args{Call: m}, Spec: g.o.Model, Capacity: g.modelCapacity()}
 	g.model = h.Code(mg)
 	g.checkArgs(&mg.Args)
 	switch {

@@ -278,8 +278,8 @@ func (g *generator) learnFields() []jen.Code {
 	fields = append(fields,
 		jen.Id("fitter").Op("*").Qual(runtimeFit, "Fitter"),
 		jen.Id("theta").Index(jen.Id("numFit")).Float64().Comment("the values refits learn, natural units"),
-		jen.Id("fitZ").Index(jen.Id("Budget")).Float64().Comment("standardised observations, for refits"),
-		jen.Id("fitNoise").Index(jen.Id("Budget")).Float64().Comment("their fixed noise variances, standardised"),
+		jen.Id("fitZ").Index(g.modelCapacity()).Float64().Comment("standardised observations, for refits"),
+		jen.Id("fitNoise").Index(g.modelCapacity()).Float64().Comment("their fixed noise variances, standardised"),
 		jen.Id("fitted").Int().Comment("observations at the last refit"),
 	)
 	if g.o.Noise != nil {
@@ -299,7 +299,7 @@ func (g *generator) learnInit() []jen.Code {
 	stmts := []jen.Code{
 		field("theta").Op("=").Id("fitStart"),
 		jen.Copy(whole(field("hyper")), whole(field("theta"))),
-		field("fitter").Op("=").Qual(runtimeFit, "New").Call(jen.Id("Budget"), jen.Id("numHyper"), jen.Lit((g.o.Noise != nil)), field("fillKernel")),
+		field("fitter").Op("=").Qual(runtimeFit, "New").Call(g.modelCapacity(), jen.Id("numHyper"), jen.Lit((g.o.Noise != nil)), field("fillKernel")),
 	}
 	if g.o.Noise != nil {
 		stmts = append(stmts, field("noiseVar").Op("=").Add(field("theta")).Index(jen.Id("numHyper")))
@@ -351,27 +351,34 @@ func (g *generator) refitDecls(f *jen.File) {
 	f.Comment("the fitted ones, it is rebuilt with the previous ones.")
 	body := []jen.Code{
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
-		jen.If(jen.Op("!").Qual(runtimeFit, "Due").Call(jen.Id("n"), field("designSize"), field("fitted"))).Block(
+		jen.If(jen.Op("!").Qual(runtimeFit, "Due").Call(g.refitCount(), field("designSize"), field("fitted"))).Block(
 			jen.Return(jen.Nil()),
 		),
 	}
 	body = append(body, g.rewarpCall()...)
+	if g.local() {
+		// The subset is standardised as every observation is (reselect).
+		body = append(body, jen.List(jen.Id("mean"), jen.Id("scale")).Op(":=").Add(field("observations").Dot("Standardisation").Call()))
+	} else {
+		body = append(body,
+			jen.Id("mean").Op(":=").Lit(0.0),
+			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(jen.Id("mean").Op("+=").Add(y(jen.Id("i")))),
+			jen.Id("mean").Op("/=").Float64().Call(n),
+			jen.Id("ss").Op(":=").Lit(0.0),
+			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
+				jen.Id("d").Op(":=").Add(y(jen.Id("i"))).Op("-").Id("mean"),
+				jen.Id("ss").Op("+=").Id("d").Op("*").Id("d"),
+			),
+			jen.Id("scale").Op(":=").Lit(1.0),
+			jen.If(jen.Id("ss").Op(">").Lit(0)).Block(jen.Id("scale").Op("=").Qual("math", "Sqrt").Call(jen.Id("ss").Op("/").Float64().Call(n))),
+		)
+	}
 	body = append(body,
-		jen.Id("mean").Op(":=").Lit(0.0),
-		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(jen.Id("mean").Op("+=").Add(y(jen.Id("i")))),
-		jen.Id("mean").Op("/=").Float64().Call(n),
-		jen.Id("ss").Op(":=").Lit(0.0),
-		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			jen.Id("d").Op(":=").Add(y(jen.Id("i"))).Op("-").Id("mean"),
-			jen.Id("ss").Op("+=").Id("d").Op("*").Id("d"),
-		),
-		jen.Id("scale").Op(":=").Lit(1.0),
-		jen.If(jen.Id("ss").Op(">").Lit(0)).Block(jen.Id("scale").Op("=").Qual("math", "Sqrt").Call(jen.Id("ss").Op("/").Float64().Call(n))),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 			field("fitZ").Index(jen.Id("i")).Op("=").Parens(jen.Add(y(jen.Id("i"))).Op("-").Id("mean")).Op("/").Id("scale"),
 			field("fitNoise").Index(jen.Id("i")).Op("=").Add(fixedNoise),
 		),
-		field("fitted").Op("=").Id("n"),
+		field("fitted").Op("=").Add(g.refitCount()),
 		jen.Id("previous").Op(":=").Add(field("theta")),
 	)
 	body = append(body,
@@ -391,6 +398,30 @@ func (g *generator) refitDecls(f *jen.File) {
 	body = append(body, jen.Return(rebuild))
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("refitIfDue").Params().Error().Block(body...)
 
+	g.rebuildDecl(f)
+	if g.o.InputModel() {
+		g.fillByDifferencesDecls(f)
+		return
+	}
+	f.Comment("fillKernel is the fitter's view of the kernel: the matrix K and its derivatives")
+	f.Comment("∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc).")
+	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fillKernel").Params(
+		jen.Id("theta").Index().Float64(), jen.Id("n").Int(), jen.List(jen.Id("k"), jen.Id("dk")).Index().Float64()).Block(
+		g.fillKernelBody()...)
+}
+
+// refitCount is the number of observations the refit schedule counts:
+// all of them, also when a local model holds a subset.
+func (g *generator) refitCount() *jen.Statement {
+	if g.local() {
+		return g.observationCount()
+	}
+	return jen.Id("n")
+}
+
+// rebuildDecl declares rebuild, which recomputes the model's kernel matrix
+// with the current hyperparameters and refactors it.
+func (g *generator) rebuildDecl(f *jen.File) {
 	w, _ := ownWork()
 	rowLoop := []jen.Code{
 		jen.Id("row").Op(":=").Add(field("model").Dot("KernelRow").Call(jen.Id("i"))),
@@ -421,16 +452,6 @@ func (g *generator) refitDecls(f *jen.File) {
 			jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(rowLoop...)),
 			refactor...)...,
 	)
-
-	if g.o.InputModel() {
-		g.fillByDifferencesDecls(f)
-		return
-	}
-	f.Comment("fillKernel is the fitter's view of the kernel: the matrix K and its derivatives")
-	f.Comment("∂K/∂log θ_j at the evaluated points for hyperparameters theta (runtime/fit.FillFunc).")
-	f.Func().Params(o().Op("*").Id("Optimizer")).Id("fillKernel").Params(
-		jen.Id("theta").Index().Float64(), jen.Id("n").Int(), jen.List(jen.Id("k"), jen.Id("dk")).Index().Float64()).Block(
-		g.fillKernelBody()...)
 }
 
 func (g *generator) fillKernelBody() []jen.Code {

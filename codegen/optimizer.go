@@ -91,6 +91,7 @@ func (g *generator) optimizerDecls(f *jen.File) {
 	g.outcomeDecls(f)
 	g.observeDecl(f)
 	g.refitDecls(f)
+	g.localDecls(f)
 	g.rewarpDecl(f)
 	g.placeLandmarksDecl(f)
 	g.inflationDecls(f)
@@ -130,6 +131,10 @@ func (g *generator) errorDecls(f *jen.File) {
 }
 
 func (g *generator) structDecl(f *jen.File) {
+	points := "the evaluated points"
+	if g.local() {
+		points = "the model's points (a subset of the evaluated ones)"
+	}
 	fields := []jen.Code{
 		jen.Id("model").Add(g.model.Type).Comment(callString(g.p.Model) + "; larger is better"),
 		jen.Id("search").Add(g.search.Type).Comment(callString(g.p.Search)),
@@ -138,9 +143,9 @@ func (g *generator) structDecl(f *jen.File) {
 		jen.Id("design").Index(jen.Id("InitialDesign")).Id("Point").Comment("the initial design, in order"),
 		jen.Id("designSize").Int().Comment("design points in use"),
 		jen.Line(),
-		jen.Id("points").Index(jen.Id("Budget")).Id("Point").Comment("the evaluated points"),
-		jen.Id("units").Index(jen.Id("Budget")).Add(unitArray()).Comment("the evaluated points in unit coordinates"),
-		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("kernel vector workspace"),
+		jen.Id("points").Index(g.modelCapacity()).Id("Point").Comment(points),
+		jen.Id("units").Index(g.modelCapacity()).Add(unitArray()).Comment(points + " in unit coordinates"),
+		jen.Id("kvec").Index(g.modelCapacity()).Float64().Comment("kernel vector workspace"),
 		jen.Id("candidate").Add(unitArray()).Comment("the search's result"),
 		jen.Line(),
 		jen.Id("bestIndex").Int().Comment("index of the best observed value"),
@@ -171,6 +176,7 @@ func (g *generator) structDecl(f *jen.File) {
 	fields = append(fields, g.inputFields()...)
 	fields = append(fields, g.inflationFields()...)
 	fields = append(fields, pendingFields()...)
+	fields = append(fields, g.localFields()...)
 	fields = append(fields, g.outcomeFields()...)
 	if g.o.NewCanFail() {
 		fields = append(fields, jen.Line(), jen.Id("err").Error().Comment("why New could not make the optimiser"))
@@ -201,6 +207,7 @@ func (g *generator) newDecl(f *jen.File) {
 	body = append(body, g.searchInit()...)
 	body = append(body, g.trustInit()...)
 	body = append(body, g.outcomeInit()...)
+	body = append(body, g.localInit()...)
 	body = append(body, g.latentDrawsInit()...)
 	body = append(body, g.inputInit()...)
 	if len(g.known) > 0 {
@@ -300,7 +307,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 		body = append(body, jen.If(field("err").Op("!=").Nil()).Block(jen.Return(jen.Id("Point").Values(), field("err"))))
 	}
 	body = append(body,
-		jen.Id("observed").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.Id("observed").Op(":=").Add(g.observationCount()),
 		jen.Id("n").Op(":=").Id("observed").Op("+").Add(field("npending")).Comment("the model's size once the pending points are fantasised"),
 		jen.If(jen.Id("n").Op(">=").Id("Budget")).Block(jen.Return(jen.Id("Point").Values(), jen.Id("ErrFull"))),
 		field("searched").Op("=").False(),
@@ -323,6 +330,7 @@ func (g *generator) suggestDecls(f *jen.File) {
 	}
 	if !g.o.Finite() {
 		body = append(body, g.trustFocus()...)
+		body = append(body, g.localFocus()...)
 	}
 	switch {
 	case g.o.Finite():
@@ -368,6 +376,10 @@ func (g *generator) suggestDecls(f *jen.File) {
 	f.Comment("Suggest returns the next point to evaluate. While fewer than designSize points")
 	f.Comment("have been observed, that is design point number Evaluations(); afterwards it is")
 	f.Comment("the maximiser of the acquisition found by the search" + constraintsNote + ".")
+	if g.local() {
+		f.Comment("Once there are more than localSize observations, the model holds a subset of")
+		f.Comment("them (reselect) and the search keeps to the region it describes in detail.")
+	}
 	if g.o.Finite() {
 		f.Comment("The decision set is finite: the search chooses the candidate with the best")
 		f.Comment("acquisition among those not evaluated yet, and once none is left Suggest")
@@ -406,17 +418,22 @@ func (g *generator) suggestDecls(f *jen.File) {
 
 	f.Comment("evaluated reports whether x is one of the evaluated or pending points.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("evaluated").Params(jen.Id("x").Op("*").Id("Point")).Bool().Block(
-		jen.For(jen.Id("i").Op(":=").Range().Add(field("model").Dot("Len").Call())).Block(
-			jen.If(field("points").Index(jen.Id("i")).Op("==").Op("*").Id("x")).Block(jen.Return(jen.True())),
+		jen.For(jen.Id("i").Op(":=").Range().Add(g.observationCount())).Block(
+			jen.If(g.observedPoint(jen.Id("i")).Op("==").Op("*").Id("x")).Block(jen.Return(jen.True())),
 		),
 		jen.Return(field("pendingIndex").Call(jen.Id("x")).Op(">=").Lit(0)),
 	)
 }
 
 // farthest is Suggest's statement that puts in candidate the point
-// farthest from the evaluated points and the fantasised pending ones.
+// farthest from the evaluated points and the fantasised pending ones (a
+// local model's: its subset's).
 func (g *generator) farthest() jen.Code {
-	return jen.If(jen.Id("err").Op(":=").Qual(runtimeSearch, "Farthest").Call(jen.Id("n"), jen.Id("Dim"),
+	n := jen.Id("n")
+	if g.local() {
+		n = field("model").Dot("Len").Call()
+	}
+	return jen.If(jen.Id("err").Op(":=").Qual(runtimeSearch, "Farthest").Call(n, jen.Id("Dim"),
 		jen.Func().Params(jen.List(jen.Id("i"), jen.Id("j")).Int()).Float64().Block(jen.Return(field("units").Index(jen.Id("i")).Index(jen.Id("j")))),
 		g.feasible(), jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), jen.Lit(2)), whole(field("candidate"))),
 		jen.Id("err").Op("!=").Nil()).Block(
@@ -604,7 +621,7 @@ func (g *generator) observeDecl(f *jen.File) {
 		))
 	}
 	body = append(body,
-		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
+		jen.Id("n").Op(":=").Add(g.observationCount()),
 		jen.Comment("A pending x has its place in the budget already."),
 		jen.If(jen.Id("n").Op("+").Add(field("npending")).Op(">=").Id("Budget").Op("&&").Add(field("pendingIndex").Call(jen.Op("&").Id("x"))).Op("<").Lit(0)).Block(jen.Return(jen.Id("ErrFull"))),
 		jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")),
@@ -614,6 +631,28 @@ func (g *generator) observeDecl(f *jen.File) {
 		body = append(body, jen.Id("y").Op("=").Op("-").Id("y").Comment("the model maximises"))
 	}
 	body = append(body, g.warpObserved()...)
+	if g.local() {
+		body = append(body, g.localObserve()...)
+	} else {
+		body = append(body, g.exactObserve()...)
+	}
+	body = append(body, g.refitCall()...)
+	body = append(body, jen.Return(jen.Nil()))
+	g.observeDoc(f)
+	if g.o.Localises() {
+		g.localisedObserveDecls(f, body)
+	} else {
+		f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
+	}
+	g.nuggetDecl(f)
+}
+
+// exactObserve are Observe's statements after the checks that add
+// observation n, y at x (unit coordinates u) to the model and to what
+// follows it (the measured constraints, the best observed, the trust
+// region).
+func (g *generator) exactObserve() []jen.Code {
+	var body []jen.Code
 	w, _ := ownWork()
 	u, rep := jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))
 	represent := g.representCandidate(w, u, rep)
@@ -663,9 +702,11 @@ func (g *generator) observeDecl(f *jen.File) {
 		),
 		field("Release").Call(jen.Id("x")),
 	)
-	body = append(body, g.trustTell()...)
-	body = append(body, g.refitCall()...)
-	body = append(body, jen.Return(jen.Nil()))
+	return append(body, g.trustTell()...)
+}
+
+// observeDoc documents Observe.
+func (g *generator) observeDoc(f *jen.File) {
 	if g.o.ReportedNoise() {
 		f.Comment("ObserveWithSD records the objective's value y at x, in the objective's units")
 		f.Comment("and sign, measured with observation noise of standard deviation sd (same units):")
@@ -699,12 +740,11 @@ func (g *generator) observeDecl(f *jen.File) {
 	}
 	f.Comment("Observing a pending point (Pending) ends its pending; a point that is not pending")
 	f.Comment("gets ErrFull when the observations and the pending points fill Budget.")
-	if g.o.Localises() {
-		g.localisedObserveDecls(f, body)
-	} else {
-		f.Func().Params(o().Op("*").Id("Optimizer")).Id(g.observeMethod()).Params(params...).Error().Block(body...)
-	}
+}
 
+// nuggetDecl declares nugget, the noise of a noise-free objective's
+// observations.
+func (g *generator) nuggetDecl(f *jen.File) {
 	if !g.o.DeclaredNoise() && g.o.Noise == nil {
 		y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
 		f.Comment("nugget returns the noise variance to observe y with: nuggetFraction of the")
@@ -769,11 +809,11 @@ func (g *generator) accessorDecls(f *jen.File) {
 	}
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("BestObserved").Params().Params(jen.Id("x").Id("Point"), jen.Id("y").Float64(), jen.Id("ok").Bool()).Block(
 		empty(),
-		jen.Return(field("points").Index(field("bestIndex")), g.fromModel(g.observedValue(field("bestIndex"))), jen.True()),
+		jen.Return(g.observedPoint(field("bestIndex")), g.fromModel(g.observedValue(field("bestIndex"))), jen.True()),
 	)
 	f.Comment("Evaluations returns the number of observations.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Evaluations").Params().Int().Block(
-		jen.Return(field("model").Dot("Len").Call()),
+		jen.Return(g.observationCount()),
 	)
 	if g.o.Safety != nil {
 		return // the explorer has no acquisition to report

@@ -34,7 +34,7 @@ func (g *generator) pendingDecls(f *jen.File) {
 	f.Comment("rejects of x and a point that is pending already. A pending point is never an")
 	f.Comment("observation: Evaluations, Best, BestObserved and the refits ignore it.")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("Pending").Params(jen.Id("x").Id("Point")).Error().Block(
-		jen.If(field("model").Dot("Len").Call().Op("+").Add(field("npending")).Op(">=").Id("Budget")).Block(jen.Return(jen.Id("ErrFull"))),
+		jen.If(g.observationCount().Op("+").Add(field("npending")).Op(">=").Id("Budget")).Block(jen.Return(jen.Id("ErrFull"))),
 		jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("toUnit").Call(jen.Id("x")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
 		jen.If(field("pendingIndex").Call(x).Op(">=").Lit(0)).Block(jen.Return(g.errorf("%v is pending already", jen.Id("x")))),
 		field("pending").Index(field("npending")).Op("=").Id("x"),
@@ -92,10 +92,13 @@ func (g *generator) fantasiseDecl(f *jen.File) {
 		doc = "at the worst value observed so far, 0 before any (a constant liar)."
 		before = []jen.Code{jen.Id("y").Op(":=").Add(field("model").Dot("MinY").Call())}
 	}
-	loop := []jen.Code{
-		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
-		jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("toUnit").Call(jen.Id("x")).Comment("Pending checked x"),
+	loop := []jen.Code{jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call())}
+	if g.local() {
+		loop = append(loop, jen.If(jen.Id("n").Op("==").Id("modelSize")).Block(
+			jen.Break().Comment("no room for more: the rest are pending without a fantasy"),
+		))
 	}
+	loop = append(loop, jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("toUnit").Call(jen.Id("x")).Comment("Pending checked x"))
 	loop = append(loop, g.modelAdd(g.representCandidate(w, jen.Op("&").Id("u"), jen.Op("&").Add(field("reps")).Index(jen.Id("n"))), value, true, "AddFantasy", "fantasising pending point")...)
 	loop = append(loop, jen.List(field("points").Index(jen.Id("n")), field("units").Index(jen.Id("n"))).Op("=").List(jen.Id("x"), jen.Id("u")))
 	body := append(before,

@@ -40,7 +40,7 @@ func (g *generator) searchFields() []jen.Code {
 	}
 	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
 	if g.o.Acquisition.Joint && !g.o.DifferenceSearch() {
-		fields = append(fields, jen.Id("incumbentWeights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
+		fields = append(fields, jen.Id("incumbentWeights").Index(g.modelCapacity()).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
 	}
 	return fields
 }
@@ -78,9 +78,9 @@ func (g *generator) searchDecls(f *jen.File) {
 	}
 	dim := func() *jen.Statement { return unitArray() }
 	fields := []jen.Code{
-		jen.Id("kvec").Index(jen.Id("Budget")).Float64().Comment("k(x, x_i), then L⁻¹k"),
-		jen.Id("dk").Index(jen.Id("Budget").Op("*").Id("Dim")).Float64().Comment("∂k(x, x_i)/∂x, row-major"),
-		jen.Id("work").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k"),
+		jen.Id("kvec").Index(g.modelCapacity()).Float64().Comment("k(x, x_i), then L⁻¹k"),
+		jen.Id("dk").Index(g.modelCapacity().Op("*").Id("Dim")).Float64().Comment("∂k(x, x_i)/∂x, row-major"),
+		jen.Id("work").Index(g.modelCapacity()).Float64().Comment("A⁻¹k"),
 		jen.List(jen.Id("dself"), jen.Id("dmean"), jen.Id("dvar")).Add(dim()).Comment("∂k(x, x)/∂x and the posterior's gradients"),
 	}
 	if g.o.Acquisition.Joint {

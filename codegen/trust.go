@@ -39,8 +39,8 @@ func (g *generator) trustFocus() []jen.Code {
 	}
 	return []jen.Code{
 		jen.If(jen.Id("c").Op(":=").Add(field("region").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
-			field("region").Dot("Box").Call(whole(field("units").Index(jen.Id("c"))), lengthscales, whole(field("boxLo")), whole(field("boxHi"))),
-			field("search").Dot("SetBox").Call(whole(field("boxLo")), whole(field("boxHi")), whole(field("units").Index(jen.Id("c")))),
+			field("region").Dot("Box").Call(g.observedUnit(jen.Id("c")), lengthscales, whole(field("boxLo")), whole(field("boxHi"))),
+			field("search").Dot("SetBox").Call(whole(field("boxLo")), whole(field("boxHi")), g.observedUnit(jen.Id("c"))),
 		).Else().Block(
 			field("search").Dot("SetBox").Call(jen.Nil(), jen.Nil(), jen.Nil()),
 		),

@@ -122,7 +122,7 @@ func (g *generator) observedValue(i jen.Code) jen.Code {
 	if g.warps() {
 		return field("raw").Index(i)
 	}
-	return field("model").Dot("Y").Call(i)
+	return g.storedY(i)
 }
 
 // unwarpedSD are Posterior's statements that take the posterior's sd back

@@ -205,6 +205,9 @@ func modelLine(o *Optimizer) string {
 	case "auto":
 		s += ", values warped by a power transform where it gains, refitted with the hyperparameters"
 	}
+	if o.Local > 0 {
+		s += fmt.Sprintf(", local: conditioned on %d of the observations once there are more", o.Local)
+	}
 	if in := o.Model.Inputs; in != nil {
 		switch in.Rep {
 		case registry.SampleRep:
@@ -278,7 +281,7 @@ func features(o *Optimizer) []string {
 		{"learning", o.Learning()}, {"gradient-search", o.GradientSearch()}, {"trust-region", o.TrustRegion()}, {"difference-search", o.DifferenceSearch()},
 		{"simulates-input-noise", o.SimulatesInputNoise()}, {"moments", o.EmitsMoments()}, {"localises", o.Localises()}, {"measures", o.Measures()},
 		{"gaussian-input-noise", len(o.Program.InputNoise) > 0 && o.GaussianNoise}, {"reported-noise", o.ReportedNoise()},
-		{"new-can-fail", o.NewCanFail()}, {"safe", o.Safety != nil},
+		{"new-can-fail", o.NewCanFail()}, {"safe", o.Safety != nil}, {"local-model", o.Local > 0},
 	} {
 		if f.on {
 			out = append(out, f.name)

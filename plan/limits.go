@@ -37,21 +37,27 @@ func (b *builder) limits() {
 			b.report(dsl.Errorf(p.Search.Span, "search %s makes the optimiser hold about %s; this version of boc allows up to %s", name(p.Search), bytes(b.o.Memory), bytes(maxMemory)).
 				WithHint("its raw candidates and restarts are held at once: lower raw or restarts"))
 		} else {
+			hint := "the model's matrices grow with the square of the budget; lower the budget, fix hyperparameters (each learned value adds a budget² matrix), or make the model local: model gp(approx = \"local\")"
+			if b.o.Local > 0 {
+				hint = "the optimiser keeps every observation: lower the budget"
+			}
 			b.report(dsl.Errorf(p.BudgetSpan, "budget %d makes the optimiser hold about %s; this version of boc allows up to %s", p.Budget, bytes(b.o.Memory), bytes(maxMemory)).
-				WithHint("the model's matrices grow with the square of the budget; lower the budget, or fix hyperparameters (each learned value adds a budget² matrix)"))
+				WithHint(hint))
 		}
 	}
 }
 
 // memory estimates the optimiser's arrays: the GP's kernel matrix and its
 // factor, the refit's matrices (one per learned value and a few
-// workspaces), all budget × budget; per observation its point, unit
-// coordinates and a few vectors of D values, for a model over input
+// workspaces), all of the model's size squared (ModelSize: the budget, or
+// a local model's subset); per observation its point, unit coordinates
+// and a few vectors of D values, a local model's archive of them too, for a model over input
 // distributions two representations (the current and the refit's), and for
 // an acquisition over latent draws two more budget² matrices and the draws.
 // It is computed in float64, since a budget of 10⁹ overflows an int64 count.
 func (b *builder) memory() float64 {
 	n, d := float64(b.o.Program.Budget), float64(b.o.Program.D)
+	m := float64(b.o.ModelSize())
 	square := 2 + float64(b.o.NumFit())
 	if b.o.NumFit() > 0 {
 		square += 3
@@ -68,7 +74,10 @@ func (b *builder) memory() float64 {
 		}
 		perPoint += 2 * rep
 	}
-	return 8*(n*n*square+n*perPoint) + b.safetyMemory() + b.searchMemory()
+	if b.o.Local > 0 {
+		perPoint += d + 5 // runtime/subset's archive and selection
+	}
+	return 8*(m*m*square+n*perPoint) + b.safetyMemory() + b.searchMemory()
 }
 
 // searchMemory is what the acquisition search's plugin says it holds.

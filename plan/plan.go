@@ -35,6 +35,9 @@ type Optimizer struct {
 	Draws *Draws
 	// Memory estimates the bytes the optimiser's arrays take at its budget.
 	Memory float64
+	// Local is the number of observations a local model is conditioned on
+	// (runtime/subset), or 0 for the exact GP over every observation.
+	Local int
 
 	// Model and Acquisition are their plugins' descriptions of the calls.
 	Model       registry.ModelSpec
@@ -70,6 +73,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.safety()
 	b.outcomes()
 	b.warp()
+	b.localModel()
 	b.trustRegion()
 	b.limits()
 	b.diags.Sort()

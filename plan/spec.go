@@ -260,6 +260,9 @@ func (o *Optimizer) Runtime() []string {
 	if o.Model.Warp != "" {
 		set[runtime+"warp"] = true
 	}
+	if o.Local > 0 {
+		set[runtime+"subset"] = true
+	}
 	if slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical) {
 		set[runtime+"kernel"] = true // its LevelDistance, in the kernel's code
 	}

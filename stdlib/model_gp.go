@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bocdev/boc/dsl"
@@ -14,11 +15,12 @@ func init() {
 		Doc: "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
 		Params: []registry.Param{modelKernel(registry.Call("matern52")),
 			inflateParam("ignore", `"ignore", or "inflate": IGP-UCB's GP, adding Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise (se kernel)`),
-			rkhsBoundParam, warpParam},
+			rkhsBoundParam, warpParam, approxParam, localSizeParam},
 		Check: func(ctx *registry.CheckContext) {
 			checkInflation("ignore")(ctx)
 			checkInflates(ctx)
 			checkWarp(ctx)
+			checkApprox(ctx)
 		},
 		Emit: gpModelEmit, Inflates: inflates, Runtime: []string{runtimeGP}})
 }
@@ -120,11 +122,40 @@ var gpModelEmit = withInflation(registry.ModelHooks{Spec: gpSpec, Code: gpCode})
 
 // gpSpec is a GP on the target points with the model's kernel.
 func gpSpec(a *registry.Args, _ bool) registry.ModelSpec {
-	spec := registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power", "auto")}
+	spec := registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power", "auto"),
+		Approx: a.Choice("approx", approxChoices...), LocalSize: a.Int("local_size")}
 	if spec.Warp == "none" {
 		spec.Warp = ""
 	}
 	return spec
+}
+
+// approxChoices are gp's approx values: the plan's rule, the exact GP over
+// every observation, or the local one (registry.ModelSpec.Approx).
+var approxChoices = []string{registry.ApproxAuto, registry.ApproxExact, registry.ApproxLocal}
+
+// approxParam and localSizeParam choose gp's form at large n.
+var (
+	approxParam = registry.Param{Name: "approx", Type: registry.StringParam, Default: registry.String(registry.ApproxAuto),
+		Doc: `"exact": condition on every observation; "local": once there are more than local_size, on local_size of them, most nearest the best point (or the trust region's centre) and a quarter spread over the domain, so that the cost per evaluation stays flat; "auto": local where the budget exceeds 1000 and the optimiser supports it`}
+	localSizeParam = registry.Param{Name: "local_size", Type: registry.IntParam, Default: registry.Int(256), Range: &registry.Range{Lo: 16, Hi: 4096},
+		Doc: `the number of observations a local model is conditioned on`}
+)
+
+// checkApprox reports an approx other than its choices, and a local_size
+// given to a model that is never local.
+func checkApprox(ctx *registry.CheckContext) {
+	a, v := constArg(ctx.Call, "approx")
+	if v == nil || v.Type.Kind != dsl.String {
+		return
+	}
+	if !slices.Contains(approxChoices, v.Text) {
+		ctx.Report(unknownChoice(a, v, "approx", approxChoices))
+		return
+	}
+	if b := ctx.Call.Arg("local_size"); v.Text == registry.ApproxExact && b != nil && !b.Default {
+		ctx.Report(dsl.Warningf(b.Span, `local_size is ignored with approx = "exact"`))
+	}
 }
 
 // warpParam is gp's output warping.

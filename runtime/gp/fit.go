@@ -39,8 +39,23 @@ func (g *GP) SetY(i int, y float64) {
 	g.y[i] = y
 }
 
+// Load replaces the observations by len(y) new ones with values y and
+// noise variances noise, for a caller that conditions the GP on another
+// subset of its observations (runtime/subset): it then writes each one's
+// KernelRow and calls Refactor. Fantasies are forgotten, and so is a
+// standardisation Standardise gave. It panics when
+// the values do not fit (len(y) > Cap()) or len(noise) != len(y).
+func (g *GP) Load(y, noise []float64) {
+	if len(y) > g.capacity || len(noise) != len(y) {
+		panic(fmt.Sprintf("gp: Load of %d values and %d noise variances, capacity %d", len(y), len(noise), g.capacity))
+	}
+	g.n, g.fantasies, g.given = len(y), 0, false
+	copy(g.y, y)
+	copy(g.noise, noise)
+}
+
 // Refactor re-standardises the observations (scale = their standard
-// deviation now; not under WithFixedPrior) and refactors A from the stored kernel values and noise,
+// deviation now; not under WithFixedPrior or Standardise) and refactors A from the stored kernel values and noise,
 // with the jitter of every row reset, in O(n³). On error (the kernel values
 // are not positive definite even with the largest jitter, or not finite)
 // the GP must be given consistent values and refactored before it is used.
@@ -54,8 +69,8 @@ func (g *GP) Refactor() error {
 		}
 	}
 	g.standardisedAt = g.n
-	if !g.fixedPrior {
-		g.scale = deviation(g.y[:g.n])
+	if g.standardisesItself() {
+		g.scale = Deviation(g.y[:g.n])
 	}
 	clear(g.jitter[:g.n])
 	if err := g.refactor(); err != nil {

@@ -93,3 +93,96 @@ func TestSetY(t *testing.T) {
 		}
 	}
 }
+
+// TestLoad: a GP loaded with another subset of observations, its kernel
+// rows written and refactored, predicts exactly as a GP built from that
+// subset with Add and refactored, and forgets what it held before.
+func TestLoad(t *testing.T) {
+	p := newProblem(4, 40, 3, 0.3, true)
+	g := filled(t, p, 30, 32)
+	if err := g.AddFantasy(make([]float64, 30), 1, 0, 0.1); err != nil {
+		t.Fatal(err)
+	}
+	subset := []int{3, 7, 8, 20, 31, 35, 39}
+	ys, noise := make([]float64, len(subset)), make([]float64, len(subset))
+	q := &problem{dim: p.dim, lengthscale: p.lengthscale}
+	for k, i := range subset {
+		ys[k], noise[k] = p.y[i], p.noise[i]
+		q.x, q.y, q.noise = append(q.x, p.x[i]), append(q.y, p.y[i]), append(q.noise, p.noise[i])
+	}
+	g.Load(ys, noise)
+	for i := range len(subset) {
+		row := g.KernelRow(i)
+		q.kernelVector(q.x[i], i, row)
+		row[i] = q.kernel(q.x[i], q.x[i])
+	}
+	if err := g.Refactor(); err != nil {
+		t.Fatal(err)
+	}
+	want := filled(t, q, len(subset), len(subset))
+	if err := want.Refactor(); err != nil {
+		t.Fatal(err)
+	}
+	kvec := make([]float64, len(subset))
+	for _, x := range [][]float64{{0.2, 0.7, 0.1}, p.x[0], p.x[7]} {
+		mean, variance := g.Predict(q.kernelVector(x, len(subset), kvec), 1)
+		wantMean, wantVar := want.Predict(q.kernelVector(x, len(subset), kvec), 1)
+		if mean != wantMean || variance != wantVar {
+			t.Errorf("at %v: %v ± %v, built from the subset %v ± %v", x, mean, variance, wantMean, wantVar)
+		}
+	}
+	if g.Len() != len(subset) || g.MinY() != want.MinY() {
+		t.Errorf("Len %d, MinY %v; want %d, %v", g.Len(), g.MinY(), len(subset), want.MinY())
+	}
+	if allocs := testing.AllocsPerRun(5, func() { g.Load(ys, noise) }); allocs != 0 {
+		t.Errorf("Load allocates %v times", allocs)
+	}
+}
+
+// TestStandardise: a GP standardised with a given shift and scale predicts
+// shift + scale·(the prediction of a fixed-prior GP on (y − shift)/scale
+// with noise/scale²), keeps them through Refactor, and Load forgets them.
+func TestStandardise(t *testing.T) {
+	p := newProblem(5, 20, 2, 0.3, true)
+	const shift, scale = 1.5, 2.5
+	g := filled(t, p, 20, 20)
+	g.Standardise(shift, scale)
+	if err := g.Refactor(); err != nil {
+		t.Fatal(err)
+	}
+	q := &problem{dim: p.dim, lengthscale: p.lengthscale, x: p.x}
+	for i := range p.y {
+		q.y = append(q.y, (p.y[i]-shift)/scale)
+		q.noise = append(q.noise, p.noise[i]/(scale*scale))
+	}
+	ref := New(20).WithFixedPrior()
+	rows, self := kernelRows(q)
+	for i := range q.y {
+		if err := ref.Add(rows[i], self[i], q.y[i], q.noise[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kvec := make([]float64, 20)
+	for _, x := range [][]float64{{0.2, 0.7}, p.x[3], {5, 5}} {
+		mean, variance := g.Predict(p.kernelVector(x, 20, kvec), 1)
+		m, v := ref.Predict(q.kernelVector(x, 20, kvec), 1)
+		if !closeTo(mean, shift+scale*m, 1e-9) || !closeTo(variance, scale*scale*v, 1e-9) {
+			t.Errorf("at %v: %v ± %v, want %v ± %v", x, mean, variance, shift+scale*m, scale*scale*v)
+		}
+	}
+	if g.Shift() != shift || g.Scale() != scale {
+		t.Errorf("standardised with %v, %v after Refactor, want %v, %v", g.Shift(), g.Scale(), shift, scale)
+	}
+	g.Load(p.y[:10], p.noise[:10])
+	for i := range 10 {
+		row := g.KernelRow(i)
+		copy(row, rows[i])
+		row[i] = self[i]
+	}
+	if err := g.Refactor(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := g.Scale(), Deviation(p.y[:10]); got != want {
+		t.Errorf("after Load the scale is %v, want the observations' deviation %v", got, want)
+	}
+}

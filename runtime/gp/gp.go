@@ -97,6 +97,8 @@ type GP struct {
 	standardisedAt int
 	// fixedPrior keeps shift = 0 and scale = 1 (WithFixedPrior).
 	fixedPrior bool
+	// given keeps the shift and scale Standardise set, until Load.
+	given bool
 	// fantasies is the number of trailing observations AddFantasy made.
 	fantasies int
 }
@@ -131,6 +133,26 @@ func (g *GP) WithFixedPrior() *GP {
 	g.fixedPrior = true
 	return g
 }
+
+// Standardise makes the GP standardise with shift and scale (> 0) instead
+// of its observations' mean and deviation, from the next Refactor until
+// the next Load. A GP conditioned on a subset of a run's observations
+// (runtime/subset) takes the whole run's: far from the subset its
+// posterior then returns to what the run has seen on average, as the
+// exact GP's would, not to the average of the subset, which is chosen near
+// the best point and would make every region it left out look promising.
+// It panics on a scale that is not positive and finite, or a shift that is
+// not finite.
+func (g *GP) Standardise(shift, scale float64) {
+	if !finite(shift) || !finite(scale) || scale <= 0 {
+		panic(fmt.Sprintf("gp: Standardise(%v, %v)", shift, scale))
+	}
+	g.given, g.shift, g.scale = true, shift, scale
+}
+
+// standardisesItself reports whether the GP sets its shift and scale from
+// its observations.
+func (g *GP) standardisesItself() bool { return !g.fixedPrior && !g.given }
 
 // Len returns the number of observations.
 func (g *GP) Len() int { return g.n }
@@ -184,7 +206,7 @@ func (g *GP) Add(kvec []float64, kself, y, noiseVar float64) error {
 	if err := g.add(kvec, kself, y, noiseVar); err != nil {
 		return err
 	}
-	if !g.fixedPrior && g.n >= 2*g.standardisedAt {
+	if g.standardisesItself() && g.n >= 2*g.standardisedAt {
 		g.restandardise()
 	}
 	g.updateAlpha()
@@ -335,7 +357,7 @@ func (g *GP) factorRow(i int) error {
 func (g *GP) restandardise() {
 	g.standardisedAt = g.n
 	old := g.scale
-	g.scale = deviation(g.y[:g.n])
+	g.scale = Deviation(g.y[:g.n])
 	if g.scale == old || g.refactor() == nil {
 		return
 	}
@@ -358,7 +380,7 @@ func (g *GP) refactor() error {
 // updateAlpha refreshes shift and α = A⁻¹z with two triangular solves.
 func (g *GP) updateAlpha() {
 	n := g.n
-	if real := n - g.fantasies; !g.fixedPrior && real > 0 {
+	if real := n - g.fantasies; g.standardisesItself() && real > 0 {
 		sum := 0.0
 		for _, y := range g.y[:real] {
 			sum += y
@@ -389,9 +411,9 @@ func (g *GP) forwardSolve(n int, x []float64) { vec.SolveLower(g.l, n, x) }
 // backwardSolve overwrites x[:n] with L⁻ᵀx.
 func (g *GP) backwardSolve(n int, x []float64) { vec.SolveLowerT(g.l, n, x) }
 
-// deviation returns the population standard deviation of y, or 1 when it is
+// Deviation returns the population standard deviation of y, or 1 when it is
 // undefined or zero.
-func deviation(y []float64) float64 {
+func Deviation(y []float64) float64 {
 	if len(y) < 2 {
 		return 1
 	}

@@ -262,7 +262,19 @@ type ModelSpec struct {
 	// hyperparameters; "power" always, "auto" where the values' likelihood
 	// gains enough by it (warp.FitAuto); "" for none.
 	Warp string
+	// Approx is the GP's form at large n, ApproxAuto (the plan decides),
+	// ApproxExact or ApproxLocal; "" for models without the choice, which
+	// are exact. LocalSize is the local form's number of observations.
+	Approx    string
+	LocalSize int
 }
+
+// The values of ModelSpec.Approx.
+const (
+	ApproxAuto  = "auto"
+	ApproxExact = "exact"
+	ApproxLocal = "local"
+)
 
 // InputSpec is how a model over input distributions represents them.
 type InputSpec struct {

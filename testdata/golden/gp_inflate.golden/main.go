@@ -64,6 +64,8 @@ var problem = program.Problem{
 		"  input_noise = \"inflate\":string\n" +
 		"  rkhs_bound = 2:real\n" +
 		"  warp = \"none\":string (default)\n" +
+		"  approx = \"auto\":string (default)\n" +
+		"  local_size = 256:int (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 3:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

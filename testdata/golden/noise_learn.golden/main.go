@@ -44,6 +44,8 @@ var problem = program.Problem{
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
+		"  approx = \"auto\":string (default)\n" +
+		"  local_size = 256:int (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +

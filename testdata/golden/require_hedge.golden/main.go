@@ -56,6 +56,8 @@ var problem = program.Problem{
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
+		"  approx = \"auto\":string (default)\n" +
+		"  local_size = 256:int (default)\n" +
 		"acquisition acquisition.hedge\n" +
 		"  xi = 0:real (default)\n" +
 		"  beta = 2:real (default)\n" +

@@ -160,6 +160,8 @@ var problem = program.Problem{
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
+		"  approx = \"auto\":string (default)\n" +
+		"  local_size = 256:int (default)\n" +
 		"acquisition acquisition.safeopt\n" +
 		"  delta = 0.05:real\n" +
 		"  beta = 0:real (default)\n" +

@@ -44,6 +44,8 @@ var problem = program.Problem{
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
+		"  approx = \"auto\":string (default)\n" +
+		"  local_size = 256:int (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0:real (default)\n" +
 		"  incumbent = \"observed\":string (default)\n" +

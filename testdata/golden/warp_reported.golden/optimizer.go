@@ -195,7 +195,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1), input_noise = "ignore", rkhs_bound = 1, warp = "power"); larger is better
+	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1), input_noise = "ignore", rkhs_bound = 1, warp = "power", approx = "auto", local_size = 256); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
 	seed   uint64
 

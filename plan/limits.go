@@ -42,7 +42,7 @@ func (b *builder) limits() {
 				hint = "the optimiser keeps every observation: lower the budget"
 			}
 			b.report(dsl.Errorf(p.BudgetSpan, "budget %d makes the optimiser hold about %s; this version of boc allows up to %s", p.Budget, bytes(b.o.Memory), bytes(maxMemory)).
-				WithHint(hint))
+				WithHint("%s", hint))
 		}
 	}
 }

@@ -498,6 +498,10 @@ func (g *generator) feasible() jen.Code {
 func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 	feasible := g.feasible()
 	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), k)
+	if g.batches() {
+		batch := field(fn[:len(fn)-len("Fn")] + "BatchFn")
+		return field("search").Dot("MaximizeBatch").Call(field(g.searchFn(fn)), batch, feasible, seed, whole(field("candidate")))
+	}
 	return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))
 }
 

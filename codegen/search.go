@@ -38,6 +38,13 @@ func (g *generator) searchFields() []jen.Code {
 	if g.o.Explores() {
 		fields = append(fields, jen.Id("sdGradFn").Add(valueGrad.Clone()))
 	}
+	if g.batches() {
+		batch := jen.Qual(runtimeSearch, "BatchValue")
+		fields = append(fields, jen.Id("acquisitionBatchFn").Add(batch).Comment("the raw candidates' scores (search.BatchValue)"))
+		if g.o.Explores() {
+			fields = append(fields, jen.Id("sdBatchFn").Add(batch))
+		}
+	}
 	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
 	if g.o.Acquisition.Joint && !g.o.DifferenceSearch() {
 		fields = append(fields, jen.Id("incumbentWeights").Index(g.modelCapacity()).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
@@ -53,6 +60,12 @@ func (g *generator) searchInit() []jen.Code {
 	stmts := []jen.Code{field("acquisitionGradFn").Op("=").Add(field(g.scoreAt("acquisitionGradAt")))}
 	if g.o.Explores() {
 		stmts = append(stmts, field("sdGradFn").Op("=").Add(field("sdGradAt")))
+	}
+	if g.batches() {
+		stmts = append(stmts, field("acquisitionBatchFn").Op("=").Add(field("acquisitionBatchAt")))
+		if g.o.Explores() {
+			stmts = append(stmts, field("sdBatchFn").Op("=").Add(field("sdBatchAt")))
+		}
 	}
 	return append(stmts, field("workers").Op("=").Make(jen.Index().Id("searchWorker"), field("search").Dot("Workers").Call()))
 }
@@ -93,8 +106,16 @@ func (g *generator) searchDecls(f *jen.File) {
 			jen.Id("dtrain").Add(dim()).Comment("their chain to x"),
 		)
 	}
+	if g.batches() {
+		batch := jen.Qual(runtimeSearch, "BatchSize")
+		fields = append(fields,
+			jen.Id("kstar").Index(batch.Clone().Op("*").Add(g.modelCapacity())).Float64().Comment("a batch's kernel vectors, row by row"),
+			jen.List(jen.Id("kself"), jen.Id("means"), jen.Id("variances")).Index(batch).Float64().Comment("its k(x, x) and posterior"),
+		)
+	}
 	f.Comment("searchWorker is the memory of one goroutine of the acquisition search.")
 	f.Type().Id("searchWorker").Struct(fields...)
+	g.batchDecls(f)
 
 	f.Comment("posteriorGrad returns the posterior mean (model's convention) and standard")
 	f.Comment("deviation at unit coordinates u, computed with worker w's memory, and leaves the")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/search"
 	"github.com/bocdev/boc/stdlib/registry"
 )
 
@@ -77,8 +78,17 @@ func (b *builder) memory() float64 {
 	if b.o.Local > 0 {
 		perPoint += d + 5 // runtime/subset's archive and selection
 	}
-	return 8*(m*m*square+n*perPoint) + b.safetyMemory() + b.searchMemory()
+	perModelPoint := 0.0
+	if b.o.BatchedSearch() {
+		perModelPoint = search.BatchSize * searchWorkers // each worker's kernel vectors of a batch
+	}
+	return 8*(m*m*square+n*perPoint+m*perModelPoint) + b.safetyMemory() + b.searchMemory()
 }
+
+// searchWorkers is how many goroutines the memory estimate assumes a search
+// runs (each with its own memory): as many as a machine of 16 processors
+// gives it.
+const searchWorkers = 16
 
 // searchMemory is what the acquisition search's plugin says it holds.
 func (b *builder) searchMemory() float64 {

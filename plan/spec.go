@@ -171,6 +171,19 @@ func (o *Optimizer) GradientSearch() bool {
 	return ok && p.UsesGradient
 }
 
+// BatchedSearch reports whether the search scores its raw candidates in
+// batches (search.MaximizeBatch, gp.PredictBatch): a gradient search over
+// the domain whose acquisition and exploration score a point from its own
+// posterior mean and sd alone, over a point model. The acquisitions that
+// look at covariances with the incumbent or the evaluated points,
+// portfolios, requirements and input distributions score one point at a
+// time.
+func (o *Optimizer) BatchedSearch() bool {
+	a := o.Acquisition
+	return o.GradientSearch() && !o.Finite() && !o.DifferenceSearch() && len(o.Outcomes) == 0 &&
+		!a.Joint && !a.Lookahead && a.Arms == 0
+}
+
 // Finite reports whether the decision set is a finite list of candidates.
 func (o *Optimizer) Finite() bool { return o.Program.Candidates != nil }
 

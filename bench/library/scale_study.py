@@ -12,10 +12,13 @@ minus the optimum). --csv writes every evaluation's time, for plotting.
 
     go build -o /tmp/boc ./cmd/boc
     /usr/bin/python3 bench/library/scale_study.py --boc /tmp/boc \
-        --problems levy4,ackley10 --approx exact,local --budgets 200,1000,3000,10000
+        --problems levy4,ackley10 --approx exact,local --budgets 200,1000,3000,10000 \
+        --seeds 5 --csv /tmp/scale.csv
+    go run ./bench/scaleplot -csv /tmp/scale.csv -o per_evaluation.svg
 
 Runs are sequential (a timing study); the budgets of one problem and model
-form are separate runs, since the model's memory is sized by the budget.
+form are separate programs, since the model's memory is sized by the budget.
+The CSV holds the first seed's times.
 """
 
 import argparse
@@ -40,6 +43,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,10 +51,15 @@ import (
 )
 
 func main() {
+	seed, err := strconv.ParseUint(os.Args[1], 10, 64)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	start := time.Now()
 	last := start
 	var times []float64
-	res, err := problem.Run(context.Background(), problem.RunOptions{Progress: func(p problem.Progress) {
+	res, err := problem.Run(context.Background(), problem.RunOptions{Seed: seed, Progress: func(p problem.Progress) {
 		now := time.Now()
 		times = append(times, now.Sub(last).Seconds())
 		last = now
@@ -76,20 +85,21 @@ func main() {
 """
 
 
-def bo_text(name, problem, approx, budget, seed):
+def bo_text(name, problem, approx, budget):
     domain, objective, _ = PROBLEMS[problem]
     model = "" if approx == "auto" else 'model gp(approx = "%s")\n' % approx
-    return "problem %s\ndomain {\n    %s\n}\nobjective minimize %s\n%sbudget %d\nseed %d\n" % (
-        name, domain, objective, model, budget, seed)
+    return "problem %s\ndomain {\n    %s\n}\nobjective minimize %s\n%sbudget %d\n" % (
+        name, domain, objective, model, budget)
 
 
-def run(boc, root, problem, approx, budget, seed):
+def build(boc, root, problem, approx, budget):
+    """Generates and builds the run's program; returns its path."""
     name = "%s_%s_%d" % (problem, approx, budget)
     pkg = os.path.join(root, name)
     os.makedirs(pkg, exist_ok=True)
     bo = os.path.join(root, name + ".bo")
     with open(bo, "w") as f:
-        f.write(bo_text(name, problem, approx, budget, seed))
+        f.write(bo_text(name, problem, approx, budget))
     subprocess.run([boc, "gen", bo, "-o", pkg], check=True)
     main = os.path.join(root, "cmd", name)
     os.makedirs(main, exist_ok=True)
@@ -100,10 +110,25 @@ def run(boc, root, problem, approx, budget, seed):
         subprocess.run(["go", "mod", "tidy"], cwd=root, check=True, capture_output=True)
         open(os.path.join(root, "tidied"), "w").close()
     subprocess.run(["go", "build", "-o", exe, "./cmd/" + name], cwd=root, check=True)
-    out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+    return exe
+
+
+def run(exe, problem, seed):
+    out = subprocess.run([exe, str(seed)], capture_output=True, text=True, check=True).stdout
     r = json.loads(out)
     r["regret"] = r["value"] - PROBLEMS[problem][2]
     return r
+
+
+def median(xs):
+    return quantile(sorted(xs), 0.5)
+
+
+def quantile(xs, q):
+    """Linear interpolation between order statistics of sorted xs."""
+    h = (len(xs) - 1) * q
+    lo = int(h)
+    return xs[lo] + (h - lo) * (xs[min(lo + 1, len(xs) - 1)] - xs[lo])
 
 
 def window(times, n):
@@ -119,7 +144,7 @@ def main():
     ap.add_argument("--problems", default="levy4,ackley10")
     ap.add_argument("--approx", default="exact,local")
     ap.add_argument("--budgets", default="200,1000,3000,10000")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=1, help="runs per setting, seeds 1..N")
     ap.add_argument("--module", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                     help="boc's module, which the generated packages use")
     ap.add_argument("--csv", help="write problem,approx,budget,n,seconds rows here")
@@ -128,25 +153,28 @@ def main():
     with open(os.path.join(root, "go.mod"), "w") as f:
         f.write("module scale\n\ngo 1.26\n\nrequire github.com/bocdev/boc v0.0.0\n\nreplace github.com/bocdev/boc => %s\n" % args.module)
     subprocess.run(["cp", os.path.join(args.module, "go.sum"), root], check=True)
-    rows = []
     csv = open(args.csv, "w") if args.csv else None
     if csv:
         csv.write("problem,approx,budget,n,seconds\n")
     marks = [200, 1000, 3000, 10000]
+    print("Medians over %d seed(s); regret quartiles in brackets.\n" % args.seeds)
     print("| problem | model | budget | wall s | " + " | ".join("s/eval at %d" % m for m in marks) + " | peak MB | regret |")
     print("|" + "---|" * (6 + len(marks)))
     for problem in args.problems.split(","):
         for approx in args.approx.split(","):
             for budget in [int(b) for b in args.budgets.split(",")]:
-                r = run(args.boc, root, problem, approx, budget, args.seed)
-                per = ["%.4f" % window(r["times"], m) if m <= budget else "" for m in marks]
-                print("| %s | %s | %d | %.1f | %s | %.0f | %.3g |" % (
-                    problem, approx, budget, r["seconds"], " | ".join(per), r["peak_mb"], r["regret"]))
+                exe = build(args.boc, root, problem, approx, budget)
+                runs = [run(exe, problem, seed) for seed in range(1, args.seeds + 1)]
+                per = ["%.4f" % median([window(r["times"], m) for r in runs]) if m <= budget else "" for m in marks]
+                regrets = sorted(r["regret"] for r in runs)
+                spread = " [%.3g, %.3g]" % (quantile(regrets, 0.25), quantile(regrets, 0.75)) if len(runs) > 1 else ""
+                print("| %s | %s | %d | %.1f | %s | %.0f | %.3g%s |" % (
+                    problem, approx, budget, median([r["seconds"] for r in runs]), " | ".join(per),
+                    max(r["peak_mb"] for r in runs), median(regrets), spread))
                 sys.stdout.flush()
                 if csv:
-                    for i, t in enumerate(r["times"]):
+                    for i, t in enumerate(runs[0]["times"]):
                         csv.write("%s,%s,%d,%d,%.6f\n" % (problem, approx, budget, i + 1, t))
-                rows.append(r)
 
 
 if __name__ == "__main__":

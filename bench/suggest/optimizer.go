@@ -180,8 +180,9 @@ type Optimizer struct {
 	hyper hyperparameters // the kernel's learned hyperparameters
 
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	workers           []searchWorker                          // one per goroutine of the search
+	acquisitionGradFn  func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
+	acquisitionBatchFn search.BatchValue                       // the raw candidates' scores (search.BatchValue)
+	workers            []searchWorker                          // one per goroutine of the search
 
 	pending  [Budget]Point // the points being evaluated (Pending), in order
 	npending int           // how many
@@ -198,6 +199,7 @@ func New(seed uint64) *Optimizer {
 		seed:   seed,
 	}
 	o.acquisitionGradFn = o.acquisitionGradAt
+	o.acquisitionBatchFn = o.acquisitionBatchAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("suggest: initial design: %w", err)
@@ -264,7 +266,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err := o.fantasise(); err != nil {
 		return Point{}, err
 	}
-	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.search.MaximizeBatch(o.acquisitionGradFn, o.acquisitionBatchFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("suggest: acquisition search: %w", err)
 	}
@@ -388,10 +390,39 @@ func (o *Optimizer) fantasise() error {
 
 // searchWorker is the memory of one goroutine of the acquisition search.
 type searchWorker struct {
-	kvec               [Budget]float64       // k(x, x_i), then L⁻¹k
-	dk                 [Budget * Dim]float64 // ∂k(x, x_i)/∂x, row-major
-	work               [Budget]float64       // A⁻¹k
-	dself, dmean, dvar [Dim]float64          // ∂k(x, x)/∂x and the posterior's gradients
+	kvec                    [Budget]float64                    // k(x, x_i), then L⁻¹k
+	dk                      [Budget * Dim]float64              // ∂k(x, x_i)/∂x, row-major
+	work                    [Budget]float64                    // A⁻¹k
+	dself, dmean, dvar      [Dim]float64                       // ∂k(x, x)/∂x and the posterior's gradients
+	kstar                   [search.BatchSize * Budget]float64 // a batch's kernel vectors, row by row
+	kself, means, variances [search.BatchSize]float64          // its k(x, x) and posterior
+}
+
+// posteriorBatch leaves in w.means and w.variances the posterior at the m rows of
+// us (unit coordinates), computed at once (gp.PredictBatch).
+func (o *Optimizer) posteriorBatch(w *searchWorker, us []float64, m int) {
+	n := o.model.Len()
+	for j := range m {
+		u := us[j*Dim : (j+1)*Dim]
+		p := [Dim]float64(u)
+		row := w.kstar[j*n : (j+1)*n]
+		for i := range n {
+			row[i] = kernel(&o.hyper, &p, &o.units[i])
+		}
+		w.kself[j] = kernel(&o.hyper, &p, &p)
+	}
+	o.model.PredictBatch(w.kstar[:m*n], m, w.kself[:m], w.means[:m], w.variances[:m])
+}
+
+// acquisitionBatchAt writes the acquisition's score at each row of us (unit
+// coordinates) to values; worker names the calling goroutine (search.BatchValue).
+func (o *Optimizer) acquisitionBatchAt(worker int, us, values []float64) {
+	w := &o.workers[worker]
+	o.posteriorBatch(w, us, len(values))
+	for j := range values {
+		mean, sd := w.means[j], math.Sqrt(w.variances[j])
+		values[j] = acquisition(mean, sd, o.best)
+	}
 }
 
 // posteriorGrad returns the posterior mean (model's convention) and standard

@@ -21,6 +21,17 @@ import (
 // skip the gradient's work).
 type ValueGrad func(worker int, u, grad []float64) float64
 
+// BatchValue scores len(values) candidates at once, the rows of us (dim
+// values each), writing each one's value (what a ValueGrad returns without
+// grad) to values; worker names the calling goroutine. A model scores a
+// batch faster than one candidate at a time: runtime/gp's PredictBatch reads
+// the Cholesky factor once per block of candidates instead of once per
+// candidate.
+type BatchValue func(worker int, us, values []float64)
+
+// BatchSize is the largest number of candidates a BatchValue is given.
+const BatchSize = scoreChunk
+
 const (
 	// correctionPairs is the L-BFGS memory of each refinement.
 	correctionPairs = 6
@@ -35,8 +46,9 @@ const (
 	pullBackSteps = 30
 	// NewLBFGS runs warmUpRounds rounds without work (see there).
 	warmUpRounds = 4
-	// scoreChunk candidates are handed to a worker at a time.
-	scoreChunk = 32
+	// scoreChunk candidates are handed to a worker at a time: as many as
+	// runtime/gp solves together in PredictBatch.
+	scoreChunk = 48
 )
 
 // LBFGS maximises a smooth function over [0,1]^dim in two stages: it scores
@@ -86,6 +98,7 @@ type lbfgsCore struct {
 	points   []float64 // candidates being scored, row-major
 	nPoints  int
 	fg       ValueGrad
+	batch    BatchValue // scores the raw candidates when set
 	feasible func(u []float64) bool
 	next     atomic.Int64 // next chunk or restart to claim
 
@@ -128,6 +141,10 @@ type worker struct {
 	comboIndex []int
 	comboValue []float64
 	moved      []float64 // dim: a point with one categorical component changed
+	// A batch of candidates for BatchValue: their rows, indices and values.
+	batchU     []float64
+	batchIndex []int
+	batchValue []float64
 }
 
 // NewLBFGS returns a searcher over [0,1]^dim that scores raw Sobol candidates
@@ -177,11 +194,14 @@ func NewMixedLBFGS(dim, raw, restarts int, levels []int) *LBFGS {
 		pw := &c.perWorker[w]
 		*pw = worker{
 			core: c, index: w,
-			optimiser: opt.NewLBFGSB(dim, correctionPairs),
-			topIndex:  make([]int, restarts),
-			topValue:  make([]float64, restarts),
-			end:       make([]float64, dim),
-			trial:     make([]float64, dim),
+			optimiser:  opt.NewLBFGSB(dim, correctionPairs),
+			topIndex:   make([]int, restarts),
+			topValue:   make([]float64, restarts),
+			end:        make([]float64, dim),
+			trial:      make([]float64, dim),
+			batchU:     make([]float64, scoreChunk*dim),
+			batchIndex: make([]int, scoreChunk),
+			batchValue: make([]float64, scoreChunk),
 		}
 		if levels != nil {
 			pw.moved = make([]float64, dim)
@@ -286,6 +306,14 @@ func unitDraw(rng *rand.PCG) float64 { return float64(rng.Uint64()>>11) / (1 << 
 // raw Sobol candidates are shifted by seed. With no feasible point it returns
 // ErrNoFeasible and leaves out unchanged.
 func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
+	return s.MaximizeBatch(fg, nil, feasible, seed, out)
+}
+
+// MaximizeBatch is Maximize with the raw candidates and the starts scored by
+// batch, BatchSize at a time at most, which must give their values as fg
+// does without a gradient (up to rounding); fg still refines them. A nil
+// batch scores with fg.
+func (s *LBFGS) MaximizeBatch(fg ValueGrad, batch BatchValue, feasible func(u []float64) bool, seed uint64, out []float64) (float64, error) {
 	s.sobol.Reset(shiftSeed(seed))
 	s.mask.Seed(seed, 0x7475726236) // a stream apart from the Sobol shift
 	for i := range s.raw {
@@ -308,10 +336,10 @@ func (s *LBFGS) Maximize(fg ValueGrad, feasible func(u []float64) bool, seed uin
 	s.nStarts = 0
 	s.placeLevels(n)
 	defer s.release()
-	s.fg, s.feasible = fg, feasible
+	s.fg, s.batch, s.feasible = fg, batch, feasible
 	s.enumerating = s.combos > 0
 	s.score(s.candidates, n)
-	s.enumerating = false
+	s.enumerating, s.batch = false, nil
 	if s.nTop == 0 {
 		return math.NaN(), ErrNoFeasible
 	}
@@ -343,7 +371,9 @@ func (s *LBFGS) MaximizeFinite(fg ValueGrad, feasible func(u []float64) bool, po
 
 // release drops the caller's functions so the searcher does not keep them
 // alive between calls.
-func (s *LBFGS) release() { s.fg, s.feasible, s.points, s.enumerating = nil, nil, nil, false }
+func (s *LBFGS) release() {
+	s.fg, s.batch, s.feasible, s.points, s.enumerating = nil, nil, nil, nil, false
+}
 
 // score evaluates the first n rows of points on the workers and merges their
 // best lists into topIndex/topValue: the best restarts by value, ties to the
@@ -455,17 +485,52 @@ func (pw *worker) work() {
 // list.
 func (pw *worker) scoreChunk(chunk int) {
 	c := pw.core
-	for i := chunk * scoreChunk; i < min((chunk+1)*scoreChunk, c.nPoints); i++ {
+	lo, hi := chunk*scoreChunk, min((chunk+1)*scoreChunk, c.nPoints)
+	if c.batch != nil {
+		pw.scoreBatch(lo, hi)
+		return
+	}
+	for i := lo; i < hi; i++ {
 		u := c.points[i*c.dim : (i+1)*c.dim]
 		if c.feasible != nil && !c.feasible(u) {
 			continue
 		}
-		if v := c.fg(pw.index, u, nil); !math.IsNaN(v) {
-			pw.nTop = insertTop(pw.topIndex, pw.topValue, pw.nTop, i, v)
-			if c.enumerating {
-				pw.recordCombo(u, i, v)
-			}
+		pw.record(u, i, c.fg(pw.index, u, nil))
+	}
+}
+
+// scoreBatch scores candidates lo..hi−1 with one call of the batch scorer:
+// the feasible ones, gathered into the worker's batch.
+func (pw *worker) scoreBatch(lo, hi int) {
+	c := pw.core
+	m := 0
+	for i := lo; i < hi; i++ {
+		u := c.points[i*c.dim : (i+1)*c.dim]
+		if c.feasible != nil && !c.feasible(u) {
+			continue
 		}
+		copy(pw.batchU[m*c.dim:(m+1)*c.dim], u)
+		pw.batchIndex[m] = i
+		m++
+	}
+	if m == 0 {
+		return
+	}
+	c.batch(pw.index, pw.batchU[:m*c.dim], pw.batchValue[:m])
+	for k, i := range pw.batchIndex[:m] {
+		pw.record(c.points[i*c.dim:(i+1)*c.dim], i, pw.batchValue[k])
+	}
+}
+
+// record enters candidate i, at u, of value v in the worker's best lists,
+// unless v is NaN.
+func (pw *worker) record(u []float64, i int, v float64) {
+	if math.IsNaN(v) {
+		return
+	}
+	pw.nTop = insertTop(pw.topIndex, pw.topValue, pw.nTop, i, v)
+	if pw.core.enumerating {
+		pw.recordCombo(u, i, v)
 	}
 }
 

@@ -450,3 +450,55 @@ func BenchmarkGPAcquisition(b *testing.B) {
 		}
 	})
 }
+
+// TestMaximizeBatch: scoring the raw candidates in batches that give fg's
+// values finds what Maximize finds, bit for bit, on any number of workers;
+// the batches are at most BatchSize candidates, all feasible, and the
+// search allocates nothing.
+func TestMaximizeBatch(t *testing.T) {
+	feasible := func(u []float64) bool { return u[0] < 0.9 }
+	var tooLarge, infeasible atomic.Int64
+	batch := func(worker int, us, values []float64) {
+		if len(values) > BatchSize || len(us) != 2*len(values) {
+			tooLarge.Add(1)
+		}
+		for k := range values {
+			u := us[2*k : 2*k+2]
+			if !feasible(u) {
+				infeasible.Add(1)
+			}
+			values[k] = braninUnitGrad(worker, u, nil)
+		}
+	}
+	for _, procs := range []int{1, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		want, got := make([]float64, 2), make([]float64, 2)
+		s := NewLBFGS(2, 300, 4)
+		s.AddStart([]float64{0.2, 0.3})
+		wantValue, err := s.Maximize(braninUnitGrad, feasible, 7, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AddStart([]float64{0.2, 0.3})
+		gotValue, err := s.MaximizeBatch(braninUnitGrad, batch, feasible, 7, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gotValue != wantValue || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("GOMAXPROCS %d: batches found %v at %v, Maximize %v at %v", procs, gotValue, got, wantValue, want)
+		}
+		seed := uint64(7)
+		if allocs := testing.AllocsPerRun(5, func() {
+			seed++
+			if _, err := s.MaximizeBatch(braninUnitGrad, batch, feasible, seed, got); err != nil {
+				t.Fatal(err)
+			}
+		}); allocs != 0 {
+			t.Errorf("GOMAXPROCS %d: %v allocations per batched search", procs, allocs)
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+	if tooLarge.Load() > 0 || infeasible.Load() > 0 {
+		t.Errorf("%d batches larger than BatchSize, %d infeasible candidates scored", tooLarge.Load(), infeasible.Load())
+	}
+}

@@ -232,8 +232,9 @@ type Optimizer struct {
 	noiseVar float64            // the learned noise variance, standardised units
 
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	workers           []searchWorker                          // one per goroutine of the search
+	acquisitionGradFn  func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
+	acquisitionBatchFn search.BatchValue                       // the raw candidates' scores (search.BatchValue)
+	workers            []searchWorker                          // one per goroutine of the search
 
 	region       *search.TrustRegion // the box the search is confined to
 	boxLo, boxHi [Dim]float64        // its corners at the last search
@@ -262,6 +263,7 @@ func New(seed uint64) *Optimizer {
 	o.fitter = fit.New(modelSize, numHyper, true, o.fillKernel)
 	o.noiseVar = o.theta[numHyper]
 	o.acquisitionGradFn = o.acquisitionGradAt
+	o.acquisitionBatchFn = o.acquisitionBatchAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	o.region = search.NewTrustRegion(0.8, 0.0078125, 1.6, 3, 6)
 	o.observations = subset.New(Budget, Dim)
@@ -338,7 +340,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	} else {
 		o.search.SetBox(nil, nil, nil)
 	}
-	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.search.MaximizeBatch(o.acquisitionGradFn, o.acquisitionBatchFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("local_turbo: acquisition search: %w", err)
 	}
@@ -465,10 +467,39 @@ func (o *Optimizer) fantasise() error {
 
 // searchWorker is the memory of one goroutine of the acquisition search.
 type searchWorker struct {
-	kvec               [modelSize]float64       // k(x, x_i), then L⁻¹k
-	dk                 [modelSize * Dim]float64 // ∂k(x, x_i)/∂x, row-major
-	work               [modelSize]float64       // A⁻¹k
-	dself, dmean, dvar [Dim]float64             // ∂k(x, x)/∂x and the posterior's gradients
+	kvec                    [modelSize]float64                    // k(x, x_i), then L⁻¹k
+	dk                      [modelSize * Dim]float64              // ∂k(x, x_i)/∂x, row-major
+	work                    [modelSize]float64                    // A⁻¹k
+	dself, dmean, dvar      [Dim]float64                          // ∂k(x, x)/∂x and the posterior's gradients
+	kstar                   [search.BatchSize * modelSize]float64 // a batch's kernel vectors, row by row
+	kself, means, variances [search.BatchSize]float64             // its k(x, x) and posterior
+}
+
+// posteriorBatch leaves in w.means and w.variances the posterior at the m rows of
+// us (unit coordinates), computed at once (gp.PredictBatch).
+func (o *Optimizer) posteriorBatch(w *searchWorker, us []float64, m int) {
+	n := o.model.Len()
+	for j := range m {
+		u := us[j*Dim : (j+1)*Dim]
+		p := [Dim]float64(u)
+		row := w.kstar[j*n : (j+1)*n]
+		for i := range n {
+			row[i] = kernel(&o.hyper, &p, &o.units[i])
+		}
+		w.kself[j] = kernel(&o.hyper, &p, &p)
+	}
+	o.model.PredictBatch(w.kstar[:m*n], m, w.kself[:m], w.means[:m], w.variances[:m])
+}
+
+// acquisitionBatchAt writes the acquisition's score at each row of us (unit
+// coordinates) to values; worker names the calling goroutine (search.BatchValue).
+func (o *Optimizer) acquisitionBatchAt(worker int, us, values []float64) {
+	w := &o.workers[worker]
+	o.posteriorBatch(w, us, len(values))
+	for j := range values {
+		mean, sd := w.means[j], math.Sqrt(w.variances[j])
+		values[j] = acquisition(mean, sd, o.best)
+	}
 }
 
 // posteriorGrad returns the posterior mean (model's convention) and standard

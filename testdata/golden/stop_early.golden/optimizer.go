@@ -196,9 +196,11 @@ type Optimizer struct {
 	fitted   int             // observations at the last refit
 
 	// Method values for the search, made once in New so that it allocates nothing.
-	acquisitionGradFn func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	sdGradFn          func(int, []float64, []float64) float64
-	workers           []searchWorker // one per goroutine of the search
+	acquisitionGradFn  func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
+	sdGradFn           func(int, []float64, []float64) float64
+	acquisitionBatchFn search.BatchValue // the raw candidates' scores (search.BatchValue)
+	sdBatchFn          search.BatchValue
+	workers            []searchWorker // one per goroutine of the search
 
 	pending  [Budget]Point // the points being evaluated (Pending), in order
 	npending int           // how many
@@ -217,6 +219,8 @@ func New(seed uint64) *Optimizer {
 	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.sdGradFn = o.sdGradAt
+	o.acquisitionBatchFn = o.acquisitionBatchAt
+	o.sdBatchFn = o.sdBatchAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	o.design, o.designSize = initialPoints, InitialDesign
 	return o
@@ -266,7 +270,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err := o.fantasise(); err != nil {
 		return Point{}, err
 	}
-	value, err := o.search.Maximize(o.acquisitionGradFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.search.MaximizeBatch(o.acquisitionGradFn, o.acquisitionBatchFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("stop_early: acquisition search: %w", err)
 	}
@@ -277,7 +281,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	// The acquisition's maximiser was evaluated already: explore where the model is
 	// least certain instead.
-	if _, err := o.search.Maximize(o.sdGradFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
+	if _, err := o.search.MaximizeBatch(o.sdGradFn, o.sdBatchFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
 		return Point{}, fmt.Errorf("stop_early: exploration search: %w", err)
 	}
 	x = fromUnit(&o.candidate)
@@ -399,10 +403,48 @@ func (o *Optimizer) fantasise() error {
 
 // searchWorker is the memory of one goroutine of the acquisition search.
 type searchWorker struct {
-	kvec               [Budget]float64       // k(x, x_i), then L⁻¹k
-	dk                 [Budget * Dim]float64 // ∂k(x, x_i)/∂x, row-major
-	work               [Budget]float64       // A⁻¹k
-	dself, dmean, dvar [Dim]float64          // ∂k(x, x)/∂x and the posterior's gradients
+	kvec                    [Budget]float64                    // k(x, x_i), then L⁻¹k
+	dk                      [Budget * Dim]float64              // ∂k(x, x_i)/∂x, row-major
+	work                    [Budget]float64                    // A⁻¹k
+	dself, dmean, dvar      [Dim]float64                       // ∂k(x, x)/∂x and the posterior's gradients
+	kstar                   [search.BatchSize * Budget]float64 // a batch's kernel vectors, row by row
+	kself, means, variances [search.BatchSize]float64          // its k(x, x) and posterior
+}
+
+// posteriorBatch leaves in w.means and w.variances the posterior at the m rows of
+// us (unit coordinates), computed at once (gp.PredictBatch).
+func (o *Optimizer) posteriorBatch(w *searchWorker, us []float64, m int) {
+	n := o.model.Len()
+	for j := range m {
+		u := us[j*Dim : (j+1)*Dim]
+		p := [Dim]float64(u)
+		row := w.kstar[j*n : (j+1)*n]
+		for i := range n {
+			row[i] = kernel(&o.hyper, &p, &o.units[i])
+		}
+		w.kself[j] = kernel(&o.hyper, &p, &p)
+	}
+	o.model.PredictBatch(w.kstar[:m*n], m, w.kself[:m], w.means[:m], w.variances[:m])
+}
+
+// acquisitionBatchAt writes the acquisition's score at each row of us (unit
+// coordinates) to values; worker names the calling goroutine (search.BatchValue).
+func (o *Optimizer) acquisitionBatchAt(worker int, us, values []float64) {
+	w := &o.workers[worker]
+	o.posteriorBatch(w, us, len(values))
+	for j := range values {
+		mean, sd := w.means[j], math.Sqrt(w.variances[j])
+		values[j] = acquisition(mean, sd, o.best)
+	}
+}
+
+// sdBatchAt writes the posterior standard deviation at each row of us to values.
+func (o *Optimizer) sdBatchAt(worker int, us, values []float64) {
+	w := &o.workers[worker]
+	o.posteriorBatch(w, us, len(values))
+	for j := range values {
+		values[j] = math.Sqrt(w.variances[j])
+	}
 }
 
 // posteriorGrad returns the posterior mean (model's convention) and standard

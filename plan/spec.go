@@ -180,7 +180,7 @@ func (o *Optimizer) GradientSearch() bool {
 // time.
 func (o *Optimizer) BatchedSearch() bool {
 	a := o.Acquisition
-	return o.GradientSearch() && !o.Finite() && !o.DifferenceSearch() && len(o.Outcomes) == 0 &&
+	return o.Program.Search != nil && o.GradientSearch() && !o.Finite() && !o.DifferenceSearch() && len(o.Outcomes) == 0 &&
 		!a.Joint && !a.Lookahead && a.Arms == 0
 }
 

@@ -10,12 +10,12 @@ import (
 )
 
 // autoLocalBudget is the largest budget at which approx = "auto" keeps the
-// exact GP over every observation. Measured on the 4-D Levy problem
-// (bench/library/scale_study.py, docs/performance.md), an evaluation of the
-// exact GP costs 7 ms at n = 200 and 156 ms at n = 1,000, so a run of 1,000
-// takes about a minute, and its cost per evaluation keeps growing as n²
-// beyond it (n³ for the refits), while the local model's stays that of its
-// subset.
+// exact GP over every observation. Measured (bench/library/scale_study.py,
+// docs/performance.md, "Long runs"), an evaluation of the exact GP costs 4
+// ms at n = 200 and 64 ms at n = 1,000 on the 4-D Levy problem (226 ms on
+// the 10-D Ackley), so a run of 1,000 takes half a minute to a minute, and
+// its cost keeps growing as n² beyond it (n³ for the refits), while the
+// local model's stays that of its subset, at some price in regret.
 const autoLocalBudget = 1000
 
 // fantasyShare is the part of a local model's subset size added to its

@@ -172,9 +172,9 @@ func (g *generator) acquisitionFields() []jen.Code {
 // that a lookahead acquisition needs per candidate.
 func (g *generator) lookaheadMemory() []jen.Code {
 	fields := []jen.Code{
-		jen.Id("weights").Index(jen.Id("Budget")).Float64().Comment("A⁻¹k"),
-		jen.Id("trainCovs").Index(jen.Id("Budget")).Float64().Comment("posterior covariances of the evaluated points with x"),
-		jen.Id("lines").Index(jen.Id("Budget").Op("+").Lit(1)).Qual(runtimeAcq, "Line").Comment("the lookahead's memory"),
+		jen.Id("weights").Index(g.modelCapacity()).Float64().Comment("A⁻¹k"),
+		jen.Id("trainCovs").Index(g.modelCapacity()).Float64().Comment("posterior covariances of the evaluated points with x"),
+		jen.Id("lines").Index(g.modelCapacity().Op("+").Lit(1)).Qual(runtimeAcq, "Line").Comment("the lookahead's memory"),
 	}
 	if g.o.Acquisition.LatentDraws > 0 {
 		fields = append(fields, jen.Id("scratch").Index().Float64().Comment("the latent draws' memory (made by New)"))
@@ -189,7 +189,7 @@ func (g *generator) latentDrawsInit() []jen.Code {
 		return nil
 	}
 	scratch := jen.Make(jen.Index().Float64(), field("latentDraws").Dot("ScratchLen").Call())
-	stmts := []jen.Code{field("latentDraws").Op("=").Qual(runtimeAcq, "NewLatentDraws").Call(jen.Id("Budget"), jen.Lit(g.o.Acquisition.LatentDraws))}
+	stmts := []jen.Code{field("latentDraws").Op("=").Qual(runtimeAcq, "NewLatentDraws").Call(g.modelCapacity(), jen.Lit(g.o.Acquisition.LatentDraws))}
 	if g.o.GradientSearch() {
 		return append(stmts, jen.For(jen.Id("i").Op(":=").Range().Add(field("workers"))).Block(
 			field("workers").Index(jen.Id("i")).Dot("scratch").Op("=").Add(scratch)))

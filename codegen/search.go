@@ -102,7 +102,7 @@ func (g *generator) searchDecls(f *jen.File) {
 	if g.o.Acquisition.Lookahead {
 		fields = append(fields, g.lookaheadMemory()[1:]...) // A⁻¹k is in work
 		fields = append(fields,
-			jen.Id("dcovs").Index(jen.Id("Budget")).Float64().Comment("the score's derivatives in trainCovs"),
+			jen.Id("dcovs").Index(g.modelCapacity()).Float64().Comment("the score's derivatives in trainCovs"),
 			jen.Id("dtrain").Add(dim()).Comment("their chain to x"),
 		)
 	}

@@ -88,8 +88,6 @@ func (b *builder) localUnsupported() string {
 		return "over candidates, a finite decision set"
 	case !o.GradientSearch():
 		return fmt.Sprintf("with search %s, which cannot be confined to the region the subset describes", name(p.Search))
-	case o.Acquisition.Lookahead:
-		return fmt.Sprintf("with acquisition %s, which looks ahead over every observation", name(p.Acquisition))
 	case o.Acquisition.Arms > 0:
 		return fmt.Sprintf("with acquisition %s, a portfolio", name(p.Acquisition))
 	}

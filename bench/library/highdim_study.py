@@ -19,6 +19,9 @@ Methods:
                  lbfgs over the whole box
     boc-turbo    the same with search turbo: lbfgs confined to TuRBO-1's
                  trust region
+    boc-S-localN search S with a local model of N observations
+                 (model gp(approx = "local", local_size = N)): with turbo,
+                 TuRBO's model of the region's neighbourhood
     optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
     optuna-tpe   Optuna's TPESampler(seed=s)
 
@@ -66,16 +69,19 @@ def problems():
 PROBLEMS = problems()
 
 
-def source(name, search, budget):
+def source(name, method, budget):
+    """The .bo file of boc-METHOD: SEARCH, or SEARCH-localN for a local model of N observations."""
     p = PROBLEMS[name]
+    search, _, local = method.partition("-local")
+    model = [f'model gp(approx = "local", local_size = {local})'] if local else []
     return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",
-                      f"objective minimize {p['bo']}", f"search {search}", f"budget {budget}", "seed 1", ""])
+                      f"objective minimize {p['bo']}"] + model + [f"search {search}", f"budget {budget}", "seed 1", ""])
 
 
-def boc_regret(boc, workdir, name, search, budget, seeds, jobs):
-    path = os.path.join(workdir, f"{name}_{search}.bo")
+def boc_regret(boc, workdir, name, method, budget, seeds, jobs):
+    path = os.path.join(workdir, f"{name}_{method.replace('-', '_')}.bo")
     with open(path, "w") as f:
-        f.write(source(name, search, budget))
+        f.write(source(name, method, budget))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     p = PROBLEMS[name]

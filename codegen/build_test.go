@@ -370,8 +370,8 @@ func TestSuggestionsStayInTheTrustRegion(t *testing.T) {
 
 // localTest is a test in the package of a case whose model is local: to
 // the budget, the model never holds more than localSize observations, and
-// once it holds a subset, that subset holds the best observed point (or the
-// trust region's centre), its values are the observations' own, every
+// once it holds a subset, that subset holds its centre (the trust region's,
+// or without noise the best observed point), its values are the observations' own, every
 // suggestion lies in the box the search was confined to, and a step,
 // reselection included, allocates nothing. Its objective is wavy, so that
 // the search never lands on an evaluated point, whose fallback (the point
@@ -427,12 +427,14 @@ func TestLocalModel(t *testing.T) {
 		if n <= localSize {
 			continue
 		}
-		centre := o.bestIndex
-		if c := regionCentre(o); c >= 0 {
-			centre = c
+		if !slices.Contains(o.units[:m], o.centre) {
+			t.Fatalf("after %%d observations the subset lacks its centre %%v", n, o.centre)
 		}
-		if !slices.Contains(o.points[:m], o.observed[centre]) {
-			t.Fatalf("after %%d observations the subset lacks the centre %%v", n, o.observed[centre])
+		if c := regionCentre(o); c >= 0 && [Dim]float64(o.observations.Unit(c)) != o.centre {
+			t.Fatalf("after %%d observations the subset is centred at %%v, not at the trust region's centre", n, o.centre)
+		}
+		if c := regionCentre(o); c < 0 && !Replicates && [Dim]float64(o.observations.Unit(o.bestIndex)) != o.centre {
+			t.Fatalf("after %%d observations the subset is centred at %%v, not at the best observed point", n, o.centre)
 		}
 		for k := range m {
 			i := slices.Index(o.observed[:n], o.points[k])
@@ -456,13 +458,21 @@ func TestLocalModel(t *testing.T) {
 `, libraryPackage(out), observe) + regionCentreDecl(out))
 }
 
+// replicatesDecl defines Replicates for localTest: whether the local model
+// is centred at the incumbent (under noise) rather than the best observed
+// point.
+func replicatesDecl(out *Output) string {
+	noisy := strings.Contains(string(out.Library[0].Content), "the incumbent (best posterior mean),")
+	return fmt.Sprintf("\nconst Replicates = %v\n", noisy)
+}
+
 // regionCentreDecl defines hasRegion and regionCentre for localTest: the
 // trust region's centre, -1 without a trust region.
 func regionCentreDecl(out *Output) string {
 	if strings.Contains(string(out.Library[0].Content), "search.NewTrustRegion(") {
-		return "\nconst hasRegion = true\n\nfunc regionCentre(o *Optimizer) int { return o.region.Centre() }\n"
+		return replicatesDecl(out) + "\nconst hasRegion = true\n\nfunc regionCentre(o *Optimizer) int { return o.region.Centre() }\n"
 	}
-	return "\nconst hasRegion = false\n\nfunc regionCentre(*Optimizer) int { return -1 }\n"
+	return replicatesDecl(out) + "\nconst hasRegion = false\n\nfunc regionCentre(*Optimizer) int { return -1 }\n"
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

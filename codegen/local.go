@@ -71,6 +71,7 @@ func (g *generator) localFields() []jen.Code {
 		jen.Id("observed").Index(jen.Id("Budget")).Id("Point").Comment("their points"),
 		jen.Id("chosen").Index(jen.Id("localSize")).Int().Comment("the subset's indices in observations"),
 		jen.List(jen.Id("chosenY"), jen.Id("chosenNoise")).Index(jen.Id("localSize")).Float64().Comment("their values and noise variances"),
+		jen.Id("centre").Add(unitArray()).Comment("the point they were chosen around"),
 	}
 	if g.search.Region == nil {
 		fields = append(fields, jen.List(jen.Id("boxLo"), jen.Id("boxHi")).Add(unitArray()).Comment("the region the subset describes in detail"))
@@ -151,12 +152,21 @@ func (g *generator) localDecls(f *jen.File) {
 		jen.Id("localSize").Op("=").Lit(g.o.Local),
 		jen.Id("modelSize").Op("=").Lit(g.o.ModelSize()),
 	)
-	centre := []jen.Code{jen.Id("centre").Op(":=").Add(field("bestIndex"))}
-	doc := "the best observed point"
+	// Under noise the best observed value is biased upwards: the incumbent,
+	// the best posterior mean, is the better centre.
+	centre := []jen.Code{jen.Copy(whole(field("centre")), field("observations").Dot("Unit").Call(field("bestIndex")))}
+	doc := "the best observed point,"
+	if g.o.Replicates() {
+		doc = "the incumbent (best posterior mean),"
+		centre = []jen.Code{
+			jen.List(jen.Id("i"), jen.Id("_")).Op(":=").Add(method("incumbent")),
+			field("centre").Op("=").Add(field("units")).Index(jen.Id("i")),
+		}
+	}
 	if g.search.Region != nil {
-		doc = "the trust region's centre"
+		doc = "the trust region's centre or, without one, " + doc
 		centre = append(centre, jen.If(jen.Id("c").Op(":=").Add(field("region").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
-			jen.Id("centre").Op("=").Id("c"),
+			jen.Copy(whole(field("centre")), field("observations").Dot("Unit").Call(jen.Id("c"))),
 		))
 	}
 	lengthscales := jen.Code(jen.Nil())
@@ -165,7 +175,7 @@ func (g *generator) localDecls(f *jen.File) {
 	}
 	body := append(centre,
 		jen.Id("chosen").Op(":=").Add(field("observations").Dot("Select").Call(
-			field("observations").Dot("Unit").Call(jen.Id("centre")), lengthscales, jen.Id("localSize"), whole(field("chosen")))),
+			whole(field("centre")), lengthscales, jen.Id("localSize"), whole(field("chosen")))),
 		jen.For(jen.List(jen.Id("k"), jen.Id("i")).Op(":=").Range().Id("chosen")).Block(
 			field("points").Index(jen.Id("k")).Op("=").Add(field("observed").Index(jen.Id("i"))),
 			jen.Copy(whole(field("units").Index(jen.Id("k"))), field("observations").Dot("Unit").Call(jen.Id("i"))),
@@ -178,9 +188,10 @@ func (g *generator) localDecls(f *jen.File) {
 		field("model").Dot("Standardise").Call(jen.Id("shift"), jen.Id("scale")),
 		jen.Return(field("rebuild").Call(jen.Id("scale"))),
 	)
-	f.Comment("reselect conditions the model on the observations runtime/subset chooses around")
-	f.Comment(doc + ", in the kernel's metric, standardised as all of them are")
-	f.Comment("(gp.Standardise), and rebuilds it: O(localSize³).")
+	f.Comment("reselect conditions the model on the observations runtime/subset chooses")
+	f.Comment("around " + doc)
+	f.Comment("in the kernel's metric, standardised as all of them are (gp.Standardise), and")
+	f.Comment("rebuilds it: O(localSize³).")
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("reselect").Params().Error().Block(body...)
 	if !g.o.Learning() {
 		g.rebuildDecl(f)

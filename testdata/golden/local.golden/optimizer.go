@@ -233,6 +233,7 @@ type Optimizer struct {
 	observed             [Budget]Point      // their points
 	chosen               [localSize]int     // the subset's indices in observations
 	chosenY, chosenNoise [localSize]float64 // their values and noise variances
+	centre               [Dim]float64       // the point they were chosen around
 	boxLo, boxHi         [Dim]float64       // the region the subset describes in detail
 
 	err error // why New could not make the optimiser
@@ -707,12 +708,13 @@ const (
 	modelSize = 30
 )
 
-// reselect conditions the model on the observations runtime/subset chooses around
-// the best observed point, in the kernel's metric, standardised as all of them are
-// (gp.Standardise), and rebuilds it: O(localSize³).
+// reselect conditions the model on the observations runtime/subset chooses
+// around the best observed point,
+// in the kernel's metric, standardised as all of them are (gp.Standardise), and
+// rebuilds it: O(localSize³).
 func (o *Optimizer) reselect() error {
-	centre := o.bestIndex
-	chosen := o.observations.Select(o.observations.Unit(centre), o.hyper[0:3], localSize, o.chosen[:])
+	copy(o.centre[:], o.observations.Unit(o.bestIndex))
+	chosen := o.observations.Select(o.centre[:], o.hyper[0:3], localSize, o.chosen[:])
 	for k, i := range chosen {
 		o.points[k] = o.observed[i]
 		copy(o.units[k][:], o.observations.Unit(i))

@@ -246,6 +246,7 @@ type Optimizer struct {
 	observed             [Budget]Point      // their points
 	chosen               [localSize]int     // the subset's indices in observations
 	chosenY, chosenNoise [localSize]float64 // their values and noise variances
+	centre               [Dim]float64       // the point they were chosen around
 
 	err error // why New could not make the optimiser
 }
@@ -672,15 +673,17 @@ const (
 	modelSize = 25
 )
 
-// reselect conditions the model on the observations runtime/subset chooses around
-// the trust region's centre, in the kernel's metric, standardised as all of them are
-// (gp.Standardise), and rebuilds it: O(localSize³).
+// reselect conditions the model on the observations runtime/subset chooses
+// around the trust region's centre or, without one, the incumbent (best posterior mean),
+// in the kernel's metric, standardised as all of them are (gp.Standardise), and
+// rebuilds it: O(localSize³).
 func (o *Optimizer) reselect() error {
-	centre := o.bestIndex
+	i, _ := o.incumbent()
+	o.centre = o.units[i]
 	if c := o.region.Centre(); c >= 0 {
-		centre = c
+		copy(o.centre[:], o.observations.Unit(c))
 	}
-	chosen := o.observations.Select(o.observations.Unit(centre), o.hyper[0:6], localSize, o.chosen[:])
+	chosen := o.observations.Select(o.centre[:], o.hyper[0:6], localSize, o.chosen[:])
 	for k, i := range chosen {
 		o.points[k] = o.observed[i]
 		copy(o.units[k][:], o.observations.Unit(i))

@@ -9,17 +9,23 @@
 // The subset is where the optimiser needs detail and where it needs
 // memory (Select):
 //
-//   - most of it, the observations nearest a centre (the best point, or a
+//   - half of it, the observations nearest a centre (the best point, or a
 //     trust region's centre) in the kernel's own metric, each component's
 //     distance divided by its lengthscale, so that a component the model
 //     ignores does not decide who is near (TuRBO's local model, and the
 //     nearest-neighbour GPs of Gramacy and Apley, 2015);
-//   - the rest spread over the domain, by greedy farthest-point selection,
-//     so that the model remembers the regions it has evaluated and the
-//     search does not return to them as though they were unknown.
+//   - a quarter, the latest observations, where the search has just been;
+//   - a quarter spread over the domain, by greedy farthest-point selection,
+//     so that the model remembers the regions it has evaluated.
 //
-// Conditioning on fewer observations is still a valid posterior: it is
-// only less certain than the full one, never more.
+// Without the latest, a search over the whole domain returned to a point
+// it had just evaluated far from the centre, again and again, since the
+// model forgot it at once. The model is standardised with the mean and
+// deviation of every observation (Standardisation), and the search kept to
+// the box of the nearest half (Box), where the model knows the data in
+// detail; beyond it, it knows a sparse sample. Conditioning on fewer
+// observations is still a valid posterior: it is only less certain than
+// the full one, never more.
 //
 // Memory is allocated by New; Add and Select allocate nothing.
 package subset

@@ -39,7 +39,7 @@ func (o *Optimizer) ModelSize() int {
 // other ways than a point model and the objective's values (a safe
 // explorer's certificates, the requirements' and several objectives'
 // models, input distributions, warped values, a portfolio's memory, a
-// lookahead over every observation, a finite decision set, choices).
+// finite decision set, choices) and with a search that keeps to no box.
 func (b *builder) localModel() {
 	spec := b.o.Model
 	if spec.Approx != registry.ApproxLocal && spec.Approx != registry.ApproxAuto {

@@ -137,7 +137,7 @@ var approxChoices = []string{registry.ApproxAuto, registry.ApproxExact, registry
 // approxParam and localSizeParam choose gp's form at large n.
 var (
 	approxParam = registry.Param{Name: "approx", Type: registry.StringParam, Default: registry.String(registry.ApproxAuto),
-		Doc: `"exact": condition on every observation; "local": once there are more than local_size, on local_size of them, most nearest the best point (or the trust region's centre) and a quarter spread over the domain, so that the cost per evaluation stays flat; "auto": local where the budget exceeds 1000 and the optimiser supports it`}
+		Doc: `"exact": condition on every observation; "local": once there are more than local_size, on local_size of them: half nearest the best point (the trust region's centre under turbo), a quarter the latest, a quarter spread over the domain, so that the cost per evaluation stays flat; "auto": local where the budget exceeds 1000 and the optimiser supports it`}
 	localSizeParam = registry.Param{Name: "local_size", Type: registry.IntParam, Default: registry.Int(256), Range: &registry.Range{Lo: 16, Hi: 4096},
 		Doc: `the number of observations a local model is conditioned on`}
 )

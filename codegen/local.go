@@ -169,13 +169,9 @@ func (g *generator) localDecls(f *jen.File) {
 			jen.Copy(whole(field("centre")), field("observations").Dot("Unit").Call(jen.Id("c"))),
 		))
 	}
-	lengthscales := jen.Code(jen.Nil())
-	if s := g.lengthscaleSlot(); s != nil {
-		lengthscales = field("hyper").Index(jen.Lit(s.Index).Op(":").Lit(s.Index + s.Size))
-	}
 	body := append(centre,
 		jen.Id("chosen").Op(":=").Add(field("observations").Dot("Select").Call(
-			whole(field("centre")), lengthscales, jen.Id("localSize"), whole(field("chosen")))),
+			whole(field("centre")), g.lengthscales(), jen.Id("localSize"), whole(field("chosen")))),
 		jen.For(jen.List(jen.Id("k"), jen.Id("i")).Op(":=").Range().Id("chosen")).Block(
 			field("points").Index(jen.Id("k")).Op("=").Add(field("observed").Index(jen.Id("i"))),
 			jen.Copy(whole(field("units").Index(jen.Id("k"))), field("observations").Dot("Unit").Call(jen.Id("i"))),

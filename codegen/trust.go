@@ -33,10 +33,7 @@ func (g *generator) trustFocus() []jen.Code {
 	if g.search.Region == nil {
 		return nil
 	}
-	lengthscales := jen.Code(jen.Nil())
-	if s := g.lengthscaleSlot(); s != nil {
-		lengthscales = field("hyper").Index(jen.Lit(s.Index).Op(":").Lit(s.Index + s.Size))
-	}
+	lengthscales := g.lengthscales()
 	return []jen.Code{
 		jen.If(jen.Id("c").Op(":=").Add(field("region").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
 			field("region").Dot("Box").Call(g.observedUnit(jen.Id("c")), lengthscales, whole(field("boxLo")), whole(field("boxHi"))),
@@ -45,6 +42,15 @@ func (g *generator) trustFocus() []jen.Code {
 			field("search").Dot("SetBox").Call(jen.Nil(), jen.Nil(), jen.Nil()),
 		),
 	}
+}
+
+// lengthscales is the kernel's learned lengthscales, one per component (a
+// slice of hyper), or nil when it learns none per component.
+func (g *generator) lengthscales() jen.Code {
+	if s := g.lengthscaleSlot(); s != nil {
+		return field("hyper").Index(jen.Lit(s.Index).Op(":").Lit(s.Index + s.Size))
+	}
+	return jen.Nil()
 }
 
 // trustTell tells the trust region observation n, y as the model

@@ -80,15 +80,10 @@ func (b *builder) memory() float64 {
 	}
 	perModelPoint := 0.0
 	if b.o.BatchedSearch() {
-		perModelPoint = search.BatchSize * searchWorkers // each worker's kernel vectors of a batch
+		perModelPoint = search.BatchSize * registry.EstimatedSearchWorkers // each worker's kernel vectors of a batch
 	}
 	return 8*(m*m*square+n*perPoint+m*perModelPoint) + b.safetyMemory() + b.searchMemory()
 }
-
-// searchWorkers is how many goroutines the memory estimate assumes a search
-// runs (each with its own memory): as many as a machine of 16 processors
-// gives it.
-const searchWorkers = 16
 
 // searchMemory is what the acquisition search's plugin says it holds.
 func (b *builder) searchMemory() float64 {

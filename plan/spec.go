@@ -162,9 +162,10 @@ func (o *Optimizer) Localises() bool { return o.InputModel() && !o.ReportedNoise
 func (o *Optimizer) DifferenceSearch() bool { return o.InputModel() || o.Unscented() }
 
 // GradientSearch reports whether the search maximises with gradients: never
-// with a safe acquisition, which has no search.
+// with a safe acquisition, which has no search, nor without a search (the
+// kernel probe's programs).
 func (o *Optimizer) GradientSearch() bool {
-	if o.Acquisition.Safe != nil {
+	if o.Acquisition.Safe != nil || o.Program.Search == nil {
 		return false
 	}
 	p, ok := registry.ByID(o.Program.Search.Plugin)
@@ -180,7 +181,7 @@ func (o *Optimizer) GradientSearch() bool {
 // time.
 func (o *Optimizer) BatchedSearch() bool {
 	a := o.Acquisition
-	return o.Program.Search != nil && o.GradientSearch() && !o.Finite() && !o.DifferenceSearch() && len(o.Outcomes) == 0 &&
+	return o.GradientSearch() && !o.Finite() && !o.DifferenceSearch() && len(o.Outcomes) == 0 &&
 		!a.Joint && !a.Lookahead && a.Arms == 0
 }
 

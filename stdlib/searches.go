@@ -79,7 +79,7 @@ var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchC
 	return registry.SearchCode{
 		Type:   jen.Op("*").Qual(runtimeSearch, "LBFGS"),
 		New:    newSearch,
-		Memory: searchMemory(g, lbfgsWorkers),
+		Memory: searchMemory(g, registry.EstimatedSearchWorkers),
 	}
 }
 
@@ -91,10 +91,6 @@ var patternEmit registry.SearchEmit = func(g *registry.SearchGen) registry.Searc
 		Memory: searchMemory(g, 1),
 	}
 }
-
-// lbfgsWorkers is how many workers the memory estimate of lbfgs assumes:
-// it runs min(GOMAXPROCS, restarts), each with its own ranking.
-const lbfgsWorkers = 16
 
 // searchMemory estimates a search's arrays: its raw candidates and starts
 // (raw + restarts points), the refined points, and per worker a ranking of

@@ -15,10 +15,10 @@ for D in 20, 30, 60 and 100.
 
 Methods:
 
-    boc-lbfgs    boc's defaults: Matérn 5/2 with learned ARD lengthscales, EI,
-                 lbfgs over the whole box
+    boc-lbfgs    boc's default model and acquisition (Matérn 5/2 with learned
+                 ARD lengthscales, EI) with search lbfgs over the whole box
     boc-turbo    the same with search turbo: lbfgs confined to TuRBO-1's
-                 trust region
+                 trust region (boc's default search from 20 components on)
     boc-S-localN search S with a local model of N observations
                  (model gp(approx = "local", local_size = N)): with turbo,
                  TuRBO's model of the region's neighbourhood

@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+from study_common import cell, format_regret, summarise
+
 # name: (domain, objective, optimum)
 PROBLEMS = {
     "levy4": ("x[4] in [-10, 10]", "levy(x)", 0.0),
@@ -121,14 +123,7 @@ def run(exe, problem, seed):
 
 
 def median(xs):
-    return quantile(sorted(xs), 0.5)
-
-
-def quantile(xs, q):
-    """Linear interpolation between order statistics of sorted xs."""
-    h = (len(xs) - 1) * q
-    lo = int(h)
-    return xs[lo] + (h - lo) * (xs[min(lo + 1, len(xs) - 1)] - xs[lo])
+    return summarise(xs)["median"]
 
 
 def window(times, n):
@@ -166,11 +161,10 @@ def main():
                 exe = build(args.boc, root, problem, approx, budget)
                 runs = [run(exe, problem, seed) for seed in range(1, args.seeds + 1)]
                 per = ["%.4f" % median([window(r["times"], m) for r in runs]) if m <= budget else "" for m in marks]
-                regrets = sorted(r["regret"] for r in runs)
-                spread = " [%.3g, %.3g]" % (quantile(regrets, 0.25), quantile(regrets, 0.75)) if len(runs) > 1 else ""
-                print("| %s | %s | %d | %.1f | %s | %.0f | %.3g%s |" % (
+                regret = summarise([r["regret"] for r in runs])
+                print("| %s | %s | %d | %.1f | %s | %.0f | %s |" % (
                     problem, approx, budget, median([r["seconds"] for r in runs]), " | ".join(per),
-                    max(r["peak_mb"] for r in runs), median(regrets), spread))
+                    max(r["peak_mb"] for r in runs), cell(regret) if len(runs) > 1 else format_regret(regret["median"])))
                 sys.stdout.flush()
                 if csv:
                     for i, t in enumerate(runs[0]["times"]):

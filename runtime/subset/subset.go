@@ -33,6 +33,8 @@ package subset
 import (
 	"fmt"
 	"math"
+
+	"github.com/bocdev/boc/runtime/gp"
 )
 
 // SpreadFraction is the part of a subset Select spreads over the domain,
@@ -97,10 +99,9 @@ func (a *Archive) Y(i int) float64 { return a.y[i] }
 // Noise returns observation i's noise variance.
 func (a *Archive) Noise(i int) float64 { return a.noise[i] }
 
-// Standardisation returns the mean and the population standard deviation
-// of the values, the deviation 1 when it is undefined or zero (as
-// runtime/gp standardises): a GP conditioned on a subset standardises with
-// the whole run's (gp.Standardise). It costs O(n).
+// Standardisation returns the mean of the values and their deviation as
+// runtime/gp standardises (gp.Deviation): a GP conditioned on a subset
+// standardises with the whole run's (gp.Standardise). It costs O(n).
 func (a *Archive) Standardisation() (mean, deviation float64) {
 	if a.n == 0 {
 		return 0, 1
@@ -108,15 +109,7 @@ func (a *Archive) Standardisation() (mean, deviation float64) {
 	for _, y := range a.y[:a.n] {
 		mean += y
 	}
-	mean /= float64(a.n)
-	ss := 0.0
-	for _, y := range a.y[:a.n] {
-		ss += (y - mean) * (y - mean)
-	}
-	if a.n < 2 || ss == 0 {
-		return mean, 1
-	}
-	return mean, math.Sqrt(ss / float64(a.n))
+	return mean / float64(a.n), gp.Deviation(a.y[:a.n])
 }
 
 // Add appends an observation at unit coordinates u with value y and noise

@@ -269,6 +269,11 @@ type ModelSpec struct {
 	LocalSize int
 }
 
+// EstimatedSearchWorkers is how many goroutines, each with its own memory,
+// the memory estimates assume a search runs: it runs min(GOMAXPROCS,
+// restarts), and a machine of 16 processors is assumed.
+const EstimatedSearchWorkers = 16
+
 // The values of ModelSpec.Approx.
 const (
 	ApproxAuto  = "auto"

@@ -22,6 +22,9 @@ Methods:
     boc-S-localN search S with a local model of N observations
                  (model gp(approx = "local", local_size = N)): with turbo,
                  TuRBO's model of the region's neighbourhood
+    boc-S-lsLO_HI  search S (optionally -localN first) with the Matern-5/2
+                 kernel's learned lengthscales bounded by [LO, HI] (the
+                 prior's median is their geometric mean)
     optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
     optuna-tpe   Optuna's TPESampler(seed=s)
 
@@ -72,8 +75,13 @@ PROBLEMS = problems()
 def source(name, method, budget):
     """The .bo file of boc-METHOD: SEARCH, or SEARCH-localN for a local model of N observations."""
     p = PROBLEMS[name]
+    method, _, bounds = method.partition("-ls")
     search, _, local = method.partition("-local")
-    model = [f'model gp(approx = "local", local_size = {local})'] if local else []
+    args = [f'approx = "local", local_size = {local}'] if local else []
+    if bounds:
+        lo, hi = bounds.split("_")
+        args.append(f"kernel = matern52(lengthscale = learn(bounds = [{lo}, {hi}]))")
+    model = [f"model gp({', '.join(args)})"] if args else []
     return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",
                       f"objective minimize {p['bo']}"] + model + [f"search {search}", f"budget {budget}", "seed 1", ""])
 

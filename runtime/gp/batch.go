@@ -11,10 +11,10 @@ import (
 // blockPoints is the number of points whose kernel vectors are solved
 // together: L streams past them once, while their vectors (48 × n values,
 // 192 KB at n = 500) stay in the L2 cache. Within a block, the solve walks
-// down L four rows at a time and advances three points at a time through
-// them (vec.Dots4x3): each element of a point loaded from the L2 cache
-// serves four rows, halving that traffic against two rows, the solve's
-// bottleneck.
+// down L eight rows at a time and advances three points at a time through
+// them (vec.Dots8x3): each element of a point loaded from the L2 cache
+// serves eight rows, since that traffic, not the multiply-adds, bounds the
+// solve.
 const blockPoints = 16 * vec.GroupPoints
 
 // PredictBatch returns the posterior mean and variance (units of y) at m
@@ -136,54 +136,73 @@ func (g *GP) checkBatch(kstar []float64, m int, kself, mean, variance []float64)
 }
 
 // solveBlock overwrites each of the q rows of x (q×n) with L⁻¹ times it. It
-// walks down L four rows at a time and advances every point through them,
+// walks down L eight rows at a time and advances every point through them,
 // three points at a time; every point's sums run over the same indices in
 // the same order however the points are grouped.
 func (g *GP) solveBlock(x []float64, q int) {
 	n := g.n
-	var rows [vec.GroupRows][]float64
-	var s3 [vec.GroupRows * vec.GroupPoints]float64
-	var s1 [vec.GroupRows]float64
-	i := 0
-	for ; i+vec.GroupRows <= n; i += vec.GroupRows {
+	var rows [vec.WideRows][]float64
+	var corner [vec.WideRows][vec.WideRows]float64
+	var s3 [vec.WideRows * vec.GroupPoints]float64
+	var s1, sums [vec.WideRows]float64
+	for i := 0; i < n; i += vec.WideRows {
+		// The last n mod 8 rows make a short group: its missing rows repeat
+		// its last, and their sums go unused.
+		size := min(vec.WideRows, n-i)
 		for r := range rows {
-			start := rowStart(i + r)
-			rows[r] = g.l[start : start+i+r+1]
+			start := rowStart(i + min(r, size-1))
+			rows[r] = g.l[start : start+i+min(r, size-1)+1]
+			if r < size {
+				copy(corner[r][:r], rows[r][i:])
+				corner[r][r] = 1 / rows[r][i+r]
+			}
 		}
 		j := 0
 		for ; j+vec.GroupPoints <= q; j += vec.GroupPoints {
 			x0, x1, x2 := x[j*n:(j+1)*n], x[(j+1)*n:(j+2)*n], x[(j+2)*n:(j+3)*n]
-			vec.Dots4x3(&rows, i, x0, x1, x2, &s3)
-			solveRows(&rows, x0, s3[0], s3[3], s3[6], s3[9])
-			solveRows(&rows, x1, s3[1], s3[4], s3[7], s3[10])
-			solveRows(&rows, x2, s3[2], s3[5], s3[8], s3[11])
+			vec.Dots8x3(&rows, i, x0, x1, x2, &s3)
+			for k, xk := range [vec.GroupPoints][]float64{x0, x1, x2} {
+				for r := range sums {
+					sums[r] = s3[vec.GroupPoints*r+k]
+				}
+				solveCorner(&corner, xk[i:i+size], &sums)
+			}
 		}
 		for ; j < q; j++ {
 			xj := x[j*n : (j+1)*n]
-			vec.Dots4x1(&rows, i, xj, &s1)
-			solveRows(&rows, xj, s1[0], s1[1], s1[2], s1[3])
-		}
-	}
-	// The last n mod 4 rows, one at a time.
-	for ; i < n; i++ {
-		start := rowStart(i)
-		l := g.l[start : start+i+1]
-		for j := range q {
-			xj := x[j*n : (j+1)*n]
-			xj[i] = (xj[i] - vec.Dot(l[:i], xj)) / l[i]
+			vec.Dots4x1((*[vec.GroupRows][]float64)(rows[:vec.GroupRows]), i, xj, (*[vec.GroupRows]float64)(s1[:vec.GroupRows]))
+			vec.Dots4x1((*[vec.GroupRows][]float64)(rows[vec.GroupRows:]), i, xj, (*[vec.GroupRows]float64)(s1[vec.GroupRows:]))
+			solveCorner(&corner, xj[i:i+size], &s1)
 		}
 	}
 }
 
-// solveRows finishes rows i … i+3 of the forward substitution for one point,
-// where i = len(rows[0])−1, rows holds those rows of L (diagonals included)
-// and s0 … s3 are their dot products with x[:i].
-func solveRows(rows *[vec.GroupRows][]float64, x []float64, s0, s1, s2, s3 float64) {
-	i := len(rows[0]) - 1
-	r0, r1, r2, r3 := rows[0], rows[1][:i+2], rows[2][:i+3], rows[3][:i+4]
-	x = x[:i+4]
-	x[i] = (x[i] - s0) / r0[i]
-	x[i+1] = (x[i+1] - s1 - r1[i]*x[i]) / r1[i+1]
-	x[i+2] = (x[i+2] - s2 - r2[i]*x[i] - r2[i+1]*x[i+1]) / r2[i+2]
-	x[i+3] = (x[i+3] - s3 - r3[i]*x[i] - r3[i+1]*x[i+1] - r3[i+2]*x[i+2]) / r3[i+3]
+// solveCorner finishes rows i … i+len(x)−1 (at most eight) of the forward
+// substitution for one point: corner holds those rows of L from column i
+// on, with the reciprocals of the diagonal in its place (a multiplication,
+// unlike a division, does not stall the chain of the next rows), x the
+// point's elements from i on and sums the rows' dot products with its
+// elements before i. The same sums in the same order whether the group is
+// full or not.
+func solveCorner(corner *[vec.WideRows][vec.WideRows]float64, x []float64, sums *[vec.WideRows]float64) {
+	if len(x) < vec.WideRows {
+		for r := range x {
+			sum := x[r] - sums[r]
+			for c := range r {
+				sum -= corner[r][c] * x[c]
+			}
+			x[r] = sum * corner[r][r]
+		}
+		return
+	}
+	x = x[:vec.WideRows]
+	x0 := (x[0] - sums[0]) * corner[0][0]
+	x1 := (x[1] - sums[1] - corner[1][0]*x0) * corner[1][1]
+	x2 := (x[2] - sums[2] - corner[2][0]*x0 - corner[2][1]*x1) * corner[2][2]
+	x3 := (x[3] - sums[3] - corner[3][0]*x0 - corner[3][1]*x1 - corner[3][2]*x2) * corner[3][3]
+	x4 := (x[4] - sums[4] - corner[4][0]*x0 - corner[4][1]*x1 - corner[4][2]*x2 - corner[4][3]*x3) * corner[4][4]
+	x5 := (x[5] - sums[5] - corner[5][0]*x0 - corner[5][1]*x1 - corner[5][2]*x2 - corner[5][3]*x3 - corner[5][4]*x4) * corner[5][5]
+	x6 := (x[6] - sums[6] - corner[6][0]*x0 - corner[6][1]*x1 - corner[6][2]*x2 - corner[6][3]*x3 - corner[6][4]*x4 - corner[6][5]*x5) * corner[6][6]
+	x7 := (x[7] - sums[7] - corner[7][0]*x0 - corner[7][1]*x1 - corner[7][2]*x2 - corner[7][3]*x3 - corner[7][4]*x4 - corner[7][5]*x5 - corner[7][6]*x6) * corner[7][7]
+	x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = x0, x1, x2, x3, x4, x5, x6, x7
 }

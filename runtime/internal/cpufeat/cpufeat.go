@@ -9,6 +9,7 @@ package cpufeat
 var AVX2FMA = hasAVX2FMA()
 
 // AVX512 reports whether the CPU has AVX2FMA and AVX-512's foundation and
-// doubleword/quadword instructions (AVX512F, AVX512DQ) and the operating
+// doubleword/quadword instructions and their 128- and 256-bit forms
+// (AVX512F, AVX512DQ, AVX512VL) and the operating
 // system saves the opmask and ZMM registers; false where AVX2FMA is.
 var AVX512 = AVX2FMA && hasAVX512()

@@ -34,11 +34,12 @@ func hasAVX512() bool {
 	const (
 		avx512f  = 1 << 16     // CPUID.(7,0):EBX
 		avx512dq = 1 << 17     // CPUID.(7,0):EBX
+		avx512vl = 1 << 31     // CPUID.(7,0):EBX
 		zmmSave  = 0b1110_0110 // XCR0: XMM, YMM, opmask, ZMM_Hi256 and Hi16_ZMM state
 	)
 	if xcr0, _ := xgetbv0(); xcr0&zmmSave != zmmSave {
 		return false
 	}
 	_, ebx, _, _ := cpuid(7, 0)
-	return ebx&(avx512f|avx512dq) == avx512f|avx512dq
+	return ebx&(avx512f|avx512dq|avx512vl) == avx512f|avx512dq|avx512vl
 }

@@ -2,6 +2,10 @@
 
 #include "textflag.h"
 
+// The kernels of dots_amd64.go. Each dot product keeps eight lanes (element
+// c in lane c mod 8, one fused multiply-add each) and reduces them as
+// ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)), the arithmetic of vec.laneDot.
+
 // REDUCE stores the sum of the four lanes of y, as (l0 + l2) + (l1 + l3),
 // at off(R8); x is y's lower half. It clobbers X15.
 #define REDUCE(y, x, off) \
@@ -11,20 +15,105 @@
 	VADDSD       X15, x, x; \
 	VMOVSD       x, off(R8)
 
-// func dots4x3FMA(a0, a1, a2, a3, p0, p1, p2 *float64, n int, out *[12]float64)
-//
-// Y0–Y11 accumulate row r and point k in Y(3r+k); Y12–Y14 hold four elements
-// of the points, Y15 four of a row.
-TEXT ·dots4x3FMA(SB), NOSPLIT, $0-72
-	MOVQ a0+0(FP), AX
-	MOVQ a1+8(FP), BX
-	MOVQ a2+16(FP), CX
-	MOVQ a3+24(FP), DX
-	MOVQ p0+32(FP), SI
-	MOVQ p1+40(FP), DI
-	MOVQ p2+48(FP), R11
-	MOVQ n+56(FP), R10
+// REDUCE8 stores the sum of the eight lanes of z at off(R8): lanes l and
+// l + 4 first, then REDUCE. y and x are z's lower halves. It clobbers Z15.
+#define REDUCE8(z, y, x, off) \
+	VEXTRACTF64X4 $1, z, Y15; \
+	VADDPD        Y15, y, y; \
+	REDUCE(y, x, off)
+
+// ARGS3 loads the arguments of a 4×3 kernel: rows in AX, BX, CX, DX, points
+// in SI, DI, R11, n in R10, out in R8.
+#define ARGS3 \
+	MOVQ a0+0(FP), AX; \
+	MOVQ a1+8(FP), BX; \
+	MOVQ a2+16(FP), CX; \
+	MOVQ a3+24(FP), DX; \
+	MOVQ p0+32(FP), SI; \
+	MOVQ p1+40(FP), DI; \
+	MOVQ p2+48(FP), R11; \
+	MOVQ n+56(FP), R10; \
 	MOVQ out+64(FP), R8
+
+// ARGS1 loads the arguments of a 4×1 kernel: rows in AX, BX, CX, DX, the
+// point in SI, n in R10, out in R8.
+#define ARGS1 \
+	MOVQ a0+0(FP), AX; \
+	MOVQ a1+8(FP), BX; \
+	MOVQ a2+16(FP), CX; \
+	MOVQ a3+24(FP), DX; \
+	MOVQ p+32(FP), SI; \
+	MOVQ n+40(FP), R10; \
+	MOVQ out+48(FP), R8
+
+// func dots4x3AVX512(a0, a1, a2, a3, p0, p1, p2 *float64, n int, out *[12]float64)
+//
+// Z0–Z11 accumulate row r and point k in Z(3r+k); Z12–Z14 hold eight
+// elements of the points, Z15 eight of a row.
+TEXT ·dots4x3AVX512(SB), NOSPLIT, $0-72
+	ARGS3
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	XORQ   R9, R9
+
+loop512x3:
+	CMPQ R9, R10
+	JGE  done512x3
+	VMOVUPD     (SI)(R9*8), Z12
+	VMOVUPD     (DI)(R9*8), Z13
+	VMOVUPD     (R11)(R9*8), Z14
+	VMOVUPD     (AX)(R9*8), Z15
+	VFMADD231PD Z15, Z12, Z0
+	VFMADD231PD Z15, Z13, Z1
+	VFMADD231PD Z15, Z14, Z2
+	VMOVUPD     (BX)(R9*8), Z15
+	VFMADD231PD Z15, Z12, Z3
+	VFMADD231PD Z15, Z13, Z4
+	VFMADD231PD Z15, Z14, Z5
+	VMOVUPD     (CX)(R9*8), Z15
+	VFMADD231PD Z15, Z12, Z6
+	VFMADD231PD Z15, Z13, Z7
+	VFMADD231PD Z15, Z14, Z8
+	VMOVUPD     (DX)(R9*8), Z15
+	VFMADD231PD Z15, Z12, Z9
+	VFMADD231PD Z15, Z13, Z10
+	VFMADD231PD Z15, Z14, Z11
+	ADDQ $8, R9
+	JMP  loop512x3
+
+done512x3:
+	REDUCE8(Z0, Y0, X0, 0)
+	REDUCE8(Z1, Y1, X1, 8)
+	REDUCE8(Z2, Y2, X2, 16)
+	REDUCE8(Z3, Y3, X3, 24)
+	REDUCE8(Z4, Y4, X4, 32)
+	REDUCE8(Z5, Y5, X5, 40)
+	REDUCE8(Z6, Y6, X6, 48)
+	REDUCE8(Z7, Y7, X7, 56)
+	REDUCE8(Z8, Y8, X8, 64)
+	REDUCE8(Z9, Y9, X9, 72)
+	REDUCE8(Z10, Y10, X10, 80)
+	REDUCE8(Z11, Y11, X11, 88)
+	VZEROUPPER
+	RET
+
+// func dots4x3AVX2(a0, a1, a2, a3, p0, p1, p2 *float64, n int, out *[12]float64)
+//
+// Y0–Y11 accumulate row r and point k in Y(3r+k), Y12–Y14 hold four
+// elements of the points, Y15 four of a row: lanes 0–3 of every block of
+// eight elements first, kept at 32·(3r+k)(SP), then lanes 4–7.
+TEXT ·dots4x3AVX2(SB), NOSPLIT, $384-72
+	ARGS3
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -39,9 +128,9 @@ TEXT ·dots4x3FMA(SB), NOSPLIT, $0-72
 	VXORPD Y11, Y11, Y11
 	XORQ   R9, R9
 
-loop3:
-	CMPQ        R9, R10
-	JGE         done3
+loopLow:
+	CMPQ R9, R10
+	JGE  doneLow
 	VMOVUPD     (SI)(R9*8), Y12
 	VMOVUPD     (DI)(R9*8), Y13
 	VMOVUPD     (R11)(R9*8), Y14
@@ -61,55 +150,280 @@ loop3:
 	VFMADD231PD Y15, Y12, Y9
 	VFMADD231PD Y15, Y13, Y10
 	VFMADD231PD Y15, Y14, Y11
-	ADDQ        $4, R9
-	JMP         loop3
+	ADDQ $8, R9
+	JMP  loopLow
 
-done3:
+doneLow:
+	VMOVUPD Y0, 0(SP)
+	VXORPD  Y0, Y0, Y0
+	VMOVUPD Y1, 32(SP)
+	VXORPD  Y1, Y1, Y1
+	VMOVUPD Y2, 64(SP)
+	VXORPD  Y2, Y2, Y2
+	VMOVUPD Y3, 96(SP)
+	VXORPD  Y3, Y3, Y3
+	VMOVUPD Y4, 128(SP)
+	VXORPD  Y4, Y4, Y4
+	VMOVUPD Y5, 160(SP)
+	VXORPD  Y5, Y5, Y5
+	VMOVUPD Y6, 192(SP)
+	VXORPD  Y6, Y6, Y6
+	VMOVUPD Y7, 224(SP)
+	VXORPD  Y7, Y7, Y7
+	VMOVUPD Y8, 256(SP)
+	VXORPD  Y8, Y8, Y8
+	VMOVUPD Y9, 288(SP)
+	VXORPD  Y9, Y9, Y9
+	VMOVUPD Y10, 320(SP)
+	VXORPD  Y10, Y10, Y10
+	VMOVUPD Y11, 352(SP)
+	VXORPD  Y11, Y11, Y11
+	MOVQ    $4, R9
+
+loopHigh:
+	CMPQ R9, R10
+	JGE  doneHigh
+	VMOVUPD     (SI)(R9*8), Y12
+	VMOVUPD     (DI)(R9*8), Y13
+	VMOVUPD     (R11)(R9*8), Y14
+	VMOVUPD     (AX)(R9*8), Y15
+	VFMADD231PD Y15, Y12, Y0
+	VFMADD231PD Y15, Y13, Y1
+	VFMADD231PD Y15, Y14, Y2
+	VMOVUPD     (BX)(R9*8), Y15
+	VFMADD231PD Y15, Y12, Y3
+	VFMADD231PD Y15, Y13, Y4
+	VFMADD231PD Y15, Y14, Y5
+	VMOVUPD     (CX)(R9*8), Y15
+	VFMADD231PD Y15, Y12, Y6
+	VFMADD231PD Y15, Y13, Y7
+	VFMADD231PD Y15, Y14, Y8
+	VMOVUPD     (DX)(R9*8), Y15
+	VFMADD231PD Y15, Y12, Y9
+	VFMADD231PD Y15, Y13, Y10
+	VFMADD231PD Y15, Y14, Y11
+	ADDQ $8, R9
+	JMP  loopHigh
+
+doneHigh:
+	VADDPD 0(SP), Y0, Y0
 	REDUCE(Y0, X0, 0)
+	VADDPD 32(SP), Y1, Y1
 	REDUCE(Y1, X1, 8)
+	VADDPD 64(SP), Y2, Y2
 	REDUCE(Y2, X2, 16)
+	VADDPD 96(SP), Y3, Y3
 	REDUCE(Y3, X3, 24)
+	VADDPD 128(SP), Y4, Y4
 	REDUCE(Y4, X4, 32)
+	VADDPD 160(SP), Y5, Y5
 	REDUCE(Y5, X5, 40)
+	VADDPD 192(SP), Y6, Y6
 	REDUCE(Y6, X6, 48)
+	VADDPD 224(SP), Y7, Y7
 	REDUCE(Y7, X7, 56)
+	VADDPD 256(SP), Y8, Y8
 	REDUCE(Y8, X8, 64)
+	VADDPD 288(SP), Y9, Y9
 	REDUCE(Y9, X9, 72)
+	VADDPD 320(SP), Y10, Y10
 	REDUCE(Y10, X10, 80)
+	VADDPD 352(SP), Y11, Y11
 	REDUCE(Y11, X11, 88)
 	VZEROUPPER
 	RET
 
-// func dots4x1FMA(a0, a1, a2, a3, p *float64, n int, out *[4]float64)
-TEXT ·dots4x1FMA(SB), NOSPLIT, $0-56
-	MOVQ a0+0(FP), AX
-	MOVQ a1+8(FP), BX
-	MOVQ a2+16(FP), CX
-	MOVQ a3+24(FP), DX
-	MOVQ p+32(FP), SI
-	MOVQ n+40(FP), R10
-	MOVQ out+48(FP), R8
+// func dots4x1AVX512(a0, a1, a2, a3, p *float64, n int, out *[4]float64)
+TEXT ·dots4x1AVX512(SB), NOSPLIT, $0-56
+	ARGS1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	XORQ   R9, R9
+
+loop512x1:
+	CMPQ        R9, R10
+	JGE         done512x1
+	VMOVUPD     (SI)(R9*8), Z12
+	VFMADD231PD (AX)(R9*8), Z12, Z0
+	VFMADD231PD (BX)(R9*8), Z12, Z1
+	VFMADD231PD (CX)(R9*8), Z12, Z2
+	VFMADD231PD (DX)(R9*8), Z12, Z3
+	ADDQ        $8, R9
+	JMP         loop512x1
+
+done512x1:
+	REDUCE8(Z0, Y0, X0, 0)
+	REDUCE8(Z1, Y1, X1, 8)
+	REDUCE8(Z2, Y2, X2, 16)
+	REDUCE8(Z3, Y3, X3, 24)
+	VZEROUPPER
+	RET
+
+// func dots4x1AVX2(a0, a1, a2, a3, p *float64, n int, out *[4]float64)
+//
+// Y0–Y3 accumulate lanes 0–3 of rows 0–3, Y4–Y7 lanes 4–7.
+TEXT ·dots4x1AVX2(SB), NOSPLIT, $0-56
+	ARGS1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 	XORQ   R9, R9
 
-loop1:
+loop256x1:
 	CMPQ        R9, R10
-	JGE         done1
+	JGE         done256x1
 	VMOVUPD     (SI)(R9*8), Y12
+	VMOVUPD     32(SI)(R9*8), Y13
 	VFMADD231PD (AX)(R9*8), Y12, Y0
+	VFMADD231PD 32(AX)(R9*8), Y13, Y4
 	VFMADD231PD (BX)(R9*8), Y12, Y1
+	VFMADD231PD 32(BX)(R9*8), Y13, Y5
 	VFMADD231PD (CX)(R9*8), Y12, Y2
+	VFMADD231PD 32(CX)(R9*8), Y13, Y6
 	VFMADD231PD (DX)(R9*8), Y12, Y3
-	ADDQ        $4, R9
-	JMP         loop1
+	VFMADD231PD 32(DX)(R9*8), Y13, Y7
+	ADDQ        $8, R9
+	JMP         loop256x1
 
-done1:
+done256x1:
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
 	REDUCE(Y0, X0, 0)
 	REDUCE(Y1, X1, 8)
 	REDUCE(Y2, X2, 16)
 	REDUCE(Y3, X3, 24)
+	VZEROUPPER
+	RET
+
+// REDUCE8W is REDUCE8 with EVEX instructions only, so that z may be any of
+// Z0–Z31: the kernels that keep sums in Z16 and above. It clobbers Z28.
+#define REDUCE8W(z, y, x, off) \
+	VEXTRACTF64X4 $1, z, Y28; \
+	VADDPD        Y28, y, y; \
+	VEXTRACTF64X2 $1, y, X28; \
+	VADDPD        X28, x, x; \
+	VUNPCKHPD     x, x, X28; \
+	VADDSD        X28, x, x; \
+	VMOVSD        x, off(R8)
+
+// func dots8x3AVX512(a0, a1, a2, a3, a4, a5, a6, a7, p0, p1, p2 *float64, n int, out *[24]float64)
+//
+// Z0–Z23 accumulate row r and point k in Z(3r+k); Z24–Z26 hold eight
+// elements of the points, Z27 eight of a row. The rows are in AX, BX, CX,
+// DX, SI, DI, R8, R9, the points in R10–R12, the index in R13.
+TEXT ·dots8x3AVX512(SB), NOSPLIT, $0-104
+	MOVQ a0+0(FP), AX
+	MOVQ a1+8(FP), BX
+	MOVQ a2+16(FP), CX
+	MOVQ a3+24(FP), DX
+	MOVQ a4+32(FP), SI
+	MOVQ a5+40(FP), DI
+	MOVQ a6+48(FP), R8
+	MOVQ a7+56(FP), R9
+	MOVQ p0+64(FP), R10
+	MOVQ p1+72(FP), R11
+	MOVQ p2+80(FP), R12
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	XORQ   R13, R13
+
+loop512x8:
+	CMPQ R13, n+88(FP)
+	JGE  done512x8
+	VMOVUPD     (R10)(R13*8), Z24
+	VMOVUPD     (R11)(R13*8), Z25
+	VMOVUPD     (R12)(R13*8), Z26
+	VMOVUPD     (AX)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z0
+	VFMADD231PD Z27, Z25, Z1
+	VFMADD231PD Z27, Z26, Z2
+	VMOVUPD     (BX)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z3
+	VFMADD231PD Z27, Z25, Z4
+	VFMADD231PD Z27, Z26, Z5
+	VMOVUPD     (CX)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z6
+	VFMADD231PD Z27, Z25, Z7
+	VFMADD231PD Z27, Z26, Z8
+	VMOVUPD     (DX)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z9
+	VFMADD231PD Z27, Z25, Z10
+	VFMADD231PD Z27, Z26, Z11
+	VMOVUPD     (SI)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z12
+	VFMADD231PD Z27, Z25, Z13
+	VFMADD231PD Z27, Z26, Z14
+	VMOVUPD     (DI)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z15
+	VFMADD231PD Z27, Z25, Z16
+	VFMADD231PD Z27, Z26, Z17
+	VMOVUPD     (R8)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z18
+	VFMADD231PD Z27, Z25, Z19
+	VFMADD231PD Z27, Z26, Z20
+	VMOVUPD     (R9)(R13*8), Z27
+	VFMADD231PD Z27, Z24, Z21
+	VFMADD231PD Z27, Z25, Z22
+	VFMADD231PD Z27, Z26, Z23
+	ADDQ $8, R13
+	JMP  loop512x8
+
+done512x8:
+	MOVQ out+96(FP), R8
+	REDUCE8W(Z0, Y0, X0, 0)
+	REDUCE8W(Z1, Y1, X1, 8)
+	REDUCE8W(Z2, Y2, X2, 16)
+	REDUCE8W(Z3, Y3, X3, 24)
+	REDUCE8W(Z4, Y4, X4, 32)
+	REDUCE8W(Z5, Y5, X5, 40)
+	REDUCE8W(Z6, Y6, X6, 48)
+	REDUCE8W(Z7, Y7, X7, 56)
+	REDUCE8W(Z8, Y8, X8, 64)
+	REDUCE8W(Z9, Y9, X9, 72)
+	REDUCE8W(Z10, Y10, X10, 80)
+	REDUCE8W(Z11, Y11, X11, 88)
+	REDUCE8W(Z12, Y12, X12, 96)
+	REDUCE8W(Z13, Y13, X13, 104)
+	REDUCE8W(Z14, Y14, X14, 112)
+	REDUCE8W(Z15, Y15, X15, 120)
+	REDUCE8W(Z16, Y16, X16, 128)
+	REDUCE8W(Z17, Y17, X17, 136)
+	REDUCE8W(Z18, Y18, X18, 144)
+	REDUCE8W(Z19, Y19, X19, 152)
+	REDUCE8W(Z20, Y20, X20, 160)
+	REDUCE8W(Z21, Y21, X21, 168)
+	REDUCE8W(Z22, Y22, X22, 176)
+	REDUCE8W(Z23, Y23, X23, 184)
 	VZEROUPPER
 	RET

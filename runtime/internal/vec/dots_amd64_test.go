@@ -4,53 +4,75 @@ package vec
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/bocdev/boc/runtime/internal/cpufeat"
 )
 
-// TestVectorAndPortableDotsAgree computes Dots4x3 and Dots4x1 with the
-// AVX2/FMA kernels and with the portable loops (as on CPUs without them),
-// for lengths with and without a tail the kernels leave to the loops, and
-// compares the sums to 1e-13 relative to the sums of absolute products.
-func TestVectorAndPortableDotsAgree(t *testing.T) {
-	if !useFMA {
+// kernels are the vector kernels this CPU runs, by name.
+func kernels() map[string]int {
+	k := map[string]int{}
+	if cpufeat.AVX2FMA {
+		k["AVX2"] = avx2
+	}
+	if cpufeat.AVX512 {
+		k["AVX-512"] = avx512
+	}
+	return k
+}
+
+// TestVectorKernelsArePortableBitForBit computes Dots4x3, Dots4x1 and Dots8x3 with
+// each vector kernel the CPU has and with the portable loops (as on CPUs
+// without them, or under the purego tag), on random values of mixed signs
+// and magnitudes, for lengths with and without a tail left to the loops:
+// every sum must be the same float64.
+func TestVectorKernelsArePortableBitForBit(t *testing.T) {
+	if len(kernels()) == 0 {
 		t.Skip("the CPU has no AVX2/FMA: only the portable loops can run")
 	}
-	const size = 123
+	const size = 517
+	rng := rand.New(rand.NewPCG(1, 2))
 	v := make([]float64, 7*size)
 	for i := range v {
-		v[i] = math.Sin(float64(3*i + 1))
+		v[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
 	}
 	rows := [GroupRows][]float64{v[:size], v[size : 2*size], v[2*size : 3*size], v[3*size : 4*size]}
 	p0, p1, p2 := v[4*size:5*size], v[5*size:6*size], v[6*size:]
-	run := func(vector bool, n int) (s3 [GroupRows * GroupPoints]float64, s1 [GroupRows]float64) {
-		defer func(saved bool) { useFMA = saved }(useFMA)
-		useFMA = vector
+	wide := [WideRows][]float64{rows[0], rows[1], rows[2], rows[3], p2, p1, p0, rows[0]}
+	run := func(k, n int) (s3 [GroupRows * GroupPoints]float64, s1 [GroupRows]float64, s8 [WideRows * GroupPoints]float64) {
+		defer func(saved int) { kernel = saved }(kernel)
+		kernel = k
 		Dots4x3(&rows, n, p0, p1, p2, &s3)
 		Dots4x1(&rows, n, p1, &s1)
-		return s3, s1
+		Dots8x3(&wide, n, p0, p1, p2, &s8)
+		return s3, s1, s8
 	}
-	for _, n := range []int{0, 1, 3, 4, 7, 64, 122, 123} {
-		s3, s1 := run(true, n)
-		w3, w1 := run(false, n)
-		for r := range GroupRows {
-			for k, p := range [][]float64{p0, p1, p2} {
-				want := Dot(rows[r][:n], p) // any order: the tolerance covers it
+	for name, k := range kernels() {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 64, 123, 500, 516, 517} {
+			s3, s1, s8 := run(k, n)
+			w3, w1, w8 := run(portable, n)
+			if s3 != w3 || s1 != w1 || s8 != w8 {
+				t.Errorf("%s, n=%d: Dots4x3 %v, Dots4x1 %v and Dots8x3 %v, portable %v, %v and %v", name, n, s3, s1, s8, w3, w1, w8)
+			}
+			if [GroupRows * GroupPoints]float64(s8[:GroupRows*GroupPoints]) != s3 {
+				t.Errorf("%s, n=%d: Dots8x3's first four rows %v, Dots4x3's %v", name, n, s8[:GroupRows*GroupPoints], s3)
+			}
+			for r := range GroupRows {
+				want := Dot(rows[r][:n], p1) // another order: within rounding
 				scale := 0.0
 				for c := range n {
-					scale += math.Abs(rows[r][c] * p[c])
+					scale += math.Abs(rows[r][c] * p1[c])
 				}
-				if got := s3[3*r+k]; math.Abs(got-want) > 1e-13*scale || math.Abs(w3[3*r+k]-want) > 1e-13*scale {
-					t.Errorf("n=%d, row %d, point %d: vector %v, portable %v, want %v", n, r, k, got, w3[3*r+k], want)
-				}
-				if k == 1 && (s1[r] != s3[3*r+1] || w1[r] != w3[3*r+1]) {
-					t.Errorf("n=%d, row %d: Dots4x1 %v and %v, Dots4x3 %v and %v", n, r, s1[r], w1[r], s3[3*r+1], w3[3*r+1])
+				if math.Abs(s3[3*r+1]-want) > 1e-13*scale || s1[r] != s3[3*r+1] {
+					t.Errorf("%s, n=%d, row %d: Dots4x3 %v, Dots4x1 %v, Dot %v", name, n, r, s3[3*r+1], s1[r], want)
 				}
 			}
 		}
 	}
 }
 
-// BenchmarkDots4x3 times the kernel on rows of 496 elements (in the L1
+// BenchmarkDots4x3 times each kernel on rows of 496 elements (in the L1
 // cache) and reports the time per multiply-add.
 func BenchmarkDots4x3(b *testing.B) {
 	const n = 496
@@ -59,12 +81,49 @@ func BenchmarkDots4x3(b *testing.B) {
 		v[i] = 1 / float64(i+1)
 	}
 	rows := [GroupRows][]float64{v[:n], v[n : 2*n], v[2*n : 3*n], v[3*n : 4*n]}
-	var s [GroupRows * GroupPoints]float64
-	for b.Loop() {
-		Dots4x3(&rows, n, v[4*n:5*n], v[5*n:6*n], v[6*n:], &s)
+	all := kernels()
+	all["portable"] = portable
+	for name, k := range all {
+		b.Run(name, func(b *testing.B) {
+			defer func(saved int) { kernel = saved }(kernel)
+			kernel = k
+			var s [GroupRows * GroupPoints]float64
+			for b.Loop() {
+				Dots4x3(&rows, n, v[4*n:5*n], v[5*n:6*n], v[6*n:], &s)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(GroupRows*GroupPoints*n), "ns/madd")
+			if math.IsNaN(s[0]) {
+				b.Fatal("NaN")
+			}
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(GroupRows*GroupPoints*n), "ns/madd")
-	if math.IsNaN(s[0]) {
-		b.Fatal("NaN")
+}
+
+// BenchmarkDots8x3 is BenchmarkDots4x3 for Dots8x3.
+func BenchmarkDots8x3(b *testing.B) {
+	const n = 496
+	v := make([]float64, 11*n)
+	for i := range v {
+		v[i] = 1 / float64(i+1)
+	}
+	var rows [WideRows][]float64
+	for r := range rows {
+		rows[r] = v[r*n : (r+1)*n]
+	}
+	all := kernels()
+	all["portable"] = portable
+	for name, k := range all {
+		b.Run(name, func(b *testing.B) {
+			defer func(saved int) { kernel = saved }(kernel)
+			kernel = k
+			var s [WideRows * GroupPoints]float64
+			for b.Loop() {
+				Dots8x3(&rows, n, v[8*n:9*n], v[9*n:10*n], v[10*n:], &s)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(WideRows*GroupPoints*n), "ns/madd")
+			if math.IsNaN(s[0]) {
+				b.Fatal("NaN")
+			}
+		})
 	}
 }

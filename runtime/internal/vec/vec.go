@@ -1,7 +1,8 @@
 // Package vec holds the dense vector kernels the runtime's linear algebra is
 // built on, unrolled by four so that independent additions pipeline, and
-// blocks of dot products (Dots4x3) that run on AVX2/FMA where the CPU has
-// it. They allocate nothing.
+// blocks of dot products (Dots4x3, Dots8x3) that run on AVX-512 or AVX2/FMA
+// where the CPU has them, with the same bits as their portable loops. They
+// allocate nothing.
 package vec
 
 // Dot returns xᵀy for len(y) >= len(x).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/dsl/ir"
 	"github.com/bocdev/boc/parser"
 	"github.com/bocdev/boc/plan"
@@ -35,9 +36,13 @@ type knode struct {
 	offset float64   // linear's constant
 	factor float64   // scale's constant
 	// mix is a stationary kernel's interaction λ over a domain with
-	// categorical components; NaN leaves it out (the product's 1).
-	mix   float64
-	parts []*knode
+	// categorical components, or over its components with additive; NaN
+	// leaves it out (the product's 1).
+	mix float64
+	// additive gives the kernel groups = "components": mix weighs it
+	// against the average of one kernel per component.
+	additive bool
+	parts    []*knode
 }
 
 // kcase is one kernel the probe evaluates: fixed (hyperparameters folded into
@@ -139,6 +144,27 @@ func kernelCases() []kcase {
 				}
 			}
 		}
+		// Additive: the average of one kernel per component (λ = 0), or
+		// weighed against the kernel over all of them (λ = 0.4), over
+		// numbers and, from d = 2, with a choice too.
+		for _, name := range []string{"se", "matern32", "matern52", "rq", "rqmix"} {
+			for _, mix := range []float64{0.4, 0} {
+				for _, learned := range []bool{false, true} {
+					if learned && mix == 0 {
+						continue
+					}
+					var levels []int
+					if d > 1 && name == "matern52" {
+						levels = make([]int, d)
+						levels[0] = 4
+					}
+					n := stationaryNode(name, d, true)
+					n.mix, n.additive = mix, true
+					cases = append(cases, kcase{name: fmt.Sprintf("%s_additive_mix%v_d%d_learned%v", name, strings.ReplaceAll(fmt.Sprint(mix), ".", "p"), d, learned),
+						d: d, learned: learned, root: n, levels: levels})
+				}
+			}
+		}
 		add("nested", d, func() *knode {
 			return &knode{plugin: "sum", parts: []*knode{
 				{plugin: "scale", factor: 2, parts: []*knode{stationaryNode("rqmix", d, false)}},
@@ -230,6 +256,9 @@ func (k kcase) call(n *knode) (*ir.Call, []float64) {
 	if !math.IsNaN(n.mix) {
 		c.Args = append(c.Args, arg("interaction", value("interaction", []float64{n.mix})))
 	}
+	if n.additive {
+		c.Args = append(c.Args, arg("groups", &ir.ConstExpr{Value: dsl.Value{Type: dsl.Type{Kind: dsl.String}, Text: registry.GroupsComponents}}))
+	}
 	if n.plugin == "rq" {
 		c.Args = append(c.Args, arg("alpha", value("alpha", []float64{n.alpha})))
 	}
@@ -277,6 +306,17 @@ func (n *knode) reference(a, b []float64, levels []int) float64 {
 	}
 	if math.IsNaN(n.mix) || n.mix == 1 {
 		return n.s2 * n.profile(r2[0]+r2[1])
+	}
+	if n.additive {
+		average := 0.0
+		for i, l := range n.ls {
+			d := (a[i] - b[i]) / l
+			if levels != nil && levels[i] > 0 {
+				d = kernel.LevelDistance(a[i], b[i], float64(levels[i])) / l
+			}
+			average += n.profile(d*d) / float64(len(n.ls))
+		}
+		return n.s2 * (n.mix*n.profile(r2[0]+r2[1]) + (1-n.mix)*average)
 	}
 	return n.s2 * (n.mix*n.profile(r2[0]+r2[1]) + (1-n.mix)/2*(n.profile(r2[0])+n.profile(r2[1])))
 }
@@ -442,7 +482,7 @@ func kernelProbe() ([]byte, error) {
 		// one (the rows of the models over input distributions), else its
 		// value.
 		block := []jen.Code{jen.Return(jen.Id(k.name+"_k").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb")))}
-		if p, _ := registry.ByID(c.Plugin); p.Block != nil && (k.root == nil || math.IsNaN(k.root.mix) || k.root.mix == 1) {
+		if p, _ := registry.ByID(c.Plugin); p.Block != nil && (k.root == nil || math.IsNaN(k.root.mix) || k.root.mix == 1) && (k.root == nil || !k.root.additive) {
 			lit, learned := g.blockLiteral(c, k.d)
 			block = []jen.Code{jen.Return(jen.Add(lit).Dot("Eval").Call(jen.Id("aa").Index(jen.Op(":")), jen.Id("bb").Index(jen.Op(":"))))}
 			if learned {

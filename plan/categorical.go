@@ -109,7 +109,8 @@ func learns(k *ir.Call) bool {
 }
 
 // interactions refuses a kernel's interaction other than the product's 1
-// where it has no meaning, a domain without choices, and where it is not
+// where it has no meaning, a domain without choices (unless the kernel
+// averages over components, additive.go), and where it is not
 // built: a model over input distributions, whose kernel sums run on
 // runtime/kernel.Block, which knows only the product.
 func (b *builder) interactions(categorical bool) {
@@ -119,7 +120,7 @@ func (b *builder) interactions(categorical bool) {
 	for _, k := range mixtures(b.o.Model.Kernel) {
 		a := k.Arg("interaction")
 		switch {
-		case !categorical:
+		case !categorical && !byComponent(k):
 			b.report(dsl.Errorf(a.Span, "%s's interaction weighs the kernel over numbers and choices together against their sum; the domain has no categorical dimension", name(k)).
 				WithHint("leave interaction out"))
 		case b.o.InputModel():

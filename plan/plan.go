@@ -65,6 +65,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b := &builder{o: &Optimizer{Program: p}}
 	b.distributions()
 	b.specs()
+	b.additive()
 	b.categorical()
 	b.objectives()
 	b.hyper()

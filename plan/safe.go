@@ -184,6 +184,7 @@ func (b *builder) outputModel(name string, k, noise *ir.Call, simulated bool) Ou
 	if k == nil {
 		k, _ = p.Model.Arg("kernel").Value.(*ir.Call)
 	}
+	b.refuseAdditive(k, "output "+name)
 	plugin, _ := registry.ByID(k.Plugin)
 	sc := OutputModel{Name: name, Kernel: k, Family: plugin.Family, Variance: 1, Alpha: 1, NoiseVariance: -1,
 		NoiseLower: noiseLearnLo, NoiseUpper: noiseLearnHi}

@@ -18,7 +18,10 @@ func init() {
 		registry.Param{Name: termLengthscale, Type: registry.RealOrVecParam, Len: len(rqMixShapes), Default: registry.Real(1), Range: positive,
 			Learnable: true, LearnBounds: [2]float64{0.01, 10},
 			Doc: "a lengthscale ℓ_a per term, dividing r² (AIRBO's authors learn one per term: lengthscale = 1, term_lengthscale = learn)"})
-	rqmix.Check = checkTermLengthscales
+	rqmix.Check = func(ctx *registry.CheckContext) {
+		checkGroups(ctx)
+		checkTermLengthscales(ctx)
+	}
 	registry.Register(rqmix)
 }
 

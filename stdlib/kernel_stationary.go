@@ -2,7 +2,9 @@ package stdlib
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -29,14 +31,30 @@ var (
 		Doc:         "signal variance s² (outputs are standardised, so 1 is the natural scale)"}
 	interaction = registry.Param{Name: "interaction", Type: registry.RealParam, Default: registry.Real(1), Range: &registry.Range{Lo: 0, Hi: 1}, Learnable: true,
 		LearnBounds: [2]float64{0.05, 1},
-		Doc:         "over a domain with choices, the weight λ of the kernel over numbers and choices together; 1 − λ goes to the average of the kernel over the numbers and the one over the choices (CoCaBO's mixture; 1: every choice changes the whole surface, 0: choices shift it)"}
+		Doc: "the weight λ of the kernel over all components together; 1 − λ goes to the average of the kernels over the groups " +
+			"(with groups \"kinds\", over a domain with choices, CoCaBO's mixture: 1, every choice changes the whole surface, 0, choices shift it; " +
+			"with groups \"components\", 0 is an additive kernel)"}
+	groups = registry.Param{Name: "groups", Type: registry.StringParam, Default: registry.String(registry.GroupsKinds),
+		Doc: "the groups of components interaction averages the kernel over: \"kinds\", the numbers and the choices; " +
+			"\"components\", each component alone (an additive kernel, for many dimensions that act separately; interaction then defaults to learn)"}
 )
+
+// groupChoices lists groups' values in the order messages name them.
+var groupChoices = []string{registry.GroupsKinds, registry.GroupsComponents}
+
+// checkGroups reports a groups value that is not one of groupChoices.
+func checkGroups(ctx *registry.CheckContext) {
+	if a, v := constArg(ctx.Call, groups.Name); v != nil && v.Type.Kind == dsl.String && !slices.Contains(groupChoices, v.Text) {
+		ctx.Report(unknownChoice(a, v, "groups", groupChoices))
+	}
+}
 
 // stationaryKernel is the plugin of the stationary kernel s²·f(r²) called
 // name, with lengthscale, variance and the profile's extra parameters.
 func stationaryKernel(name, doc string, emit registry.KernelDiffEmit, extra ...registry.Param) *registry.Plugin {
 	return &registry.Plugin{Kind: registry.Kernel, Name: name, Doc: doc,
-		Params: append([]registry.Param{lengthscale, variance, interaction}, extra...), Emit: emit, Family: name, Block: stationaryBlock}
+		Params: append([]registry.Param{lengthscale, variance, interaction, groups}, extra...), Emit: emit, Family: name, Block: stationaryBlock,
+		Check: checkGroups}
 }
 
 // runtimeKernel is the import path of the runtime's generic kernels.
@@ -112,26 +130,32 @@ type hyperTerm struct {
 type shape func(g *registry.KernelGen, r2 string, slope bool) profile
 
 // stationaryEmit emits s²·f(r²), unrolled over the input dimension; fixed
-// inverse lengthscales are folded into literals. Over a domain with
-// categorical components whose interaction λ is not 1, the kernel is
-// CoCaBO's mixture s²·(λ·f(r²) + (1−λ)/2·(f(r²_x) + f(r²_c))), r²_x summing
-// the numeric components and r²_c the categorical ones (mixedEmit).
+// inverse lengthscales are folded into literals. Where its interaction λ is
+// not 1 and it has groups to average over (the numbers and the choices of a
+// domain with both, or every component with groups "components"), the
+// kernel is s²·(λ·f(r²) + (1−λ)/P·Σ_p f(r²_p)) over its P groups, r²_p
+// summing group p's components (mixedEmit): CoCaBO's mixture, or an
+// additive kernel plus a joint one.
 func stationaryEmit(sh shape) registry.KernelDiffEmit {
 	return func(g *registry.KernelGen) registry.KernelCode {
 		signal := g.Hyper(variance.Name, 0)
+		// Programs the checker fills in have groups; kernels built by hand
+		// (tests) may leave it out, for the default.
+		byComponent := g.Call.Arg(groups.Name) != nil && g.Choice(groups.Name, groupChoices...) == registry.GroupsComponents
 		ls := make([]registry.Hyper, g.D)
 		diffs := make([]string, g.D)
 		stmts := make([]jen.Code, 0, g.D+6)
-		var sums [2]*jen.Statement // Σ d_i² over the numeric components, then the categorical ones
+		var kinds [2]*jen.Statement // Σ d_i² over the numeric components, then the categorical ones
+		squares := make([]jen.Code, g.D)
 		for i := range ls {
 			ls[i] = g.Hyper(lengthscale.Name, i)
 			d := g.Fresh(fmt.Sprintf("d%d", i))
 			diffs[i] = d
 			diff := jen.Parens(jen.Id(g.A).Index(jen.Lit(i)).Op("-").Id(g.B).Index(jen.Lit(i)))
-			part := 0
+			kind := 0
 			if g.Categorical(i) {
 				diff = jen.Qual(runtimeKernel, "LevelDistance").Call(jen.Id(g.A).Index(jen.Lit(i)), jen.Id(g.B).Index(jen.Lit(i)), jen.Lit(g.Levels[i]))
-				part = 1
+				kind = 1
 			}
 			if ls[i].Fixed {
 				diff = diff.Op("*").Lit(1 / ls[i].Value)
@@ -139,35 +163,55 @@ func stationaryEmit(sh shape) registry.KernelDiffEmit {
 				diff = diff.Op("/").Add(ls[i].Code)
 			}
 			stmts = append(stmts, jen.Id(d).Op(":=").Add(diff))
-			square := jen.Id(d).Op("*").Id(d)
-			if sums[part] == nil {
-				sums[part] = square
+			squares[i] = jen.Id(d).Op("*").Id(d)
+			if kinds[kind] == nil {
+				kinds[kind] = jen.Add(squares[i])
 			} else {
-				sums[part] = sums[part].Op("+").Add(square)
+				kinds[kind] = kinds[kind].Op("+").Add(squares[i])
 			}
 		}
-		var slopes [2]bool // whether a derivative needs the slope along each part
-		for i, l := range ls {
-			if g.Categorical(i) {
-				slopes[1] = slopes[1] || (g.Grad == registry.GradHyper && !l.Fixed)
+		// needsSlope says whether a derivative needs the slope along component i.
+		needsSlope := func(i int) bool {
+			learned := g.Grad == registry.GradHyper && !ls[i].Fixed
+			return learned || (g.Grad == registry.GradInput && !g.Categorical(i))
+		}
+		mix := registry.Hyper{Fixed: true, Value: 1} // the joint kernel alone: no groups to average
+		if g.Levels != nil || byComponent {
+			mix = g.Hyper(interaction.Name, 0)
+		}
+		if !(mix.Fixed && mix.Value == 1) {
+			m := mixed{stmts: stmts, signal: signal, mix: mix, ls: ls, diffs: diffs, group: make([]int, g.D), byComponent: byComponent}
+			if byComponent {
+				for i := range g.D {
+					m.sums = append(m.sums, jen.Add(squares[i]))
+					m.group[i] = i
+				}
 			} else {
-				slopes[0] = slopes[0] || g.Grad == registry.GradInput || (g.Grad == registry.GradHyper && !l.Fixed)
+				m.sums = kinds[:]
+				for i := range g.D {
+					if g.Categorical(i) {
+						m.group[i] = 1
+					}
+				}
 			}
-		}
-		needSlope := slopes[0] || slopes[1]
-		if g.Levels != nil {
-			if mix := g.Hyper(interaction.Name, 0); !(mix.Fixed && mix.Value == 1) {
-				return mixedEmit(g, sh, mixed{stmts: stmts, signal: signal, mix: mix, ls: ls, diffs: diffs, sums: sums}, slopes)
+			slopes := make([]bool, len(m.sums))
+			for i, p := range m.group {
+				slopes[p] = slopes[p] || needsSlope(i)
 			}
+			return mixedEmit(g, sh, m, slopes)
 		}
-		sum := sums[0]
-		if sum == nil {
-			sum = sums[1]
-		} else if sums[1] != nil {
-			sum = sum.Op("+").Add(sums[1])
+		needSlope := false
+		for i := range ls {
+			needSlope = needSlope || needsSlope(i)
+		}
+		joint := kinds[0]
+		if joint == nil {
+			joint = kinds[1]
+		} else if kinds[1] != nil {
+			joint = joint.Op("+").Add(kinds[1])
 		}
 		r2 := g.Fresh("r2")
-		stmts = append(stmts, jen.Id(r2).Op(":=").Add(sum))
+		stmts = append(stmts, jen.Id(r2).Op(":=").Add(joint))
 		p := sh(g, r2, needSlope)
 		stmts = append(stmts, p.stmts...)
 		if g.Grad == registry.NoGrad {
@@ -179,7 +223,7 @@ func stationaryEmit(sh shape) registry.KernelDiffEmit {
 			stmts = append(stmts, jen.Id(dk).Op(":=").Add(times(signal, p.slope)))
 		}
 		code := registry.KernelCode{Stmts: stmts, Value: jen.Id(k), Grad: make([]jen.Code, g.GradLen())}
-		lengthscaleGrad(g, &code, ls, diffs, [2]string{dk, dk})
+		lengthscaleGrad(g, &code, ls, diffs, func(int) string { return dk })
 		if g.Grad == registry.GradHyper {
 			if !signal.Fixed {
 				accumulate(code.Grad, signal.Index, jen.Id(k))
@@ -194,15 +238,11 @@ func stationaryEmit(sh shape) registry.KernelDiffEmit {
 
 // lengthscaleGrad adds the derivatives through the scaled differences d_i
 // to code.Grad: in the inputs (none along a categorical component, where the
-// kernel is flat) or in the learned lengthscales, with slopes[0] the
-// kernel's s²·df/dr² along the numeric components and slopes[1] along the
-// categorical ones.
-func lengthscaleGrad(g *registry.KernelGen, code *registry.KernelCode, ls []registry.Hyper, diffs []string, slopes [2]string) {
+// kernel is flat) or in the learned lengthscales, with slope(i) the local
+// holding the kernel's s²·df/dr² along component i.
+func lengthscaleGrad(g *registry.KernelGen, code *registry.KernelCode, ls []registry.Hyper, diffs []string, slope func(i int) string) {
 	for i, l := range ls {
-		dk := slopes[0]
-		if g.Categorical(i) {
-			dk = slopes[1]
-		}
+		dk := slope(i)
 		switch {
 		case g.Grad == registry.GradInput && g.Categorical(i):
 		case g.Grad == registry.GradInput && l.Fixed:
@@ -217,22 +257,26 @@ func lengthscaleGrad(g *registry.KernelGen, code *registry.KernelCode, ls []regi
 
 // mixed is what stationaryEmit hands mixedEmit: the statements so far, the
 // signal variance, the interaction λ, the lengthscales and the locals of the
-// scaled differences, and the sums of their squares by part.
+// scaled differences, Σ d_i² over each group (sums; nil for an empty
+// group), each component's group, and whether the groups are the components
+// (else the numbers and the choices).
 type mixed struct {
 	stmts       []jen.Code
 	signal, mix registry.Hyper
 	ls          []registry.Hyper
 	diffs       []string
-	sums        [2]*jen.Statement
+	sums        []*jen.Statement
+	group       []int
+	byComponent bool
 }
 
-// mixedEmit emits s²·(λ·f(r²) + (1−λ)/2·(f(r²_x) + f(r²_c))): the profile at
-// the joint distance and at each part's, weighed. With λ = 1 it is the
-// product of a numeric and an overlap kernel for the se family (the joint
-// kernel for the others), with λ = 0 their average; every weighing is a
-// positive combination of kernels, so positive definite. ∂k/∂log λ =
-// λ·s²·(f(r²) − (f(r²_x) + f(r²_c))/2).
-func mixedEmit(g *registry.KernelGen, sh shape, m mixed, slopes [2]bool) registry.KernelCode {
+// mixedEmit emits s²·(λ·f(r²) + (1−λ)/P·Σ_p f(r²_p)): the profile at the
+// joint distance and at each group's, weighed; slopes says along which
+// groups a derivative needs the profile's slope. With λ = 1 it is the joint
+// kernel (for the se family, the product of the groups' kernels), with λ =
+// 0 the groups' average; every weighing is a positive combination of
+// kernels, so positive definite. ∂k/∂log λ = λ·s²·(f(r²) − Σ_p f(r²_p)/P).
+func mixedEmit(g *registry.KernelGen, sh shape, m mixed, slopes []bool) registry.KernelCode {
 	stmts := m.stmts
 	radius := func(name string, sum *jen.Statement) string {
 		r2 := g.Fresh(name)
@@ -242,54 +286,95 @@ func mixedEmit(g *registry.KernelGen, sh shape, m mixed, slopes [2]bool) registr
 		stmts = append(stmts, jen.Id(r2).Op(":=").Add(sum))
 		return r2
 	}
-	needSlope := slopes[0] || slopes[1]
-	r2x, r2c := radius("r2x", m.sums[0]), radius("r2c", m.sums[1])
-	var profiles [3]profile // at r², r²_x, r²_c
-	profiles[1], profiles[2] = sh(g, r2x, slopes[0]), sh(g, r2c, slopes[1])
-	stmts = append(append(stmts, profiles[1].stmts...), profiles[2].stmts...)
+	groups := len(m.sums)
+	share := 1 / float64(groups) // each group's part of 1 − λ
+	needSlope := slices.Contains(slopes, true)
+	radii := make([]string, groups)
+	for p, sum := range m.sums {
+		name := fmt.Sprintf("r2g%d", p)
+		if !m.byComponent {
+			name = []string{"r2x", "r2c"}[p]
+		}
+		radii[p] = radius(name, sum)
+	}
+	// profiles[0] is at r², profiles[1+p] at group p's r²_p.
+	profiles := make([]profile, 1+groups)
+	for p, r2 := range radii {
+		profiles[1+p] = sh(g, r2, slopes[p])
+		stmts = append(stmts, profiles[1+p].stmts...)
+	}
 	switch rate := profiles[1].rate; {
 	case m.mix.Fixed && m.mix.Value == 0: // the sum has no joint term
-	case rate != 0: // f(r²_x + r²_c) = f(r²_x)·f(r²_c)
+	case rate != 0: // f(Σ_p r²_p) = Π_p f(r²_p)
 		e := g.Fresh("e")
-		stmts = append(stmts, jen.Id(e).Op(":=").Add(profiles[1].value).Op("*").Add(profiles[2].value))
+		product := jen.Add(profiles[1].value)
+		for _, p := range profiles[2:] {
+			product = product.Op("*").Add(p.value)
+		}
+		stmts = append(stmts, jen.Id(e).Op(":=").Add(product))
 		profiles[0] = profile{value: jen.Id(e), slope: jen.Lit(rate).Op("*").Id(e)}
 	default:
-		profiles[0] = sh(g, radius("r2", jen.Id(r2x).Op("+").Id(r2c)), needSlope)
+		sum := jen.Id(radii[0])
+		for _, r2 := range radii[1:] {
+			sum = sum.Op("+").Id(r2)
+		}
+		profiles[0] = sh(g, radius("r2", sum), needSlope)
 		stmts = append(stmts, profiles[0].stmts...)
 	}
-	weigh := func(joint, numeric, categorical jen.Code) jen.Code {
-		var parts jen.Code
-		switch {
-		case numeric != nil && categorical != nil:
-			parts = jen.Parens(jen.Add(numeric).Op("+").Add(categorical))
-		case numeric != nil:
-			parts = numeric
-		default:
-			parts = categorical
+	// total is the sum of the groups' terms present (not nil), in
+	// parentheses when there are several.
+	total := func(terms []jen.Code) jen.Code {
+		var sum *jen.Statement
+		several := false
+		for _, t := range terms {
+			switch {
+			case t == nil:
+			case sum == nil:
+				sum = jen.Add(t)
+			default:
+				sum, several = sum.Op("+").Add(t), true
+			}
 		}
+		if several {
+			return jen.Parens(sum)
+		}
+		return sum
+	}
+	weigh := func(joint jen.Code, parts []jen.Code) jen.Code {
+		sum := total(parts)
 		if m.mix.Fixed && m.mix.Value == 0 {
-			return jen.Lit(0.5).Op("*").Add(parts)
+			return jen.Lit(share).Op("*").Add(sum)
 		}
 		if m.mix.Fixed {
-			return jen.Lit(m.mix.Value).Op("*").Add(joint).Op("+").Lit((1 - m.mix.Value) / 2).Op("*").Add(parts)
+			return jen.Lit(m.mix.Value).Op("*").Add(joint).Op("+").Lit((1 - m.mix.Value) * share).Op("*").Add(sum)
 		}
-		return jen.Add(m.mix.Code).Op("*").Add(joint).Op("+").Parens(jen.Lit(1.0).Op("-").Add(m.mix.Code)).Op("*").Lit(0.5).Op("*").Add(parts)
+		return jen.Add(m.mix.Code).Op("*").Add(joint).Op("+").Parens(jen.Lit(1.0).Op("-").Add(m.mix.Code)).Op("*").Lit(share).Op("*").Add(sum)
 	}
-	value := jen.Parens(weigh(profiles[0].value, profiles[1].value, profiles[2].value))
+	values := make([]jen.Code, groups)
+	for p := range values {
+		values[p] = profiles[1+p].value
+	}
+	value := jen.Parens(weigh(profiles[0].value, values))
 	if g.Grad == registry.NoGrad {
 		return registry.KernelCode{Stmts: stmts, Value: times(m.signal, value)}
 	}
 	k := g.Fresh("k")
 	stmts = append(stmts, jen.Id(k).Op(":=").Add(times(m.signal, value)))
-	names := [2]string{g.Fresh("dkx"), g.Fresh("dkc")}
-	if slopes[0] {
-		stmts = append(stmts, jen.Id(names[0]).Op(":=").Add(times(m.signal, jen.Parens(weigh(profiles[0].slope, profiles[1].slope, nil)))))
-	}
-	if slopes[1] {
-		stmts = append(stmts, jen.Id(names[1]).Op(":=").Add(times(m.signal, jen.Parens(weigh(profiles[0].slope, nil, profiles[2].slope)))))
+	names := make([]string, groups)
+	for p := range names {
+		name := fmt.Sprintf("dkg%d", p)
+		if !m.byComponent {
+			name = []string{"dkx", "dkc"}[p]
+		}
+		names[p] = g.Fresh(name)
+		if slopes[p] {
+			only := make([]jen.Code, groups)
+			only[p] = profiles[1+p].slope
+			stmts = append(stmts, jen.Id(names[p]).Op(":=").Add(times(m.signal, jen.Parens(weigh(profiles[0].slope, only)))))
+		}
 	}
 	code := registry.KernelCode{Stmts: stmts, Value: jen.Id(k), Grad: make([]jen.Code, g.GradLen())}
-	lengthscaleGrad(g, &code, m.ls, m.diffs, names)
+	lengthscaleGrad(g, &code, m.ls, m.diffs, func(i int) string { return names[m.group[i]] })
 	if g.Grad != registry.GradHyper {
 		return code
 	}
@@ -298,13 +383,16 @@ func mixedEmit(g *registry.KernelGen, sh shape, m mixed, slopes [2]bool) registr
 	}
 	if !m.mix.Fixed {
 		accumulate(code.Grad, m.mix.Index, times(m.signal, jen.Add(m.mix.Code).Op("*").Parens(
-			jen.Add(profiles[0].value).Op("-").Lit(0.5).Op("*").Parens(jen.Add(profiles[1].value).Op("+").Add(profiles[2].value)))))
+			jen.Add(profiles[0].value).Op("-").Lit(share).Op("*").Add(total(values)))))
 	}
-	weights := [3]jen.Code{m.mix.Code, jen.Lit(0.5).Op("*").Parens(jen.Lit(1.0).Op("-").Add(m.mix.Code))}
+	groupWeight := jen.Lit(share).Op("*").Parens(jen.Lit(1.0).Op("-").Add(m.mix.Code))
+	weights := []jen.Code{m.mix.Code}
 	if m.mix.Fixed {
-		weights = [3]jen.Code{jen.Lit(m.mix.Value), jen.Lit((1 - m.mix.Value) / 2)}
+		groupWeight, weights = jen.Lit((1-m.mix.Value)*share), []jen.Code{jen.Lit(m.mix.Value)}
 	}
-	weights[2] = weights[1]
+	for range groups {
+		weights = append(weights, groupWeight)
+	}
 	for j, p := range profiles {
 		for _, t := range p.own {
 			accumulate(code.Grad, t.index, times(m.signal, jen.Add(weights[j]).Op("*").Add(t.term)))

@@ -2,6 +2,7 @@ package stdlib
 
 import (
 	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/runtime/search"
 	"github.com/bocdev/boc/stdlib/registry"
 	"github.com/dave/jennifer/jen"
 )
@@ -11,17 +12,20 @@ func init() {
 		Doc: "quasi-random candidates scored before refinement"}
 	restarts := registry.Param{Name: "restarts", Type: registry.IntParam, Default: registry.Int(4), Range: atLeastOne,
 		Doc: "best candidates refined by local search"}
+	sweeps := registry.Param{Name: "sweeps", Type: registry.IntParam, Default: registry.Int(0), Range: nonNegative,
+		Doc: "coordinate sweeps of the best refined point: each continuous component in turn set to the best of " +
+			"64 values across the box, then one more refinement (for additive kernels; 0: none)"}
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "pattern", Runtime: []string{runtimeSearch},
 		Doc:    "Sobol candidates, the best refined by a bounded compass (pattern) search",
 		Params: []registry.Param{raw, restarts}, Emit: patternEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs", Runtime: []string{runtimeSearch},
 		Doc: "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients, " +
 			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
-		Params: []registry.Param{restarts, raw}, UsesGradient: true, Emit: lbfgsEmit})
+		Params: []registry.Param{restarts, raw, sweeps}, UsesGradient: true, Emit: lbfgsEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "turbo", Runtime: []string{runtimeSearch},
 		Doc: "lbfgs confined to TuRBO-1's trust region: a box around the best point, sized by the lengthscales, " +
 			"doubled after successes and halved after failures in a row, restarted when it collapses",
-		Params: []registry.Param{restarts, raw,
+		Params: []registry.Param{restarts, raw, sweeps,
 			{Name: "length", Type: registry.RealParam, Default: registry.Real(0.8), Range: positive,
 				Doc: "the box's initial side, in units of the cube, for lengthscales at their geometric mean"},
 			{Name: "min_length", Type: registry.RealParam, Default: registry.Real(0.0078125), Range: positive,
@@ -76,10 +80,15 @@ var lbfgsEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchC
 		newSearch = jen.Qual(runtimeSearch, "NewMixedLBFGS").Call(jen.Lit(g.D), jen.Lit(g.Int("raw")), jen.Lit(g.Int("restarts")),
 			jen.Index().Int().Values(levels...))
 	}
+	memory := searchMemory(g, registry.EstimatedSearchWorkers)
+	if n := g.Int("sweeps"); n > 0 {
+		newSearch = jen.Add(newSearch).Dot("WithSweeps").Call(jen.Lit(n))
+		memory += 8 * search.SweepPoints * float64(g.D)
+	}
 	return registry.SearchCode{
 		Type:   jen.Op("*").Qual(runtimeSearch, "LBFGS"),
 		New:    newSearch,
-		Memory: searchMemory(g, registry.EstimatedSearchWorkers),
+		Memory: memory,
 	}
 }
 

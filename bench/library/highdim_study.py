@@ -19,12 +19,16 @@ Methods:
                  ARD lengthscales, EI) with search lbfgs over the whole box
     boc-turbo    the same with search turbo: lbfgs confined to TuRBO-1's
                  trust region (boc's default search from 20 components on)
-    boc-S-localN search S with a local model of N observations
-                 (model gp(approx = "local", local_size = N)): with turbo,
-                 TuRBO's model of the region's neighbourhood
-    boc-S-lsLO_HI  search S (optionally -localN first) with the Matern-5/2
-                 kernel's learned lengthscales bounded by [LO, HI] (the
-                 prior's median is their geometric mean)
+    boc-S-OPT-OPT...  search S with options, each one of
+                 localN    a local model of N observations (model gp(approx =
+                           "local", local_size = N)): with turbo, TuRBO's model
+                           of the region's neighbourhood
+                 additive  an additive kernel (matern52(groups = "components"):
+                           one Matern-5/2 kernel per component, averaged,
+                           against the joint one by a learned interaction)
+                 additive0 the same, additive alone (interaction = 0)
+                 sweepsN   N coordinate sweeps after the search (S(sweeps = N))
+                 lsLO_HI   the kernel's lengthscales learned in [LO, HI]
     optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
     optuna-tpe   Optuna's TPESampler(seed=s)
 
@@ -73,17 +77,31 @@ PROBLEMS = problems()
 
 
 def source(name, method, budget):
-    """The .bo file of boc-METHOD: SEARCH, or SEARCH-localN for a local model of N observations."""
+    """The .bo file of boc-METHOD: SEARCH followed by options (module docstring)."""
     p = PROBLEMS[name]
-    method, _, bounds = method.partition("-ls")
-    search, _, local = method.partition("-local")
-    args = [f'approx = "local", local_size = {local}'] if local else []
-    if bounds:
-        lo, hi = bounds.split("_")
-        args.append(f"kernel = matern52(lengthscale = learn(bounds = [{lo}, {hi}]))")
-    model = [f"model gp({', '.join(args)})"] if args else []
+    search, *options = method.split("-")
+    model, kernel, search_args = [], [], []
+    for opt in options:
+        if opt.startswith("local"):
+            model.append(f'approx = "local", local_size = {opt.removeprefix("local")}')
+        elif opt.startswith("ls"):
+            lo, hi = opt.removeprefix("ls").split("_")
+            kernel.append(f"lengthscale = learn(bounds = [{lo}, {hi}])")
+        elif opt == "additive":
+            kernel.append('groups = "components"')
+        elif opt == "additive0":
+            kernel.append('groups = "components", interaction = 0')
+        elif opt.startswith("sweeps"):
+            search_args.append(f"sweeps = {opt.removeprefix('sweeps')}")
+        else:
+            sys.exit(f"highdim_study: unknown option {opt!r} of method boc-{method}")
+    if kernel:
+        model.append(f"kernel = matern52({', '.join(kernel)})")
+    lines = [f"model gp({', '.join(model)})"] if model else []
+    if search_args:
+        search += f"({', '.join(search_args)})"
     return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",
-                      f"objective minimize {p['bo']}"] + model + [f"search {search}", f"budget {budget}", "seed 1", ""])
+                      f"objective minimize {p['bo']}"] + lines + [f"search {search}", f"budget {budget}", "seed 1", ""])
 
 
 def boc_regret(boc, workdir, name, method, budget, seeds, jobs):

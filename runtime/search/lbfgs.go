@@ -113,6 +113,11 @@ type lbfgsCore struct {
 	refined    []float64 // restarts×dim
 	refinedVal []float64
 
+	// sweeps is the number of coordinate sweeps that finish a Maximize
+	// (sweep.go), scoring the rows of sweepRows (SweepPoints×dim).
+	sweeps    int
+	sweepRows []float64
+
 	wake []chan struct{} // one per pool goroutine (workers 1..)
 	done chan struct{}
 }
@@ -351,6 +356,9 @@ func (s *LBFGS) MaximizeBatch(fg ValueGrad, batch BatchValue, feasible func(u []
 		}
 	}
 	copy(out[:s.dim], s.refined[best*s.dim:(best+1)*s.dim])
+	if s.sweeps > 0 {
+		return s.sweep(out[:s.dim], s.refinedVal[best], batch), nil
+	}
 	return s.refinedVal[best], nil
 }
 

@@ -281,6 +281,14 @@ const (
 	ApproxLocal = "local"
 )
 
+// The values of a stationary kernel's groups parameter: the groups of
+// components whose kernels its interaction λ weighs, averaged, against the
+// kernel over all of them.
+const (
+	GroupsKinds      = "kinds"      // the numbers, and the choices
+	GroupsComponents = "components" // every component alone: an additive kernel
+)
+
 // InputSpec is how a model over input distributions represents them.
 type InputSpec struct {
 	Rep       InputRep

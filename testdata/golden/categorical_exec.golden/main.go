@@ -45,6 +45,7 @@ var problem = program.Problem{
 		"    lengthscale = [0.4, 0.4, 0.4, 0.5]:vec[4]\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = learn (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
@@ -58,6 +59,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

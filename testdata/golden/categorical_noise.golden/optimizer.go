@@ -122,7 +122,7 @@ const numHyper = 4
 //	h[3]: se's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = 1),
+// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -232,7 +232,7 @@ func (o *Optimizer) represent(w *repWork, u *[Dim]float64, r *rep) {
 	unitNoiseMoments(u, &r.mean, &r.cov)
 }
 
-// repKernel is the kernel of ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1), samples = 12, input_noise = "model", rkhs_bound = 1) between the input distributions
+// repKernel is the kernel of ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), samples = 12, input_noise = "model", rkhs_bound = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	ls := [3]float64{w.h[0], w.h[1], w.h[2]}
@@ -256,8 +256,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1), samples = 12, input_noise = "model", rkhs_bound = 1); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), samples = 12, input_noise = "model", rkhs_bound = 1); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

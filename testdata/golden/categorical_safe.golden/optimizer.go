@@ -121,7 +121,7 @@ const numHyper = 5
 //	h[4]: matern52's interaction
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn, interaction = learn),
+// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn, interaction = learn, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -262,7 +262,7 @@ func simulated(x Point) Constraints {
 // them. Its buffers are sized for Budget observations when it is made. It is not
 // safe for concurrent use.
 type Optimizer struct {
-	model *gp.GP // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	model *gp.GP // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
 	seed  uint64
 
 	explorer      *safe.Explorer // safe_ucb(delta = 0.01, beta = 0, phase1 = "random", window = 8, cap = 20)

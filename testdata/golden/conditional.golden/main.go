@@ -51,6 +51,7 @@ var problem = program.Problem{
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = learn (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
@@ -62,6 +63,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  [0, 1, 0.1, 3]\n" +
 		"  [1, 10, 0.01, 3]\n" +

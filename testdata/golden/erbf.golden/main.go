@@ -58,6 +58,7 @@ var problem = program.Problem{
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real\n" +
 		"  schedule = \"fixed\":string (default)\n" +
@@ -66,6 +67,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

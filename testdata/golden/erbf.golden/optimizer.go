@@ -101,7 +101,7 @@ const numHyper = 3
 //	h[2]: se's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = 1),
+// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -209,7 +209,7 @@ func (o *Optimizer) represent(w *repWork, u *[Dim]float64, r *rep) {
 	unitNoiseMoments(u, &r.mean, &r.cov)
 }
 
-// repKernel is the kernel of erbf(kernel = se(lengthscale = learn, variance = learn, interaction = 1)) between the input distributions
+// repKernel is the kernel of erbf(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds")) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	ls := [2]float64{w.h[0], w.h[1]}
@@ -233,8 +233,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // erbf(kernel = se(lengthscale = learn, variance = learn, interaction = 1)); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // erbf(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds")); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

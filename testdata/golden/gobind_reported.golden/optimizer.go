@@ -102,7 +102,7 @@ const numHyper = 4
 //	h[3]: matern52's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn, interaction = 1),
+// kernel is the model's covariance, matern52(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -197,8 +197,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

@@ -59,6 +59,7 @@ var problem = program.Problem{
 		"    lengthscale = learn (default)\n" +
 		"    variance = 1:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"    term_lengthscale = 1:real (default)\n" +
 		"  samples = 32:int\n" +
 		"  landmarks = 24:int\n" +
@@ -73,6 +74,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

@@ -55,6 +55,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

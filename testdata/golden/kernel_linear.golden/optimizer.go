@@ -161,7 +161,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // gp(kernel = linear(variance = learn, offset = learn), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

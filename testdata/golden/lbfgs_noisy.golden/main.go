@@ -48,6 +48,7 @@ var problem = program.Problem{
 		"        lengthscale = 0.3:real\n" +
 		"        variance = learn (default)\n" +
 		"        interaction = 1:real (default)\n" +
+		"        groups = \"kinds\":string (default)\n" +
 		"      - kernel.scale\n" +
 		"        factor = 0.5:real\n" +
 		"        kernel = kernel.linear\n" +
@@ -62,6 +63,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 5:int\n" +

@@ -41,6 +41,7 @@ var problem = program.Problem{
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
@@ -54,6 +55,7 @@ var problem = program.Problem{
 		"search search.turbo\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"  length = 0.8:real (default)\n" +
 		"  min_length = 0.0078125:real (default)\n" +
 		"  max_length = 1.6:real (default)\n" +

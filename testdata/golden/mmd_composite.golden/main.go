@@ -61,10 +61,12 @@ var problem = program.Problem{
 		"        lengthscale = 0.3:real\n" +
 		"        variance = learn (default)\n" +
 		"        interaction = 1:real (default)\n" +
+		"        groups = \"kinds\":string (default)\n" +
 		"      - kernel.matern12\n" +
 		"        lengthscale = learn\n" +
 		"        variance = learn (default)\n" +
 		"        interaction = 1:real (default)\n" +
+		"        groups = \"kinds\":string (default)\n" +
 		"  samples = 12:int\n" +
 		"  landmarks = 0:int (default)\n" +
 		"  estimator = \"unbiased\":string\n" +
@@ -79,6 +81,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

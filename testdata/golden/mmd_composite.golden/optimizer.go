@@ -103,7 +103,7 @@ const numHyper = 5
 //	h[4]: mmd's alpha
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, sum(parts = se(lengthscale = 0.3, variance = learn, interaction = 1), matern12(lengthscale = learn, variance = learn, interaction = 1)),
+// kernel is the model's covariance, sum(parts = se(lengthscale = 0.3, variance = learn, interaction = 1, groups = "kinds"), matern12(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds")),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 3.3333333333333335
@@ -212,7 +212,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.SelfMeanKernel(w.base, r.samples[:], 2)
 }
 
-// repKernel is the kernel of mmd(kernel = sum(parts = se(lengthscale = 0.3, variance = learn, interaction = 1), matern12(lengthscale = learn, variance = learn, interaction = 1)), samples = 12, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "common", variance = 1) between the input distributions
+// repKernel is the kernel of mmd(kernel = sum(parts = se(lengthscale = 0.3, variance = learn, interaction = 1, groups = "kinds"), matern12(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds")), samples = 12, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "common", variance = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -234,8 +234,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = sum(parts = se(lengthscale = 0.3, variance = learn, interaction = 1), matern12(lengthscale = learn, variance = learn, interaction = 1)), samples = 12, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "common", variance = 1); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // mmd(kernel = sum(parts = se(lengthscale = 0.3, variance = learn, interaction = 1, groups = "kinds"), matern12(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds")), samples = 12, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "common", variance = 1); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

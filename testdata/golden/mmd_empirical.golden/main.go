@@ -60,6 +60,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.1:real\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"    term_lengthscale = 1:real (default)\n" +
 		"  samples = 16:int\n" +
 		"  landmarks = 0:int (default)\n" +
@@ -75,6 +76,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

@@ -98,7 +98,7 @@ const numHyper = 1
 //	h[0]: rqmix's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, rqmix(lengthscale = 0.1, variance = learn, interaction = 1, term_lengthscale = 1),
+// kernel is the model's covariance, rqmix(lengthscale = 0.1, variance = learn, interaction = 1, groups = "kinds", term_lengthscale = 1),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 10.0
@@ -253,7 +253,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.MeanKernel(w.base, r.samples[:], r.samples[:], 1)
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 0.1, variance = learn, interaction = 1, term_lengthscale = 1), samples = 16, landmarks = 0, estimator = "empirical", alpha = 2, draws = "common", variance = 1) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 0.1, variance = learn, interaction = 1, groups = "kinds", term_lengthscale = 1), samples = 16, landmarks = 0, estimator = "empirical", alpha = 2, draws = "common", variance = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -275,8 +275,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 0.1, variance = learn, interaction = 1, term_lengthscale = 1), samples = 16, landmarks = 0, estimator = "empirical", alpha = 2, draws = "common", variance = 1); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 0.1, variance = learn, interaction = 1, groups = "kinds", term_lengthscale = 1), samples = 16, landmarks = 0, estimator = "empirical", alpha = 2, draws = "common", variance = 1); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

@@ -59,6 +59,7 @@ var problem = program.Problem{
 		"    lengthscale = learn\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  samples = 16:int\n" +
 		"  landmarks = 4:int\n" +
 		"  estimator = \"nystrom\":string\n" +
@@ -71,6 +72,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.lhs\n" +
 		"    n = 4:int\n" +

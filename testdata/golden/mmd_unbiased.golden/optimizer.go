@@ -104,7 +104,7 @@ const numHyper = 7
 //	h[6]: mmd's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, rqmix(lengthscale = 1, variance = 1, interaction = 1, term_lengthscale = learn),
+// kernel is the model's covariance, rqmix(lengthscale = 1, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = learn),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 1.0
@@ -268,7 +268,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.SelfMeanKernel(w.base, r.samples[:], 1)
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 1, variance = 1, interaction = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = 1, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -290,8 +290,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 1, variance = 1, interaction = 1, term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 1, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

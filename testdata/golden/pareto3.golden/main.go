@@ -48,6 +48,7 @@ var problem = program.Problem{
 		"      lengthscale = 0.3:real\n" +
 		"      variance = learn (default)\n" +
 		"      interaction = 1:real (default)\n" +
+		"      groups = \"kinds\":string (default)\n" +
 		"  minimize f2 threshold 2\n" +
 		"    expr (+ (^ (- b:real 0.8:real):real 2:real):real (^ (- a:real 0.7:real):real 2:real):real):real\n" +
 		"  maximize f3\n" +
@@ -66,6 +67,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.4:real\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
@@ -75,6 +77,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 5:int\n" +

@@ -56,6 +56,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.4:real\n" +
 		"    variance = 0.05:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"require slope measured <= 0.9 (confidence 0.95)\n" +
 		"  expr (+ x:real (* 0.5:real y:real):real):real\n" +
 		"model model.gp\n" +
@@ -63,6 +64,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.3:real\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
@@ -72,6 +74,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

@@ -98,6 +98,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.3:real\n" +
 		"    variance = 1:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  noise = distribution.normal\n" +
 		"    mean = 0:real\n" +
 		"    sd = 0.1:real\n" +
@@ -106,6 +107,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.5:real\n" +
 		"    variance = 1:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +
@@ -120,6 +122,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

@@ -72,6 +72,7 @@ var problem = program.Problem{
 		"    lengthscale = 1:real\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  noise = distribution.normal\n" +
 		"    mean = 0:real\n" +
 		"    sd = 0.01:real\n" +
@@ -81,6 +82,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.3:real\n" +
 		"    variance = 1:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  samples = 16:int\n" +
 		"  input_noise = \"model\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
@@ -93,6 +95,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 4:int\n" +

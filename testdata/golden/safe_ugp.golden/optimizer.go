@@ -98,7 +98,7 @@ const numHyper = 0
 // has none, so the kernel functions ignore it.
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = 0.3, variance = 1, interaction = 1),
+// kernel is the model's covariance, se(lengthscale = 0.3, variance = 1, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 3.3333333333333335
@@ -214,7 +214,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.MeanKernel(w.base, r.samples[:], r.samples[:], 2)
 }
 
-// repKernel is the kernel of ugp(kernel = se(lengthscale = 0.3, variance = 1, interaction = 1), samples = 16, input_noise = "model", rkhs_bound = 1) between the input distributions
+// repKernel is the kernel of ugp(kernel = se(lengthscale = 0.3, variance = 1, interaction = 1, groups = "kinds"), samples = 16, input_noise = "model", rkhs_bound = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -283,7 +283,7 @@ func simulated(x Point) Constraints {
 // them. Its buffers are sized for Budget observations when it is made. It is not
 // safe for concurrent use.
 type Optimizer struct {
-	model *gp.GP // ugp(kernel = se(lengthscale = 0.3, variance = 1, interaction = 1), samples = 16, input_noise = "model", rkhs_bound = 1); larger is better
+	model *gp.GP // ugp(kernel = se(lengthscale = 0.3, variance = 1, interaction = 1, groups = "kinds"), samples = 16, input_noise = "model", rkhs_bound = 1); larger is better
 	seed  uint64
 
 	explorer      *safe.Explorer // safe_ucb(delta = 0.01, beta = 0, phase1 = "random", window = 5, cap = 10)

@@ -46,6 +46,7 @@ var problem = program.Problem{
 		"    lengthscale = [0.3, 0.15]:vec[2]\n" +
 		"    variance = 1.5:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"none\":string (default)\n" +

@@ -94,7 +94,7 @@ const numHyper = 0
 // has none, so the kernel functions ignore it.
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = [0.3, 0.15], variance = 1.5, interaction = 1),
+// kernel is the model's covariance, se(lengthscale = [0.3, 0.15], variance = 1.5, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 3.3333333333333335
@@ -149,7 +149,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP          // gp(kernel = se(lengthscale = [0.3, 0.15], variance = 1.5, interaction = 1), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	model  *gp.GP          // gp(kernel = se(lengthscale = [0.3, 0.15], variance = 1.5, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
 	search *search.Pattern // pattern(raw = 256, restarts = 2)
 	seed   uint64
 

@@ -57,6 +57,7 @@ var problem = program.Problem{
 		"    lengthscale = 0.1:real\n" +
 		"    variance = 1:real\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"acquisition acquisition.pi\n" +
 		"  xi = 0:real (default)\n" +
 		"  incumbent = \"observed\":string (default)\n" +

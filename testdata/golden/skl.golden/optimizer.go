@@ -96,7 +96,7 @@ const numHyper = 0
 // has none, so the kernel functions ignore it.
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = 0.1, variance = 1, interaction = 1),
+// kernel is the model's covariance, se(lengthscale = 0.1, variance = 1, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) * 10.0
@@ -205,7 +205,7 @@ func (o *Optimizer) represent(w *repWork, u *[Dim]float64, r *rep) {
 	unitNoiseMoments(u, &r.mean, &r.cov)
 }
 
-// repKernel is the kernel of skl(kernel = se(lengthscale = 0.1, variance = 1, interaction = 1)) between the input distributions
+// repKernel is the kernel of skl(kernel = se(lengthscale = 0.1, variance = 1, interaction = 1, groups = "kinds")) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	ls := [1]float64{0.1}
@@ -229,7 +229,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP          // skl(kernel = se(lengthscale = 0.1, variance = 1, interaction = 1)); larger is better
+	model  *gp.GP          // skl(kernel = se(lengthscale = 0.1, variance = 1, interaction = 1, groups = "kinds")); larger is better
 	search *search.Pattern // pattern(raw = 1024, restarts = 4)
 	seed   uint64
 

@@ -102,7 +102,7 @@ const numHyper = 3
 //	h[2]: se's variance
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = 1),
+// kernel is the model's covariance, se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -253,7 +253,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	r.stat = uncertain.MeanKernel(w.base, r.samples[:], r.samples[:], 2)
 }
 
-// repKernel is the kernel of ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1), samples = 12, input_noise = "model", rkhs_bound = 1) between the input distributions
+// repKernel is the kernel of ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), samples = 12, input_noise = "model", rkhs_bound = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -275,8 +275,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1), samples = 12, input_noise = "model", rkhs_bound = 1); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // ugp(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), samples = 12, input_noise = "model", rkhs_bound = 1); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

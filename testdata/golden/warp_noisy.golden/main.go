@@ -46,6 +46,7 @@ var problem = program.Problem{
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
 		"    interaction = 1:real (default)\n" +
+		"    groups = \"kinds\":string (default)\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +
 		"  warp = \"auto\":string\n" +
@@ -55,6 +56,7 @@ var problem = program.Problem{
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
+		"  sweeps = 0:int (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 6:int\n" +

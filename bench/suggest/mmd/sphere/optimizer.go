@@ -102,7 +102,7 @@ const numHyper = 3
 //	h[2]: mmd's alpha
 type hyperparameters [numHyper]float64
 
-// kernel is the model's covariance, rqmix(lengthscale = learn, variance = 1, interaction = 1, term_lengthscale = 1),
+// kernel is the model's covariance, rqmix(lengthscale = learn, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = 1),
 // between two points in unit coordinates.
 func kernel(h *hyperparameters, a, b *[Dim]float64) float64 {
 	d0 := (a[0] - b[0]) / h[0]
@@ -254,7 +254,7 @@ func (o *Optimizer) finish(w *repWork, r *rep) {
 	w.embedding.Embed(w.base, r.samples[:], r.embedding[:], w.embedWork[:])
 }
 
-// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = learn, variance = 1, interaction = 1, term_lengthscale = 1), samples = 100, landmarks = 32, estimator = "embedding", alpha = learn, draws = "common", variance = 1) between the input distributions
+// repKernel is the kernel of mmd(kernel = rqmix(lengthscale = learn, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = 1), samples = 100, landmarks = 32, estimator = "embedding", alpha = learn, draws = "common", variance = 1) between the input distributions
 // a and b, with w's hyperparameters; same says b is a.
 func repKernel(w *repWork, a, b *rep, same bool) float64 {
 	if same {
@@ -276,8 +276,8 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = learn, variance = 1, interaction = 1, term_lengthscale = 1), samples = 100, landmarks = 32, estimator = "embedding", alpha = learn, draws = "common", variance = 1); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024)
+	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = learn, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = 1), samples = 100, landmarks = 32, estimator = "embedding", alpha = learn, draws = "common", variance = 1); larger is better
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order

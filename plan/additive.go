@@ -1,0 +1,67 @@
+package plan
+
+import (
+	"github.com/bocdev/boc/dsl"
+	"github.com/bocdev/boc/dsl/ir"
+	"github.com/bocdev/boc/stdlib/registry"
+)
+
+// A stationary kernel with groups = "components" averages one kernel per
+// component, each over that component alone, and its interaction λ weighs
+// the kernel over all components against that average: a first-order
+// additive kernel plus the full one (Duvenaud et al. 2011). In many
+// dimensions whose effects add, such as Levy's or a controller's separate
+// gains, it learns from a few observations per component what the full
+// kernel needs exponentially many for.
+
+// byComponent reports whether stationary kernel c averages over its
+// components.
+func byComponent(c *ir.Call) bool {
+	a := c.Arg("groups")
+	if a == nil {
+		return false
+	}
+	v, ok := a.Value.(*ir.ConstExpr)
+	return ok && v.Value.Type.Kind == dsl.String && v.Value.Text == registry.GroupsComponents
+}
+
+// additive learns the interaction of every kernel of the model that
+// averages over components and leaves the interaction out, when the kernel
+// learns its other hyperparameters, and makes it 0 (the average alone)
+// otherwise; the plan decides it, as it does the mixture over choices. A
+// model over input distributions, whose kernel sums run on
+// runtime/kernel.Block, has only the kernel over all components.
+func (b *builder) additive() {
+	k := b.o.Model.Kernel
+	if k == nil {
+		return
+	}
+	kernelTree(k, func(c *ir.Call) {
+		if !byComponent(c) {
+			return
+		}
+		if b.o.InputModel() {
+			b.report(dsl.Errorf(c.Arg("groups").Span, `%s's groups = "components" is not built for a model over input distributions (its kernel sums know only the kernel over all components)`, name(c)).
+				WithHint("leave groups out"))
+			return
+		}
+		if a := c.Arg("interaction"); a != nil && a.Default {
+			a.Value = &ir.Learn{}
+			if !learns(k) {
+				a.Value = &ir.ConstExpr{At: a.Span, Value: dsl.RealValue(0)}
+			}
+		}
+	})
+}
+
+// refuseAdditive reports kernel k of output whose if it averages over
+// components: an output's Gaussian process evaluates runtime/kernel's
+// families over all components together.
+func (b *builder) refuseAdditive(k *ir.Call, whose string) {
+	kernelTree(k, func(c *ir.Call) {
+		if byComponent(c) {
+			b.report(dsl.Errorf(c.Arg("groups").Span, `the Gaussian process of %s takes its kernel over all components together: groups = "components" is not built there`, whose).
+				WithHint("give it a kernel of its own without groups"))
+		}
+	})
+}

@@ -27,7 +27,10 @@ Methods:
                            one Matern-5/2 kernel per component, averaged,
                            against the joint one by a learned interaction)
                  additive0 the same, additive alone (interaction = 0)
+                 additiveloL the same, the interaction learned in [L, 1]
                  sweepsN   N coordinate sweeps after the search (S(sweeps = N))
+                 nugget    a learned noise variance (observation noise learn)
+                           with acquisition ei (not the noisy default, kg)
                  lsLO_HI   the kernel's lengthscales learned in [LO, HI]
     optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
     optuna-tpe   Optuna's TPESampler(seed=s)
@@ -80,7 +83,7 @@ def source(name, method, budget):
     """The .bo file of boc-METHOD: SEARCH followed by options (module docstring)."""
     p = PROBLEMS[name]
     search, *options = method.split("-")
-    model, kernel, search_args = [], [], []
+    model, kernel, search_args, extra = [], [], [], []
     for opt in options:
         if opt.startswith("local"):
             model.append(f'approx = "local", local_size = {opt.removeprefix("local")}')
@@ -91,13 +94,17 @@ def source(name, method, budget):
             kernel.append('groups = "components"')
         elif opt == "additive0":
             kernel.append('groups = "components", interaction = 0')
+        elif opt.startswith("additivelo"):
+            kernel.append(f'groups = "components", interaction = learn(bounds = [{opt.removeprefix("additivelo")}, 1])')
+        elif opt == "nugget":
+            extra += ["observation noise learn", "acquisition ei"]
         elif opt.startswith("sweeps"):
             search_args.append(f"sweeps = {opt.removeprefix('sweeps')}")
         else:
             sys.exit(f"highdim_study: unknown option {opt!r} of method boc-{method}")
     if kernel:
         model.append(f"kernel = matern52({', '.join(kernel)})")
-    lines = [f"model gp({', '.join(model)})"] if model else []
+    lines = ([f"model gp({', '.join(model)})"] if model else []) + extra
     if search_args:
         search += f"({', '.join(search_args)})"
     return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",

@@ -110,8 +110,9 @@ done512x3:
 // func dots4x3AVX2(a0, a1, a2, a3, p0, p1, p2 *float64, n int, out *[12]float64)
 //
 // Y0–Y11 accumulate row r and point k in Y(3r+k), Y12–Y14 hold four
-// elements of the points, Y15 four of a row: lanes 0–3 of every block of
-// eight elements first, kept at 32·(3r+k)(SP), then lanes 4–7.
+// elements of the points, Y15 four of a row. The loop runs twice: over
+// lanes 0–3 of every block of eight elements (R12 = 0), whose sums are then
+// kept at 32·(3r+k)(SP), and over lanes 4–7 (R12 = 1).
 TEXT ·dots4x3AVX2(SB), NOSPLIT, $384-72
 	ARGS3
 	VXORPD Y0, Y0, Y0
@@ -127,10 +128,11 @@ TEXT ·dots4x3AVX2(SB), NOSPLIT, $384-72
 	VXORPD Y10, Y10, Y10
 	VXORPD Y11, Y11, Y11
 	XORQ   R9, R9
+	XORQ   R12, R12
 
-loopLow:
+loopAVX2x3:
 	CMPQ R9, R10
-	JGE  doneLow
+	JGE  doneAVX2x3
 	VMOVUPD     (SI)(R9*8), Y12
 	VMOVUPD     (DI)(R9*8), Y13
 	VMOVUPD     (R11)(R9*8), Y14
@@ -151,9 +153,12 @@ loopLow:
 	VFMADD231PD Y15, Y13, Y10
 	VFMADD231PD Y15, Y14, Y11
 	ADDQ $8, R9
-	JMP  loopLow
+	JMP  loopAVX2x3
 
-doneLow:
+doneAVX2x3:
+	// After lanes 0–3 (R12 = 0), keep them and run lanes 4–7.
+	TESTQ R12, R12
+	JNE   doneAVX2x3Passes
 	VMOVUPD Y0, 0(SP)
 	VXORPD  Y0, Y0, Y0
 	VMOVUPD Y1, 32(SP)
@@ -179,33 +184,10 @@ doneLow:
 	VMOVUPD Y11, 352(SP)
 	VXORPD  Y11, Y11, Y11
 	MOVQ    $4, R9
+	MOVQ    $1, R12
+	JMP     loopAVX2x3
 
-loopHigh:
-	CMPQ R9, R10
-	JGE  doneHigh
-	VMOVUPD     (SI)(R9*8), Y12
-	VMOVUPD     (DI)(R9*8), Y13
-	VMOVUPD     (R11)(R9*8), Y14
-	VMOVUPD     (AX)(R9*8), Y15
-	VFMADD231PD Y15, Y12, Y0
-	VFMADD231PD Y15, Y13, Y1
-	VFMADD231PD Y15, Y14, Y2
-	VMOVUPD     (BX)(R9*8), Y15
-	VFMADD231PD Y15, Y12, Y3
-	VFMADD231PD Y15, Y13, Y4
-	VFMADD231PD Y15, Y14, Y5
-	VMOVUPD     (CX)(R9*8), Y15
-	VFMADD231PD Y15, Y12, Y6
-	VFMADD231PD Y15, Y13, Y7
-	VFMADD231PD Y15, Y14, Y8
-	VMOVUPD     (DX)(R9*8), Y15
-	VFMADD231PD Y15, Y12, Y9
-	VFMADD231PD Y15, Y13, Y10
-	VFMADD231PD Y15, Y14, Y11
-	ADDQ $8, R9
-	JMP  loopHigh
-
-doneHigh:
+doneAVX2x3Passes:
 	VADDPD 0(SP), Y0, Y0
 	REDUCE(Y0, X0, 0)
 	VADDPD 32(SP), Y1, Y1

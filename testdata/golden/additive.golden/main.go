@@ -40,7 +40,7 @@ var problem = program.Problem{
 		"  kernel = kernel.matern52\n" +
 		"    lengthscale = learn (default)\n" +
 		"    variance = learn (default)\n" +
-		"    interaction = learn (default)\n" +
+		"    interaction = learn(bounds = [0.001, 1]) (default)\n" +
 		"    groups = \"components\":string\n" +
 		"  input_noise = \"ignore\":string (default)\n" +
 		"  rkhs_bound = 1:real (default)\n" +

@@ -283,8 +283,8 @@ const numFit = 10
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
 // matern52's lengthscale for x[0]; matern52's lengthscale for x[1]; matern52's lengthscale for x[2]; matern52's lengthscale for x[3]; matern52's lengthscale for x[4]; matern52's lengthscale for x[5]; matern52's lengthscale for x[6]; matern52's lengthscale for x[7]; matern52's variance; matern52's interaction.
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 0.22360679774997896}
-	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05, 0.05}
+	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 0.03162277660168379}
+	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05, 0.001}
 	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 1.0}
 )
 

@@ -45,6 +45,7 @@ func (b *builder) additive() {
 	if k == nil {
 		return
 	}
+	learned := learns(k) // before any interaction is made learned below
 	kernelTree(k, func(c *ir.Call) {
 		if !byComponent(c) {
 			return
@@ -60,12 +61,16 @@ func (b *builder) additive() {
 		}
 		if a.Default {
 			a.Value = &ir.Learn{}
-			if !learns(k) {
+			if !learned {
 				a.Value = &ir.ConstExpr{At: a.Span, Value: dsl.RealValue(0)}
 			}
 		}
 		if l, ok := a.Value.(*ir.Learn); ok && !l.HasBounds {
 			l.HasBounds, l.Lo, l.Hi = true, additiveInteractionLo, 1
+		}
+		if v, ok := a.Value.(*ir.ConstExpr); ok && v.Value.Float() == 1 {
+			b.report(dsl.Warningf(a.Span, `%s's interaction 1 leaves out the average over components that groups = "components" asks for`, name(c)).
+				WithHint("leave interaction out to learn it, or set it below 1"))
 		}
 	})
 }

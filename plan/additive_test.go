@@ -1,0 +1,54 @@
+package plan_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bocdev/boc/driver"
+	"github.com/bocdev/boc/dsl"
+)
+
+// TestAdditiveByDefault: a kernel over components learns its interaction in
+// [0.001, 1] when it learns the rest and leaves it out, keeps bounds or a
+// value given, is the average alone (0) when its other hyperparameters are
+// fixed, and draws a warning when the interaction given is 1.
+func TestAdditiveByDefault(t *testing.T) {
+	const numbers = "problem p\ndomain {\n    x[3] in [0, 1]\n}\nobjective minimize x[0] + x[1]^2\nbudget 10\n"
+	for _, c := range []struct {
+		name, kernel string
+		bounds       []float64 // of the learned interaction; nil: none learned
+		warning      string    // a substring of the one warning; "": none
+	}{
+		{"left out", `matern52(groups = "components")`, []float64{0.001, 1}, ""},
+		{"learned with bounds", `matern52(groups = "components", interaction = learn(bounds = [0.1, 0.9]))`, []float64{0.1, 0.9}, ""},
+		{"learned", `se(groups = "components", interaction = learn)`, []float64{0.001, 1}, ""},
+		{"given", `matern32(groups = "components", interaction = 0.3)`, nil, ""},
+		{"fixed hyperparameters", `se(lengthscale = 0.3, variance = 1, groups = "components")`, nil, ""},
+		{"interaction 1", `se(groups = "components", interaction = 1)`, nil, "leaves out the average over components"},
+		{"over kinds", `matern52`, nil, ""},
+	} {
+		u := driver.Compile("p.bo", []byte(numbers+"model gp(kernel = "+c.kernel+")\n"), driver.Options{})
+		if !u.OK() {
+			t.Errorf("%s: %v", c.name, u.Diagnostics)
+			continue
+		}
+		var bounds []float64
+		for _, s := range u.Plan.Hyper.Slots {
+			if s.Param == "interaction" {
+				bounds = []float64{s.Lo, s.Hi}
+			}
+		}
+		if len(bounds) != len(c.bounds) || len(bounds) == 2 && (bounds[0] != c.bounds[0] || bounds[1] != c.bounds[1]) {
+			t.Errorf("%s: interaction learned in %v, want %v", c.name, bounds, c.bounds)
+		}
+		var warnings []string
+		for _, d := range u.Diagnostics {
+			if d.Severity == dsl.Warning {
+				warnings = append(warnings, d.Message)
+			}
+		}
+		if c.warning == "" && len(warnings) > 0 || c.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warning)) {
+			t.Errorf("%s: warnings %q, want %q", c.name, warnings, c.warning)
+		}
+	}
+}

@@ -186,6 +186,8 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{8, 19, "kernel linear treats every component as a number; a categorical dimension (y) needs a stationary kernel", "se, matern12"}}},
 		{"an interaction without choices", problemWith("model gp(kernel = matern52(interaction = 0.5))"),
 			[]wantDiag{{8, 28, "matern52's interaction weighs the kernel over numbers and choices together against their sum; the domain has no categorical dimension", "leave interaction out"}}},
+		{"sweeps over candidates", strings.Replace(problemWith("candidates grid(n = 9)", "search lbfgs(sweeps = 2)"), "budget 10", "budget 5", 1),
+			[]wantDiag{{9, 14, "lbfgs's sweeps have nothing to sweep over candidates, a finite decision set", "leave sweeps out"}}},
 		{"groups misspelt", problemWith(`model gp(kernel = matern52(groups = "component"))`),
 			[]wantDiag{{8, 28, `unknown groups "component": want "kinds" or "components"`, `did you mean "components"?`}}},
 		{"an additive kernel over input distributions", problemWith("input noise x ~ normal(0, 0.05)", `model ugp(kernel = se(groups = "components"))`),

@@ -76,6 +76,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.warp()
 	b.localModel()
 	b.trustRegion()
+	b.sweeps()
 	b.limits()
 	b.diags.Sort()
 	if b.diags.HasErrors() {

@@ -482,7 +482,7 @@ func kernelProbe() ([]byte, error) {
 		// one (the rows of the models over input distributions), else its
 		// value.
 		block := []jen.Code{jen.Return(jen.Id(k.name+"_k").Call(jen.Op("&").Id("hh"), jen.Op("&").Id("aa"), jen.Op("&").Id("bb")))}
-		if p, _ := registry.ByID(c.Plugin); p.Block != nil && (k.root == nil || math.IsNaN(k.root.mix) || k.root.mix == 1) && (k.root == nil || !k.root.additive) {
+		if p, _ := registry.ByID(c.Plugin); p.Block != nil && (k.root == nil || !k.root.additive && (math.IsNaN(k.root.mix) || k.root.mix == 1)) {
 			lit, learned := g.blockLiteral(c, k.d)
 			block = []jen.Code{jen.Return(jen.Add(lit).Dot("Eval").Call(jen.Id("aa").Index(jen.Op(":")), jen.Id("bb").Index(jen.Op(":"))))}
 			if learned {

@@ -33,10 +33,9 @@ func (g *generator) trustFocus() []jen.Code {
 	if g.search.Region == nil {
 		return nil
 	}
-	lengthscales := g.lengthscales()
 	return []jen.Code{
 		jen.If(jen.Id("c").Op(":=").Add(field("region").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
-			field("region").Dot("Box").Call(g.observedUnit(jen.Id("c")), lengthscales, whole(field("boxLo")), whole(field("boxHi"))),
+			field("region").Dot("Box").Call(g.observedUnit(jen.Id("c")), g.lengthscales(), whole(field("boxLo")), whole(field("boxHi"))),
 			field("search").Dot("SetBox").Call(whole(field("boxLo")), whole(field("boxHi")), g.observedUnit(jen.Id("c"))),
 		).Else().Block(
 			field("search").Dot("SetBox").Call(jen.Nil(), jen.Nil(), jen.Nil()),

@@ -6,9 +6,8 @@ import (
 )
 
 // sweeps refuses a search's coordinate sweeps (runtime/search/sweep.go)
-// where the search does not maximise over the box, so that none would run:
-// over candidates, a finite decision set, and with a safe acquisition,
-// which searches its own.
+// where the search does not maximise over the box, so that none would run
+// (noBox).
 func (b *builder) sweeps() {
 	p := b.o.Program
 	if p.Search == nil {
@@ -21,15 +20,8 @@ func (b *builder) sweeps() {
 	if v, ok := a.Value.(*ir.ConstExpr); !ok || v.Value.Float() == 0 {
 		return
 	}
-	var where string
-	switch {
-	case b.o.Acquisition.Safe != nil:
-		where = "with a safe acquisition, which searches its own decision set"
-	case b.o.Finite():
-		where = "over candidates, a finite decision set"
-	default:
-		return
+	if where := b.o.noBox(); where != "" {
+		b.report(dsl.Errorf(a.Span, "%s's sweeps have nothing to sweep %s", name(p.Search), where).
+			WithHint("leave sweeps out"))
 	}
-	b.report(dsl.Errorf(a.Span, "%s's sweeps have nothing to sweep %s", name(p.Search), where).
-		WithHint("leave sweeps out"))
 }

@@ -18,6 +18,19 @@ func (o *Optimizer) TrustRegion() bool {
 	return ok && p.TrustRegion
 }
 
+// noBox says where the optimiser searches no box of the domain, so that a
+// search's trust region or sweeps have nothing to work on ("" where it
+// does): a safe acquisition's decision set, candidates.
+func (o *Optimizer) noBox() string {
+	switch {
+	case o.Acquisition.Safe != nil:
+		return "with a safe acquisition, which searches its own decision set"
+	case o.Finite():
+		return "over candidates, a finite decision set"
+	}
+	return ""
+}
+
 // trustRegion refuses a trust-region search where it is not built: where
 // the optimiser does not search the domain box (a safe acquisition's
 // decision set, candidates), where a box says nothing of some components
@@ -32,12 +45,9 @@ func (b *builder) trustRegion() {
 	if !ok || !plugin.TrustRegion {
 		return
 	}
-	var where string
+	where := b.o.noBox()
 	switch {
-	case b.o.Acquisition.Safe != nil:
-		where = "with a safe acquisition, which searches its own decision set"
-	case b.o.Finite():
-		where = "over candidates, a finite decision set"
+	case where != "":
 	case slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical):
 		where = "over a domain with categorical dimensions"
 	case len(b.o.Objectives) > 0:

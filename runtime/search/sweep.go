@@ -31,6 +31,7 @@ func (s *LBFGS) WithSweeps(n int) *LBFGS {
 // result, leaving the best point found in x; it returns the value there.
 // batch (nil: fg) scores the sweeps' candidates.
 func (s *LBFGS) sweep(x []float64, value float64, batch BatchValue) float64 {
+	s.batch = batch
 	for range s.sweeps {
 		for j := range s.dim {
 			if s.levels != nil && s.levels[j] > 0 || s.hi[j] <= s.lo[j] {
@@ -41,7 +42,6 @@ func (s *LBFGS) sweep(x []float64, value float64, batch BatchValue) float64 {
 				copy(row, x)
 				row[j] = s.lo[j] + (s.hi[j]-s.lo[j])*float64(g)/(SweepPoints-1)
 			}
-			s.batch = batch
 			s.score(s.sweepRows, SweepPoints)
 			if s.nTop > 0 && s.topValue[0] > value {
 				x[j], value = s.sweepRows[s.topIndex[0]*s.dim+j], s.topValue[0]

@@ -925,8 +925,9 @@ func TestObserveLocalised(t *testing.T) {
 
 // replayTest is a test in a case's program: a study driven by ask and tell
 // through the command line, every command replaying the journal into a
-// fresh optimiser, asks for exactly the points the library's own loop
-// suggests from the same values.
+// fresh optimiser, and through serve's API, whose server replays it once,
+// asks for exactly the points the library's own loop suggests from the
+// same values.
 func replayTest(importPath string, out *Output) []byte {
 	tell, observe := "", "o.Observe(x, y)"
 	values := `, "--value", strconv.FormatFloat(y, 'g', -1, 64)`
@@ -954,12 +955,17 @@ func replayTest(importPath string, out *Output) []byte {
 	return []byte(fmt.Sprintf(`package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	lib %[1]q
@@ -977,13 +983,88 @@ func TestAskTellReplay(t *testing.T) {
 		}
 		return code
 	}
+	replayRounds(t, path, func() bool { return command("ask") == 0 }, func(args []string) { command(args...) })
+}
+
+// TestServedAskTell: the same study driven through serve's API, whose
+// server goes on from request to request with the study it replayed once.
+func TestServedAskTell(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "study.journal")
+	ctx, cancel := context.WithCancel(context.Background())
+	out, w := io.Pipe()
+	var errs bytes.Buffer
+	done := make(chan int)
+	go func() {
+		code := program.Run(ctx, problem, []string{"serve", "--listen", "127.0.0.1:0", "--journal", path}, w, &errs)
+		w.Close()
+		done <- code
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %%d: %%s", code, errs.String())
+		}
+	}()
+	lines := bufio.NewScanner(out)
+	address := ""
+	for address == "" && lines.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(lines.Text()), "http://"); ok {
+			address = rest
+		}
+	}
+	if address == "" {
+		t.Fatal("serve printed no address")
+	}
+	go io.Copy(io.Discard, out)
+	base, token, _ := strings.Cut(address, "/?token=")
+	post := func(endpoint string, body any) int {
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", "http://"+base+endpoint, bytes.NewReader(b))
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK && endpoint != "/api/ask" {
+			t.Fatalf("%%s %%s: %%d %%s", endpoint, b, resp.StatusCode, answer)
+		}
+		return resp.StatusCode
+	}
+	replayRounds(t, path, func() bool { return post("/api/ask", nil) == http.StatusOK }, func(args []string) {
+		// tell ID --value V|NAME=V [--sd S] [--constraint NAME=V]... as JSON.
+		body := map[string]any{"id": args[1]}
+		objectives, constraints := map[string]string{}, map[string]string{}
+		for i := 2; i+1 < len(args); i += 2 {
+			name, v, named := strings.Cut(args[i+1], "=")
+			switch {
+			case args[i] == "--value" && named:
+				objectives[name], body["value"] = v, objectives
+			case args[i] == "--value":
+				body["value"] = args[i+1]
+			case args[i] == "--sd":
+				body["sd"] = args[i+1]
+			case args[i] == "--constraint":
+				constraints[name], body["constraints"] = v, constraints
+			}
+		}
+		post("/api/tell", body)
+	})
+}
+
+// replayRounds asks (ask reports whether a trial was asked) and tells
+// (tell takes the arguments of the command tell) a study recorded in the
+// journal at path, and checks that each ask asks for the point the
+// library's own loop suggests from the same values.
+func replayRounds(t *testing.T, path string, ask func() bool, tell func(args []string)) {
 	o := lib.New(lib.Seed)
 	for round := 1; round <= min(lib.Budget, lib.InitialDesign+3); round++ {
-		code := command("ask")
+		asked := ask()
 		x, err := o.Suggest()
-		if code != 0 || err != nil {
-			if code == 0 || !%[4]s {
-				t.Fatalf("round %%d: ask exits %%d, the library's Suggest says %%v", round, code, err)
+		if !asked || err != nil {
+			if asked || !%[4]s {
+				t.Fatalf("round %%d: asked %%v, the library's Suggest says %%v", round, asked, err)
 			}
 			return
 		}
@@ -991,18 +1072,18 @@ func TestAskTellReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		asked := j.Events()[len(j.Events())-1]
+		last := j.Events()[len(j.Events())-1]
 		j.Close()
-		if !slices.Equal(asked.X, x[:]) {
-			t.Fatalf("round %%d: ask gave %%v, the library's loop %%v", round, asked.X, x)
+		if !slices.Equal(last.X, x[:]) {
+			t.Fatalf("round %%d: ask gave %%v, the library's loop %%v", round, last.X, x)
 		}
 		y := 0.0
 		for i, v := range x {
 			y += float64(i+1) * v * v
 		}
-		args := []string{"tell", asked.Trial%[5]s}
+		args := []string{"tell", last.Trial%[5]s}
 		%[2]s
-		command(args...)
+		tell(args)
 		if err := %[3]s; err != nil {
 			t.Fatal(err)
 		}

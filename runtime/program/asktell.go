@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"regexp"
@@ -104,36 +105,13 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	}
 	var asked []pendingTrial
 	err := withStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
-		pending := s.pending()
-		if len(s.told)+len(pending)+*n > p.Budget {
-			return nil, fmt.Errorf("study %s: %d trials told and %d pending leave %d of the budget of %d this program was built with; a program built with a larger budget goes on with this journal",
-				s.name, len(s.told), len(pending), max(p.Budget-len(s.told)-len(pending), 0), p.Budget)
-		}
 		var add []journal.Event
 		if !s.opened {
 			add = append(add, s.opening(p))
 		}
-		for _, t := range pending {
-			if err := s.believe(t); err != nil {
-				return nil, err
-			}
-		}
-		for range *n {
-			x, err := s.suggest()
-			if err != nil {
-				return nil, fmt.Errorf("%w%s", err, pendingNote(s.pending()))
-			}
-			t := &trial{id: s.nextTrialID(), x: x}
-			s.trials = append(s.trials, t)
-			if err := s.believe(t); err != nil {
-				return nil, err
-			}
-			ask := s.event(journal.KindAsk)
-			ask.Trial, ask.X = t.id, x
-			add = append(add, ask)
-			asked = append(asked, pendingTrial{t.id, command.Point{Dims: p.Dims, X: x}})
-		}
-		return add, nil
+		more, trials, err := s.ask(p, *n)
+		asked = trials
+		return append(add, more...), err
 	})
 	if err != nil {
 		printError(stderr, p, err)
@@ -149,6 +127,74 @@ func askCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	}
 	return ExitOK
 }
+
+// ask reserves n trials at the optimiser's next points, each suggested
+// with the pending trials believed (study.believe), and returns the events
+// that record them. It refuses, as a conflict, more trials than the budget
+// leaves.
+func (s *study) ask(p Problem, n int) ([]journal.Event, []pendingTrial, error) {
+	pending := s.pending()
+	if len(s.told)+len(pending)+n > p.Budget {
+		return nil, nil, conflict{fmt.Errorf("study %s: %d trials told and %d pending leave %d of the budget of %d this program was built with; a program built with a larger budget goes on with this journal",
+			s.name, len(s.told), len(pending), max(p.Budget-len(s.told)-len(pending), 0), p.Budget)}
+	}
+	stale, unweighed := s.stale, len(s.unweighed)
+	for _, t := range pending {
+		if err := s.believe(t); err != nil {
+			return nil, nil, err
+		}
+	}
+	var add []journal.Event
+	var asked []pendingTrial
+	for range n {
+		x, err := s.suggest()
+		if err != nil {
+			return nil, nil, conflict{fmt.Errorf("%w%s", err, pendingNote(s.pending()))}
+		}
+		t := &trial{id: s.nextTrialID(), x: x}
+		s.trials = append(s.trials, t)
+		s.byID[t.id] = t
+		s.played[t.id] = true
+		if err := s.believe(t); err != nil {
+			return nil, nil, err
+		}
+		ask := s.event(journal.KindAsk)
+		ask.Trial, ask.X = t.id, x
+		add = append(add, ask)
+		asked = append(asked, pendingTrial{t.id, command.Point{Dims: p.Dims, X: x}})
+	}
+	if replayable(p) && len(s.unweighed) == unweighed {
+		// The beliefs were only a list of pending points, and a Suggest
+		// leaves no trace: without them the session is what a replay of
+		// the journal gives, which a long-lived process (serve) goes on
+		// with instead of replaying the study for its next request.
+		for _, t := range s.pending() {
+			s.session.Release(t.x)
+		}
+		s.stale = stale
+	}
+	return add, asked, nil
+}
+
+// replayable reports whether a session of problem p is left by ask as a
+// replay would leave it, once its beliefs are released: its suggestions
+// depend on its observations alone (the library loop and ask agree on
+// every golden program, codegen's TestAskTellReplay, though ask never
+// calls Suggest between observations when it replays), and Pending only
+// lists a point. A safe optimiser's or a portfolio's rounds move its
+// state, which only a replay plays again.
+func replayable(p Problem) bool { return !p.safe() && !p.CarriesState }
+
+// conflict marks an error that the study's state causes (a budget spent, a
+// trial told otherwise before), not the request's form nor the journal.
+type conflict struct{ error }
+
+func (c conflict) Unwrap() error { return c.error }
+
+// notFound marks an error about a trial the study does not have.
+type notFound struct{ error }
+
+func (n notFound) Unwrap() error { return n.error }
 
 // pendingNote names the pending trials, for a message.
 func pendingNote(pending []*trial) string {
@@ -196,32 +242,17 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(p, flags, "tell", args, stdout, stderr); !ok {
 		return code
 	}
-	told, msg := tellEvent(p, id, values, *sd, *failed, *reason, constraints)
+	told, msg := tellEvent(p, tellInput{id, values, *sd, *failed, *reason, constraints}, flagSyntax)
 	if msg != "" {
 		fmt.Fprintf(stderr, "%s: tell: %s\n", p.Name, msg)
 		return ExitUsage
 	}
 	again := false
 	err := withExistingStudy(p, f, stderr, func(s *study) ([]journal.Event, error) {
-		t := s.byID[id]
-		switch {
-		case t == nil:
-			return nil, fmt.Errorf("study %s has no trial %s", s.name, id)
-		case t.result != nil && sameTell(*t.result, told):
-			again = true
-			return nil, nil
-		case t.result != nil:
-			return nil, fmt.Errorf("study %s: trial %s was already told %s, and this tell says %s; a tell cannot change it",
-				s.name, id, describeResult(*t.result), describeResult(told))
-		}
-		e := s.event(told.Kind)
-		e.Trial, e.Y, e.SD, e.Constraints, e.Objectives, e.Reason = id, told.Y, told.SD, told.Constraints, told.Objectives, told.Reason
-		// Observed now, so that what the optimiser refuses is not recorded.
-		t.result = &e
-		if err := s.observe(p, t, false); err != nil {
-			return nil, err
-		}
-		return []journal.Event{e}, nil
+		var add []journal.Event
+		var err error
+		add, again, err = s.tell(p, told)
+		return add, err
 	})
 	if err != nil {
 		printError(stderr, p, err)
@@ -235,34 +266,92 @@ func tellCommand(p Problem, args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// tellEvent checks tell's arguments and makes the result they record, or
-// says what is wrong with them.
-func tellEvent(p Problem, id string, values []string, sd string, failed bool, reason string, constraints map[string]string) (journal.Event, string) {
-	e := journal.Event{Kind: journal.KindTell, Trial: id}
+// tell records the result told (tellEvent) for its trial and observes it,
+// so that what the optimiser refuses is not recorded; again says the trial
+// was told the same before, which records nothing.
+func (s *study) tell(p Problem, told journal.Event) (add []journal.Event, again bool, err error) {
+	t := s.byID[told.Trial]
 	switch {
-	case id == "":
-		return e, "give the trial's id: tell ID --value Y"
-	case failed && (len(values) > 0 || sd != "" || len(constraints) > 0):
-		return e, "--failed records a failure: give no --value, --sd or --constraint with it"
-	case failed:
-		e.Kind, e.Reason = journal.KindFail, reason
+	case t == nil:
+		return nil, false, notFound{fmt.Errorf("study %s has no trial %s", s.name, told.Trial)}
+	case t.result != nil && sameTell(*t.result, told):
+		return nil, true, nil
+	case t.result != nil:
+		return nil, false, conflict{fmt.Errorf("study %s: trial %s was already told %s, and this tell says %s; a tell cannot change it",
+			s.name, t.id, describeResult(*t.result), describeResult(told))}
+	}
+	e := s.event(told.Kind)
+	e.Trial, e.Y, e.SD, e.Constraints, e.Objectives, e.Reason = t.id, told.Y, told.SD, told.Constraints, told.Objectives, told.Reason
+	t.result = &e
+	// The trial's round was played when it was asked, unless the session
+	// was replayed since: it plays it now, as replays do.
+	replaying := !s.played[t.id]
+	delete(s.played, t.id)
+	if err := s.observe(p, t, replaying); err != nil {
+		return nil, false, err
+	}
+	return []journal.Event{e}, false, nil
+}
+
+// tellInput is what a tell gives, as text: the command's flags or the
+// API's fields.
+type tellInput struct {
+	id          string
+	values      []string // the value, or NAME=V for each objective
+	sd          string
+	failed      bool
+	reason      string
+	constraints map[string]string
+}
+
+// tellSyntax names a tell's inputs in the messages about them: the
+// command line's flags or the JSON API's fields. The forms with %s take a
+// name.
+type tellSyntax struct {
+	id, failed, reason    string
+	value, valueForm      string
+	namedForm, namedValue string
+	sd, sdForm            string
+	constraint, named     string
+}
+
+var (
+	flagSyntax = tellSyntax{id: "tell ID --value Y", failed: "--failed", reason: "--reason",
+		value: "--value", valueForm: "--value Y", namedForm: "--value NAME=V", namedValue: "--value %s=V",
+		sd: "--sd", sdForm: "--sd S", constraint: "--constraint", named: "--constraint %s=V"}
+	jsonSyntax = tellSyntax{id: `{"id": ID, "value": Y}`, failed: `"failed"`, reason: `"reason"`,
+		value: `"value"`, valueForm: `"value": Y`, namedForm: `"value": {"NAME": V, ...}`, namedValue: `"value": {"%s": V}`,
+		sd: `"sd"`, sdForm: `"sd": S`, constraint: `"constraints"`, named: `"constraints": {"%s": V}`}
+)
+
+// tellEvent checks a tell's inputs and makes the result they record, or
+// says what is wrong with them in syntax's words.
+func tellEvent(p Problem, in tellInput, syntax tellSyntax) (journal.Event, string) {
+	e := journal.Event{Kind: journal.KindTell, Trial: in.id}
+	switch {
+	case in.id == "":
+		return e, "give the trial's id: " + syntax.id
+	case in.failed && (len(in.values) > 0 || in.sd != "" || len(in.constraints) > 0):
+		return e, fmt.Sprintf("%s records a failure: give no %s, %s or %s with it", syntax.failed, syntax.value, syntax.sd, syntax.constraint)
+	case in.failed:
+		e.Kind, e.Reason = journal.KindFail, in.reason
 		return e, ""
-	case reason != "":
-		return e, "--reason goes with --failed"
-	case len(values) == 0 && p.several():
-		return e, "give each objective's measured value (--value NAME=V for each) or --failed"
-	case len(values) == 0:
-		return e, "give the measured value (--value Y) or --failed"
+	case in.reason != "":
+		return e, fmt.Sprintf("%s goes with %s", syntax.reason, syntax.failed)
+	case len(in.values) == 0 && p.several():
+		return e, fmt.Sprintf("give each objective's measured value (%s for each) or %s", syntax.namedForm, syntax.failed)
+	case len(in.values) == 0:
+		return e, fmt.Sprintf("give the measured value (%s) or %s", syntax.valueForm, syntax.failed)
 	case p.several():
-		objectives, msg := objectiveValues(p, values)
+		objectives, msg := objectiveValues(p, in.values, syntax)
 		if msg != "" {
 			return e, msg
 		}
 		e.Objectives = objectives
-	case len(values) > 1:
-		return e, "--value is given twice; the problem has one objective"
+	case len(in.values) > 1:
+		return e, fmt.Sprintf("%s is given %d times; the problem has one objective", syntax.value, len(in.values))
 	default:
-		y, msg := finite("--value", values[0])
+		y, msg := finite(syntax.value, in.values[0])
 		if msg == "" {
 			msg = unmodelled(y)
 		}
@@ -272,31 +361,31 @@ func tellEvent(p Problem, id string, values []string, sd string, failed bool, re
 		e.Y = &y
 	}
 	switch {
-	case p.ReportsSD && sd == "":
-		return e, "the observation noise is reported: give the value's noise sd (--sd S)"
-	case !p.ReportsSD && sd != "":
-		return e, "--sd is for a problem whose observation noise is reported; this one's is not"
-	case sd != "":
-		v, msg := finite("--sd", sd)
+	case p.ReportsSD && in.sd == "":
+		return e, fmt.Sprintf("the observation noise is reported: give the value's noise sd (%s)", syntax.sdForm)
+	case !p.ReportsSD && in.sd != "":
+		return e, fmt.Sprintf("%s is for a problem whose observation noise is reported; this one's is not", syntax.sd)
+	case in.sd != "":
+		v, msg := finite(syntax.sd, in.sd)
 		if msg != "" || v < 0 || v > maxModelled {
-			return e, fmt.Sprintf("--sd %s: want a plain number from 0 to %g", sd, maxModelled)
+			return e, fmt.Sprintf("%s %s: want a plain number from 0 to %g", syntax.sd, in.sd, maxModelled)
 		}
 		e.SD = &v
 	}
-	for name := range constraints {
+	for _, name := range slices.Sorted(maps.Keys(in.constraints)) {
 		if !knownConstraint(p, name) {
-			return e, fmt.Sprintf("--constraint %s: the problem has no unknown constraint %s", name, name)
+			return e, fmt.Sprintf("%s %s: the problem has no unknown constraint %s", syntax.constraint, name, name)
 		}
 	}
 	if len(p.Constraints) > 0 {
 		e.Constraints = map[string]float64{}
 	}
 	for _, c := range p.Constraints {
-		text, ok := constraints[c.Name]
+		text, ok := in.constraints[c.Name]
 		if !ok {
-			return e, fmt.Sprintf("give constraint %s's measured value: --constraint %s=V", c.Name, c.Name)
+			return e, fmt.Sprintf("give constraint %s's measured value: "+syntax.named, c.Name, c.Name)
 		}
-		v, msg := finite("--constraint "+c.Name, text)
+		v, msg := finite(syntax.constraint+" "+c.Name, text)
 		if msg == "" {
 			msg = unmodelled(v)
 		}
@@ -329,14 +418,14 @@ func unmodelled(y float64) string {
 // spreadsheet would not write and a typo could produce).
 var plainNumber = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
-// finite parses a flag's number, or says why it is not a finite one.
-func finite(flagName, text string) (float64, string) {
+// finite parses an input's number, or says why it is not a finite one.
+func finite(input, text string) (float64, string) {
 	if !plainNumber.MatchString(text) {
-		return 0, fmt.Sprintf("%s %s: not a finite number (write it in decimal, as 1000, -2.5 or 3e-4)", flagName, text)
+		return 0, fmt.Sprintf("%s %s: not a finite number (write it in decimal, as 1000, -2.5 or 3e-4)", input, text)
 	}
 	v, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Sprintf("%s %s: not a finite number", flagName, text)
+		return 0, fmt.Sprintf("%s %s: not a finite number", input, text)
 	}
 	return v, ""
 }

@@ -123,23 +123,23 @@ func (p Problem) objectiveNames() []string {
 	return names
 }
 
-// objectiveValues reads tell's --value NAME=V of every objective, or says
-// what is wrong with them.
-func objectiveValues(p Problem, values []string) (map[string]float64, string) {
+// objectiveValues reads a tell's NAME=V of every objective, or says in
+// syntax's words what is wrong with them.
+func objectiveValues(p Problem, values []string, syntax tellSyntax) (map[string]float64, string) {
 	names := p.objectiveNames()
 	out := map[string]float64{}
 	for _, text := range values {
 		name, v, ok := strings.Cut(text, "=")
 		switch {
 		case !ok:
-			return nil, fmt.Sprintf("--value %s: this problem has several objectives; give each as --value NAME=V (%s)", text, strings.Join(names, ", "))
+			return nil, fmt.Sprintf("%s %s: this problem has several objectives; give each as %s (%s)", syntax.value, text, syntax.namedForm, strings.Join(names, ", "))
 		case !slices.Contains(names, name):
-			return nil, fmt.Sprintf("--value %s: the problem has no objective %s; its objectives are %s", text, name, strings.Join(names, ", "))
+			return nil, fmt.Sprintf("%s %s: the problem has no objective %s; its objectives are %s", syntax.value, text, name, strings.Join(names, ", "))
 		}
 		if _, twice := out[name]; twice {
-			return nil, fmt.Sprintf("--value %s: objective %s is given twice", text, name)
+			return nil, fmt.Sprintf("%s %s: objective %s is given twice", syntax.value, text, name)
 		}
-		y, msg := finite("--value "+name, v)
+		y, msg := finite(syntax.value+" "+name, v)
 		if msg == "" {
 			msg = unmodelled(y)
 		}
@@ -150,7 +150,7 @@ func objectiveValues(p Problem, values []string) (map[string]float64, string) {
 	}
 	for _, name := range names {
 		if _, ok := out[name]; !ok {
-			return nil, fmt.Sprintf("give objective %s's measured value: --value %s=V", name, name)
+			return nil, fmt.Sprintf("give objective %s's measured value: "+syntax.namedValue, name, name)
 		}
 	}
 	return out, ""

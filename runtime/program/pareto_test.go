@@ -57,7 +57,7 @@ func TestObjectiveValues(t *testing.T) {
 		{[]string{"yield=3", "cost=0x10"}, "--value cost 0x10: not a finite number"},
 		{[]string{"yield=1e200", "cost=1"}, "too large to model"},
 	} {
-		got, msg := objectiveValues(p, tc.values)
+		got, msg := objectiveValues(p, tc.values, flagSyntax)
 		if tc.want == "" && (msg != "" || got["yield"] != 3 || got["cost"] != 2.5) || tc.want != "" && !strings.Contains(msg, tc.want) {
 			t.Errorf("%v: %v %q, want %q", tc.values, got, msg, tc.want)
 		}

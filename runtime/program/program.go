@@ -287,6 +287,8 @@ func Run(ctx context.Context, p Problem, args []string, stdout, stderr io.Writer
 		return statusCommand(p, args[1:], stdout, stderr)
 	case "report":
 		return reportCommand(p, args[1:], stdout, stderr)
+	case "serve":
+		return serveCommand(ctx, p, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "%s: version takes no arguments\n", p.Name)
@@ -313,6 +315,7 @@ func usage(p Problem, w io.Writer) {
        %[1]s tell ID (--value Y [--sd S] [--constraint NAME=V]... | --failed [--reason TEXT]) [--journal J] [--study NAME]
        %[1]s status [--journal J] [--study NAME] [--json]
        %[1]s report [--journal J] [--study NAME] -o FILE
+       %[1]s serve [--journal J] [--study NAME] [--listen HOST:PORT] [--token-file F]
        %[1]s robust-optimum [--grid N | --starts N] [--input-noise-scale R] [--json]
        %[1]s optimum [--json]
        %[1]s version
@@ -326,6 +329,10 @@ func usage(p Problem, w io.Writer) {
   report          write a study's report as one HTML file, which opens offline
                   and prints: status, settings, the problem, convergence,
                   safety and every trial
+  serve           serve a study on the web: a lab page to ask for trials and
+                  tell their results from a browser, and the same as a JSON
+                  API (docs/serve.md); it prints the page's address with the
+                  token every request needs
   robust-optimum  find the best robust value E[f(x + input noise)] of the domain
                   (problems with input noise and an expression objective): a
                   grid search for 1 or 2 components; for more, a multi-start
@@ -396,6 +403,13 @@ Flags of ask, tell, status and report:
                    safety constraints, it leaves the point out until the
                    next value is told
 
+Flags of serve (and --journal, --study as above):
+  --listen A       the address to listen at (default 127.0.0.1:8080; port 0
+                   picks a free one); beyond the loopback it needs
+                   --token-file
+  --token-file F   the token, on F's first line (at least %[9]d letters,
+                   digits, '-', '_', '.' or '~'); default: a random one
+
 Flags of robust-optimum:
   --grid N         1 or 2 components: grid points per dimension before the
                    local refinement (default %[5]d in 1-D, %[6]d in 2-D)
@@ -406,7 +420,7 @@ Flags of robust-optimum:
                    the robust value under the input noise scaled by R
   --json           print {"x": [...], "robust": value, "exhaustive": bool};
                    exhaustive is false when the result is only the best found
-`, p.Name, p.Source, p.Seed, p.Budget, defaultGrid1D, defaultGrid2D, startsPerComponent, refinedStarts)
+`, p.Name, p.Source, p.Seed, p.Budget, defaultGrid1D, defaultGrid2D, startsPerComponent, refinedStarts, minTokenLength)
 }
 
 func version(p Problem, w io.Writer) {

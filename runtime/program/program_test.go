@@ -335,13 +335,13 @@ func TestTellEvent(t *testing.T) {
 		{"1", "0.1", "1e200", "the value 1e+200 is too large to model"},
 		{"1", "0.1", "0b101", "--constraint heat 0b101: not a finite number"},
 	} {
-		_, msg := tellEvent(p, "1", []string{tc.value}, tc.sd, false, "", map[string]string{"heat": tc.heat})
+		_, msg := tellEvent(p, tellInput{id: "1", values: []string{tc.value}, sd: tc.sd, constraints: map[string]string{"heat": tc.heat}}, flagSyntax)
 		if tc.want == "" && msg != "" || !strings.Contains(msg, tc.want) {
 			t.Errorf("tell --value %s --sd %s --constraint heat=%s: %q, want %q", tc.value, tc.sd, tc.heat, msg, tc.want)
 		}
 	}
-	a, _ := tellEvent(p, "1", []string{"1"}, "0.1", false, "", map[string]string{"heat": "2"})
-	b, _ := tellEvent(p, "1", []string{"1"}, "0.2", false, "", map[string]string{"heat": "2"})
+	a, _ := tellEvent(p, tellInput{id: "1", values: []string{"1"}, sd: "0.1", constraints: map[string]string{"heat": "2"}}, flagSyntax)
+	b, _ := tellEvent(p, tellInput{id: "1", values: []string{"1"}, sd: "0.2", constraints: map[string]string{"heat": "2"}}, flagSyntax)
 	if got, want := describeResult(a)+" / "+describeResult(b), "the value 1 with sd 0.1 and constraints heat=2 / the value 1 with sd 0.2 and constraints heat=2"; got != want {
 		t.Errorf("described as %q, want %q", got, want)
 	}

@@ -141,24 +141,8 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	st := newStatus(p, s)
 	page.Status = reportStatus(p, st)
 	values := toldValues(s)
-	if err := drawFront(&page, p, st, values); err != nil {
+	if err := drawProgress(&page, p, st, values); err != nil {
 		return err
-	}
-	if len(values) > 0 {
-		if !p.several() {
-			svg, err := chartSVG(convergenceChart(p, values))
-			if err != nil {
-				return err
-			}
-			page.Convergence = svg
-		}
-		for _, c := range p.Constraints {
-			svg, err := chartSVG(constraintChart(c, values))
-			if err != nil {
-				return err
-			}
-			page.Constraints = append(page.Constraints, svg)
-		}
 	}
 	var safe *safeSet
 	if len(p.Constraints) > 0 {
@@ -197,6 +181,32 @@ func writeReport(w io.Writer, p Problem, journalName string, s *study) error {
 	}
 	page.Columns, page.Trials = trialTable(p, s)
 	return reportTemplate.Execute(w, page)
+}
+
+// drawProgress draws the values told: the convergence (or the hypervolume
+// and the Pareto fronts) and each constraint's values against its limit.
+func drawProgress(page *reportPage, p Problem, st status, values []toldValue) error {
+	if err := drawFront(page, p, st, values); err != nil {
+		return err
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	if !p.several() {
+		svg, err := chartSVG(convergenceChart(p, values))
+		if err != nil {
+			return err
+		}
+		page.Convergence = svg
+	}
+	for _, c := range p.Constraints {
+		svg, err := chartSVG(constraintChart(c, values))
+		if err != nil {
+			return err
+		}
+		page.Constraints = append(page.Constraints, svg)
+	}
+	return nil
 }
 
 // reportSettings are the problem's settings, as rows.

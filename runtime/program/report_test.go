@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bocdev/boc/internal/headless"
 	"github.com/bocdev/boc/runtime/journal"
 )
 
@@ -316,10 +317,7 @@ func TestReportInChromium(t *testing.T) {
 // installs Debian's).
 func chromium(t *testing.T, args ...string) []byte {
 	t.Helper()
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not on PATH: the report is not looked at in a browser (apt-get install chromium)")
-	}
+	browser := chromiumPath(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, browser, append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=" + t.TempDir()}, args...)...)
@@ -329,6 +327,17 @@ func chromium(t *testing.T, args ...string) []byte {
 		t.Fatalf("chromium: %v\n%s", err, errs.Bytes())
 	}
 	return out.Bytes()
+}
+
+// chromiumPath is Chromium's path; it skips the test where Chromium is not
+// installed (.ci/run installs Debian's).
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	browser, ok := headless.Browser()
+	if !ok {
+		t.Skip("chromium is not on PATH: the pages are not looked at in a browser (apt-get install chromium)")
+	}
+	return browser
 }
 
 // TestReportSortsInChromium clicks the head of the trial table's y column

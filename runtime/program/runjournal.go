@@ -91,7 +91,7 @@ func runJournal(ctx context.Context, p Problem, f studyFlags, policy runPolicy, 
 		return ExitFailure
 	}
 	defer store.Close()
-	r := &runner{p: p, store: store, flags: f, policy: policy, budget: budget, worker: newWorkerID(), stderr: stderr}
+	r := &runner{liveStudy: liveStudy{p: p, store: store, name: f.study}, flags: f, policy: policy, budget: budget, worker: newWorkerID(), stderr: stderr}
 	stopped, err := r.run(ctx)
 	for _, w := range store.Warnings() {
 		fmt.Fprintf(stderr, "%s: warning: %s\n", p.Name, w)
@@ -133,16 +133,12 @@ func journalRefusal(p Problem) string {
 
 // runner is one journalled run.
 type runner struct {
-	p      Problem
-	store  journal.Store
+	liveStudy
 	flags  studyFlags
 	policy runPolicy
 	budget int
 	worker string // this run's name in leases
 	stderr io.Writer
-	// s is the study as this run's last transaction left it; nil when the
-	// next one must replay it (see transact).
-	s *study
 	// resumed counts the trials told before this run started.
 	resumed int
 	// started receives the process groups of the evaluations as they
@@ -261,51 +257,6 @@ func (r *runner) run(ctx context.Context) (stopped string, err error) {
 			return stoppedInterrupted, nil
 		}
 	}
-}
-
-// transact runs fn on the study under the journal's lock and records the
-// events it returns. The study is replayed from the journal unless the
-// last transaction's study is still exact: nobody else wrote to it since,
-// and its session is not stale (study.stale).
-func (r *runner) transact(fn func(s *study) ([]journal.Event, error)) error {
-	err := r.store.Transact(func(all []journal.Event) ([]journal.Event, error) {
-		s := r.s
-		if s == nil || s.stale || studyEvents(all, r.flags.study) != s.events {
-			var err error
-			if s, err = replay(r.p, r.flags.study, all); err != nil {
-				return nil, err
-			}
-		}
-		r.s = nil // until the events are recorded
-		var add []journal.Event
-		if !s.opened {
-			add = append(add, s.opening(r.p))
-			s.opened = true
-		}
-		more, err := fn(s)
-		if err != nil {
-			return nil, err
-		}
-		add = append(add, more...)
-		s.events += len(add)
-		r.s = s
-		return add, nil
-	})
-	if err != nil {
-		r.s = nil
-	}
-	return err
-}
-
-// studyEvents counts the events of study name.
-func studyEvents(all []journal.Event, name string) int {
-	n := 0
-	for _, e := range all {
-		if e.Study == name {
-			n++
-		}
-	}
-	return n
 }
 
 // claim leases up to k trials to this run: first the pending trials whose

@@ -149,7 +149,11 @@ func (s *study) ask(p Problem, n int) ([]journal.Event, []pendingTrial, error) {
 	for range n {
 		x, err := s.suggest()
 		if err != nil {
-			return nil, nil, conflict{fmt.Errorf("%w%s", err, pendingNote(s.pending()))}
+			err = fmt.Errorf("%w%s", err, pendingNote(s.pending()))
+			if errors.Is(err, ErrExhausted) {
+				err = conflict{err}
+			}
+			return nil, nil, err
 		}
 		t := &trial{id: s.nextTrialID(), x: x}
 		s.trials = append(s.trials, t)

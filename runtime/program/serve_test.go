@@ -410,3 +410,30 @@ func TestServeMatchesOpenAPI(t *testing.T) {
 		t.Errorf("docs/serve.openapi.json describes\n%v\nthe server serves\n%v", described, served)
 	}
 }
+
+// TestServeCommandRefuses: serve refuses to start beyond the loopback
+// without a token file, and on a study another problem made, saying why.
+func TestServeCommandRefuses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	other := labProblem()
+	other.Identity = "problem other\n"
+	var out, errs bytes.Buffer
+	if code := Run(context.Background(), other, []string{"ask", "--journal", path, "--study", "lab"}, &out, &errs); code != ExitOK {
+		t.Fatal(errs.String())
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--listen", "0.0.0.0:0"}, ExitUsage, "reaches beyond this machine: give the token with --token-file"},
+		{[]string{"--listen", "127.0.0.1:0", "--study", "lab"}, ExitFailure, "study lab was made by another problem"},
+		{[]string{"--listen", "127.0.0.1"}, ExitUsage, "want HOST:PORT"},
+	} {
+		errs.Reset()
+		code := Run(context.Background(), labProblem(), append([]string{"serve", "--journal", path}, tc.args...), &out, &errs)
+		if code != tc.code || !strings.Contains(errs.String(), tc.want) {
+			t.Errorf("serve %v: exit %d, %q; want %d and %q", tc.args, code, errs.String(), tc.code, tc.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,25 +21,45 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestLabOnQuickstart serves the quickstart example's study from its built
-// program and measures it from the lab page in headless Chromium, as a
-// person at a bench would: ask for a trial, read its settings, enter
-// Branin's value there, record it, three times; the page shows the
-// recommendation and the convergence. Then the server is killed with
-// SIGKILL and started again on the journal: nothing told is lost.
-// BOC_LAB_SCREENSHOT=FILE saves the page (docs/serve.md's picture).
-func TestLabOnQuickstart(t *testing.T) {
+// TestLabPages serves examples' studies from their built programs and
+// measures them from the lab page in headless Chromium, as a person at a
+// bench would: ask for a trial, read its settings, enter the measurements
+// there (one value, or each objective's), record them, three times; the
+// page then shows the recommendation (or the Pareto set) and the
+// convergence. Then the server is killed with SIGKILL and started again
+// on the journal: nothing told is lost. BOC_LAB_SCREENSHOT=FILE saves the
+// quickstart's page (docs/serve.md's picture).
+func TestLabPages(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds a program")
+		t.Skip("builds programs")
 	}
 	browser, ok := headless.Browser()
 	if !ok {
 		t.Skip("chromium is not on PATH: the lab page is not used in a browser (apt-get install chromium)")
 	}
+	for _, tc := range []struct {
+		example string
+		measure func(x map[string]float64) map[string]float64 // the form's fields by name
+		shows   string                                        // a condition on the page at the end
+	}{
+		{"quickstart.bo", func(x map[string]float64) map[string]float64 {
+			return map[string]float64{"value": branin(x["x1"], x["x2"])}
+		}, `document.getElementById("recommendation").textContent.includes("posterior mean")`},
+		{"branincurrin.bo", func(x map[string]float64) map[string]float64 {
+			return map[string]float64{"objective:branin": branin(15*x["x"]-5, 15*x["y"]), "objective:currin": x["x"] + x["y"]}
+		}, `document.querySelector("#recommendation table.pareto tr td") != null`},
+	} {
+		t.Run(tc.example, func(t *testing.T) {
+			labPage(t, browser, tc.example, tc.measure, tc.shows)
+		})
+	}
+}
+
+func labPage(t *testing.T, browser, example string, measure func(map[string]float64) map[string]float64, shows string) {
 	dir := t.TempDir()
-	bin, journal, tokenFile := filepath.Join(dir, "quickstart"), filepath.Join(dir, "j"), filepath.Join(dir, "token")
+	bin, journal, tokenFile := filepath.Join(dir, "lab"), filepath.Join(dir, "j"), filepath.Join(dir, "token")
 	var stdout, stderr bytes.Buffer
-	if code := cli.Run([]string{"build", "-o", bin, "quickstart.bo"}, nil, &stdout, &stderr); code != 0 {
+	if code := cli.Run([]string{"build", "-o", bin, example}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("boc build: %s", stderr.String())
 	}
 	if err := os.WriteFile(tokenFile, []byte("bench-token-for-the-test\n"), 0o600); err != nil {
@@ -64,25 +85,28 @@ func TestLabOnQuickstart(t *testing.T) {
 		trial := func(field string) chromedp.CSS {
 			return chromedp.CSS(fmt.Sprintf(`form[data-trial="%d"] %s`, i, field))
 		}
-		do("asking for a trial", chromedp.Click(chromedp.CSS(`#ask button`)), chromedp.WaitVisible(trial(`input[name=value]`)))
+		do("asking for a trial", chromedp.Click(chromedp.CSS(`#ask button`)), chromedp.WaitVisible(trial(`button[type=submit]`)))
 		settings, err := chromedp.Run(ctx, chromedp.Text(trial(`table`)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var x1, x2 float64
-		if _, err := fmt.Sscanf(settings, "x1\t%g\nx2\t%g", &x1, &x2); err != nil {
-			t.Fatalf("the trial's settings %q: %v", settings, err)
+		x := map[string]float64{}
+		for _, row := range strings.Split(settings, "\n") {
+			name, value, _ := strings.Cut(row, "\t")
+			if x[name], err = strconv.ParseFloat(value, 64); err != nil {
+				t.Fatalf("the trial's settings %q: %v", settings, err)
+			}
 		}
-		do("recording Branin's value",
-			chromedp.SendKeys(trial(`input[name=value]`), fmt.Sprint(branin(x1, x2))),
-			chromedp.Click(trial(`button[type=submit]`)),
-			chromedp.WaitNotPresent(trial("")))
+		for field, v := range measure(x) {
+			do("entering "+field, chromedp.SendKeys(trial(`input[name="`+field+`"]`), fmt.Sprint(v)))
+		}
+		do("recording the measurements", chromedp.Click(trial(`button[type=submit]`)), chromedp.WaitNotPresent(trial("")))
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("summary").textContent == "3 of 30 evaluations, 0 pending" &&
-		document.getElementById("recommendation").textContent.includes("posterior mean") && document.querySelector("#charts svg") != null`)); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("summary").textContent.startsWith("3 of ") &&
+		document.getElementById("summary").textContent.endsWith(" evaluations, 0 pending") && document.querySelector("#charts svg") != null && `+shows)); err != nil {
 		t.Fatalf("the page after three values: %v", err)
 	}
-	if file := os.Getenv("BOC_LAB_SCREENSHOT"); file != "" {
+	if file := os.Getenv("BOC_LAB_SCREENSHOT"); file != "" && example == "quickstart.bo" {
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err == nil {
 			err = os.WriteFile(file, shot, 0o644)

@@ -56,7 +56,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{checkCommand, fmtCommand, genCommand, diffCommand, buildCommand, runCommand, studyCommand, listPluginsCommand, versionCommand, helpCommand}
+	commands = []*command{checkCommand, fmtCommand, genCommand, diffCommand, buildCommand, runCommand, studyCommand, listPluginsCommand, lspCommand, versionCommand, helpCommand}
 }
 
 func lookupCommand(name string) *command {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/bocdev/boc/dsl"
 	"github.com/bocdev/boc/stdlib/registry"
@@ -88,49 +87,8 @@ func writeListing(w io.Writer, plugins []*registry.Plugin) {
 			}
 			fmt.Fprintf(w, "%s:\n", p.Kind)
 		}
-		writePlugin(w, p)
+		p.Describe(w)
 	}
-}
-
-// writePlugin prints one plugin: its name and doc, then one aligned line per
-// parameter.
-func writePlugin(w io.Writer, p *registry.Plugin) {
-	planned := ""
-	if !p.Built() {
-		planned = " (planned)"
-	}
-	fmt.Fprintf(w, "  %s%s  %s\n", p.Name, planned, p.Doc)
-	if len(p.Params) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	for _, prm := range p.Params {
-		def := "required"
-		if prm.Default.IsSet() {
-			def = "default " + prm.Default.String()
-		}
-		rng := ""
-		if prm.Range != nil {
-			rng = "in " + prm.Range.String()
-		}
-		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\t%s\t%s\n", prm.Name, prm.TypeString(), def, rng, strings.Join(paramTraits(prm), ", "), prm.Doc)
-	}
-	tw.Flush()
-}
-
-// paramTraits names what a parameter accepts beyond a plain value.
-func paramTraits(prm registry.Param) []string {
-	var traits []string
-	if prm.Learnable {
-		traits = append(traits, "learnable")
-	}
-	if prm.DomainDependent {
-		traits = append(traits, "domain-dependent")
-	}
-	if prm.Variadic {
-		traits = append(traits, "variadic")
-	}
-	return traits
 }
 
 type pluginJSON struct {

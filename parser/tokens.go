@@ -42,3 +42,10 @@ func Tokens(src []byte) []Token {
 
 // IsKeyword reports whether s is a reserved word of the language.
 func IsKeyword(s string) bool { return slices.Contains(keywords, s) }
+
+// Keywords returns the reserved words, for editors (boc lsp).
+func Keywords() []string { return slices.Clone(keywords) }
+
+// StatementKeywords returns the words a statement starts with, in the order
+// LANGUAGE.md lists the statements.
+func StatementKeywords() []string { return slices.Clone(statementKeywords) }

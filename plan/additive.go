@@ -39,7 +39,9 @@ const additiveInteractionLo = 0.001
 // otherwise; the plan decides it, as it does the mixture over choices. A
 // learned interaction without bounds is learned in [additiveInteractionLo,
 // 1]. A model over input distributions, whose kernel sums run on
-// runtime/kernel.Block, has only the kernel over all components.
+// runtime/kernel.Block, has only the kernel over all components. A kernel
+// that averages over components and learns also makes the plan learn a
+// residual variance (noise).
 func (b *builder) additive() {
 	k := b.o.Model.Kernel
 	if k == nil {
@@ -55,6 +57,7 @@ func (b *builder) additive() {
 				WithHint("leave groups out"))
 			return
 		}
+		b.additiveLearns = b.additiveLearns || learned
 		a := c.Arg("interaction")
 		if a == nil {
 			return

@@ -52,3 +52,38 @@ func TestAdditiveByDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestAdditiveResidual: a kernel over components that learns makes the
+// plan learn a residual variance when the file says nothing of the
+// observation noise, and the acquisition stays the exact objective's
+// default; a fixed kernel, a kernel over all components, or noise the file
+// declares leave the noise as they would.
+func TestAdditiveResidual(t *testing.T) {
+	const numbers = "problem p\ndomain {\n    x[3] in [0, 1]\n}\nobjective minimize x[0] + x[1]^2\nbudget 10\n"
+	for _, c := range []struct {
+		name, lines string
+		implied     string // the plan's reason; "-": no noise learned; "": learned as asked
+	}{
+		{"learning", `model gp(kernel = matern52(groups = "components"))`, "for what the additive kernel leaves out"},
+		{"fixed hyperparameters", `model gp(kernel = se(lengthscale = 0.3, variance = 1, groups = "components"))`, "-"},
+		{"over all components", `model gp(kernel = matern52)`, "-"},
+		{"noise declared", "observation noise ~ normal(0, 0.1)\n" + `model gp(kernel = matern52(groups = "components"))`, "-"},
+		{"noise learned", "observation noise learn\n" + `model gp(kernel = matern52(groups = "components"))` + "\nacquisition ei", ""},
+	} {
+		u := driver.Compile("p.bo", []byte(numbers+c.lines+"\n"), driver.Options{})
+		if !u.OK() {
+			t.Errorf("%s: %v", c.name, u.Diagnostics)
+			continue
+		}
+		implied := "-"
+		if n := u.Plan.Noise; n != nil {
+			implied = n.Implied
+		}
+		if implied != c.implied {
+			t.Errorf("%s: noise %q, want %q", c.name, implied, c.implied)
+		}
+		if acq := u.Program.Acquisition; c.implied != "-" && (acq == nil || acq.Plugin != "acquisition.ei") {
+			t.Errorf("%s: acquisition %v, want ei", c.name, acq)
+		}
+	}
+}

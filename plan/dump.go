@@ -57,8 +57,8 @@ func Fprint(w io.Writer, o *Optimizer) {
 	switch n := o.Noise; {
 	case n == nil:
 		fmt.Fprintln(w, "noise variance not learned")
-	case n.Implied:
-		fmt.Fprintf(w, "noise variance learned in [%g, %g] from %g, for the input noise\n", n.Lo, n.Hi, n.Init)
+	case n.Implied != "":
+		fmt.Fprintf(w, "noise variance learned in [%g, %g] from %g, %s\n", n.Lo, n.Hi, n.Init, n.Implied)
 	default:
 		fmt.Fprintf(w, "noise variance learned in [%g, %g] from %g\n", n.Lo, n.Hi, n.Init)
 	}

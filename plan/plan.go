@@ -98,6 +98,9 @@ func (o *Optimizer) NumFit() int {
 type builder struct {
 	o     *Optimizer
 	diags dsl.Diagnostics
+	// additiveLearns says a kernel of the model averages over components
+	// and learns its hyperparameters (additive), which noise then follows.
+	additiveLearns bool
 }
 
 func (b *builder) report(d dsl.Diagnostic) { b.diags = append(b.diags, d) }

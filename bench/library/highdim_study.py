@@ -25,7 +25,9 @@ Methods:
                            of the region's neighbourhood
                  additive  an additive kernel (matern52(groups = "components"):
                            one Matern-5/2 kernel per component, averaged,
-                           against the joint one by a learned interaction)
+                           against the joint one by a learned interaction;
+                           since 2026-11-28 it brings the nugget's residual
+                           variance with it, the acquisition staying ei)
                  additive0 the same, additive alone (interaction = 0)
                  additiveloL the same, the interaction learned in [L, 1]
                  sweepsN   N coordinate sweeps after the search (S(sweeps = N))

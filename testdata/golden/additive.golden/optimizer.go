@@ -277,15 +277,15 @@ func kernelGradHyper(h *hyperparameters, a, b *[Dim]float64, g *hyperparameters)
 }
 
 // numFit is the number of values a refit learns: the kernel's hyperparameters
-// (the observation noise is not learned).
-const numFit = 10
+// and, last, the observation-noise variance in standardised units.
+const numFit = 11
 
 // The refits start from fitStart and stay within [fitLower, fitUpper], for
-// matern52's lengthscale for x[0]; matern52's lengthscale for x[1]; matern52's lengthscale for x[2]; matern52's lengthscale for x[3]; matern52's lengthscale for x[4]; matern52's lengthscale for x[5]; matern52's lengthscale for x[6]; matern52's lengthscale for x[7]; matern52's variance; matern52's interaction.
+// matern52's lengthscale for x[0]; matern52's lengthscale for x[1]; matern52's lengthscale for x[2]; matern52's lengthscale for x[3]; matern52's lengthscale for x[4]; matern52's lengthscale for x[5]; matern52's lengthscale for x[6]; matern52's lengthscale for x[7]; matern52's variance; matern52's interaction; the observation-noise variance (standardised units).
 var (
-	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 0.03162277660168379}
-	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05, 0.001}
-	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 1.0}
+	fitStart = [numFit]float64{0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 0.31622776601683794, 1.0, 0.03162277660168379, 0.001}
+	fitLower = [numFit]float64{0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.05, 0.001, 1e-06}
+	fitUpper = [numFit]float64{10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 1.0, 1.0}
 )
 
 // acquisition is the score of ei(xi = 0, incumbent = "observed") at a candidate with posterior mean
@@ -303,11 +303,6 @@ func acquisition(mean, sd, best float64) float64 {
 func acquisitionValue(score float64) float64 {
 	return math.Exp(score)
 }
-
-// nuggetFraction is the noise variance, as a fraction of the variance of the
-// observed values, given to the model of this noise-free objective so that its
-// kernel matrix stays well conditioned whatever the objective's units.
-const nuggetFraction = 1e-08
 
 // Errors Suggest and Observe return.
 var (
@@ -345,13 +340,12 @@ type Optimizer struct {
 	fitZ     [Budget]float64 // standardised observations, for refits
 	fitNoise [Budget]float64 // their fixed noise variances, standardised
 	fitted   int             // observations at the last refit
+	noiseVar float64         // the learned noise variance, standardised units
 
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn  func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
-	sdGradFn           func(int, []float64, []float64) float64
-	acquisitionBatchFn search.BatchValue // the raw candidates' scores (search.BatchValue)
-	sdBatchFn          search.BatchValue
-	workers            []searchWorker // one per goroutine of the search
+	acquisitionBatchFn search.BatchValue                       // the raw candidates' scores (search.BatchValue)
+	workers            []searchWorker                          // one per goroutine of the search
 
 	region       *search.TrustRegion // the box the search is confined to
 	boxLo, boxHi [Dim]float64        // its corners at the last search
@@ -372,11 +366,10 @@ func New(seed uint64) *Optimizer {
 	}
 	o.theta = fitStart
 	copy(o.hyper[:], o.theta[:])
-	o.fitter = fit.New(Budget, numHyper, false, o.fillKernel)
+	o.fitter = fit.New(Budget, numHyper, true, o.fillKernel)
+	o.noiseVar = o.theta[numHyper]
 	o.acquisitionGradFn = o.acquisitionGradAt
-	o.sdGradFn = o.sdGradAt
 	o.acquisitionBatchFn = o.acquisitionBatchAt
-	o.sdBatchFn = o.sdBatchAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	o.region = search.NewTrustRegion(0.8, 0.0078125, 1.6, 3, 8)
 	if err := o.makeDesign(); err != nil {
@@ -405,11 +398,9 @@ func (o *Optimizer) makeDesign() error {
 // Suggest returns the next point to evaluate. While fewer than designSize points
 // have been observed, that is design point number Evaluations(); afterwards it is
 // the maximiser of the acquisition found by the search.
-// Suggest never returns an evaluated point silently: when the design point or the
-// acquisition's maximiser was evaluated before, it returns the point where the
-// model is least certain instead, or, if that too was evaluated, the point
-// farthest from the evaluated ones; if even that was, which happens only once every
-// point of a small integer domain has been, it returns it with ErrExhausted.
+// The observations are noisy, so evaluating a point again is informative: the
+// acquisition's maximiser is returned even when it was evaluated before (a
+// replicate); only a design point evaluated before is skipped.
 // Without an Observe or a Pending in between, Suggest returns the same design point
 // again, or searches again.
 // Pending points count towards the design (the next design point is number
@@ -458,27 +449,18 @@ func (o *Optimizer) suggest() (Point, error) {
 	}
 	o.lastAcquisition, o.searched = acquisitionValue(value), true
 	x := fromUnit(&o.candidate)
-	if !o.evaluated(&x) {
+	if o.pendingIndex(&x) < 0 {
 		return x, nil
 	}
-	// The acquisition's maximiser was evaluated already: explore where the model is
-	// least certain instead.
-	if _, err := o.search.MaximizeBatch(o.sdGradFn, o.sdBatchFn, nil, streamSeed(o.seed, uint64(n), 1), o.candidate[:]); err != nil {
-		return Point{}, fmt.Errorf("additive: exploration search: %w", err)
-	}
-	x = fromUnit(&o.candidate)
-	if !o.evaluated(&x) {
-		return x, nil
-	}
-	// The model is as certain there as anywhere the search looked (a constant
-	// objective, say): take the point farthest from the evaluated and pending ones.
+	// The acquisition's maximiser is being evaluated (a replicate of an evaluated
+	// point is not): take the point farthest from the evaluated and pending ones.
 	if err := search.Farthest(n, Dim, func(i, j int) float64 {
 		return o.units[i][j]
 	}, nil, streamSeed(o.seed, uint64(n), 2), o.candidate[:]); err != nil {
 		return Point{}, fmt.Errorf("additive: exploration search: %w", err)
 	}
 	x = fromUnit(&o.candidate)
-	if o.evaluated(&x) {
+	if o.pendingIndex(&x) >= 0 {
 		return x, ErrExhausted
 	}
 	return x, nil
@@ -575,7 +557,7 @@ func (o *Optimizer) fantasise() error {
 		for i := range n {
 			o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 		}
-		if err := o.model.AddFantasy(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.nugget(y)); err != nil {
+		if err := o.model.AddFantasy(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.noiseVar*o.model.Scale()*o.model.Scale()); err != nil {
 			return fmt.Errorf("additive: fantasising pending point %v: %w", x, err)
 		}
 		o.points[n], o.units[n] = x, u
@@ -617,15 +599,6 @@ func (o *Optimizer) acquisitionBatchAt(worker int, us, values []float64) {
 	for j := range values {
 		mean, sd := w.means[j], math.Sqrt(w.variances[j])
 		values[j] = acquisition(mean, sd, o.best)
-	}
-}
-
-// sdBatchAt writes the posterior standard deviation at each row of us to values.
-func (o *Optimizer) sdBatchAt(worker int, us, values []float64) {
-	w := &o.workers[worker]
-	o.posteriorBatch(w, us, len(values))
-	for j := range values {
-		values[j] = math.Sqrt(w.variances[j])
 	}
 }
 
@@ -680,20 +653,6 @@ func (o *Optimizer) acquisitionGradAt(worker int, u, grad []float64) float64 {
 	return score
 }
 
-// sdGradAt is the posterior standard deviation at unit coordinates u and, unless
-// grad is nil, writes its gradient to grad; worker names the calling goroutine.
-func (o *Optimizer) sdGradAt(worker int, u, grad []float64) float64 {
-	w := &o.workers[worker]
-	_, sd := o.posteriorGrad(w, u)
-	for j := range grad {
-		grad[j] = 0.0
-		if sd > 0 {
-			grad[j] = w.dvar[j] / (2 * sd)
-		}
-	}
-	return sd
-}
-
 // Observe records the objective's value y at x, in the objective's units and sign.
 // It rejects values that are not finite, points outside the domain and integer
 // components that are not whole numbers, and returns ErrFull after Budget
@@ -718,7 +677,7 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 	for i := range n {
 		o.kvec[i] = kernel(&o.hyper, &u, &o.units[i])
 	}
-	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.nugget(y)); err != nil {
+	if err := o.model.Add(o.kvec[:n], kernel(&o.hyper, &u, &u), y, o.noiseVar*o.model.Scale()*o.model.Scale()); err != nil {
 		return fmt.Errorf("additive: observing %v: %w", x, err)
 	}
 	o.points[n], o.units[n] = x, u
@@ -731,26 +690,6 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		return fmt.Errorf("additive: refitting the hyperparameters after observing %v: %w", x, err)
 	}
 	return nil
-}
-
-// nugget returns the noise variance to observe y with: nuggetFraction of the
-// variance of the values observed so far, y included.
-func (o *Optimizer) nugget(y float64) float64 {
-	n := o.model.Len()
-	mean := y
-	for i := range n {
-		mean += o.model.Y(i)
-	}
-	mean /= float64(n + 1)
-	ss := (y - mean) * (y - mean)
-	for i := range n {
-		d := o.model.Y(i) - mean
-		ss += d * d
-	}
-	if ss == 0 {
-		return nuggetFraction
-	}
-	return nuggetFraction * ss / float64(n+1)
 }
 
 // refitIfDue relearns the hyperparameters by maximising the marginal likelihood,
@@ -780,7 +719,7 @@ func (o *Optimizer) refitIfDue() error {
 	}
 	for i := range n {
 		o.fitZ[i] = (o.model.Y(i) - mean) / scale
-		o.fitNoise[i] = o.model.Noise(i) / (scale * scale)
+		o.fitNoise[i] = 0.0
 	}
 	o.fitted = n
 	previous := o.theta
@@ -788,11 +727,13 @@ func (o *Optimizer) refitIfDue() error {
 		return nil
 	}
 	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
 	if o.rebuild(scale) == nil {
 		return nil
 	}
 	o.theta = previous
 	copy(o.hyper[:], o.theta[:numHyper])
+	o.noiseVar = o.theta[numHyper]
 	return o.rebuild(scale)
 }
 
@@ -805,6 +746,7 @@ func (o *Optimizer) rebuild(scale float64) error {
 		for j := range row {
 			row[j] = kernel(&o.hyper, &o.units[i], &o.units[j])
 		}
+		o.model.SetNoise(i, o.noiseVar*scale*scale)
 	}
 	return o.model.Refactor()
 }

@@ -16,9 +16,8 @@ import (
 // at the start of a line the statement keywords, and elsewhere the domain
 // variables, lets, choices' levels, functions and benchmarks.
 func complete(d *document, u *unit, pos protocol.Position) *protocol.CompletionList {
-	off := d.offset(pos)
-	_, start := d.wordAt(off)
-	before := d.text[d.lines[pos.Line]:start]
+	_, start := d.wordAt(d.offset(pos))
+	before := d.text[d.lines[d.position(start).Line]:start]
 	var items []protocol.CompletionItem
 	switch {
 	case strings.TrimSpace(before) == "" && !inBlock(d, start):

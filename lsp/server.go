@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 
@@ -65,8 +66,19 @@ func newServer(conn jsonrpc2.Conn) *server {
 
 // handle answers one request or notification. Requests get an answer at
 // once: the checks run on goroutines of their own (checker), so that a
-// slow one (loading a Go package) never holds up typing.
-func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+// slow one (loading a Go package) never holds up typing. An error returned
+// here ends the session (jsonrpc2 fails the stream), so only a failure to
+// write an answer is returned: a request's own error is its answer, and a
+// notification that cannot be read is dropped (it has no answer to carry
+// an error).
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+	defer func() {
+		// A bug in one answer must not end the editor's session: the
+		// request fails with the bug's message instead.
+		if r := recover(); r != nil {
+			err = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("boc lsp: %s failed: %v", req.Method(), r)))
+		}
+	}()
 	params := req.Params()
 	switch req.Method() {
 	case protocol.MethodInitialize:
@@ -83,24 +95,21 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	case protocol.MethodTextDocumentDidOpen:
 		var p protocol.DidOpenTextDocumentParams
-		if err := decode(params, &p); err != nil {
-			return err
+		if decode(params, &p) == nil {
+			s.open(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 		}
-		s.open(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 		return nil
 	case protocol.MethodTextDocumentDidChange:
 		var p protocol.DidChangeTextDocumentParams
-		if err := decode(params, &p); err != nil {
-			return err
+		if decode(params, &p) == nil {
+			s.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
 		}
-		s.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
 		return nil
 	case protocol.MethodTextDocumentDidClose:
 		var p protocol.DidCloseTextDocumentParams
-		if err := decode(params, &p); err != nil {
-			return err
+		if decode(params, &p) == nil {
+			s.close(ctx, p.TextDocument.URI)
 		}
-		s.close(ctx, p.TextDocument.URI)
 		return nil
 	case protocol.MethodTextDocumentDidSave:
 		return nil
@@ -179,7 +188,7 @@ func initializeResult() *protocol.InitializeResult {
 				Change:    protocol.TextDocumentSyncKindFull,
 			},
 			HoverProvider:              true,
-			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{" ", "(", ",", "=", "~"}},
+			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"(", ",", "=", "~"}},
 			DocumentFormattingProvider: true,
 			DefinitionProvider:         true,
 			ReferencesProvider:         true,

@@ -540,3 +540,33 @@ type pipe struct {
 	io.Reader
 	io.WriteCloser
 }
+
+// TestPositionsBeyondTheText: requests at positions past the end of the
+// text (an editor a keystroke ahead) answer without failing.
+func TestPositionsBeyondTheText(t *testing.T) {
+	e := startEditor(t)
+	u := e.open(filepath.Join(t.TempDir(), "q.bo"), quickstart)
+	e.diagnostics(u)
+	far := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 999, Character: 999}}
+	var list protocol.CompletionList
+	e.call(protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: far}, &list)
+	var h *protocol.Hover
+	e.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: far}, &h)
+	var defs []protocol.Location
+	e.call(protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: far}, &defs)
+	if len(list.Items) == 0 || h != nil || len(defs) != 0 {
+		t.Errorf("beyond the text: %d items, hover %v, definitions %v", len(list.Items), h, defs)
+	}
+}
+
+// TestBadNotificationsKeepTheSession: a notification whose parameters
+// cannot be read is dropped, and the session goes on.
+func TestBadNotificationsKeepTheSession(t *testing.T) {
+	e := startEditor(t)
+	e.notify(protocol.MethodTextDocumentDidOpen, map[string]any{"textDocument": 42})
+	e.notify(protocol.MethodTextDocumentDidChange, "not an object")
+	u := e.open(filepath.Join(t.TempDir(), "q.bo"), quickstart)
+	if d := e.diagnostics(u); len(d) != 0 {
+		t.Errorf("after bad notifications: %v", shown(d))
+	}
+}

@@ -72,7 +72,7 @@ func (d *document) offset(p protocol.Position) int {
 		if units >= int(p.Character) {
 			return start + i
 		}
-		units += len(utf16.Encode([]rune{r}))
+		units += utf16.RuneLen(r)
 	}
 	return start + len(text)
 }
@@ -121,7 +121,7 @@ func isNameByte(b byte) bool {
 func utf16Len(s string) int {
 	n := 0
 	for _, r := range s {
-		n += len(utf16.Encode([]rune{r}))
+		n += utf16.RuneLen(r)
 	}
 	return n
 }

@@ -175,16 +175,22 @@ func (g *generator) planSearch() {
 	if h, ok := callHook[registry.AcquisitionHooks](g, p.Acquisition); ok {
 		g.planAcquisition(h.Code)
 	}
-	if h, ok := callHook[registry.SearchEmit](g, p.Search); ok {
-		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D, Levels: g.levelCounts(p.D)}
-		g.search = h(sg)
-		g.checkArgs(&sg.Args)
-	}
+	g.planSearchHook()
 	g.planUnscented()
 	if p.Init.Call != nil {
 		if h, ok := callHook[registry.InitEmit](g, p.Init.Call); ok {
 			g.initEmit = h
 		}
+	}
+}
+
+// planSearchHook resolves the search's hook.
+func (g *generator) planSearchHook() {
+	p := g.p
+	if h, ok := callHook[registry.SearchEmit](g, p.Search); ok {
+		sg := &registry.SearchGen{Args: registry.Args{Call: p.Search}, D: p.D, Levels: g.levelCounts(p.D)}
+		g.search = h(sg)
+		g.checkArgs(&sg.Args)
 	}
 }
 

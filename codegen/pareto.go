@@ -30,10 +30,13 @@ func (g *generator) several() bool { return len(g.o.Objectives) > 0 }
 // planSeveral resolves the initial design's hook; the search's arguments
 // are read where they are emitted.
 func (g *generator) planSeveral() {
-	if c := g.p.Init.Call; c != nil && g.o.Safety == nil { // a safe exploration starts from its seeds
-		if h, ok := callHook[registry.InitEmit](g, c); ok {
-			g.initEmit = h
+	if g.o.Safety == nil { // a safe exploration starts from its seeds and searches its decision set
+		if c := g.p.Init.Call; c != nil {
+			if h, ok := callHook[registry.InitEmit](g, c); ok {
+				g.initEmit = h
+			}
 		}
+		g.planSearchHook()
 	}
 	if g.o.Acquisition.Pareto == nil {
 		g.internal(g.p.Acquisition.Span, "acquisition %s of several objectives has no Pareto spec", g.p.Acquisition.Plugin)
@@ -213,16 +216,16 @@ func (g *generator) recordMeasured() jen.Code {
 }
 
 // searchConfig is the fields of runtime/multi's Config of the search: the
-// initial design's units, the L-BFGS search's size, the known constraints,
-// the integer components and the categorical ones' levels.
+// initial design's units, the search plugin's L-BFGS search and trust
+// region, the known constraints and the integer components.
 func (g *generator) searchConfig() []kv {
-	search := &registry.Args{Call: g.p.Search}
 	cfg := []kv{
 		{"Design", jen.Id("units")},
-		{"Raw", jen.Lit(search.Int("raw"))},
-		{"Restarts", jen.Lit(search.Int("restarts"))},
+		{"Search", g.search.New},
 	}
-	g.checkArgs(search)
+	if g.search.Region != nil {
+		cfg = append(cfg, kv{"Region", g.search.Region})
+	}
 	unit := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(unitArray())).Call(jen.Id("u")) }
 	if len(g.known) > 0 {
 		cfg = append(cfg, kv{"Feasible", jen.Func().Params(jen.Id("u").Index().Float64()).Bool().Block(
@@ -231,9 +234,6 @@ func (g *generator) searchConfig() []kv {
 	if g.hasInteger() {
 		cfg = append(cfg, kv{"Integer", whole(jen.Id("Integer"))},
 			kv{"Snap", jen.Func().Params(jen.Id("u").Index().Float64()).Block(jen.Id("snap").Call(unit()))})
-	}
-	if levels := g.levelCounts(g.p.D); levels != nil {
-		cfg = append(cfg, kv{"Levels", jen.Index().Int().Values(intLits(levels)...)})
 	}
 	return cfg
 }

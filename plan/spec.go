@@ -237,15 +237,12 @@ func (o *Optimizer) Runtime() []string {
 	p := o.Program
 	calls := []*ir.Call{p.Model, p.Acquisition}
 	switch {
-	case len(o.Objectives) > 0: // runtime/multi models and searches
-		calls = []*ir.Call{p.Acquisition, p.Init.Call}
+	case len(o.Objectives) > 0: // runtime/multi models, and searches with the search's code
+		calls = []*ir.Call{p.Acquisition, p.Init.Call, p.Search}
 		set[runtime+"pareto"] = true // its Method
-		switch {
-		case o.Safety != nil:
+		if o.Safety != nil {
 			set[runtime+"safe"] = true
-			calls = calls[:1] // the explorer starts from the seeds
-		case slices.ContainsFunc(p.Constraints, func(c *ir.Constraint) bool { return c.Known }):
-			set[runtime+"search"] = true // the known constraints' ErrNoFeasible
+			calls = calls[:1] // the explorer starts from the seeds and searches its decision set
 		}
 	case o.Safety == nil: // a safe acquisition has no search and no initial design
 		calls = append(calls, p.Search, p.Init.Call)

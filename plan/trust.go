@@ -34,8 +34,10 @@ func (o *Optimizer) noBox() string {
 // trustRegion refuses a trust-region search where it is not built: where
 // the optimiser does not search the domain box (a safe acquisition's
 // decision set, candidates), where a box says nothing of some components
-// (categorical ones), and where the observations reach the optimiser
-// another way (several objectives, a model over input distributions).
+// (categorical ones), where the observations reach the optimiser another
+// way (a model over input distributions), and beyond 3 objectives, whose
+// hypervolume (which tells the region of several objectives its successes,
+// runtime/multi) is not computed without allocating.
 func (b *builder) trustRegion() {
 	p := b.o.Program
 	if p.Search == nil {
@@ -50,8 +52,8 @@ func (b *builder) trustRegion() {
 	case where != "":
 	case slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical):
 		where = "over a domain with categorical dimensions"
-	case len(b.o.Objectives) > 0:
-		where = "with several objectives"
+	case len(b.o.Objectives) > 3:
+		where = "with more than 3 objectives"
 	case b.o.InputModel():
 		where = "with a model over input distributions"
 	default:

@@ -5,7 +5,7 @@
 // suggestion maximises runtime/pareto's Acquirer (the expected hypervolume
 // improvement, or ParEGO's scalarisation) by runtime/search's multi-start
 // L-BFGS-B, with the points being evaluated believed at their posterior
-// means; beside unknown safety constraints (Config.Safety) runtime/safe's
+// means, over the whole cube or within a trust region (Config.Region); beside unknown safety constraints (Config.Safety) runtime/safe's
 // Explorer chooses instead, among the points it certifies, by the same
 // score. The result is the Pareto set: the evaluated points that meet the
 // requirements and whose objectives' posterior means no other such point
@@ -50,10 +50,14 @@ type Config struct {
 	// Design holds the initial design's points in unit coordinates,
 	// row-major, suggested in order before any search.
 	Design []float64
-	// Raw and Restarts configure the search (search.NewMixedLBFGS), and
-	// Levels its categorical components (nil for none).
-	Raw, Restarts int
-	Levels        []int
+	// Search maximises the acquisition over the cube: search.NewLBFGS's or
+	// NewMixedLBFGS's over Dim components, with its sweeps; nil with
+	// Safety.
+	Search *search.LBFGS
+	// Region, when not nil, confines the search to a trust region (TuRBO's,
+	// search.TrustRegion; see Optimizer.Observe for what it is told);
+	// nil searches the whole cube. Up to 3 objectives, without Safety.
+	Region *search.TrustRegion
 	// Feasible reports whether a unit point meets the known constraints;
 	// nil when there are none. It is called from several goroutines.
 	Feasible func(u []float64) bool
@@ -68,7 +72,7 @@ type Config struct {
 	// the seeds, it plays the certified point where the acquisition's score
 	// is largest (the score stands for the objective's posterior mean, its
 	// sd 0). New sets its Pending and Seed and refuses a Design (the
-	// explorer starts from its seeds); Raw, Restarts, Feasible, Integer and
+	// explorer starts from its seeds) and a Search; Feasible, Integer and
 	// Snap are not used (the decision set is the explorer's).
 	Safety *safe.Config
 }
@@ -104,6 +108,11 @@ type Optimizer struct {
 	at       []int     // Front's scratch: the evaluated point of each vector
 	flags    []bool    // Front's scratch
 	onFront  []bool    // Suggest's: which evaluated points are on the front
+	// boxLo, boxHi and scales are the trust region's box and the
+	// lengthscales that shape it; ref the reference point Observe's
+	// hypervolume was measured from.
+	boxLo, boxHi, scales, ref []float64
+	lastHV                    float64 // the hypervolume after the last observation
 	// explorer is Config.Safety's, scores the acquisition at its points
 	// (objSD zeros), and choice its last; nil without safety constraints.
 	explorer      *safe.Explorer
@@ -123,13 +132,13 @@ func New(cfg Config) (*Optimizer, error) {
 		return nil, fmt.Errorf("multi: a design of %d values is not made of %d-component points", len(cfg.Design), dim)
 	case (cfg.Integer == nil) != (cfg.Snap == nil) || cfg.Integer != nil && len(cfg.Integer) != dim:
 		return nil, errors.New("multi: Integer and Snap go together, Integer with a value per component")
-	case cfg.Levels != nil && len(cfg.Levels) != dim:
-		return nil, errors.New("multi: Levels needs a value per component")
+	case (cfg.Search == nil) == (cfg.Safety == nil):
+		return nil, errors.New("multi: a search maximises the acquisition, unless Safety's explorer chooses")
+	case cfg.Region != nil && (cfg.Safety != nil || m > 3):
+		return nil, errors.New("multi: a trust region is built for 2 or 3 objectives without safety constraints")
 	}
-	var s *search.LBFGS
-	workers := 1
-	if cfg.Safety == nil {
-		s = search.NewMixedLBFGS(dim, cfg.Raw, cfg.Restarts, cfg.Levels)
+	s, workers := cfg.Search, 1
+	if s != nil {
 		workers = s.Workers()
 	}
 	models, err := outcome.New(cfg.Outputs, dim, cfg.Capacity, workers, len(cfg.Design)/dim)
@@ -147,7 +156,8 @@ func New(cfg Config) (*Optimizer, error) {
 	o := &Optimizer{cfg: cfg, dim: dim, m: m, models: models, acquirer: a, search: s,
 		snapped: make([]float64, workers*dim), observed: make([]float64, cfg.Capacity*len(cfg.Outputs)),
 		pending: make([]float64, cfg.Capacity*dim), vectors: make([]float64, cfg.Capacity*m),
-		at: make([]int, cfg.Capacity), flags: make([]bool, cfg.Capacity), onFront: make([]bool, cfg.Capacity)}
+		at: make([]int, cfg.Capacity), flags: make([]bool, cfg.Capacity), onFront: make([]bool, cfg.Capacity),
+		boxLo: make([]float64, dim), boxHi: make([]float64, dim), scales: make([]float64, dim), ref: make([]float64, m)}
 	o.score = o.scoreAt
 	if cfg.Safety != nil {
 		if err := o.makeExplorer(); err != nil {
@@ -231,6 +241,7 @@ func (o *Optimizer) Suggest(u []float64) error {
 	if err := o.acquirer.Prepare(o.pending[:o.npending*o.dim], seed); err != nil {
 		return err
 	}
+	o.focus()
 	// The front's points start refinements too, so that the search looks
 	// beside them, where the front improves, as well as at the best of its
 	// random candidates (the single objective's incumbent start).
@@ -355,7 +366,7 @@ func (o *Optimizer) pendingIndex(u []float64) int {
 // Observe records the values measured at u, the objectives then the
 // requirements, then with Config.Safety its constraints, and ends u's
 // pending. A value that is not finite is an error, and nothing is recorded
-// then.
+// then. With Config.Region it then tells the region (tellRegion).
 func (o *Optimizer) Observe(u, values []float64) error {
 	n, k := o.models.Len(), len(o.cfg.Outputs)
 	switch {
@@ -377,6 +388,50 @@ func (o *Optimizer) Observe(u, values []float64) error {
 	}
 	copy(o.Observed(n), values[:k])
 	o.Release(u)
+	return o.tellRegion(n)
+}
+
+// focus narrows the search to the trust region's box around its centre,
+// shaped by the objectives' lengthscales (a cube without them), or to the
+// whole cube while the region has no centre; nothing without a region.
+func (o *Optimizer) focus() {
+	r := o.cfg.Region
+	if r == nil {
+		return
+	}
+	c := r.Centre()
+	if c < 0 {
+		o.search.SetBox(nil, nil, nil)
+		return
+	}
+	centre, scales := o.models.Unit(c), o.scales
+	if !o.models.Lengthscales(scales) {
+		scales = nil
+	}
+	r.Box(centre, scales, o.boxLo, o.boxHi)
+	o.search.SetBox(o.boxLo, o.boxHi, centre)
+}
+
+// tellRegion tells the trust region evaluated point n with the hypervolume
+// the Pareto set dominates after it (from the reference point of the
+// moment), so that a point which enlarges it by more than TuRBO's 10⁻³ is a
+// success and becomes the region's centre. A region without a centre (at
+// the start, and after it collapsed) waits for such a point: the first
+// point told would be its centre, and one that enlarges nothing lies off
+// the front, where every evaluation after it would fail.
+func (o *Optimizer) tellRegion(n int) error {
+	r := o.cfg.Region
+	if r == nil {
+		return nil
+	}
+	hv, err := o.Hypervolume(o.ref)
+	if err != nil {
+		return err
+	}
+	if r.Centre() >= 0 || search.Improves(hv, o.lastHV) {
+		r.Tell(n, hv)
+	}
+	o.lastHV = hv
 	return nil
 }
 

@@ -3,6 +3,7 @@ package multi
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/bocdev/boc/runtime/design"
@@ -10,6 +11,7 @@ import (
 	"github.com/bocdev/boc/runtime/outcome"
 	"github.com/bocdev/boc/runtime/pareto"
 	"github.com/bocdev/boc/runtime/safe"
+	"github.com/bocdev/boc/runtime/search"
 )
 
 // braninCurrin is BoTorch's BraninCurrin on the unit square: two
@@ -43,7 +45,7 @@ func braninCurrinConfig(t *testing.T, method pareto.Method, budget int, seed uin
 	}
 	return Config{Dim: 2, Capacity: budget, Objectives: []Objective{{Threshold: 18}, {Threshold: 6}},
 		Outputs: []outcome.Output{learnedOutput("branin"), learnedOutput("currin")}, Method: method,
-		Design: d, Raw: 256, Restarts: 4, Seed: seed}
+		Design: d, Search: search.NewLBFGS(2, 256, 4), Seed: seed}
 }
 
 // TestBraninCurrin: 24 evaluations, 6 of them the design, dominate at least
@@ -170,10 +172,12 @@ func TestPendingAndRequirements(t *testing.T) {
 }
 
 // TestIntegerAndAllocations: with an integer component every suggestion
-// is snapped, and Suggest and Observe allocate nothing.
+// is snapped, and Suggest and Observe allocate nothing, a trust region's
+// included.
 func TestIntegerAndAllocations(t *testing.T) {
 	const budget = 40
 	cfg := braninCurrinConfig(t, pareto.EHVI, budget, 2)
+	cfg.Region = search.NewTrustRegion(0.8, 0.0078125, 1.6, 3, 4)
 	cfg.Integer = []bool{true, false}
 	cfg.Snap = func(u []float64) { u[0] = math.Round(u[0]*4) / 4 } // five levels
 	for i := 0; i < len(cfg.Design); i += 2 {
@@ -218,7 +222,7 @@ func TestSafety(t *testing.T) {
 	}
 	disc := func(u []float64) float64 { return (u[0]-0.35)*(u[0]-0.35) + (u[1]-0.75)*(u[1]-0.75) }
 	cfg := braninCurrinConfig(t, pareto.EHVI, budget, 4)
-	cfg.Design = nil
+	cfg.Design, cfg.Search = nil, nil
 	cfg.Safety = &safe.Config{Dim: 2, Points: points, Seeds: []int{seed}, Capacity: budget, Method: safe.SGPUCB, FirstPhase: safe.RandomSeeds,
 		Window: 3, Cap: 5, Delta: 0.01, Beta: 4, Constraints: []safe.Constraint{{Name: "disc", Kernel: kernel.NewStationary(kernel.Matern52, 0.05, []float64{0.4, 0.4}),
 			NoiseVariance: 1e-6, Threshold: 0.1225}}}
@@ -271,5 +275,79 @@ func TestSafety(t *testing.T) {
 	if _, err := New(Config{Dim: 2, Capacity: 4, Objectives: cfg.Objectives, Outputs: cfg.Outputs,
 		Safety: &safe.Config{Method: safe.SafeOpt}}); err == nil {
 		t.Error("SafeOpt's exploration accepted")
+	}
+}
+
+// TestTrustRegion: with a trust region every search after the first point
+// that enlarges the hypervolume keeps to the region's box around a point of
+// the Pareto set, after a restart too (a region that halves below its
+// smallest side after two failures), the region moves and resizes, the run
+// still finds most of BraninCurrin's hypervolume, and an optimiser told the
+// same observations afresh (a replayed journal) holds the same region and
+// suggests the same point.
+func TestTrustRegion(t *testing.T) {
+	const budget = 24
+	newOptimizer := func() *Optimizer {
+		cfg := braninCurrinConfig(t, pareto.EHVI, budget, 1)
+		cfg.Region = search.NewTrustRegion(0.4, 0.3, 1.6, 3, 2) // two failures restart it
+		o, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	o := newOptimizer()
+	u := make([]float64, 2)
+	onFront := make([]bool, budget)
+	centres, lengths := map[int]bool{}, map[float64]bool{}
+	var points [][]float64
+	for n := range budget - 1 {
+		if err := o.Suggest(u); err != nil {
+			t.Fatal(err)
+		}
+		if c := o.cfg.Region.Centre(); n >= 6 && c >= 0 {
+			o.Front(onFront[:n])
+			if !onFront[c] {
+				t.Errorf("evaluation %d: the region is centred on point %d, not on the Pareto set", n, c)
+			}
+			for j := range u {
+				if u[j] < o.boxLo[j] || u[j] > o.boxHi[j] {
+					t.Errorf("evaluation %d: %v outside the region's box [%v, %v]", n, u, o.boxLo, o.boxHi)
+				}
+			}
+			centres[c], lengths[o.cfg.Region.Length()] = true, true
+		}
+		points = append(points, slices.Clone(u))
+		if err := o.Observe(u, braninCurrin(u)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(centres) < 2 || len(lengths) < 2 || o.cfg.Region.Restarts() == 0 {
+		t.Errorf("the region had centres %v and lengths %v and restarted %d times: it did not move, resize and restart", centres, lengths, o.cfg.Region.Restarts())
+	}
+	hv, err := o.Hypervolume(make([]float64, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hypervolume %.2f of 59.36, centres %v, lengths %v, %d restarts", hv, centres, lengths, o.cfg.Region.Restarts())
+	if hv < 0.85*59.36 {
+		t.Errorf("hypervolume %.2f, want at least %.2f", hv, 0.85*59.36)
+	}
+
+	replayed := newOptimizer()
+	for _, p := range points {
+		if err := replayed.Observe(p, braninCurrin(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again := make([]float64, 2)
+	if err := o.Suggest(u); err != nil {
+		t.Fatal(err)
+	}
+	if err := replayed.Suggest(again); err != nil {
+		t.Fatal(err)
+	}
+	if r, p := replayed.cfg.Region, o.cfg.Region; r.Centre() != p.Centre() || r.Length() != p.Length() || !slices.Equal(u, again) {
+		t.Errorf("replayed: centre %d, length %v, suggests %v; the run's %d, %v, %v", r.Centre(), r.Length(), again, p.Centre(), p.Length(), u)
 	}
 }

@@ -471,6 +471,36 @@ func (m *Models) Outputs() int { return len(m.models) }
 // Limited reports whether output k has a Limit (an outcome constraint).
 func (m *Models) Limited(k int) bool { return m.models[k].Limit != nil }
 
+// Lengthscales writes to out, a value per component, the geometric mean of
+// the objectives' lengthscales along it, the outputs without a Limit, and
+// reports whether every objective's kernel has a lengthscale per component
+// (a stationary kernel, runtime/kernel.Stationary, with ARD); out is left
+// unspecified when not.
+func (m *Models) Lengthscales(out []float64) bool {
+	clear(out[:m.dim])
+	count := 0.0
+	for _, mod := range m.models {
+		if mod.Limit != nil {
+			continue
+		}
+		k, ok := mod.Kernel.(*kernel.Stationary)
+		if !ok || k.NumLengthscales() != m.dim {
+			return false
+		}
+		for i := range m.dim {
+			out[i] += mod.theta[1+i] // θ is (log s², log ℓ_1, …)
+		}
+		count++
+	}
+	if count == 0 {
+		return false
+	}
+	for i := range m.dim {
+		out[i] = math.Exp(out[i] / count)
+	}
+	return true
+}
+
 // TrainMean returns output k's posterior mean at evaluated point i, in O(1).
 func (m *Models) TrainMean(k, i int) float64 { return m.models[k].gp.TrainMean(i) }
 

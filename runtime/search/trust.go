@@ -50,6 +50,10 @@ func NewTrustRegion(length, minLength, maxLength float64, success, failure int) 
 // must exceed it by to count as a success (TuRBO's 10⁻³).
 const improvement = 1e-3
 
+// Improves reports whether y improves on best by more than TuRBO's 10⁻³ of
+// best's magnitude, a region's success.
+func Improves(y, best float64) bool { return y > best+improvement*math.Abs(best) }
+
 // Tell updates the region with observation number i of value y (larger is
 // better).
 func (r *TrustRegion) Tell(i int, y float64) {
@@ -57,7 +61,7 @@ func (r *TrustRegion) Tell(i int, y float64) {
 		r.centre, r.best = i, y
 		return
 	}
-	if y > r.best+improvement*math.Abs(r.best) {
+	if Improves(y, r.best) {
 		r.successes, r.failures = r.successes+1, 0
 	} else {
 		r.successes, r.failures = 0, r.failures+1

@@ -12,6 +12,7 @@ import (
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
 	pareto "github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/search"
 	"math"
 	"strconv"
 	"strings"
@@ -210,16 +211,14 @@ func (o *Optimizer) makeMulti() error {
 				NoiseVariance: 0.0,
 			},
 		},
-		Method:   pareto.EHVI,
-		Seed:     o.seed,
-		Design:   units,
-		Raw:      1024,
-		Restarts: 4,
-		Integer:  Integer[:],
+		Method:  pareto.EHVI,
+		Seed:    o.seed,
+		Design:  units,
+		Search:  search.NewMixedLBFGS(2, 1024, 4, []int{0, 3}),
+		Integer: Integer[:],
 		Snap: func(u []float64) {
 			snap((*[Dim]float64)(u))
 		},
-		Levels: []int{0, 3},
 	})
 	if err != nil {
 		return fmt.Errorf("paretomix: %w", err)

@@ -12,6 +12,7 @@ import (
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
 	pareto "github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/search"
 	"strconv"
 	"strings"
 )
@@ -190,11 +191,10 @@ func (o *Optimizer) makeMulti() error {
 				NoiseVariance: 0.0,
 			},
 		},
-		Method:   pareto.EHVI,
-		Seed:     o.seed,
-		Design:   units,
-		Raw:      1024,
-		Restarts: 4,
+		Method: pareto.EHVI,
+		Seed:   o.seed,
+		Design: units,
+		Search: search.NewLBFGS(2, 1024, 4),
 	})
 	if err != nil {
 		return fmt.Errorf("pareto: %w", err)

@@ -245,11 +245,10 @@ func (o *Optimizer) makeMulti() error {
 				NoiseVariance: 0.0025000000000000005,
 			},
 		},
-		Method:   pareto.ParEGO,
-		Seed:     o.seed,
-		Design:   units,
-		Raw:      1024,
-		Restarts: 4,
+		Method: pareto.ParEGO,
+		Seed:   o.seed,
+		Design: units,
+		Search: search.NewLBFGS(3, 1024, 4),
 		Feasible: func(u []float64) bool {
 			return feasible(fromUnit((*[Dim]float64)(u)))
 		},

@@ -12,6 +12,7 @@ import (
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
 	pareto "github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/search"
 	"math"
 	"strconv"
 	"strings"
@@ -254,11 +255,10 @@ func (o *Optimizer) makeMulti() error {
 				Limit:         &outcome.Limit{Threshold: 1.2, AtLeast: false, Confidence: 0.95},
 			},
 		},
-		Method:   pareto.EHVI,
-		Seed:     o.seed,
-		Design:   units,
-		Raw:      1024,
-		Restarts: 4,
+		Method: pareto.EHVI,
+		Seed:   o.seed,
+		Design: units,
+		Search: search.NewLBFGS(3, 1024, 4),
 	})
 	if err != nil {
 		return fmt.Errorf("paretoexec: %w", err)

@@ -12,6 +12,7 @@ import (
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
 	pareto "github.com/bocdev/boc/runtime/pareto"
+	"github.com/bocdev/boc/runtime/search"
 	"math"
 	"strconv"
 	"strings"
@@ -250,11 +251,10 @@ func (o *Optimizer) makeMulti() error {
 				Limit:         &outcome.Limit{Threshold: 0.8, AtLeast: true, Confidence: 0.9},
 			},
 		},
-		Method:   pareto.EHVI,
-		Seed:     o.seed,
-		Design:   units,
-		Raw:      1024,
-		Restarts: 4,
+		Method: pareto.EHVI,
+		Seed:   o.seed,
+		Design: units,
+		Search: search.NewLBFGS(2, 1024, 4),
 	})
 	if err != nil {
 		return fmt.Errorf("paretogo: %w", err)

@@ -41,11 +41,9 @@ func (g *generator) batchDecls(f *jen.File) {
 	f.Func().Params(o().Op("*").Id("Optimizer")).Id("acquisitionBatchAt").Params(jen.Id("worker").Int(), jen.List(jen.Id("us"), jen.Id("values")).Index().Float64()).Block(
 		jen.Id("w").Op(":=").Op("&").Add(field("workers")).Index(jen.Id("worker")),
 		field("posteriorBatch").Call(jen.Id("w"), jen.Id("us"), jen.Len(jen.Id("values"))),
-		jen.For(jen.Id("j").Op(":=").Range().Id("values")).Block(
-			jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").List(w("means").Index(jen.Id("j")), jen.Qual("math", "Sqrt").Call(w("variances").Index(jen.Id("j")))),
-			jen.Id("values").Index(jen.Id("j")).Op("=").Id("acquisition").Call(g.acquisitionArgs(jen.Id("cov"), jen.Id("w"), false)...),
-		),
+		g.acquisitionScores(jen.Id("values")),
 	)
+	g.sweepDecls(f)
 	if !g.o.Explores() {
 		return
 	}
@@ -56,5 +54,15 @@ func (g *generator) batchDecls(f *jen.File) {
 		jen.For(jen.Id("j").Op(":=").Range().Id("values")).Block(
 			jen.Id("values").Index(jen.Id("j")).Op("=").Qual("math", "Sqrt").Call(w("variances").Index(jen.Id("j"))),
 		),
+	)
+}
+
+// acquisitionScores is the loop that writes the acquisition's score at each
+// of the posteriors in w.means and w.variances to values.
+func (g *generator) acquisitionScores(values jen.Code) jen.Code {
+	w := func(name string) *jen.Statement { return jen.Id("w").Dot(name) }
+	return jen.For(jen.Id("j").Op(":=").Range().Add(values)).Block(
+		jen.List(jen.Id("mean"), jen.Id("sd")).Op(":=").List(w("means").Index(jen.Id("j")), jen.Qual("math", "Sqrt").Call(w("variances").Index(jen.Id("j")))),
+		jen.Add(values).Index(jen.Id("j")).Op("=").Id("acquisition").Call(g.acquisitionArgs(jen.Id("cov"), jen.Id("w"), false)...),
 	)
 }

@@ -133,6 +133,9 @@ func (b *goldenBuild) write(t *testing.T) error {
 		if lib := string(out.Library[0].Content); strings.Contains(lib, "search.NewTrustRegion(") && !strings.Contains(lib, "multi.New(") {
 			files[filepath.Join(name, "trust_test.go")] = trustTest(out)
 		}
+		if strings.Contains(string(out.Library[0].Content), "NewComponents(") {
+			files[filepath.Join(name, "sweep_test.go")] = sweepTest(out)
+		}
 		if strings.Contains(string(out.Library[0].Content), "subset.New(") {
 			files[filepath.Join(name, "local_test.go")] = localTest(out)
 		}
@@ -365,6 +368,68 @@ func TestSuggestionsStayInTheTrustRegion(t *testing.T) {
 	if o.region.Restarts() == 0 && o.region.Length() >= 0.8 {
 		t.Errorf("after 30 failures the region neither shrank nor restarted: length %%v", o.region.Length())
 	}
+}
+`, libraryPackage(out)))
+}
+
+// sweepTest is a test in the package of a case whose sweeps are scored by
+// component (plan.Optimizer.SweptByComponent): once the hyperparameters
+// are refitted, the acquisition at a sweep's values, from the kernel's
+// terms, is the acquisition at the same points scored as rows, at the
+// sweeps' start and after the point moved along another component.
+func sweepTest(out *Output) []byte {
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	"math"
+	"testing"
+)
+
+func TestSweepsByComponentScoreAsRows(t *testing.T) {
+	o := New(Seed)
+	for o.Evaluations() < min(Budget-1, InitialDesign+2) {
+		x, err := o.Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := toUnit(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := 0.0
+		for i, v := range u {
+			y += math.Sin(5*v + float64(i))
+		}
+		if err := o.Observe(x, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := make([]float64, Dim)
+	for i := range base {
+		base[i] = math.Mod(0.37*float64(i+1), 1)
+	}
+	values := []float64{0, 0.21, 0.5, 0.93}
+	check := func(along int) {
+		got, want := make([]float64, len(values)), make([]float64, len(values))
+		o.acquisitionSweepAt(0, along, values, got)
+		rows := make([]float64, len(values)*Dim)
+		for g, v := range values {
+			copy(rows[g*Dim:], base)
+			rows[g*Dim+along] = v
+		}
+		o.acquisitionBatchAt(0, rows, want)
+		for g := range want {
+			if math.Abs(got[g]-want[g]) > 1e-9*max(1, math.Abs(want[g])) {
+				t.Errorf("component %%d at %%v: %%v from the kernel's terms, %%v as a row", along, values[g], got[g], want[g])
+			}
+		}
+	}
+	o.sweepBase(base, -1)
+	check(0)
+	check(Dim - 1)
+	base[Dim/2] = 0.64
+	o.sweepBase(base, Dim/2)
+	check(0)
 }
 `, libraryPackage(out)))
 }

@@ -500,6 +500,9 @@ func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), k)
 	if g.batches() {
 		batch := field(fn[:len(fn)-len("Fn")] + "BatchFn")
+		if fn == "acquisitionFn" && g.sweptByComponent() {
+			return field("search").Dot("MaximizeSwept").Call(field(g.searchFn(fn)), batch, field("acquisitionSweep"), feasible, seed, whole(field("candidate")))
+		}
 		return field("search").Dot("MaximizeBatch").Call(field(g.searchFn(fn)), batch, feasible, seed, whole(field("candidate")))
 	}
 	return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))

@@ -45,6 +45,7 @@ func (g *generator) searchFields() []jen.Code {
 			fields = append(fields, jen.Id("sdBatchFn").Add(batch))
 		}
 	}
+	fields = append(fields, g.sweepFields()...)
 	fields = append(fields, jen.Id("workers").Index().Id("searchWorker").Comment("one per goroutine of the search"))
 	if g.o.Acquisition.Joint && !g.o.DifferenceSearch() {
 		fields = append(fields, jen.Id("incumbentWeights").Index(g.modelCapacity()).Float64().Comment("A⁻¹k(x⁺), for covariance gradients"))
@@ -67,6 +68,7 @@ func (g *generator) searchInit() []jen.Code {
 			stmts = append(stmts, field("sdBatchFn").Op("=").Add(field("sdBatchAt")))
 		}
 	}
+	stmts = append(stmts, g.sweepInit()...)
 	return append(stmts, field("workers").Op("=").Make(jen.Index().Id("searchWorker"), field("search").Dot("Workers").Call()))
 }
 

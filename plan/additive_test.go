@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,6 +85,37 @@ func TestAdditiveResidual(t *testing.T) {
 		}
 		if acq := u.Program.Acquisition; c.implied != "-" && (acq == nil || acq.Plugin != "acquisition.ei") {
 			t.Errorf("%s: acquisition %v, want ei", c.name, acq)
+		}
+	}
+}
+
+// TestSweptByComponent: coordinate sweeps are scored from the kernel's
+// terms where the model's kernel is one stationary kernel over the
+// components one by one of a family runtime/kernel.Components evaluates,
+// learned or fixed, and the domain's components are continuous and always
+// there; elsewhere as rows.
+func TestSweptByComponent(t *testing.T) {
+	const problem = "problem p\ndomain {\n    x[3] in [0, 1]\n%s}\nobjective minimize x[0] + x[1]^2\nbudget 20\n"
+	additive := `model gp(kernel = matern52(groups = "components"))`
+	for _, c := range []struct {
+		name, dims, lines string
+		want              bool
+	}{
+		{"learned", "", additive + "\nsearch lbfgs(sweeps = 1)", true},
+		{"fixed", "", `model gp(kernel = se(lengthscale = 0.3, variance = 1, groups = "components"))` + "\nsearch turbo(sweeps = 2)", true},
+		{"without sweeps", "", additive, false},
+		{"over all components", "", "model gp(kernel = matern52)\nsearch lbfgs(sweeps = 1)", false},
+		{"a family of a shape", "", `model gp(kernel = rq(groups = "components"))` + "\nsearch lbfgs(sweeps = 1)", false},
+		{"inside a sum", "", `model gp(kernel = matern52(groups = "components") + se)` + "\nsearch lbfgs(sweeps = 1)", false},
+		{"an integer", "    n in 1..5\n", additive + "\nsearch lbfgs(sweeps = 1)", false},
+	} {
+		u := driver.Compile("p.bo", []byte(fmt.Sprintf(problem, c.dims)+c.lines+"\n"), driver.Options{})
+		if !u.OK() {
+			t.Errorf("%s: %v", c.name, u.Diagnostics)
+			continue
+		}
+		if got := u.Plan.SweptByComponent(); got != c.want {
+			t.Errorf("%s: swept by component %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -278,7 +278,7 @@ func features(o *Optimizer) []string {
 		on   bool
 	}{
 		{"finite", o.Finite()}, {"explores", o.Explores()}, {"replicates", o.Replicates()},
-		{"learning", o.Learning()}, {"gradient-search", o.GradientSearch()}, {"trust-region", o.TrustRegion()}, {"difference-search", o.DifferenceSearch()},
+		{"learning", o.Learning()}, {"gradient-search", o.GradientSearch()}, {"trust-region", o.TrustRegion()}, {"component-sweeps", o.SweptByComponent()}, {"difference-search", o.DifferenceSearch()},
 		{"simulates-input-noise", o.SimulatesInputNoise()}, {"moments", o.EmitsMoments()}, {"localises", o.Localises()}, {"measures", o.Measures()},
 		{"gaussian-input-noise", len(o.Program.InputNoise) > 0 && o.GaussianNoise}, {"reported-noise", o.ReportedNoise()},
 		{"new-can-fail", o.NewCanFail()}, {"safe", o.Safety != nil}, {"local-model", o.Local > 0}, {"batched-search", o.BatchedSearch()},

@@ -53,7 +53,8 @@ func (b *builder) limits() {
 // workspaces), all of the model's size squared (ModelSize: the budget, or
 // a local model's subset); per observation its point, unit coordinates
 // and a few vectors of D values, a local model's archive of them too, for a model over input
-// distributions two representations (the current and the refit's), and for
+// distributions two representations (the current and the refit's), for
+// sweeps by component the kernel terms' copy of the points, and for
 // an acquisition over latent draws two more budget² matrices and the draws.
 // It is computed in float64, since a budget of 10⁹ overflows an int64 count.
 func (b *builder) memory() float64 {
@@ -77,6 +78,9 @@ func (b *builder) memory() float64 {
 	}
 	if b.o.Local > 0 {
 		perPoint += d + 5 // runtime/subset's archive and selection
+	}
+	if b.o.SweptByComponent() {
+		perPoint += d + 2 // runtime/kernel.Components' points and terms
 	}
 	perModelPoint := 0.0
 	if b.o.BatchedSearch() {

@@ -268,6 +268,9 @@ func (o *Optimizer) Runtime() []string {
 	if o.Learning() && len(o.Objectives) == 0 {
 		set[runtime+"fit"] = true
 	}
+	if o.SweptByComponent() {
+		set[runtime+"kernel"] = true // its Components
+	}
 	if o.Model.Warp != "" {
 		set[runtime+"warp"] = true
 	}

@@ -114,9 +114,14 @@ type lbfgsCore struct {
 	refinedVal []float64
 
 	// sweeps is the number of coordinate sweeps that finish a Maximize
-	// (sweep.go), scoring the rows of sweepRows (SweepPoints×dim).
-	sweeps    int
-	sweepRows []float64
+	// (sweep.go), scoring the rows of sweepRows (SweepPoints×dim), or, with
+	// a sweepBy, the values of component sweepAlong in sweepValues into
+	// sweepOut.
+	sweeps                int
+	sweepRows             []float64
+	sweepBy               Sweep
+	sweepAlong            int
+	sweepValues, sweepOut [SweepPoints]float64
 
 	wake []chan struct{} // one per pool goroutine (workers 1..)
 	done chan struct{}
@@ -128,6 +133,7 @@ const (
 	idleTask task = iota // no items: a round that only synchronises
 	scoreTask
 	refineTask
+	sweepTask
 )
 
 // worker is one goroutine's memory.
@@ -381,6 +387,7 @@ func (s *LBFGS) MaximizeFinite(fg ValueGrad, feasible func(u []float64) bool, po
 // alive between calls.
 func (s *LBFGS) release() {
 	s.fg, s.batch, s.feasible, s.points, s.enumerating = nil, nil, nil, nil, false
+	s.sweepBy = Sweep{}
 }
 
 // score evaluates the first n rows of points on the workers and merges their
@@ -461,6 +468,8 @@ func (c *lbfgsCore) items() int {
 		return (c.nPoints + scoreChunk - 1) / scoreChunk
 	case refineTask:
 		return c.nTop
+	case sweepTask:
+		return (SweepPoints + scoreChunk - 1) / scoreChunk
 	}
 	return 0
 }
@@ -481,9 +490,12 @@ func (pw *worker) work() {
 		if item >= items {
 			return
 		}
-		if c.task == scoreTask {
+		switch c.task {
+		case scoreTask:
 			pw.scoreChunk(item)
-		} else {
+		case sweepTask:
+			pw.sweepChunk(item)
+		default:
 			pw.refine(item)
 		}
 	}

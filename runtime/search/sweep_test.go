@@ -76,3 +76,77 @@ func TestSweepsFindTheBestAlongEachComponent(t *testing.T) {
 		}
 	}
 }
+
+// separableSweep scores sweeps of separable through a Sweep, as an additive
+// model would: it keeps the base point's terms and changes one per value.
+type separableSweep struct {
+	base, terms []float64
+	total       float64
+}
+
+func separableTerm(x float64) float64 { return math.Cos(14*math.Pi*x) - 4*(x-5.0/7)*(x-5.0/7) }
+
+func (p *separableSweep) setBase(base []float64, changed int) {
+	if changed < 0 {
+		copy(p.base, base)
+		p.total = 0
+		for j, x := range base {
+			p.terms[j] = separableTerm(x)
+			p.total += p.terms[j]
+		}
+		return
+	}
+	p.base[changed] = base[changed]
+	t := separableTerm(base[changed])
+	p.total += t - p.terms[changed]
+	p.terms[changed] = t
+}
+
+func (p *separableSweep) values(_, j int, values, out []float64) {
+	for g, v := range values {
+		out[g] = p.total - p.terms[j] + separableTerm(v)
+	}
+}
+
+// TestSweepScoresComponents: a search whose sweeps are scored through a
+// Sweep finds what the rows' scores find, within the box and the feasible
+// set, on one worker and two, without allocating.
+func TestSweepScoresComponents(t *testing.T) {
+	const dim = 10
+	p := &separableSweep{base: make([]float64, dim), terms: make([]float64, dim)}
+	sweep := Sweep{Base: p.setBase, Values: p.values}
+	feasible := func(u []float64) bool { return u[0] <= 0.6 }
+	for _, procs := range []int{1, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		rows, swept := NewLBFGS(dim, 64, 2).WithSweeps(2), NewLBFGS(dim, 64, 2).WithSweeps(2)
+		runtime.GOMAXPROCS(prev)
+		for seed, feasible := range []func([]float64) bool{nil, feasible} {
+			want, got := make([]float64, dim), make([]float64, dim)
+			vWant, err := rows.Maximize(separable, feasible, uint64(seed), want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vGot, err := swept.MaximizeSwept(separable, nil, sweep, feasible, uint64(seed), got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range want {
+				if math.Abs(got[j]-want[j]) > 1e-9 {
+					t.Fatalf("GOMAXPROCS %d, seed %d: swept by components %v (%v), by rows %v (%v)", procs, seed, got, vGot, want, vWant)
+				}
+			}
+			if feasible != nil && !feasible(got) {
+				t.Errorf("GOMAXPROCS %d: %v is not feasible", procs, got)
+			}
+		}
+		out, seed := make([]float64, dim), uint64(5)
+		if allocs := testing.AllocsPerRun(3, func() {
+			seed++
+			if _, err := swept.MaximizeSwept(separable, nil, sweep, feasible, seed, out); err != nil {
+				t.Fatal(err)
+			}
+		}); allocs != 0 {
+			t.Errorf("GOMAXPROCS %d: %v allocations per search swept by components", procs, allocs)
+		}
+	}
+}

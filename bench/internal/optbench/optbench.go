@@ -19,9 +19,11 @@ import (
 	_ "github.com/bocdev/boc/stdlib" // registers the built-in plugins
 )
 
-// Point is the point type of an emitted optimiser over four components, or
-// seven (bench/suggest/mixed).
-type Point interface{ ~[4]float64 | ~[7]float64 }
+// Point is the point type of an emitted optimiser over four components,
+// seven (bench/suggest/mixed) or a hundred (bench/suggest/additive).
+type Point interface {
+	~[4]float64 | ~[7]float64 | ~[100]float64
+}
 
 // Optimizer is the part of an emitted optimiser the benchmarks drive.
 type Optimizer[P Point] interface {

@@ -12,6 +12,7 @@ import (
 	"github.com/bocdev/boc/runtime/design"
 	"github.com/bocdev/boc/runtime/fit"
 	"github.com/bocdev/boc/runtime/gp"
+	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	"github.com/bocdev/boc/runtime/search"
 	"math"
 	"strconv"
@@ -345,6 +346,9 @@ type Optimizer struct {
 	// Method values for the search, made once in New so that it allocates nothing.
 	acquisitionGradFn  func(int, []float64, []float64) float64 // the search's objectives (search.ValueGrad)
 	acquisitionBatchFn search.BatchValue                       // the raw candidates' scores (search.BatchValue)
+	components         *rtkernel.Components                    // the kernel's terms from a coordinate sweep's point
+	acquisitionSweep   search.Sweep                            // the sweeps' scores by component
+	unitAtFn           func(int) []float64                     // unitAt, for the kernel's terms
 	workers            []searchWorker                          // one per goroutine of the search
 
 	region       *search.TrustRegion // the box the search is confined to
@@ -370,6 +374,12 @@ func New(seed uint64) *Optimizer {
 	o.noiseVar = o.theta[numHyper]
 	o.acquisitionGradFn = o.acquisitionGradAt
 	o.acquisitionBatchFn = o.acquisitionBatchAt
+	o.components = rtkernel.NewComponents("matern52", Dim, Budget)
+	o.acquisitionSweep = search.Sweep{
+		Base:   o.sweepBase,
+		Values: o.acquisitionSweepAt,
+	}
+	o.unitAtFn = o.unitAt
 	o.workers = make([]searchWorker, o.search.Workers())
 	o.region = search.NewTrustRegion(0.8, 0.0078125, 1.6, 3, 8)
 	if err := o.makeDesign(); err != nil {
@@ -443,7 +453,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	} else {
 		o.search.SetBox(nil, nil, nil)
 	}
-	value, err := o.search.MaximizeBatch(o.acquisitionGradFn, o.acquisitionBatchFn, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.search.MaximizeSwept(o.acquisitionGradFn, o.acquisitionBatchFn, o.acquisitionSweep, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("additive: acquisition search: %w", err)
 	}
@@ -599,6 +609,36 @@ func (o *Optimizer) acquisitionBatchAt(worker int, us, values []float64) {
 	for j := range values {
 		mean, sd := w.means[j], math.Sqrt(w.variances[j])
 		values[j] = acquisition(mean, sd, o.best)
+	}
+}
+
+// unitAt is evaluated point i in unit coordinates.
+func (o *Optimizer) unitAt(i int) []float64 {
+	return o.units[i][:]
+}
+
+// sweepBase sets the point a coordinate sweep varies (search.Sweep's Base): the
+// kernel's terms from it to every evaluated point at the sweeps' start (changed <
+// 0), those along component changed after it moved.
+func (o *Optimizer) sweepBase(base []float64, changed int) {
+	if changed >= 0 {
+		o.components.Move(changed, base[changed])
+		return
+	}
+	o.components.Start(o.hyper[8], o.hyper[9], o.hyper[0:8], base, o.model.Len(), o.unitAtFn)
+}
+
+// acquisitionSweepAt writes to out the acquisition's score at the sweep's point
+// with component along set to each of values (search.Sweep's Values), computed
+// at once (gp.PredictBatch) from the kernel's terms.
+func (o *Optimizer) acquisitionSweepAt(worker, along int, values, out []float64) {
+	w := &o.workers[worker]
+	n, m := o.model.Len(), len(values)
+	o.components.Rows(along, values, w.kstar[:m*n], w.kself[:m])
+	o.model.PredictBatch(w.kstar[:m*n], m, w.kself[:m], w.means[:m], w.variances[:m])
+	for j := range out {
+		mean, sd := w.means[j], math.Sqrt(w.variances[j])
+		out[j] = acquisition(mean, sd, o.best)
 	}
 }
 

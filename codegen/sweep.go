@@ -53,11 +53,12 @@ func (g *generator) sweepDecls(f *jen.File) {
 		return
 	}
 	args := &registry.Args{Call: g.kernel}
-	hyper := func(name string, i int) jen.Code {
-		if v := g.hyperValue(args, name, i); !v.Fixed {
-			return field("hyper").Index(jen.Lit(v.Index))
+	hyper := func(name string) jen.Code { // the optimiser's value of a scalar hyperparameter
+		v := g.hyperValue(args, name, 0)
+		if v.Fixed {
+			return jen.Lit(v.Value)
 		}
-		return jen.Lit(g.hyperValue(args, name, i).Value)
+		return field("hyper").Index(jen.Lit(v.Index))
 	}
 	var lengthscales jen.Code
 	if s := g.o.Hyper.Slot(g.kernel, "lengthscale"); s != nil {
@@ -86,7 +87,7 @@ func (g *generator) sweepDecls(f *jen.File) {
 			field("components").Dot("Move").Call(jen.Id("changed"), jen.Id("base").Index(jen.Id("changed"))),
 			jen.Return(),
 		),
-		field("components").Dot("Start").Call(hyper("variance", 0), hyper("interaction", 0), lengthscales,
+		field("components").Dot("Start").Call(hyper("variance"), hyper("interaction"), lengthscales,
 			jen.Id("base"), field("model").Dot("Len").Call(), field("unitAtFn")),
 	)
 

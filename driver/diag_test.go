@@ -148,7 +148,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"search beyond memory", problemWith("search lbfgs(raw = 1000000000, restarts = 1000000)", "model gp(kernel = se(lengthscale = 0.2))"),
 			[]wantDiag{{8, 8, "search lbfgs makes the optimiser hold about 15.2 GiB; this version of boc allows up to 8 GiB", "lower raw or restarts"}}},
 		{"too many learned values", "problem demo\ndomain { p[1024] in [0, 1] }\nobjective minimize sphere(p)\nbudget 10\n",
-			[]wantDiag{{2, 10, "the model learns 1025 values; this version of boc fits at most 1024", "fixed value"}}},
+			[]wantDiag{{2, 10, "the model learns 1027 values; this version of boc fits at most 1024", "fixed value"}}},
 		{"requirement with a kernel its Gaussian process cannot evaluate", problemWith("require purity: simulated x + y >= 0.5", "model gp(kernel = se + linear)"),
 			[]wantDiag{{8, 1, "kernel sum cannot model requirement purity: they take one of matern12, matern32, matern52, rq, rqmix, se", "require purity: ... { kernel matern52 }"}}},
 		{"several objectives with a safety constraint without seeds", severalWith(`constraint heat: exec "sensor" <= 80`),

@@ -86,14 +86,63 @@ func (c *checker) defaultPlugin(key string) string {
 		}
 		return noisyAcquisition
 	}
-	if key == "search" && c.prog.D >= trustRegionDimension && c.trustRegionFits() {
+	if key == "search" && c.prog.D >= trustRegionDimension && c.trustRegionFits() && !c.additiveFits() {
 		return trustRegionSearch
 	}
 	return defaultPlugins[key]
 }
 
+// defaultCall is the call a left-out statement key takes: its default
+// plugin, with the arguments of the additive recipe where it applies.
+func (c *checker) defaultCall(key string) ast.Expr {
+	sp := c.noSource()
+	ident := func(name string) *ast.Ident { return &ast.Ident{Pos: sp, Name: name} }
+	call := &ast.CallExpr{Pos: sp, Fun: ident(c.defaultPlugin(key))}
+	if !c.additiveFits() {
+		return call.Fun
+	}
+	switch key {
+	case "model": // gp(kernel = matern52(groups = "components"))
+		kernel := &ast.CallExpr{Pos: sp, Fun: ident(additiveFamily),
+			Args: []*ast.Arg{{Pos: sp, Name: ident("groups"), Value: &ast.StringLit{Pos: sp, Value: registry.GroupsComponents}}}}
+		call.Args = []*ast.Arg{{Pos: sp, Name: ident("kernel"), Value: kernel}}
+	case "search": // lbfgs(sweeps = 2)
+		call.Args = []*ast.Arg{{Pos: sp, Name: ident("sweeps"),
+			Value: &ast.NumberLit{Pos: sp, Text: fmt.Sprint(additiveSweeps), Value: additiveSweeps, Int: true}}}
+	default:
+		return call.Fun
+	}
+	return call
+}
+
+// The default model and search from additiveDimension components on, where
+// they fit (additiveFits): an additive kernel, additiveFamily over the
+// components one by one averaged with the kernel over all of them by a
+// learned interaction (with which the plan learns a residual variance), and
+// additiveSweeps coordinate sweeps of the global search. At 400
+// evaluations it was ahead of the trust region, the default before it, on
+// Levy in 20, 30 and 60 dimensions, Ackley in 30 and 60 and Hartmann6 among
+// 100 (by 1.2 to 9 times), behind it on Ackley 20 (within the quartiles)
+// and level on Rosenbrock 20 (docs/quality.md, "High dimensions").
+const (
+	additiveDimension = 20
+	additiveFamily    = "matern52"
+	additiveSweeps    = 2
+)
+
+// additiveFits reports whether the additive recipe is the default: from
+// additiveDimension components on, where a trust region would fit, for a
+// file that leaves the model out and measures no constraint (a
+// requirement's or a safety constraint's Gaussian process, which takes the
+// model's kernel, is not built over components one by one).
+func (c *checker) additiveFits() bool {
+	return c.prog.D >= additiveDimension && c.stmts.plugins["model"] == nil && c.trustRegionFits() &&
+		!slices.ContainsFunc(c.prog.Constraints, func(k *ir.Constraint) bool { return !k.Known })
+}
+
 // The default search from trustRegionDimension components on, where it
-// fits: TuRBO-1's trust region, ahead of the global lbfgs on Ackley and
+// fits and the additive recipe does not (a file that states its model):
+// TuRBO-1's trust region, ahead of the global lbfgs on Ackley and
 // Levy in 20, 30 and 60 dimensions, at half lbfgs's regret on Levy
 // (docs/quality.md, "High dimensions"). Below, the global search keeps the
 // default: the trust region was not measured ahead there. Several
@@ -354,8 +403,7 @@ func (c *checker) checkPluginStmt(key string, dst **ir.Call) {
 		}
 		return
 	}
-	sp := c.noSource()
-	if cc := c.call(kind, &ast.Ident{Pos: sp, Name: c.defaultPlugin(key)}, ctx); cc != nil {
+	if cc := c.call(kind, c.defaultCall(key), ctx); cc != nil {
 		*dst = cc.call
 	}
 }

@@ -5,11 +5,11 @@
 // suggestion maximises runtime/pareto's Acquirer (the expected hypervolume
 // improvement, or ParEGO's scalarisation) by runtime/search's multi-start
 // L-BFGS-B, with the points being evaluated believed at their posterior
-// means, over the whole cube or within a trust region (Config.Region); beside unknown safety constraints (Config.Safety) runtime/safe's
-// Explorer chooses instead, among the points it certifies, by the same
-// score. The result is the Pareto set: the evaluated points that meet the
-// requirements and whose objectives' posterior means no other such point
-// dominates.
+// means, over the whole cube or within a trust region (Config.Region);
+// beside unknown safety constraints (Config.Safety) runtime/safe's Explorer
+// chooses instead, among the points it certifies, by the same score. The
+// result is the Pareto set: the evaluated points that meet the requirements
+// and whose objectives' posterior means no other such point dominates.
 //
 // An Optimizer allocates in New only; Suggest, Observe, Pending, Release and
 // Front allocate nothing (Hypervolume does beyond three objectives). It is

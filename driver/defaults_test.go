@@ -56,8 +56,10 @@ func TestDefaultSearchByDimension(t *testing.T) {
 			if additive != tt.additive {
 				t.Errorf("kernel over the components one by one: %v, want %v", additive, tt.additive)
 			}
-			if sweeps := got.Arg("sweeps"); tt.additive && tt.extra == "" && (sweeps == nil || sweeps.Default) {
-				t.Errorf("search %v: the recipe's sweeps missing", got)
+			if tt.additive && tt.extra == "" {
+				if v, ok := got.Arg("sweeps").Value.(*ir.ConstExpr); !ok || v.Value.Float() != 2 {
+					t.Errorf("search %v: sweeps %v, want the recipe's 2", got, got.Arg("sweeps").Value)
+				}
 			}
 		})
 	}

@@ -404,7 +404,20 @@ func (c *checker) checkPluginStmt(key string, dst **ir.Call) {
 		return
 	}
 	if cc := c.call(kind, c.defaultCall(key), ctx); cc != nil {
+		markDefault(cc.call)
 		*dst = cc.call
+	}
+}
+
+// markDefault marks every argument of a call the file left out as a
+// default, those of its nested calls too: the additive recipe's arguments
+// (defaultCall) are the language's, not the file's.
+func markDefault(call *ir.Call) {
+	for _, a := range call.Args {
+		a.Default = true
+		if nested, ok := a.Value.(*ir.Call); ok {
+			markDefault(nested)
+		}
 	}
 }
 

@@ -12,14 +12,8 @@ import (
 // (noBox).
 func (b *builder) sweeps() {
 	p := b.o.Program
-	if p.Search == nil {
-		return
-	}
-	a := p.Search.Arg("sweeps")
+	a := sweepsArg(p)
 	if a == nil {
-		return
-	}
-	if v, ok := a.Value.(*ir.ConstExpr); !ok || v.Value.Float() == 0 {
 		return
 	}
 	if where := b.o.noBox(); where != "" {
@@ -41,12 +35,7 @@ func (b *builder) sweeps() {
 // zeroing would change a point beyond the swept component.
 func (o *Optimizer) SweptByComponent() bool {
 	p := o.Program
-	if p.Search == nil || !o.BatchedSearch() || o.Model.Kernel == nil || !byComponent(o.Model.Kernel) {
-		return false
-	}
-	if a := p.Search.Arg("sweeps"); a == nil {
-		return false
-	} else if v, ok := a.Value.(*ir.ConstExpr); !ok || v.Value.Float() == 0 {
+	if sweepsArg(p) == nil || !o.BatchedSearch() || o.Model.Kernel == nil || !byComponent(o.Model.Kernel) {
 		return false
 	}
 	if k, ok := registry.ByID(o.Model.Kernel.Plugin); !ok || !kernel.ComponentFamily(k.Family) {
@@ -58,4 +47,20 @@ func (o *Optimizer) SweptByComponent() bool {
 		}
 	}
 	return true
+}
+
+// sweepsArg is the search's sweeps argument when it asks for some; nil
+// otherwise.
+func sweepsArg(p *ir.Program) *ir.Arg {
+	if p.Search == nil {
+		return nil
+	}
+	a := p.Search.Arg("sweeps")
+	if a == nil {
+		return nil
+	}
+	if v, ok := a.Value.(*ir.ConstExpr); !ok || v.Value.Float() == 0 {
+		return nil
+	}
+	return a
 }

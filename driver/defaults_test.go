@@ -10,12 +10,12 @@ import (
 
 // TestDefaultSearchByDimension: a file that leaves the model and the search
 // out gets lbfgs below 20 components and, from 20 on, the additive recipe:
-// the model's kernel over the components one by one and lbfgs with two
-// coordinate sweeps. A file that states its model, or measures a
-// constraint, gets turbo from 20 components instead; where a trust region
-// is not built either (choices, a safe acquisition, candidates, several
-// objectives, a model over input distributions) it keeps lbfgs; a search
-// the file states is kept.
+// the model's kernel over the components one by one, its values warped by
+// a power transform, and lbfgs with two coordinate sweeps. A file that
+// states its model, or measures a constraint, gets turbo from 20
+// components instead; where a trust region is not built either (choices, a
+// safe acquisition, candidates, several objectives, a model over input
+// distributions) it keeps lbfgs; a search the file states is kept.
 func TestDefaultSearchByDimension(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -34,6 +34,8 @@ func TestDefaultSearchByDimension(t *testing.T) {
 		{"stated", 30, "search lbfgs", "", "search.lbfgs", true},
 		{"choices", 20, "", `    c in {"a", "b"}`, "search.lbfgs", false},
 		{"safe", 20, "acquisition safe_ucb\nconstraint heat: simulated x[0] <= 0.8 { seed [[" + zeros(20) + "]] }", "", "search.lbfgs", false},
+		{"observation noise", 20, "observation noise ~ normal(0, 0.1)", "", "search.lbfgs", true},
+		{"input noise", 20, "input noise x ~ iid(normal(0, 0.01), 20)", "", "search.lbfgs", true},
 		{"input distributions", 20, "input noise x ~ iid(normal(0, 0.01), 20)\nmodel ugp", "", "search.lbfgs", false},
 	}
 	for _, tt := range tests {
@@ -55,6 +57,9 @@ func TestDefaultSearchByDimension(t *testing.T) {
 			}
 			if additive != tt.additive {
 				t.Errorf("kernel over the components one by one: %v, want %v", additive, tt.additive)
+			}
+			if warp := u.Plan.Model.Warp; tt.additive && warp != "power" {
+				t.Errorf("values warped by %q, want the recipe's power transform", warp)
 			}
 			if tt.additive && tt.extra == "" {
 				if v, ok := got.Arg("sweeps").Value.(*ir.ConstExpr); !ok || v.Value.Float() != 2 {

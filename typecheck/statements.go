@@ -97,23 +97,24 @@ func (c *checker) defaultPlugin(key string) string {
 func (c *checker) defaultCall(key string) ast.Expr {
 	sp := c.noSource()
 	ident := func(name string) *ast.Ident { return &ast.Ident{Pos: sp, Name: name} }
-	call := &ast.CallExpr{Pos: sp, Fun: ident(c.defaultPlugin(key))}
+	plugin := ident(c.defaultPlugin(key))
 	if !c.additiveFits() {
-		return call.Fun
+		return plugin
 	}
+	var args []*ast.Arg
 	switch key {
 	case "model": // gp(kernel = matern52(groups = "components"), warp = "power")
 		kernel := &ast.CallExpr{Pos: sp, Fun: ident(additiveFamily),
 			Args: []*ast.Arg{{Pos: sp, Name: ident("groups"), Value: &ast.StringLit{Pos: sp, Value: registry.GroupsComponents}}}}
-		call.Args = []*ast.Arg{{Pos: sp, Name: ident("kernel"), Value: kernel},
+		args = []*ast.Arg{{Pos: sp, Name: ident("kernel"), Value: kernel},
 			{Pos: sp, Name: ident("warp"), Value: &ast.StringLit{Pos: sp, Value: additiveWarp}}}
 	case "search": // lbfgs(sweeps = 2)
-		call.Args = []*ast.Arg{{Pos: sp, Name: ident("sweeps"),
+		args = []*ast.Arg{{Pos: sp, Name: ident("sweeps"),
 			Value: &ast.NumberLit{Pos: sp, Text: fmt.Sprint(additiveSweeps), Value: additiveSweeps, Int: true}}}
 	default:
-		return call.Fun
+		return plugin
 	}
-	return call
+	return &ast.CallExpr{Pos: sp, Fun: plugin, Args: args}
 }
 
 // The default model and search from additiveDimension components on, where

@@ -54,7 +54,9 @@ def _system():
 
 
 def _expm(m):
-    """exp(m) by scaling and squaring a Taylor series (m is small here)."""
+    """exp(m) by scaling and squaring a Taylor series (m is small here):
+    scipy's expm would make every evaluation, a process of its own, import
+    scipy."""
     s = max(0, int(math.ceil(math.log2(max(np.abs(m).sum(axis=1).max(), 1e-300)))) + 1)
     m = m / 2 ** s
     out, term = np.eye(len(m)), np.eye(len(m))

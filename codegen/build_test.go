@@ -130,7 +130,7 @@ func (b *goldenBuild) write(t *testing.T) error {
 			files[filepath.Join(name, "warp_test.go")] = warpTest(out)
 		}
 		// runtime/multi's trust region has its own tests.
-		if lib := string(out.Library[0].Content); strings.Contains(lib, "search.NewTrustRegion(") && !strings.Contains(lib, "multi.New(") {
+		if strings.Contains(string(out.Library[0].Content), "search.NewRegions(") {
 			files[filepath.Join(name, "trust_test.go")] = trustTest(out)
 		}
 		if strings.Contains(string(out.Library[0].Content), "NewComponents(") {
@@ -350,15 +350,18 @@ func TestSuggestionsStayInTheTrustRegion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Evaluations() >= InitialDesign && o.region.Centre() >= 0 {
+		if o.Evaluations() >= InitialDesign {
 			u, err := toUnit(x)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := range u {
-				if u[i] < o.boxLo[i]-1e-12 || u[i] > o.boxHi[i]+1e-12 {
-					t.Fatalf("evaluation %%d: component %%d at %%v, outside the box [%%v, %%v]", o.Evaluations(), i, u[i], o.boxLo[i], o.boxHi[i])
-				}
+			inside := false
+			for k := range o.regions.Len() {
+				lo, hi, whole := o.regions.Box(k)
+				inside = inside || whole || inBox(u[:], lo, hi)
+			}
+			if !inside {
+				t.Fatalf("evaluation %%d at %%v: in none of the regions' boxes", o.Evaluations(), u)
 			}
 		}
 		// Every value after the first is worse: the region only fails.
@@ -370,9 +373,22 @@ func TestSuggestionsStayInTheTrustRegion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if o.region.Restarts() == 0 && o.region.Length() >= 0.8 {
-		t.Errorf("after 30 failures the region neither shrank nor restarted: length %%v", o.region.Length())
+	shrank := o.regions.Restarts() > 0
+	for k := range o.regions.Len() {
+		shrank = shrank || o.regions.Region(k).Length() < 0.8
 	}
+	if !shrank {
+		t.Errorf("after 30 failures no region shrank or restarted")
+	}
+}
+
+func inBox(u, lo, hi []float64) bool {
+	for i := range u {
+		if u[i] < lo[i]-1e-12 || u[i] > hi[i]+1e-12 {
+			return false
+		}
+	}
+	return true
 }
 `, libraryPackage(out)))
 }
@@ -482,9 +498,10 @@ func TestLocalModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			lo, hi := searchBox(o)
 			for i := range u {
-				if u[i] < o.boxLo[i]-1e-12 || u[i] > o.boxHi[i]+1e-12 {
-					t.Fatalf("evaluation %%d: component %%d at %%v, outside the box [%%v, %%v]", n, i, u[i], o.boxLo[i], o.boxHi[i])
+				if u[i] < lo[i]-1e-12 || u[i] > hi[i]+1e-12 {
+					t.Fatalf("evaluation %%d: component %%d at %%v, outside the box [%%v, %%v]", n, i, u[i], lo[i], hi[i])
 				}
 			}
 		}
@@ -537,13 +554,30 @@ func replicatesDecl(out *Output) string {
 	return fmt.Sprintf("\nconst Replicates = %v\n", noisy)
 }
 
-// regionCentreDecl defines hasRegion and regionCentre for localTest: the
-// trust region's centre, -1 without a trust region.
+// regionCentreDecl defines hasRegion, regionCentre and searchBox for
+// localTest: the trust region's centre, -1 without a trust region, and the
+// box the last search was confined to (the trust region's, or the one the
+// subset describes in detail).
 func regionCentreDecl(out *Output) string {
-	if strings.Contains(string(out.Library[0].Content), "search.NewTrustRegion(") {
-		return replicatesDecl(out) + "\nconst hasRegion = true\n\nfunc regionCentre(o *Optimizer) int { return o.region.Centre() }\n"
+	if strings.Contains(string(out.Library[0].Content), "search.NewRegions(") {
+		return replicatesDecl(out) + `
+const hasRegion = true
+
+func regionCentre(o *Optimizer) int { return o.regions.Centre() }
+
+func searchBox(o *Optimizer) (lo, hi []float64) {
+	lo, hi, _ = o.regions.Box(0)
+	return lo, hi
+}
+`
 	}
-	return replicatesDecl(out) + "\nconst hasRegion = false\n\nfunc regionCentre(*Optimizer) int { return -1 }\n"
+	return replicatesDecl(out) + `
+const hasRegion = false
+
+func regionCentre(*Optimizer) int { return -1 }
+
+func searchBox(o *Optimizer) (lo, hi []float64) { return o.boxLo[:], o.boxHi[:] }
+`
 }
 
 // observeDecl defines observe for a case's tests: Observe with the synthetic

@@ -73,7 +73,7 @@ func (g *generator) localFields() []jen.Code {
 		jen.List(jen.Id("chosenY"), jen.Id("chosenNoise")).Index(jen.Id("localSize")).Float64().Comment("their values and noise variances"),
 		jen.Id("centre").Add(unitArray()).Comment("the point they were chosen around"),
 	}
-	if g.search.Region == nil {
+	if g.search.Regions == nil {
 		fields = append(fields, jen.List(jen.Id("boxLo"), jen.Id("boxHi")).Add(unitArray()).Comment("the region the subset describes in detail"))
 	}
 	return fields
@@ -83,9 +83,9 @@ func (g *generator) localFields() []jen.Code {
 // region the subset describes in detail (subset.Archive.Box): beyond it
 // the model knows only a sparse sample of the observations, and the
 // search would take the gaps for unexplored ground. A trust region
-// confines the search itself (trustFocus).
+// confines the search itself (regionsSearch).
 func (g *generator) localFocus() []jen.Code {
-	if !g.local() || g.search.Region != nil {
+	if !g.local() || g.search.Regions != nil {
 		return nil
 	}
 	return []jen.Code{
@@ -163,9 +163,9 @@ func (g *generator) localDecls(f *jen.File) {
 			field("centre").Op("=").Add(field("units")).Index(jen.Id("i")),
 		}
 	}
-	if g.search.Region != nil {
+	if g.search.Regions != nil {
 		doc = "the trust region's centre or, without one, " + doc
-		centre = append(centre, jen.If(jen.Id("c").Op(":=").Add(field("region").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
+		centre = append(centre, jen.If(jen.Id("c").Op(":=").Add(field("regions").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
 			jen.Copy(whole(field("centre")), field("observations").Dot("Unit").Call(jen.Id("c"))),
 		))
 	}

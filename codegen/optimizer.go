@@ -329,7 +329,6 @@ func (g *generator) suggestDecls(f *jen.File) {
 		body = append(body, jen.If(jen.Id("observed").Op(">").Lit(0)).Block(fantasised...))
 	}
 	if !g.o.Finite() {
-		body = append(body, g.trustFocus()...)
 		body = append(body, g.localFocus()...)
 	}
 	switch {
@@ -498,14 +497,24 @@ func (g *generator) feasible() jen.Code {
 func (g *generator) maximize(fn string, k jen.Code) jen.Code {
 	feasible := g.feasible()
 	seed := jen.Id("streamSeed").Call(field("seed"), jen.Uint64().Call(jen.Id("n")), k)
-	if g.batches() {
-		batch := field(fn[:len(fn)-len("Fn")] + "BatchFn")
-		if fn == "acquisitionFn" && g.sweptByComponent() {
-			return field("search").Dot("MaximizeSwept").Call(field(g.searchFn(fn)), batch, field("acquisitionSweep"), feasible, seed, whole(field("candidate")))
+	if !g.batches() {
+		if regions := g.regionsSearch(fn, nil, nil, feasible, seed); regions != nil {
+			return regions
 		}
-		return field("search").Dot("MaximizeBatch").Call(field(g.searchFn(fn)), batch, feasible, seed, whole(field("candidate")))
+		return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))
 	}
-	return field("search").Dot("Maximize").Call(field(g.searchFn(fn)), feasible, seed, whole(field("candidate")))
+	batch := field(fn[:len(fn)-len("Fn")] + "BatchFn")
+	var sweep jen.Code
+	if fn == "acquisitionFn" && g.sweptByComponent() {
+		sweep = field("acquisitionSweep")
+	}
+	if regions := g.regionsSearch(fn, sweep, batch, feasible, seed); regions != nil {
+		return regions
+	}
+	if sweep != nil {
+		return field("search").Dot("MaximizeSwept").Call(field(g.searchFn(fn)), batch, sweep, feasible, seed, whole(field("candidate")))
+	}
+	return field("search").Dot("MaximizeBatch").Call(field(g.searchFn(fn)), batch, feasible, seed, whole(field("candidate")))
 }
 
 // predictDecls emits the value-only posterior and scores a search without

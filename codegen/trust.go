@@ -2,45 +2,45 @@ package codegen
 
 import "github.com/dave/jennifer/jen"
 
-// The trust region of a search that confines itself to one (search turbo,
-// runtime/search.TrustRegion): the optimiser tells it every observation,
-// and narrows the search to its box before every search.
+// The trust regions of a search that confines itself to them (search
+// turbo, runtime/search.Regions): the optimiser tells them every
+// observation, and its acquisition search looks in each region's box.
 
-// trustFields are the optimiser's fields for the trust region.
+// trustFields are the optimiser's fields for the trust regions.
 func (g *generator) trustFields() []jen.Code {
-	if g.search.Region == nil {
+	if g.search.Regions == nil {
 		return nil
 	}
 	return []jen.Code{
 		jen.Line(),
-		jen.Id("region").Op("*").Qual(runtimeSearch, "TrustRegion").Comment("the box the search is confined to"),
-		jen.List(jen.Id("boxLo"), jen.Id("boxHi")).Add(unitArray()).Comment("its corners at the last search"),
+		jen.Id("regions").Op("*").Qual(runtimeSearch, "Regions").Comment("the boxes the search is confined to"),
 	}
 }
 
-// trustInit makes the trust region in New.
+// trustInit makes the trust regions in New.
 func (g *generator) trustInit() []jen.Code {
-	if g.search.Region == nil {
+	if g.search.Regions == nil {
 		return nil
 	}
-	return []jen.Code{field("region").Op("=").Add(g.search.Region)}
+	return []jen.Code{field("regions").Op("=").Add(g.search.Regions)}
 }
 
-// trustFocus narrows the search to the trust region's box around its
-// centre, sized by the learned lengthscales (a cube without them), or to
-// the whole cube while the region has no centre.
-func (g *generator) trustFocus() []jen.Code {
-	if g.search.Region == nil {
+// regionsSearch is the acquisition search in every trust region's box
+// (search.Regions.MaximizeSwept), which leaves the search confined to the
+// box of the region that won, for the searches after it; nil without trust
+// regions.
+func (g *generator) regionsSearch(fn string, sweep, batch, feasible, seed jen.Code) jen.Code {
+	if g.search.Regions == nil || fn != "acquisitionFn" {
 		return nil
 	}
-	return []jen.Code{
-		jen.If(jen.Id("c").Op(":=").Add(field("region").Dot("Centre").Call()), jen.Id("c").Op(">=").Lit(0)).Block(
-			field("region").Dot("Box").Call(g.observedUnit(jen.Id("c")), g.lengthscales(), whole(field("boxLo")), whole(field("boxHi"))),
-			field("search").Dot("SetBox").Call(whole(field("boxLo")), whole(field("boxHi")), g.observedUnit(jen.Id("c"))),
-		).Else().Block(
-			field("search").Dot("SetBox").Call(jen.Nil(), jen.Nil(), jen.Nil()),
-		),
+	if batch == nil {
+		batch = jen.Nil()
 	}
+	method, args := "MaximizeBatch", []jen.Code{field("search"), g.lengthscales(), field(g.searchFn(fn)), batch}
+	if sweep != nil {
+		method, args = "MaximizeSwept", append(args, sweep)
+	}
+	return field("regions").Dot(method).Call(append(args, feasible, seed, whole(field("candidate")))...)
 }
 
 // lengthscales is the kernel's learned lengthscales, one per component (a
@@ -52,15 +52,15 @@ func (g *generator) lengthscales() jen.Code {
 	return jen.Nil()
 }
 
-// trustTell tells the trust region observation n, y as the model
-// maximises it (before any warping).
+// trustTell tells the trust regions observation n at unit coordinates u,
+// y as the model maximises it (before any warping).
 func (g *generator) trustTell() []jen.Code {
-	if g.search.Region == nil {
+	if g.search.Regions == nil {
 		return nil
 	}
 	y := jen.Id("y")
 	if g.warps() {
 		y = field("raw").Index(jen.Id("n"))
 	}
-	return []jen.Code{field("region").Dot("Tell").Call(jen.Id("n"), y)}
+	return []jen.Code{field("regions").Dot("Tell").Call(jen.Id("n"), whole(jen.Id("u")), y, g.lengthscales())}
 }

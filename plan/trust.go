@@ -47,6 +47,11 @@ func (b *builder) trustRegion() {
 	if !ok || !plugin.TrustRegion {
 		return
 	}
+	if regions := p.Search.Arg("regions"); regions != nil {
+		if v, ok := regions.Value.(*ir.ConstExpr); ok && v.Value.Float() > 1 {
+			b.severalRegions(regions)
+		}
+	}
 	where := b.o.noBox()
 	switch {
 	case where != "":
@@ -61,4 +66,20 @@ func (b *builder) trustRegion() {
 	}
 	b.report(dsl.Errorf(p.Search.Span, "search %s is not built %s in this version of boc", plugin.Name, where).
 		WithHint("use search lbfgs"))
+}
+
+// severalRegions refuses several trust regions where one model does not
+// serve them all: a local model holds the observations around one centre,
+// and the region of several objectives (runtime/multi) is one.
+func (b *builder) severalRegions(regions *ir.Arg) {
+	var where, hint string
+	switch {
+	case b.o.Local > 0:
+		where, hint = "with a local model", "a local model holds the observations around one centre: use turbo(regions = 1), TuRBO-1, or model gp(approx = \"exact\")"
+	case len(b.o.Objectives) > 1:
+		where, hint = "with several objectives", "use turbo(regions = 1), one region around the front"
+	default:
+		return
+	}
+	b.report(dsl.Errorf(regions.Span, "several trust regions are not built %s in this version of boc", where).WithHint("%s", hint))
 }

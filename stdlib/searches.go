@@ -23,9 +23,11 @@ func init() {
 			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
 		Params: []registry.Param{restarts, raw, sweeps}, UsesGradient: true, Emit: lbfgsEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "turbo", Runtime: []string{runtimeSearch},
-		Doc: "lbfgs confined to TuRBO-1's trust region: a box around the best point, sized by the lengthscales, " +
+		Doc: "lbfgs confined to TuRBO's trust regions: each a box around its best point, sized by the lengthscales, " +
 			"doubled after successes and halved after failures in a row, restarted when it collapses",
 		Params: []registry.Param{restarts, raw, sweeps,
+			{Name: "regions", Type: registry.IntParam, Default: registry.Int(1), Range: atLeastOne,
+				Doc: "trust regions, each searched at every suggestion, the best point of all taken (TuRBO-m; 1: TuRBO-1)"},
 			{Name: "length", Type: registry.RealParam, Default: registry.Real(0.8), Range: positive,
 				Doc: "the box's initial side, in units of the cube, for lengthscales at their geometric mean"},
 			{Name: "min_length", Type: registry.RealParam, Default: registry.Real(0.0078125), Range: positive,
@@ -47,8 +49,10 @@ var turboEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchC
 	if failure == 0 {
 		failure = max(4, g.D)
 	}
-	code.Region = jen.Qual(runtimeSearch, "NewTrustRegion").Call(jen.Lit(g.Real("length")), jen.Lit(g.Real("min_length")),
-		jen.Lit(g.Real("max_length")), jen.Lit(g.Int("success")), jen.Lit(failure))
+	args := []jen.Code{jen.Lit(g.Real("length")), jen.Lit(g.Real("min_length")), jen.Lit(g.Real("max_length")),
+		jen.Lit(g.Int("success")), jen.Lit(failure)}
+	code.Region = jen.Qual(runtimeSearch, "NewTrustRegion").Call(args...)
+	code.Regions = jen.Qual(runtimeSearch, "NewRegions").Call(append([]jen.Code{jen.Lit(g.Int("regions")), jen.Id("Dim")}, args...)...)
 	return code
 }
 

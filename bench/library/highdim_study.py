@@ -38,6 +38,7 @@ Methods:
                            with acquisition ei (not the noisy default, kg)
                  lsLO_HI   the kernel's lengthscales learned in [LO, HI]
                  warpW     output warping W (model gp(warp = "W"): power, auto)
+                 regionsN  N trust regions (turbo(regions = N): TuRBO-m)
     optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
     optuna-tpe   Optuna's TPESampler(seed=s)
 
@@ -113,6 +114,8 @@ def source(name, method, budget):
             model.append(f'warp = "{opt.removeprefix("warp")}"')
         elif opt.startswith("sweeps"):
             search_args.append(f"sweeps = {opt.removeprefix('sweeps')}")
+        elif opt.startswith("regions"):
+            search_args.append(f"regions = {opt.removeprefix('regions')}")
         else:
             sys.exit(f"highdim_study: unknown option {opt!r} of method boc-{method}")
     if kernel:

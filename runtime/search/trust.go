@@ -96,19 +96,35 @@ func (r *TrustRegion) Restarts() int { return r.restarts }
 // L·w_i along component i, w_i = ℓ_i / (Π ℓ_j)^(1/d) for the lengthscales
 // ℓ (nil or a single value: every w_i is 1), clipped to the unit cube.
 func (r *TrustRegion) Box(centre, lengthscales, lo, hi []float64) {
-	d := len(centre)
-	logMean := 0.0
-	if len(lengthscales) == d {
-		for _, l := range lengthscales {
-			logMean += math.Log(l)
-		}
-		logMean /= float64(d)
+	if len(lengthscales) != len(centre) {
+		lengthscales = nil
 	}
+	logMean := logGeometricMean(lengthscales)
 	for i, c := range centre {
-		half := r.length / 2
-		if len(lengthscales) == d {
-			half *= math.Exp(math.Log(lengthscales[i]) - logMean)
-		}
+		half := r.halfSide(lengthscales, logMean, i)
 		lo[i], hi[i] = max(0, c-half), min(1, c+half)
 	}
+}
+
+// halfSide is half the box's side along component i before the cube clips
+// it: L/2·w_i, with logMean the lengthscales' logGeometricMean (nil
+// lengthscales: every w_i is 1).
+func (r *TrustRegion) halfSide(lengthscales []float64, logMean float64, i int) float64 {
+	if lengthscales == nil {
+		return r.length / 2
+	}
+	return r.length / 2 * math.Exp(math.Log(lengthscales[i])-logMean)
+}
+
+// logGeometricMean is the log of the lengthscales' geometric mean (0 for
+// none).
+func logGeometricMean(lengthscales []float64) float64 {
+	if len(lengthscales) == 0 {
+		return 0
+	}
+	logMean := 0.0
+	for _, l := range lengthscales {
+		logMean += math.Log(l)
+	}
+	return logMean / float64(len(lengthscales))
 }

@@ -629,8 +629,12 @@ type SearchCode struct {
 	// estimate (float64: a raw count of 10¹² must not overflow).
 	Memory float64
 	// Region is a *search.TrustRegion expression for a search whose plugin
-	// sets TrustRegion: the box each search is confined to; nil otherwise.
+	// sets TrustRegion: the box each search is confined to (of several
+	// objectives, runtime/multi); nil otherwise.
 	Region jen.Code
+	// Regions is a *search.Regions expression for such a search of one
+	// objective: the boxes searched at every suggestion.
+	Regions jen.Code
 }
 
 // SearchEmit returns how to hold the search.

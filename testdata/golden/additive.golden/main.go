@@ -54,6 +54,7 @@ var problem = program.Problem{
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
 		"  sweeps = 1:int\n" +
+		"  regions = 1:int (default)\n" +
 		"  length = 0.8:real (default)\n" +
 		"  min_length = 0.0078125:real (default)\n" +
 		"  max_length = 1.6:real (default)\n" +

@@ -319,7 +319,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn, groups = "components"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
-	search *search.LBFGS // turbo(restarts = 4, raw = 1024, sweeps = 1, length = 0.8, min_length = 0.0078125, max_length = 1.6, success = 3, failure = 0)
+	search *search.LBFGS // turbo(restarts = 4, raw = 1024, sweeps = 1, regions = 1, length = 0.8, min_length = 0.0078125, max_length = 1.6, success = 3, failure = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -351,8 +351,7 @@ type Optimizer struct {
 	unitAtFn           func(int) []float64                     // unitAt, for the kernel's terms
 	workers            []searchWorker                          // one per goroutine of the search
 
-	region       *search.TrustRegion // the box the search is confined to
-	boxLo, boxHi [Dim]float64        // its corners at the last search
+	regions *search.Regions // the boxes the search is confined to
 
 	pending  [Budget]Point // the points being evaluated (Pending), in order
 	npending int           // how many
@@ -381,7 +380,7 @@ func New(seed uint64) *Optimizer {
 	}
 	o.unitAtFn = o.unitAt
 	o.workers = make([]searchWorker, o.search.Workers())
-	o.region = search.NewTrustRegion(0.8, 0.0078125, 1.6, 3, 8)
+	o.regions = search.NewRegions(1, Dim, 0.8, 0.0078125, 1.6, 3, 8)
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("additive: initial design: %w", err)
 	}
@@ -447,13 +446,7 @@ func (o *Optimizer) suggest() (Point, error) {
 	if err := o.fantasise(); err != nil {
 		return Point{}, err
 	}
-	if c := o.region.Centre(); c >= 0 {
-		o.region.Box(o.units[c][:], o.hyper[0:8], o.boxLo[:], o.boxHi[:])
-		o.search.SetBox(o.boxLo[:], o.boxHi[:], o.units[c][:])
-	} else {
-		o.search.SetBox(nil, nil, nil)
-	}
-	value, err := o.search.MaximizeSwept(o.acquisitionGradFn, o.acquisitionBatchFn, o.acquisitionSweep, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
+	value, err := o.regions.MaximizeSwept(o.search, o.hyper[0:8], o.acquisitionGradFn, o.acquisitionBatchFn, o.acquisitionSweep, nil, streamSeed(o.seed, uint64(n), 0), o.candidate[:])
 	if err != nil {
 		return Point{}, fmt.Errorf("additive: acquisition search: %w", err)
 	}
@@ -725,7 +718,7 @@ func (o *Optimizer) Observe(x Point, y float64) error {
 		o.bestIndex = n
 	}
 	o.Release(x)
-	o.region.Tell(n, y)
+	o.regions.Tell(n, u[:], y, o.hyper[0:8])
 	if err := o.refitIfDue(); err != nil {
 		return fmt.Errorf("additive: refitting the hyperparameters after observing %v: %w", x, err)
 	}

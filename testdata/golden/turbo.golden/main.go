@@ -54,7 +54,7 @@ var problem = program.Problem{
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
 		"  sweeps = 0:int (default)\n" +
-		"  regions = 1:int (default)\n" +
+		"  regions = 2:int\n" +
 		"  length = 0.8:real (default)\n" +
 		"  min_length = 0.0078125:real (default)\n" +
 		"  max_length = 1.6:real (default)\n" +
@@ -64,7 +64,9 @@ var problem = program.Problem{
 		"  init.sobol\n" +
 		"    n = 20:int\n" +
 		"seed 2\n",
-	Text: "// A 10-D problem searched in TuRBO-1's trust region.\n" +
+	Text: "// A 10-D problem searched in two trust regions (TuRBO-m; TuRBO-1's single\n" +
+		"// region is the default, which the golden cases additive and local_turbo\n" +
+		"// emit): each suggestion searches both boxes and takes the better point.\n" +
 		"problem turbo\n" +
 		"\n" +
 		"domain {\n" +
@@ -73,7 +75,7 @@ var problem = program.Problem{
 		"\n" +
 		"objective minimize levy(x)\n" +
 		"\n" +
-		"search turbo\n" +
+		"search turbo(regions = 2)\n" +
 		"budget 60\n" +
 		"seed 2\n",
 	NewSession: newSession,

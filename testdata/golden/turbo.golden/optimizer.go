@@ -251,7 +251,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
-	search *search.LBFGS // turbo(restarts = 4, raw = 1024, sweeps = 0, regions = 1, length = 0.8, min_length = 0.0078125, max_length = 1.6, success = 3, failure = 0)
+	search *search.LBFGS // turbo(restarts = 4, raw = 1024, sweeps = 0, regions = 2, length = 0.8, min_length = 0.0078125, max_length = 1.6, success = 3, failure = 0)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -305,7 +305,7 @@ func New(seed uint64) *Optimizer {
 	o.acquisitionBatchFn = o.acquisitionBatchAt
 	o.sdBatchFn = o.sdBatchAt
 	o.workers = make([]searchWorker, o.search.Workers())
-	o.regions = search.NewRegions(1, Dim, 0.8, 0.0078125, 1.6, 3, 10)
+	o.regions = search.NewRegions(2, Dim, 0.8, 0.0078125, 1.6, 3, 10)
 	if err := o.makeDesign(); err != nil {
 		o.err = fmt.Errorf("turbo: initial design: %w", err)
 	}

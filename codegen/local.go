@@ -52,14 +52,6 @@ func (g *generator) observedPoint(i jen.Code) *jen.Statement {
 	return field("points").Index(i)
 }
 
-// observedUnit is observation i's unit coordinates, a slice.
-func (g *generator) observedUnit(i jen.Code) *jen.Statement {
-	if g.local() {
-		return field("observations").Dot("Unit").Call(i)
-	}
-	return whole(field("units").Index(i))
-}
-
 // localFields are the optimiser's fields for a local model.
 func (g *generator) localFields() []jen.Code {
 	if !g.local() {

@@ -18,7 +18,8 @@ Methods:
 The initial design is sobol(2d + 2), as BoTorch's tutorials start; the model
 is boc's default (Matérn 5/2, lengthscales and variance learned per
 objective); --search writes a search statement (e.g. --search "turbo(length
-= 0.4)", a trust region), the default's lbfgs otherwise.
+= 0.4)", a trust region), the default's lbfgs otherwise, and --model a model
+statement (e.g. --model 'gp(warp = "auto")').
 
     BOC=/tmp/boc /usr/bin/python3 bench/library/boc_pareto.py --seeds 20 --markdown
 
@@ -71,20 +72,20 @@ SOURCES = {
 METHODS = {"boc-ehvi": ("ehvi", False), "boc-parego": ("parego", False), "boc-random": ("ehvi", True)}
 
 
-def source(name, method, search=None):
+def source(name, method, search=None, model=None):
     acquisition, _ = METHODS[method]
     dims, objectives = SOURCES[name]
     p = PROBLEMS[name]
     lines = [f"problem {name}", "", "domain {"] + [f"    {x}" for x in dims] + ["}", "", "objective {"]
     lines += [f"    minimize f{k + 1} = {f} <= {r!r}" for k, (f, r) in enumerate(zip(objectives, p["ref"]))]
-    lines += ["}", ""] + ([f"search {search}"] if search else []) + [f"acquisition {acquisition}", f"budget {p['budget']}", f"init sobol({2 * p['d'] + 2})", "seed 1", ""]
+    lines += ["}", ""] + ([f"model {model}"] if model else []) + ([f"search {search}"] if search else []) + [f"acquisition {acquisition}", f"budget {p['budget']}", f"init sobol({2 * p['d'] + 2})", "seed 1", ""]
     return "\n".join(lines)
 
 
-def build(boc, workdir, name, method, search):
+def build(boc, workdir, name, method, search, model):
     path = os.path.join(workdir, f"{name}_{method}.bo")
     with open(path, "w") as f:
-        f.write(source(name, method, search))
+        f.write(source(name, method, search, model))
     exe = path[:-3]
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     return exe
@@ -116,6 +117,7 @@ def main():
     ap.add_argument("--problems", default=",".join(SOURCES))
     ap.add_argument("--methods", default=",".join(METHODS))
     ap.add_argument("--search", help="the search statement's call, e.g. turbo(length = 0.4)")
+    ap.add_argument("--model", help="the model statement's call, e.g. gp(warp = \"auto\")")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     boc = os.environ.get("BOC")
@@ -128,7 +130,7 @@ def main():
             row = [name]
             for m in methods:
                 start = time.time()
-                exe = build(os.path.abspath(boc), workdir, name, m, args.search)
+                exe = build(os.path.abspath(boc), workdir, name, m, args.search, args.model)
                 q = summarise([run(exe, name, s, METHODS[m][1]) for s in range(1, args.seeds + 1)])
                 row.append(f"{q['median']:.2f} [{q['q1']:.2f}, {q['q3']:.2f}]")
                 print(f"boc_pareto: {name} with {m}: {args.seeds} seeds in {time.time() - start:.1f} s", file=sys.stderr)

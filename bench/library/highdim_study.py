@@ -39,6 +39,9 @@ Methods:
                  lsLO_HI   the kernel's lengthscales learned in [LO, HI]
                  warpW     output warping W (model gp(warp = "W"): power, auto)
                  regionsN  N trust regions (turbo(regions = N): TuRBO-m)
+                 plusjoint the kernel plus a Matern-5/2 kernel over all
+                           components with lengthscales of its own
+                           (kernel = matern52(...) + matern52)
     optuna-cmaes Optuna's CmaEsSampler(seed=s) (python3-cmaes)
     optuna-tpe   Optuna's TPESampler(seed=s)
 
@@ -96,6 +99,7 @@ def source(name, method, budget):
     p = PROBLEMS[name]
     search, *options = method.split("-")
     model, kernel, search_args, extra = [], [], [], []
+    joint = False
     for opt in options:
         if opt.startswith("local"):
             model.append(f'approx = "local", local_size = {opt.removeprefix("local")}')
@@ -114,12 +118,14 @@ def source(name, method, budget):
             model.append(f'warp = "{opt.removeprefix("warp")}"')
         elif opt.startswith("sweeps"):
             search_args.append(f"sweeps = {opt.removeprefix('sweeps')}")
+        elif opt == "plusjoint":
+            joint = True
         elif opt.startswith("regions"):
             search_args.append(f"regions = {opt.removeprefix('regions')}")
         else:
             sys.exit(f"highdim_study: unknown option {opt!r} of method boc-{method}")
-    if kernel:
-        model.append(f"kernel = matern52({', '.join(kernel)})")
+    if kernel or joint:
+        model.append(f"kernel = matern52({', '.join(kernel)})" + (" + matern52" if joint else ""))
     lines = ([f"model gp({', '.join(model)})"] if model else []) + extra
     if search_args:
         search += f"({', '.join(search_args)})"

@@ -19,7 +19,7 @@ The initial design is sobol(2d + 2), as BoTorch's tutorials start; the model
 is boc's default (Matérn 5/2, lengthscales and variance learned per
 objective); --search writes a search statement (e.g. --search "turbo(length
 = 0.4)", a trust region), the default's lbfgs otherwise, and --model a model
-statement (e.g. --model 'gp(warp = "auto")').
+statement (e.g. --model 'gp(kernel = matern52(lengthscale = 3))').
 
     BOC=/tmp/boc /usr/bin/python3 bench/library/boc_pareto.py --seeds 20 --markdown
 
@@ -117,7 +117,7 @@ def main():
     ap.add_argument("--problems", default=",".join(SOURCES))
     ap.add_argument("--methods", default=",".join(METHODS))
     ap.add_argument("--search", help="the search statement's call, e.g. turbo(length = 0.4)")
-    ap.add_argument("--model", help="the model statement's call, e.g. gp(warp = \"auto\")")
+    ap.add_argument("--model", help="the model statement's call, e.g. gp(kernel = matern52(lengthscale = 3))")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     boc = os.environ.get("BOC")

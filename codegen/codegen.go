@@ -254,6 +254,9 @@ func (g *generator) planModel() {
 		g.internal(m.Span, "model %s's code does not match its spec", m.Plugin)
 		return
 	}
+	if g.o.Model.Mean == registry.MeanWorst {
+		g.model.New = jen.Add(g.model.New).Dot("WithMean").Call(g.priorMean())
+	}
 	g.kernel = g.o.Model.Kernel
 	g.planKernel(g.kernel)
 	if g.model.Inputs != nil {

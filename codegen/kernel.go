@@ -289,7 +289,29 @@ func (g *generator) learnFields() []jen.Code {
 }
 
 // runtimeFit is the import path of the hyperparameter fitter.
-const runtimeFit = "github.com/bocdev/boc/runtime/fit"
+const (
+	runtimeFit = "github.com/bocdev/boc/runtime/fit"
+	runtimeGP  = "github.com/bocdev/boc/runtime/gp"
+)
+
+// standardisation is the shift and scale the model standardises its values
+// with: the whole run's for a local model (runtime/subset), its own
+// otherwise.
+func (g *generator) standardisation() jen.Code {
+	if g.local() {
+		return field("observations").Dot("Standardisation").Call(g.priorMean())
+	}
+	return field("model").Dot("Standardisation").Call()
+}
+
+// priorMean is the model's runtime/gp.PriorMean (ModelSpec.Mean): the
+// worst value observed is the least, the model maximising.
+func (g *generator) priorMean() jen.Code {
+	if g.o.Model.Mean == registry.MeanWorst {
+		return jen.Qual(runtimeGP, "Least")
+	}
+	return jen.Qual(runtimeGP, "Average")
+}
 
 // learnInit are New's statements setting the starting hyperparameters.
 func (g *generator) learnInit() []jen.Code {
@@ -330,7 +352,6 @@ func (g *generator) refitDecls(f *jen.File) {
 		return
 	}
 	y := func(i jen.Code) jen.Code { return field("model").Dot("Y").Call(i) }
-	n := jen.Id("n")
 	fixedNoise := jen.Code(jen.Lit(0.0))
 	if g.o.Inflates() {
 		fixedNoise = field("inflationAt").Call(jen.Id("i"))
@@ -356,26 +377,12 @@ func (g *generator) refitDecls(f *jen.File) {
 		),
 	}
 	body = append(body, g.rewarpCall()...)
-	if g.local() {
-		// The subset is standardised as every observation is (reselect).
-		body = append(body, jen.List(jen.Id("mean"), jen.Id("scale")).Op(":=").Add(field("observations").Dot("Standardisation").Call()))
-	} else {
-		body = append(body,
-			jen.Id("mean").Op(":=").Lit(0.0),
-			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(jen.Id("mean").Op("+=").Add(y(jen.Id("i")))),
-			jen.Id("mean").Op("/=").Float64().Call(n),
-			jen.Id("ss").Op(":=").Lit(0.0),
-			jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-				jen.Id("d").Op(":=").Add(y(jen.Id("i"))).Op("-").Id("mean"),
-				jen.Id("ss").Op("+=").Id("d").Op("*").Id("d"),
-			),
-			jen.Id("scale").Op(":=").Lit(1.0),
-			jen.If(jen.Id("ss").Op(">").Lit(0)).Block(jen.Id("scale").Op("=").Qual("math", "Sqrt").Call(jen.Id("ss").Op("/").Float64().Call(n))),
-		)
-	}
+	// The values are standardised as the model will be once rebuilt (the
+	// subset of a local one as every observation is: reselect).
+	body = append(body, jen.List(jen.Id("shift"), jen.Id("scale")).Op(":=").Add(g.standardisation()))
 	body = append(body,
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
-			field("fitZ").Index(jen.Id("i")).Op("=").Parens(jen.Add(y(jen.Id("i"))).Op("-").Id("mean")).Op("/").Id("scale"),
+			field("fitZ").Index(jen.Id("i")).Op("=").Parens(jen.Add(y(jen.Id("i"))).Op("-").Id("shift")).Op("/").Id("scale"),
 			field("fitNoise").Index(jen.Id("i")).Op("=").Add(fixedNoise),
 		),
 		field("fitted").Op("=").Add(g.refitCount()),

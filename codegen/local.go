@@ -172,7 +172,7 @@ func (g *generator) localDecls(f *jen.File) {
 		),
 		jen.Id("m").Op(":=").Len(jen.Id("chosen")),
 		field("model").Dot("Load").Call(field("chosenY").Index(jen.Op(":").Id("m")), field("chosenNoise").Index(jen.Op(":").Id("m"))),
-		jen.List(jen.Id("shift"), jen.Id("scale")).Op(":=").Add(field("observations").Dot("Standardisation").Call()),
+		jen.List(jen.Id("shift"), jen.Id("scale")).Op(":=").Add(g.standardisation()),
 		field("model").Dot("Standardise").Call(jen.Id("shift"), jen.Id("scale")),
 		jen.Return(field("rebuild").Call(jen.Id("scale"))),
 	)

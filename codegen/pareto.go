@@ -157,6 +157,10 @@ func (g *generator) makeMultiDecl(f *jen.File) {
 	for j, out := range g.p.Objective.Outputs {
 		objectives = append(objectives, keyed(false, kv{"Maximize", jen.Lit(out.Maximize)}, kv{"Threshold", number(out.Threshold).code}))
 		kernel, fields := g.constraintModel(fmt.Sprintf("ko%d", j), &g.o.Objectives[j])
+		if g.o.Objectives[j].WorstMean {
+			worst := map[bool]string{true: "Least", false: "Greatest"}[out.Maximize]
+			fields = append(fields, kv{"Mean", jen.Qual(runtimeGP, worst)})
+		}
 		body = append(body, kernel...)
 		outputs = append(outputs, keyed(true, fields...))
 	}

@@ -184,6 +184,8 @@ func TestCompileRefuses(t *testing.T) {
 			[]wantDiag{{8, 7, `model gp with warp = "power" needs learned hyperparameters: the warping is refitted with them`, "lengthscale = learn"}}},
 		{"warp beside requirements", problemWith(`model gp(warp = "power")`, "require c: simulated x <= 0.5"),
 			[]wantDiag{{8, 7, `model gp with warp = "power" is not supported yet beside safety constraints, requirements or several objectives`, "remove warp"}}},
+		{"a prior mean misspelt", problemWith(`model gp(mean = "worse")`),
+			[]wantDiag{{8, 10, `unknown mean "worse": want "auto", "average" or "worst"`, `did you mean "worst"?`}}},
 		{"a warp that is not built", problemWith(`model gp(warp = "log")`),
 			[]wantDiag{{8, 10, `warp must be "none", "power" or "auto", got "log"`, "power"}}},
 		{"a kernel that measures a categorical component as a number", categoricalWith("model gp(kernel = linear)"),

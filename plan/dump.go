@@ -85,8 +85,12 @@ func Fprint(w io.Writer, o *Optimizer) {
 		if !math.IsNaN(out.Threshold) {
 			threshold = fmt.Sprintf("reference %g", out.Threshold)
 		}
-		fmt.Fprintf(w, "objective %s %s, %s: %s variance %g lengthscale %s alpha %g%s, learns %s with its refits, %s\n",
-			sense, c.Name, threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel), learned, noise)
+		mean := "the average"
+		if c.WorstMean {
+			mean = "its worst value observed"
+		}
+		fmt.Fprintf(w, "objective %s %s, %s: %s variance %g lengthscale %s alpha %g%s, learns %s with its refits, %s, prior mean %s\n",
+			sense, c.Name, threshold, c.Family, c.Variance, numbers(c.Lengthscales), c.Alpha, position(c.Kernel), learned, noise, mean)
 	}
 	if len(o.Outcomes) > 0 {
 		rule := "weight the acquisition's log score by the log probability of meeting them"
@@ -204,6 +208,9 @@ func modelLine(o *Optimizer) string {
 		s += ", values warped by a power transform refitted with the hyperparameters"
 	case "auto":
 		s += ", values warped by a power transform where it gains, refitted with the hyperparameters"
+	}
+	if o.Model.Mean == registry.MeanWorst {
+		s += ", prior mean the worst value observed"
 	}
 	if o.Local > 0 {
 		s += fmt.Sprintf(", local: conditioned on %d of the observations once there are more", o.Local)

@@ -68,6 +68,7 @@ func Build(p *ir.Program) (*Optimizer, dsl.Diagnostics) {
 	b.additive()
 	b.categorical()
 	b.objectives()
+	b.mean()
 	b.hyper()
 	b.noise()
 	b.draws()

@@ -57,6 +57,9 @@ type OutputModel struct {
 	Lower, Upper    []float64
 	// Standardise is set when the variance is learned (safe.Constraint).
 	Standardise bool
+	// WorstMean makes an objective's prior mean the worst value observed
+	// (ModelSpec.Mean) instead of the average.
+	WorstMean bool
 	// NoiseVariance is the declared noise's variance (units of the
 	// constraint squared), or −1 when it is learned within [NoiseLower,
 	// NoiseUpper] (units of the standardised distance to the limit).

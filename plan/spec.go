@@ -277,6 +277,9 @@ func (o *Optimizer) Runtime() []string {
 	if o.Local > 0 {
 		set[runtime+"subset"] = true
 	}
+	if slices.ContainsFunc(o.Objectives, func(m OutputModel) bool { return m.WorstMean }) {
+		set[runtime+"gp"] = true // its PriorMean
+	}
 	if slices.ContainsFunc(p.Dims, (*ir.Dim).Categorical) {
 		set[runtime+"kernel"] = true // its LevelDistance, in the kernel's code
 	}

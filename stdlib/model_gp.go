@@ -15,11 +15,12 @@ func init() {
 		Doc: "exact Gaussian process on the target points; ignores input noise, or inflates the observation noise by it (IGP-UCB)",
 		Params: []registry.Param{modelKernel(registry.Call("matern52")),
 			inflateParam("ignore", `"ignore", or "inflate": IGP-UCB's GP, adding Oliveira et al.'s σ_E² = B²·ℓ_k²·tr Σ_x (Prop. 3) to each observation's noise (se kernel)`),
-			rkhsBoundParam, warpParam, approxParam, localSizeParam},
+			rkhsBoundParam, warpParam, approxParam, localSizeParam, meanParam},
 		Check: func(ctx *registry.CheckContext) {
 			checkInflation("ignore")(ctx)
 			checkInflates(ctx)
 			checkWarp(ctx)
+			checkMean(ctx)
 			checkApprox(ctx)
 		},
 		Emit: gpModelEmit, Inflates: inflates, Runtime: []string{runtimeGP}})
@@ -123,7 +124,7 @@ var gpModelEmit = withInflation(registry.ModelHooks{Spec: gpSpec, Code: gpCode})
 // gpSpec is a GP on the target points with the model's kernel.
 func gpSpec(a *registry.Args, _ bool) registry.ModelSpec {
 	spec := registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power", "auto"),
-		Approx: a.Choice("approx", approxChoices...), LocalSize: a.Int("local_size")}
+		Mean: a.Choice("mean", meanChoices...), Approx: a.Choice("approx", approxChoices...), LocalSize: a.Int("local_size")}
 	if spec.Warp == "none" {
 		spec.Warp = ""
 	}
@@ -169,6 +170,22 @@ func checkWarp(ctx *registry.CheckContext) {
 		return
 	}
 	ctx.Report(dsl.Errorf(a.Span, "warp must be \"none\", \"power\" or \"auto\", got %q", v.Text).WithHint(`warp = "power" learns a power transform of the values`))
+}
+
+// meanChoices are gp's mean values (registry.ModelSpec.Mean).
+var meanChoices = []string{registry.MeanAuto, registry.MeanAverage, registry.MeanWorst}
+
+// meanParam is gp's constant prior mean.
+var meanParam = registry.Param{Name: "mean", Type: registry.StringParam, Default: registry.String(registry.MeanAuto),
+	Doc: `the constant prior mean, which the model returns to far from the data: "average", the values' mean; "worst", the worst value observed, ` +
+		`so that the acquisition expects the worst where nothing is known and explores less (De Ath et al. 2020); ` +
+		`"auto": "worst" for the objectives of a problem with several, "average" otherwise`}
+
+// checkMean reports a mean that is not one of meanChoices.
+func checkMean(ctx *registry.CheckContext) {
+	if a, v := constArg(ctx.Call, "mean"); v != nil && v.Type.Kind == dsl.String && !slices.Contains(meanChoices, v.Text) {
+		ctx.Report(unknownChoice(a, v, "mean", meanChoices))
+	}
 }
 
 // gpCode holds the exact GP of runtime/gp.

@@ -17,7 +17,7 @@ Methods:
 
 The initial design is sobol(2d + 2), as BoTorch's tutorials start; the model
 is boc's default (Matérn 5/2, lengthscales and variance learned per
-objective); --search writes a search statement (e.g. --search "turbo(length
+objective, each objective's prior mean its worst value observed); --search writes a search statement (e.g. --search "turbo(length
 = 0.4)", a trust region), the default's lbfgs otherwise, and --model a model
 statement (e.g. --model 'gp(kernel = matern52(lengthscale = 3))').
 
@@ -67,6 +67,15 @@ SOURCES = {
     "zdt3": (["x[4] in [0, 1]"], zdt_objectives("G * (1 - sqrt(R) - R * sin(10 * pi * R))")),
     "dtlz2": (["x[6] in [0, 1]"], dtlz2_objectives(2)),
     "dtlz2_3": (["x[6] in [0, 1]"], dtlz2_objectives(3)),
+    "vehiclesafety": (["x[5] in [1, 3]"], [
+        "1640.2823 + 2.3573285 * x[0] + 2.3220035 * x[1] + 4.5688768 * x[2] + 7.7213633 * x[3] + 4.4559504 * x[4]",
+        "6.5856 + 1.15 * x[0] - 1.0427 * x[1] + 0.9738 * x[2] + 0.8364 * x[3] - 0.3695 * x[0] * x[3] + 0.0861 * x[0] * x[4]"
+        " + 0.3628 * x[1] * x[3] - 0.1106 * x[0]^2 - 0.3437 * x[2]^2 + 0.1764 * x[3]^2",
+        "-0.0551 + 0.0181 * x[0] + 0.1024 * x[1] + 0.0421 * x[2] - 0.0073 * x[0] * x[1] + 0.024 * x[1] * x[2]"
+        " - 0.0118 * x[1] * x[3] - 0.0204 * x[2] * x[3] - 0.008 * x[2] * x[4] - 0.0241 * x[1]^2 + 0.0109 * x[3]^2"]),
+    "branincurrin_inert": (["x[6] in [0, 1]"], [
+        "branin(15 * x[0] - 5, 15 * x[1])",
+        "(1 - exp(-1 / (2 * x[1] + 1e-9))) * (2300 * x[0]^3 + 1900 * x[0]^2 + 2092 * x[0] + 60) / (100 * x[0]^3 + 500 * x[0]^2 + 4 * x[0] + 20)"]),
 }
 
 METHODS = {"boc-ehvi": ("ehvi", False), "boc-parego": ("parego", False), "boc-random": ("ehvi", True)}

@@ -38,6 +38,8 @@ Methods:
                            with acquisition ei (not the noisy default, kg)
                  lsLO_HI   the kernel's lengthscales learned in [LO, HI]
                  warpW     output warping W (model gp(warp = "W"): power, auto)
+                 meanM     the prior mean M (model gp(mean = "M"): average,
+                           worst)
                  regionsN  N trust regions (turbo(regions = N): TuRBO-m)
                  plusjoint the kernel plus a Matern-5/2 kernel over all
                            components with lengthscales of its own
@@ -116,6 +118,8 @@ def source(name, method, budget):
             extra += ["observation noise learn", "acquisition ei"]
         elif opt.startswith("warp"):
             model.append(f'warp = "{opt.removeprefix("warp")}"')
+        elif opt.startswith("mean"):
+            model.append(f'mean = "{opt.removeprefix("mean")}"')
         elif opt.startswith("sweeps"):
             search_args.append(f"sweeps = {opt.removeprefix('sweeps')}")
         elif opt == "plusjoint":

@@ -14,6 +14,12 @@ hypervolume are BoTorch's test problems'):
                   1.21 - pi/4; budget 50
     dtlz2_3       DTLZ2 with 6 components and 3 objectives, reference 1.1 each,
                   1.331 - pi/6; budget 60
+    vehiclesafety VehicleSafety (Tanabe and Ishibuchi 2020's RE3-5-4, a car's
+                  crashworthiness) on [1, 3]^5, 3 objectives, BoTorch's
+                  reference (1864.72022, 11.81993945, 0.2903999384) and
+                  largest hypervolume 246.81607081187002; budget 60
+    branincurrin_inert  BraninCurrin over the first 2 of 6 components (4 do
+                  nothing), BraninCurrin's reference and hypervolume; budget 40
 
 Methods:
 
@@ -76,6 +82,16 @@ def dtlz2(m):
     return f
 
 
+def vehiclesafety(x):
+    x1, x2, x3, x4, x5 = x
+    f1 = 1640.2823 + 2.3573285 * x1 + 2.3220035 * x2 + 4.5688768 * x3 + 7.7213633 * x4 + 4.4559504 * x5
+    f2 = (6.5856 + 1.15 * x1 - 1.0427 * x2 + 0.9738 * x3 + 0.8364 * x4 - 0.3695 * x1 * x4 + 0.0861 * x1 * x5
+          + 0.3628 * x2 * x4 - 0.1106 * x1 ** 2 - 0.3437 * x3 ** 2 + 0.1764 * x4 ** 2)
+    f3 = (-0.0551 + 0.0181 * x1 + 0.1024 * x2 + 0.0421 * x3 - 0.0073 * x1 * x2 + 0.024 * x2 * x3 - 0.0118 * x2 * x4
+          - 0.0204 * x3 * x4 - 0.008 * x3 * x5 - 0.0241 * x2 ** 2 + 0.0109 * x4 ** 2)
+    return [f1, f2, f3]
+
+
 PROBLEMS = {
     "branincurrin": dict(f=branincurrin, d=2, ref=[18, 6], hv=59.36011874867746, budget=30),
     "zdt1": dict(f=zdt(lambda r: 1 - math.sqrt(r)), d=4, ref=[11, 11], hv=120 + 2 / 3, budget=50),
@@ -84,6 +100,9 @@ PROBLEMS = {
                  hv=128.77811613069076, budget=50),
     "dtlz2": dict(f=dtlz2(2), d=6, ref=[1.1, 1.1], hv=1.21 - math.pi / 4, budget=50),
     "dtlz2_3": dict(f=dtlz2(3), d=6, ref=[1.1, 1.1, 1.1], hv=1.331 - math.pi / 6, budget=60),
+    "vehiclesafety": dict(f=vehiclesafety, d=5, lo=1, hi=3, ref=[1864.72022, 11.81993945, 0.2903999384],
+                          hv=246.81607081187002, budget=60),
+    "branincurrin_inert": dict(f=lambda x: branincurrin(x[:2]), d=6, ref=[18, 6], hv=59.36011874867746, budget=40),
 }
 
 # --- Hypervolume ---------------------------------------------------------------
@@ -140,7 +159,7 @@ def run(problem, method, seed):
     values = []
 
     def objective(trial):
-        x = [trial.suggest_float(f"x{i}", 0, 1) for i in range(p["d"])]
+        x = [trial.suggest_float(f"x{i}", p.get("lo", 0), p.get("hi", 1)) for i in range(p["d"])]
         y = p["f"](x)
         values.append(y)
         return tuple(y)

@@ -19,11 +19,12 @@
 //
 // # Standardisation policy
 //
-// shift is mean(y) and is refreshed on every Add: α is recomputed from the
-// unchanged factor with two triangular solves, O(n²). scale is the
-// (population) standard deviation of y, or 1 while n < 2 or the deviation is
-// zero; because it enters the matrix through λ/scale², it is frozen between
-// re-standardisations. The GP re-standardises itself when n has doubled since
+// shift is the prior mean in y's units, mean(y) by default (WithMean
+// chooses another constant), and is refreshed on every Add: α is
+// recomputed from the unchanged factor with two triangular solves, O(n²).
+// scale is the (population) standard deviation of y, or 1 while n < 2 or
+// the deviation is zero; because it enters the matrix through λ/scale², it
+// is frozen between re-standardisations. The GP re-standardises itself when n has doubled since
 // the last time (n = 2, 4, 8, ...), refactoring A from the stored kernel
 // values and noise in O(n³); doubling makes that O(n²) amortised per Add. If
 // the refactor with the new scale fails, the old scale is kept until the next
@@ -93,6 +94,8 @@ type GP struct {
 	alpha  []float64 // A⁻¹z
 
 	shift, scale float64
+	// prior is the rule shift follows (WithMean).
+	prior PriorMean
 	// standardisedAt is Len() at the last re-standardisation (at least 1).
 	standardisedAt int
 	// fixedPrior keeps shift = 0 and scale = 1 (WithFixedPrior).
@@ -132,6 +135,64 @@ func New(capacity int) *GP {
 func (g *GP) WithFixedPrior() *GP {
 	g.fixedPrior = true
 	return g
+}
+
+// PriorMean is the constant prior mean of a GP, in y's units: the shift it
+// standardises with, which its posterior mean returns to far from the data.
+type PriorMean int
+
+const (
+	// Average is the observations' mean, the usual choice.
+	Average PriorMean = iota
+	// Least is the least observation: the worst value observed of an
+	// output whose larger values are better.
+	Least
+	// Greatest is the greatest observation: the worst of one whose smaller
+	// values are better.
+	Greatest
+)
+
+// Of returns the mean m gives observations y (0 for none).
+func (m PriorMean) Of(y []float64) float64 {
+	switch {
+	case len(y) == 0:
+		return 0
+	case m == Least:
+		return slices.Min(y)
+	case m == Greatest:
+		return slices.Max(y)
+	}
+	sum := 0.0
+	for _, v := range y {
+		sum += v
+	}
+	return sum / float64(len(y))
+}
+
+// WithMean makes m g's prior mean and returns g. A mean at the worst value
+// observed makes an optimiser expect the worst where it knows nothing, so
+// that it explores less and refines more (De Ath, Fieldsend and Everson
+// 2020, "What do you mean? The role of the mean function in Bayesian
+// optimisation"). It panics on a PriorMean that is none of these.
+func (g *GP) WithMean(m PriorMean) *GP {
+	if m < Average || m > Greatest {
+		panic(fmt.Sprintf("gp: WithMean(%d)", m))
+	}
+	g.prior = m
+	return g
+}
+
+// Standardisation returns the shift and scale the GP standardises its
+// observations (fantasies aside) with once refactored: its prior mean's
+// value and their deviation, for a caller that refits hyperparameters to
+// standardised values. Under WithFixedPrior or Standardise it returns
+// what those fix. It costs O(n).
+func (g *GP) Standardisation() (shift, scale float64) {
+	if !g.standardisesItself() {
+		return g.shift, g.scale
+	}
+	y := g.y[:g.n-g.fantasies]
+	return g.prior.Of(y), Deviation(y)
 }
 
 // Standardise makes the GP standardise with shift and scale (> 0) instead
@@ -381,11 +442,7 @@ func (g *GP) refactor() error {
 func (g *GP) updateAlpha() {
 	n := g.n
 	if real := n - g.fantasies; g.standardisesItself() && real > 0 {
-		sum := 0.0
-		for _, y := range g.y[:real] {
-			sum += y
-		}
-		g.shift = sum / float64(real)
+		g.shift = g.prior.Of(g.y[:real])
 	}
 	a := g.alpha[:n]
 	for i := range a {
@@ -417,11 +474,7 @@ func Deviation(y []float64) float64 {
 	if len(y) < 2 {
 		return 1
 	}
-	mean := 0.0
-	for _, v := range y {
-		mean += v
-	}
-	mean /= float64(len(y))
+	mean := Average.Of(y)
 	ss := 0.0
 	for _, v := range y {
 		ss += (v - mean) * (v - mean)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -81,7 +82,22 @@ type reference struct {
 
 func newReference(t *testing.T, p *problem, n int, jitter []float64) *reference {
 	t.Helper()
-	r := &reference{p: p, n: n, scale: 1}
+	return newReferenceWithMean(t, p, n, jitter, p.average(n))
+}
+
+// average is the mean of the first n observations.
+func (p *problem) average(n int) float64 {
+	sum := 0.0
+	for _, y := range p.y[:n] {
+		sum += y
+	}
+	return sum / float64(n)
+}
+
+// newReferenceWithMean is newReference with the prior mean shift.
+func newReferenceWithMean(t *testing.T, p *problem, n int, jitter []float64, shift float64) *reference {
+	t.Helper()
+	r := &reference{p: p, n: n, scale: 1, shift: shift}
 	// The GP re-standardises at n = 2, 4, 8, ...: the scale is the sd of the
 	// first m observations, m the largest power of two <= n.
 	if n >= 2 {
@@ -91,10 +107,6 @@ func newReference(t *testing.T, p *problem, n int, jitter []float64) *reference 
 		}
 		r.scale = populationSD(p.y[:m])
 	}
-	for _, y := range p.y[:n] {
-		r.shift += y
-	}
-	r.shift /= float64(n)
 	r.factor(t, jitter)
 	return r
 }
@@ -265,6 +277,49 @@ func TestFixedPrior(t *testing.T) {
 	far := []float64{50, 50}
 	if mean, variance := g.Predict(p.kernelVector(far, n, kvec), p.kernel(far, far)); math.Abs(mean) > 1e-12 || !closeTo(variance, 1, 1e-9) {
 		t.Fatalf("far from the data: (%v, %v), want the prior (0, 1)", mean, variance)
+	}
+}
+
+// TestPriorMean: under each prior mean the posterior is the dense one with
+// that constant mean, returns to it far from the data, and Standardisation
+// gives what a refactored GP standardises with.
+func TestPriorMean(t *testing.T) {
+	const n = 20
+	p := newProblem(5, n, 2, 0.3, true)
+	far := []float64{50, 50}
+	for _, c := range []struct {
+		name  string
+		mean  PriorMean
+		shift float64
+	}{
+		{"average", Average, p.average(n)},
+		{"least", Least, slices.Min(p.y)},
+		{"greatest", Greatest, slices.Max(p.y)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := New(n).WithMean(c.mean)
+			kvec := make([]float64, n)
+			for i := range n {
+				if err := p.add(g, i, kvec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ref := newReferenceWithMean(t, p, n, nil, c.shift)
+			x := []float64{0.3, 0.6}
+			gotMean, gotVar := g.Predict(p.kernelVector(x, n, kvec), p.kernel(x, x))
+			if wantMean, wantVar := ref.predict(x); !closeTo(gotMean, wantMean, 1e-9) || !closeTo(gotVar, wantVar, 1e-9) {
+				t.Errorf("at %v: (%v, %v), want (%v, %v)", x, gotMean, gotVar, wantMean, wantVar)
+			}
+			if mean := g.Mean(p.kernelVector(far, n, kvec)); !closeTo(mean, c.shift, 1e-12) {
+				t.Errorf("far from the data the mean is %v, want the prior's %v", mean, c.shift)
+			}
+			if err := g.Refactor(); err != nil {
+				t.Fatal(err)
+			}
+			if shift, scale := g.Standardisation(); shift != g.Shift() || scale != g.Scale() || shift != c.shift {
+				t.Errorf("Standardisation (%v, %v), the refactored GP's (%v, %v), want shift %v", shift, scale, g.Shift(), g.Scale(), c.shift)
+			}
+		})
 	}
 }
 

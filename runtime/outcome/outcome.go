@@ -47,6 +47,9 @@ type Output struct {
 	// the values' variance (the data standardised).
 	NoiseVariance          float64
 	NoiseLower, NoiseUpper float64
+	// Mean is the Gaussian process's prior mean (gp.WithMean): the values'
+	// average by default, or an objective's worst value observed.
+	Mean gp.PriorMean
 	// Limit makes the output an outcome constraint; nil for an objective.
 	Limit *Limit
 }
@@ -148,7 +151,7 @@ func newModel(c Output, capacity int, units func(i int) []float64) (*model, erro
 		return nil, fmt.Errorf("outcome: %s: threshold %v, confidence %v", c.Name, l.Threshold, l.Confidence)
 	}
 	p := c.Kernel.NumParams()
-	mod := &model{Output: c, gp: gp.New(capacity), units: units, theta: make([]float64, p), saved: make([]float64, p),
+	mod := &model{Output: c, gp: gp.New(capacity).WithMean(c.Mean), units: units, theta: make([]float64, p), saved: make([]float64, p),
 		grad: make([]float64, p), z: make([]float64, capacity), fixed: make([]float64, capacity), kvec: make([]float64, capacity)}
 	c.Kernel.Params(mod.theta)
 	var err error

@@ -3,10 +3,12 @@ package outcome
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/bocdev/boc/runtime/acq"
+	"github.com/bocdev/boc/runtime/gp"
 	"github.com/bocdev/boc/runtime/kernel"
 )
 
@@ -377,5 +379,41 @@ func TestMeans(t *testing.T) {
 				t.Errorf("output %d, point %d: TrainMean %v, Posterior's %v", k, i, m.TrainMean(k, i), mean)
 			}
 		}
+	}
+}
+
+// TestPriorMean: an output's Gaussian process returns to its prior mean far
+// from the data, refits included: the values' average by default, the
+// greatest or least value observed when Mean says so.
+func TestPriorMean(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mean gp.PriorMean
+		want func(values []float64) float64
+	}{
+		{"average", gp.Average, gp.Average.Of},
+		{"greatest", gp.Greatest, slices.Max[[]float64]},
+		{"least", gp.Least, slices.Min[[]float64]},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := constraints(true)[0]
+			out.Limit, out.Mean = nil, c.mean
+			m, err := New([]Output{out}, 2, 16, 1, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(11, 12))
+			var values []float64
+			for range 12 {
+				u := []float64{rng.Float64(), rng.Float64()}
+				values = append(values, purity(u))
+				if err := m.Observe(u, values[len(values)-1:]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, want := m.Mean(0, 0, []float64{50, 50}), c.want(values); math.Abs(got-want) > 1e-9 {
+				t.Errorf("far from the data the mean is %v, want %v", got, want)
+			}
+		})
 	}
 }

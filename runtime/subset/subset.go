@@ -99,17 +99,12 @@ func (a *Archive) Y(i int) float64 { return a.y[i] }
 // Noise returns observation i's noise variance.
 func (a *Archive) Noise(i int) float64 { return a.noise[i] }
 
-// Standardisation returns the mean of the values and their deviation as
-// runtime/gp standardises (gp.Deviation): a GP conditioned on a subset
-// standardises with the whole run's (gp.Standardise). It costs O(n).
-func (a *Archive) Standardisation() (mean, deviation float64) {
-	if a.n == 0 {
-		return 0, 1
-	}
-	for _, y := range a.y[:a.n] {
-		mean += y
-	}
-	return mean / float64(a.n), gp.Deviation(a.y[:a.n])
+// Standardisation returns the shift and scale runtime/gp would standardise
+// the values with under prior mean m: m's value and their deviation
+// (gp.Deviation). A GP conditioned on a subset standardises with the whole
+// run's (gp.Standardise). It costs O(n).
+func (a *Archive) Standardisation(m gp.PriorMean) (shift, deviation float64) {
+	return m.Of(a.y[:a.n]), gp.Deviation(a.y[:a.n])
 }
 
 // Add appends an observation at unit coordinates u with value y and noise

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/bocdev/boc/runtime/gp"
 )
 
 // filled is an archive of n random points of dim components, with a grid's
@@ -137,7 +139,7 @@ func TestSelectIgnoresLongLengthscales(t *testing.T) {
 
 func TestArchive(t *testing.T) {
 	a := New(2, 3)
-	if mean, sd := a.Standardisation(); mean != 0 || sd != 1 {
+	if mean, sd := a.Standardisation(gp.Average); mean != 0 || sd != 1 {
 		t.Errorf("empty archive's standardisation %v, %v; want 0, 1", mean, sd)
 	}
 	a.Add([]float64{0.1, 0.2, 0.3}, 4, 0.5)
@@ -145,8 +147,13 @@ func TestArchive(t *testing.T) {
 		t.Errorf("archive holds %v %v %v", a.Unit(0), a.Y(0), a.Noise(0))
 	}
 	a.Add([]float64{0, 0, 0}, 1, 0)
-	if mean, sd := a.Standardisation(); mean != 2.5 || sd != 1.5 {
-		t.Errorf("standardisation %v, %v; want 2.5, 1.5", mean, sd)
+	for _, c := range []struct {
+		mean  gp.PriorMean
+		shift float64
+	}{{gp.Average, 2.5}, {gp.Least, 1}, {gp.Greatest, 4}} {
+		if shift, sd := a.Standardisation(c.mean); shift != c.shift || sd != 1.5 {
+			t.Errorf("standardisation under prior mean %d: %v, %v; want %v, 1.5", c.mean, shift, sd, c.shift)
+		}
 	}
 	defer func() {
 		if recover() == nil {

@@ -262,6 +262,9 @@ type ModelSpec struct {
 	// hyperparameters; "power" always, "auto" where the values' likelihood
 	// gains enough by it (warp.FitAuto); "" for none.
 	Warp string
+	// Mean is the GP's constant prior mean: MeanAverage or MeanWorst, which
+	// the plan resolves MeanAuto to.
+	Mean string
 	// Approx is the GP's form at large n, ApproxAuto (the plan decides),
 	// ApproxExact or ApproxLocal; "" for models without the choice, which
 	// are exact. LocalSize is the local form's number of observations.
@@ -279,6 +282,13 @@ const (
 	ApproxAuto  = "auto"
 	ApproxExact = "exact"
 	ApproxLocal = "local"
+)
+
+// The values of ModelSpec.Mean.
+const (
+	MeanAuto    = "auto"    // the plan chooses
+	MeanAverage = "average" // the values' mean
+	MeanWorst   = "worst"   // the worst value observed
 )
 
 // The values of a stationary kernel's groups parameter: the groups of

@@ -186,7 +186,7 @@ func simulated(x Point) Constraints {
 // them. Its buffers are sized for Budget observations when it is made. It is not
 // safe for concurrent use.
 type Optimizer struct {
-	model *gp.GP // gp(kernel = matern52(lengthscale = 0.3, variance = 1, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	model *gp.GP // gp(kernel = matern52(lengthscale = 0.3, variance = 1, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256, mean = "auto"); larger is better
 	seed  uint64
 
 	explorer      *safe.Explorer // safe_ucb(delta = 0.01, beta = 0, phase1 = "random", window = 5, cap = 10)

@@ -8,6 +8,7 @@ package paretomix
 import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -201,6 +202,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.01, 0.01},
 				Upper:         []float64{20.0, 10.0, 10.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Least,
 			},
 			{
 				Name:          "f2",
@@ -209,6 +211,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.01, 0.01},
 				Upper:         []float64{20.0, 10.0, 10.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 		},
 		Method:  pareto.EHVI,

@@ -262,7 +262,7 @@ func simulated(x Point) Constraints {
 // them. Its buffers are sized for Budget observations when it is made. It is not
 // safe for concurrent use.
 type Optimizer struct {
-	model *gp.GP // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	model *gp.GP // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256, mean = "auto"); larger is better
 	seed  uint64
 
 	explorer      *safe.Explorer // safe_ucb(delta = 0.01, beta = 0, phase1 = "random", window = 8, cap = 20)
@@ -580,22 +580,9 @@ func (o *Optimizer) refitIfDue() error {
 	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
-	mean := 0.0
+	shift, scale := o.model.Standardisation()
 	for i := range n {
-		mean += o.model.Y(i)
-	}
-	mean /= float64(n)
-	ss := 0.0
-	for i := range n {
-		d := o.model.Y(i) - mean
-		ss += d * d
-	}
-	scale := 1.0
-	if ss > 0 {
-		scale = math.Sqrt(ss / float64(n))
-	}
-	for i := range n {
-		o.fitZ[i] = (o.model.Y(i) - mean) / scale
+		o.fitZ[i] = (o.model.Y(i) - shift) / scale
 		o.fitNoise[i] = o.model.Noise(i) / (scale * scale)
 	}
 	o.fitted = n

@@ -144,7 +144,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = test_cauchy(scale = 1.5), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	model  *gp.GP        // gp(kernel = test_cauchy(scale = 1.5), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256, mean = "auto"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 

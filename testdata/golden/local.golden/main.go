@@ -47,6 +47,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"local\":string\n" +
 		"  local_size = 24:int\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0:real (default)\n" +
 		"  incumbent = \"observed\":string (default)\n" +

@@ -195,7 +195,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "local", local_size = 24); larger is better
+	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "local", local_size = 24, mean = "auto"); larger is better
 	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
 	seed   uint64
 
@@ -652,9 +652,9 @@ func (o *Optimizer) refitIfDue() error {
 	if !fit.Due(o.observations.Len(), o.designSize, o.fitted) {
 		return nil
 	}
-	mean, scale := o.observations.Standardisation()
+	shift, scale := o.observations.Standardisation(gp.Average)
 	for i := range n {
-		o.fitZ[i] = (o.model.Y(i) - mean) / scale
+		o.fitZ[i] = (o.model.Y(i) - shift) / scale
 		o.fitNoise[i] = o.model.Noise(i) / (scale * scale)
 	}
 	o.fitted = o.observations.Len()
@@ -722,7 +722,7 @@ func (o *Optimizer) reselect() error {
 	}
 	m := len(chosen)
 	o.model.Load(o.chosenY[:m], o.chosenNoise[:m])
-	shift, scale := o.observations.Standardisation()
+	shift, scale := o.observations.Standardisation(gp.Average)
 	o.model.Standardise(shift, scale)
 	return o.rebuild(scale)
 }

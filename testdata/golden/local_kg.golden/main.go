@@ -50,6 +50,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"local\":string\n" +
 		"  local_size = 20:int\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.kg\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +

@@ -47,6 +47,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"local\":string\n" +
 		"  local_size = 20:int\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.ucb\n" +
 		"  beta = 2:real (default)\n" +
 		"  schedule = \"fixed\":string (default)\n" +

@@ -49,6 +49,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.ei\n" +
 		"  xi = 0.001:real\n" +
 		"  incumbent = \"observed\":string (default)\n" +

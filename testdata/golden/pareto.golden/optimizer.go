@@ -8,6 +8,7 @@ package pareto
 import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -181,6 +182,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.05, 0.05},
 				Upper:         []float64{20.0, 2.0, 2.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "currin",
@@ -189,6 +191,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.05, 0.05},
 				Upper:         []float64{20.0, 2.0, 2.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 		},
 		Method: pareto.EHVI,

@@ -73,6 +73,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.parego\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -227,6 +228,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0001,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "f2",
@@ -235,6 +237,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0001,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "f3",
@@ -243,6 +246,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0025000000000000005,
+				Mean:          gp.Least,
 			},
 		},
 		Method: pareto.ParEGO,

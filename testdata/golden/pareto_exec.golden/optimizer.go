@@ -8,6 +8,7 @@ package paretoexec
 import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -232,6 +233,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.010000000000000002,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "far",
@@ -242,6 +244,7 @@ func (o *Optimizer) makeMulti() error {
 				NoiseVariance: -1.0,
 				NoiseLower:    1e-06,
 				NoiseUpper:    1.0,
+				Mean:          gp.Least,
 			},
 			{
 				Name:          "load",

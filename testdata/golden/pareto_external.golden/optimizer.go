@@ -9,6 +9,7 @@ package paretoexternal
 import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -211,6 +212,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Least,
 			},
 			{
 				Name:          "cost",
@@ -219,6 +221,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "purity",

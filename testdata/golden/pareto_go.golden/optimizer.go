@@ -8,6 +8,7 @@ package paretogo
 import (
 	"fmt"
 	"github.com/bocdev/boc/runtime/design"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -230,6 +231,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Least,
 			},
 			{
 				Name:          "latency",
@@ -238,6 +240,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "purity",

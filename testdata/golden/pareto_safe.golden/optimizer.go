@@ -7,6 +7,7 @@ package paretosafe
 
 import (
 	"fmt"
+	"github.com/bocdev/boc/runtime/gp"
 	rtkernel "github.com/bocdev/boc/runtime/kernel"
 	multi "github.com/bocdev/boc/runtime/multi"
 	outcome "github.com/bocdev/boc/runtime/outcome"
@@ -255,6 +256,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "currin",
@@ -263,6 +265,7 @@ func (o *Optimizer) makeMulti() error {
 				Lower:         []float64{0.05, 0.0},
 				Upper:         []float64{20.0, 0.0},
 				NoiseVariance: 0.0,
+				Mean:          gp.Greatest,
 			},
 			{
 				Name:          "slope",

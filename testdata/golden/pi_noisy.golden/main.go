@@ -50,6 +50,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.pi_noisy\n" +
 		"  xi = 0.02:real\n" +
 		"search search.lbfgs\n" +

@@ -59,6 +59,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.hedge\n" +
 		"  xi = 0:real (default)\n" +
 		"  beta = 2:real (default)\n" +

@@ -73,6 +73,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.uei\n" +
 		"  xi = 0:real (default)\n" +
 		"  kappa = 1:real (default)\n" +

@@ -165,6 +165,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.safeopt\n" +
 		"  delta = 0.05:real\n" +
 		"  beta = 0:real (default)\n" +

@@ -70,6 +70,7 @@ var problem = program.Problem{
 		"  warp = \"none\":string (default)\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.safe_ucb\n" +
 		"  delta = 0.01:real (default)\n" +
 		"  beta = 0:real (default)\n" +

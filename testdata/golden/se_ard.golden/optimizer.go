@@ -149,7 +149,7 @@ var (
 // buffers are sized for Budget observations when it is made, and Suggest and
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
-	model  *gp.GP          // gp(kernel = se(lengthscale = [0.3, 0.15], variance = 1.5, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256); larger is better
+	model  *gp.GP          // gp(kernel = se(lengthscale = [0.3, 0.15], variance = 1.5, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256, mean = "auto"); larger is better
 	search *search.Pattern // pattern(raw = 256, restarts = 2)
 	seed   uint64
 

@@ -52,6 +52,7 @@ var problem = program.Problem{
 		"  warp = \"auto\":string\n" +
 		"  approx = \"auto\":string (default)\n" +
 		"  local_size = 256:int (default)\n" +
+		"  mean = \"auto\":string (default)\n" +
 		"acquisition acquisition.ei_noisy\n" +
 		"search search.lbfgs\n" +
 		"  restarts = 4:int (default)\n" +

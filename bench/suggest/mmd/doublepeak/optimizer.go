@@ -710,22 +710,9 @@ func (o *Optimizer) refitIfDue() error {
 	if !fit.Due(n, o.designSize, o.fitted) {
 		return nil
 	}
-	mean := 0.0
+	shift, scale := o.model.Standardisation()
 	for i := range n {
-		mean += o.model.Y(i)
-	}
-	mean /= float64(n)
-	ss := 0.0
-	for i := range n {
-		d := o.model.Y(i) - mean
-		ss += d * d
-	}
-	scale := 1.0
-	if ss > 0 {
-		scale = math.Sqrt(ss / float64(n))
-	}
-	for i := range n {
-		o.fitZ[i] = (o.model.Y(i) - mean) / scale
+		o.fitZ[i] = (o.model.Y(i) - shift) / scale
 		o.fitNoise[i] = 0.0
 	}
 	o.fitted = n

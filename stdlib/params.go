@@ -12,4 +12,5 @@ var (
 	nonNegative = &registry.Range{Lo: 0, Hi: math.Inf(1)}
 	atLeastOne  = &registry.Range{Lo: 1, Hi: math.Inf(1)}
 	unit        = &registry.Range{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true}
+	fraction    = &registry.Range{Lo: 0, Hi: 1}
 )

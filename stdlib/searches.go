@@ -19,9 +19,17 @@ func init() {
 		Doc:    "Sobol candidates, the best refined by a bounded compass (pattern) search",
 		Params: []registry.Param{raw, restarts}, Emit: patternEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "lbfgs", Runtime: []string{runtimeSearch},
-		Doc: "Sobol candidates, the best refined by projected L-BFGS-B with analytic gradients, " +
-			"restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
-		Params: []registry.Param{restarts, raw, sweeps}, UsesGradient: true, Emit: lbfgsEmit})
+		Doc: "Sobol candidates and candidates near the best points so far, the best refined by projected L-BFGS-B " +
+			"with analytic gradients, restarts in parallel on min(GOMAXPROCS, restarts) goroutines",
+		Params: []registry.Param{restarts, raw, sweeps,
+			{Name: "near_best", Type: registry.RealParam, Default: registry.Real(0.5), Range: fraction,
+				Doc: "share of the raw candidates made near the best points so far (the incumbent, the front's points): " +
+					"each with a random subset of its continuous components, each with probability min(1, 20/D), " +
+					"moved uniformly within ±near_width (0: every candidate quasi-random over the box)"},
+			{Name: "near_width", Type: registry.RealParam, Default: registry.Real(0.1), Range: positive,
+				Doc: "how far the candidates near the best points move each component, in units of the cube"},
+		},
+		UsesGradient: true, Emit: nearEmit})
 	registry.Register(&registry.Plugin{Kind: registry.Search, Name: "turbo", Runtime: []string{runtimeSearch},
 		Doc: "lbfgs confined to TuRBO's trust regions: each a box around its best point, sized by the lengthscales, " +
 			"doubled after successes and halved after failures in a row, restarted when it collapses",
@@ -68,6 +76,16 @@ func checkTurbo(ctx *registry.CheckContext) {
 		ctx.Report(dsl.Errorf(length.Span, "turbo's length %g must lie in [min_length, max_length] = [%g, %g]", l.Float(), lo.Float(), hi.Float()).
 			WithHint("length = 0.8, min_length = 0.0078125, max_length = 1.6 are TuRBO's"))
 	}
+}
+
+// nearEmit is lbfgsEmit with candidates near the best points
+// (search.LBFGS.WithNearBest), which a trust region has already.
+var nearEmit registry.SearchEmit = func(g *registry.SearchGen) registry.SearchCode {
+	code := lbfgsEmit(g)
+	if share := g.Real("near_best"); share > 0 {
+		code.New = jen.Add(code.New).Dot("WithNearBest").Call(jen.Lit(share), jen.Lit(g.Real("near_width")))
+	}
+	return code
 }
 
 // lbfgsEmit holds runtime/search's gradient-based search; the code generator

@@ -41,6 +41,9 @@ Methods:
                  meanM     the prior mean M (model gp(mean = "M"): average,
                            worst)
                  regionsN  N trust regions (turbo(regions = N): TuRBO-m)
+                 nearF     the share F of lbfgs's raw candidates near the best
+                           point (lbfgs(near_best = F); near0: every candidate a
+                           Sobol point, lbfgs's only kind before 2026-11-29)
                  plusjoint the kernel plus a Matern-5/2 kernel over all
                            components with lengthscales of its own
                            (kernel = matern52(...) + matern52)
@@ -126,6 +129,8 @@ def source(name, method, budget):
             joint = True
         elif opt.startswith("regions"):
             search_args.append(f"regions = {opt.removeprefix('regions')}")
+        elif opt.startswith("near"):
+            search_args.append(f"near_best = {opt.removeprefix('near')}")
         else:
             sys.exit(f"highdim_study: unknown option {opt!r} of method boc-{method}")
     if kernel or joint:

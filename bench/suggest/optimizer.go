@@ -161,7 +161,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // gp(kernel = se(lengthscale = 0.3, variance = 1, interaction = 1, groups = "kinds"), input_noise = "ignore", rkhs_bound = 1, warp = "none", approx = "auto", local_size = 256, mean = "auto"); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0, near_best = 0.5, near_width = 0.1)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -195,7 +195,7 @@ type Optimizer struct {
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
 		model:  gp.New(Budget),
-		search: search.NewLBFGS(4, 1024, 4),
+		search: search.NewLBFGS(4, 1024, 4).WithNearBest(0.5, 0.1),
 		seed:   seed,
 	}
 	o.acquisitionGradFn = o.acquisitionGradAt

@@ -113,6 +113,10 @@ type lbfgsCore struct {
 	refined    []float64 // restarts×dim
 	refinedVal []float64
 
+	// nearShare of the raw candidates are made within ±nearWidth of the
+	// starts (near.go).
+	nearShare, nearWidth float64
+
 	// sweeps is the number of coordinate sweeps that finish a Maximize
 	// (sweep.go), scoring the rows of sweepRows (SweepPoints×dim), or, with
 	// a sweepBy, the values of component sweepAlong in sweepValues into
@@ -343,6 +347,7 @@ func (s *LBFGS) MaximizeBatch(fg ValueGrad, batch BatchValue, feasible func(u []
 			row[j] = min(max(u, s.lo[j]), s.hi[j])
 		}
 	}
+	s.placeNear()
 	n := s.raw + s.nStarts
 	s.nStarts = 0
 	s.placeLevels(n)

@@ -217,7 +217,7 @@ func (o *Optimizer) makeMulti() error {
 		Method:  pareto.EHVI,
 		Seed:    o.seed,
 		Design:  units,
-		Search:  search.NewMixedLBFGS(2, 1024, 4, []int{0, 3}),
+		Search:  search.NewMixedLBFGS(2, 1024, 4, []int{0, 3}).WithNearBest(0.5, 0.1),
 		Integer: Integer[:],
 		Snap: func(u []float64) {
 			snap((*[Dim]float64)(u))

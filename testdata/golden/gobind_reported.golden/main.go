@@ -55,6 +55,8 @@ var problem = program.Problem{
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
 		"  sweeps = 0:int (default)\n" +
+		"  near_best = 0.5:real (default)\n" +
+		"  near_width = 0.1:real (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +
 		"    n = 5:int\n" +

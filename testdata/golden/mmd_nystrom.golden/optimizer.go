@@ -279,7 +279,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // mmd(kernel = se(lengthscale = learn, variance = learn, interaction = 1, groups = "kinds"), samples = 16, landmarks = 4, estimator = "nystrom", alpha = learn, draws = "common", variance = 1); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0, near_best = 0.5, near_width = 0.1)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -327,7 +327,7 @@ type Optimizer struct {
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
 		model:  gp.New(Budget),
-		search: search.NewLBFGS(2, 1024, 4),
+		search: search.NewLBFGS(2, 1024, 4).WithNearBest(0.5, 0.1),
 		seed:   seed,
 	}
 	o.theta = fitStart

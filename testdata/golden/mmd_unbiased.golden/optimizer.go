@@ -291,7 +291,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // mmd(kernel = rqmix(lengthscale = 1, variance = 1, interaction = 1, groups = "kinds", term_lengthscale = learn), samples = 16, landmarks = 0, estimator = "unbiased", alpha = learn, draws = "fresh", variance = learn); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0)
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 0, near_best = 0.5, near_width = 0.1)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -337,7 +337,7 @@ type Optimizer struct {
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
 		model:  gp.New(Budget),
-		search: search.NewLBFGS(1, 1024, 4),
+		search: search.NewLBFGS(1, 1024, 4).WithNearBest(0.5, 0.1),
 		seed:   seed,
 	}
 	o.theta = fitStart

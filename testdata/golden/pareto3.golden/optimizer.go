@@ -252,7 +252,7 @@ func (o *Optimizer) makeMulti() error {
 		Method: pareto.ParEGO,
 		Seed:   o.seed,
 		Design: units,
-		Search: search.NewLBFGS(3, 1024, 4),
+		Search: search.NewLBFGS(3, 1024, 4).WithNearBest(0.5, 0.1),
 		Feasible: func(u []float64) bool {
 			return feasible(fromUnit((*[Dim]float64)(u)))
 		},

@@ -238,7 +238,7 @@ func (o *Optimizer) makeMulti() error {
 		Method: pareto.EHVI,
 		Seed:   o.seed,
 		Design: units,
-		Search: search.NewLBFGS(2, 1024, 4),
+		Search: search.NewLBFGS(2, 1024, 4).WithNearBest(0.5, 0.1),
 	})
 	if err != nil {
 		return fmt.Errorf("paretoexternal: %w", err)

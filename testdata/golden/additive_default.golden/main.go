@@ -55,7 +55,7 @@ var problem = program.Problem{
 		"  restarts = 4:int (default)\n" +
 		"  raw = 1024:int (default)\n" +
 		"  sweeps = 2:int (default)\n" +
-		"  near_best = 0.5:real (default)\n" +
+		"  near_best = 0:real (default)\n" +
 		"  near_width = 0.1:real (default)\n" +
 		"init\n" +
 		"  init.sobol\n" +

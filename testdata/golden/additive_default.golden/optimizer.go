@@ -548,7 +548,7 @@ var (
 // Observe allocate nothing. It is not safe for concurrent use.
 type Optimizer struct {
 	model  *gp.GP        // gp(kernel = matern52(lengthscale = learn, variance = learn, interaction = learn, groups = "components"), input_noise = "ignore", rkhs_bound = 1, warp = "power", approx = "auto", local_size = 256, mean = "auto"); larger is better
-	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 2, near_best = 0.5, near_width = 0.1)
+	search *search.LBFGS // lbfgs(restarts = 4, raw = 1024, sweeps = 2, near_best = 0, near_width = 0.1)
 	seed   uint64
 
 	design     [InitialDesign]Point // the initial design, in order
@@ -594,7 +594,7 @@ type Optimizer struct {
 func New(seed uint64) *Optimizer {
 	o := &Optimizer{
 		model:  gp.New(Budget),
-		search: search.NewLBFGS(20, 1024, 4).WithSweeps(2).WithNearBest(0.5, 0.1),
+		search: search.NewLBFGS(20, 1024, 4).WithSweeps(2),
 		seed:   seed,
 	}
 	o.theta = fitStart

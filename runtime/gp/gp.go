@@ -24,11 +24,11 @@
 // recomputed from the unchanged factor with two triangular solves, O(n²).
 // scale is the (population) standard deviation of y, or 1 while n < 2 or
 // the deviation is zero; because it enters the matrix through λ/scale², it
-// is frozen between re-standardisations. The GP re-standardises itself when n has doubled since
-// the last time (n = 2, 4, 8, ...), refactoring A from the stored kernel
-// values and noise in O(n³); doubling makes that O(n²) amortised per Add. If
-// the refactor with the new scale fails, the old scale is kept until the next
-// doubling.
+// is frozen between re-standardisations. The GP re-standardises itself
+// when n has doubled since the last time (n = 2, 4, 8, ...), refactoring A
+// from the stored kernel values and noise in O(n³); doubling makes that
+// O(n²) amortised per Add. If the refactor with the new scale fails, the
+// old scale is kept until the next doubling.
 //
 // # Factorisation
 //

@@ -18,10 +18,12 @@ for D in 20, 30, 60 and 100.
 
 Methods:
 
-    boc-lbfgs    boc's default model and acquisition (Matérn 5/2 with learned
-                 ARD lengthscales, EI) with search lbfgs over the whole box
+    boc-lbfgs    boc's default model and acquisition with search lbfgs over the
+                 whole box: from 20 components (every problem here) the model
+                 is the additive recipe's, since 94ee38e (option gp below)
     boc-turbo    the same with search turbo: lbfgs confined to TuRBO-1's
-                 trust region (boc's default search from 20 components on)
+                 trust region (the default search from 20 components for a
+                 file that states its model)
     boc-S-OPT-OPT...  search S with options, each one of
                  localN    a local model of N observations (model gp(approx =
                            "local", local_size = N)): with turbo, TuRBO's model
@@ -44,6 +46,13 @@ Methods:
                  nearF     the share F of lbfgs's raw candidates near the best
                            point (lbfgs(near_best = F); near0: every candidate a
                            Sobol point, lbfgs's only kind before 2026-11-29)
+                 gp        state the model (model gp) even without other model
+                           options: from 20 components a file that leaves
+                           the model out gets the additive recipe's
+                           (docs/language.md, "Additive kernels"), so
+                           boc-lbfgs there is that model with lbfgs's
+                           default search, and boc-lbfgs-gp is the exact GP
+                           with one kernel over all components
                  plusjoint the kernel plus a Matern-5/2 kernel over all
                            components with lengthscales of its own
                            (kernel = matern52(...) + matern52)
@@ -104,9 +113,11 @@ def source(name, method, budget):
     p = PROBLEMS[name]
     search, *options = method.split("-")
     model, kernel, search_args, extra = [], [], [], []
-    joint = False
+    joint = stated = False
     for opt in options:
-        if opt.startswith("local"):
+        if opt == "gp":
+            stated = True
+        elif opt.startswith("local"):
             model.append(f'approx = "local", local_size = {opt.removeprefix("local")}')
         elif opt.startswith("ls"):
             lo, hi = opt.removeprefix("ls").split("_")
@@ -135,7 +146,7 @@ def source(name, method, budget):
             sys.exit(f"highdim_study: unknown option {opt!r} of method boc-{method}")
     if kernel or joint:
         model.append(f"kernel = matern52({', '.join(kernel)})" + (" + matern52" if joint else ""))
-    lines = ([f"model gp({', '.join(model)})"] if model else []) + extra
+    lines = ([f"model gp({', '.join(model)})"] if model or stated else []) + extra
     if search_args:
         search += f"({', '.join(search_args)})"
     return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",
@@ -221,8 +232,8 @@ def main():
                 else:
                     r = optuna_regret(name, args.budget, seeds, m.removeprefix("optuna-"))
                 row.append(cell(summarise(r)))
-                print(f"highdim_study: {name} with {m}: {row[-1]} over {args.seeds} seeds in {time.time() - start:.1f} s",
-                      file=sys.stderr, flush=True)
+                print(f"highdim_study: {name} with {m}: {row[-1]} over {args.seeds} seeds in {time.time() - start:.1f} s"
+                      f" (by seed: {' '.join(f'{v:.3g}' for v in r)})", file=sys.stderr, flush=True)
             rows.append(row)
     print_rows(f"regret after {args.budget} evaluations, median [quartiles] over {args.seeds} seeds",
                ["problem", "budget"] + methods, rows, args.markdown)

@@ -4,7 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// An output warping (model gp(warp = "power"), runtime/warp): the model
+// An output warping (model gp(warp = "power" or "worse_tail"), runtime/warp): the model
 // holds a monotone transform of the values observed, in the model's
 // convention, and the optimiser keeps the values themselves. Each refit first
 // refits the warping to every value and gives the model the transformed
@@ -77,7 +77,7 @@ func (g *generator) rewarpDecl(f *jen.File) {
 	n := jen.Empty().Op(":").Id("n")
 	body := []jen.Code{
 		jen.Id("n").Op(":=").Add(field("model").Dot("Len").Call()),
-		field("warp").Op("=").Qual(runtimeWarp, map[string]string{"power": "Fit", "auto": "FitAuto"}[g.o.Model.Warp]).Call(field("raw").Index(n)),
+		field("warp").Op("=").Qual(runtimeWarp, map[string]string{"power": "Fit", "worse_tail": "FitWorseTail", "auto": "FitAuto"}[g.o.Model.Warp]).Call(field("raw").Index(n)),
 		jen.For(jen.Id("i").Op(":=").Range().Id("n")).Block(
 			field("model").Dot("SetY").Call(jen.Id("i"), field("warp").Dot("Apply").Call(field("raw").Index(jen.Id("i")))),
 		),

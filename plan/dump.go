@@ -206,6 +206,8 @@ func modelLine(o *Optimizer) string {
 	switch o.Model.Warp {
 	case "power":
 		s += ", values warped by a power transform refitted with the hyperparameters"
+	case "worse_tail":
+		s += ", values warped by a power transform that compresses only the worse values, refitted with the hyperparameters"
 	case "auto":
 		s += ", values warped by a power transform where it gains, refitted with the hyperparameters"
 	}

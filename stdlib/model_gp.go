@@ -123,7 +123,7 @@ var gpModelEmit = withInflation(registry.ModelHooks{Spec: gpSpec, Code: gpCode})
 
 // gpSpec is a GP on the target points with the model's kernel.
 func gpSpec(a *registry.Args, _ bool) registry.ModelSpec {
-	spec := registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", "none", "power", "auto"),
+	spec := registry.ModelSpec{Kernel: a.Nested("kernel"), Warp: a.Choice("warp", warpChoices...),
 		Mean: a.Choice("mean", meanChoices...), Approx: a.Choice("approx", approxChoices...), LocalSize: a.Int("local_size")}
 	if spec.Warp == "none" {
 		spec.Warp = ""
@@ -159,17 +159,24 @@ func checkApprox(ctx *registry.CheckContext) {
 	}
 }
 
+// warpChoices are gp's warp values (registry.ModelSpec.Warp, "none" for "").
+var warpChoices = []string{"none", "power", "worse_tail", "auto"}
+
 // warpParam is gp's output warping.
 var warpParam = registry.Param{Name: "warp", Type: registry.StringParam, Default: registry.String("none"),
-	Doc: `"none", "power": model Yeo-Johnson's power transform of the values, fitted by maximum likelihood with the hyperparameters (heavy-tailed objectives), or "auto": the transform only where it raises the values' log-likelihood by more than warp.AutoGain`}
+	Doc: `"none", "power": model Yeo-Johnson's power transform of the values, fitted by maximum likelihood with the hyperparameters (heavy-tailed objectives), "worse_tail": the same transform kept to compressing the worse values' tail, never the better's, or "auto": the power transform only where it raises the values' log-likelihood by more than warp.AutoGain`}
 
-// checkWarp reports a warp other than "none", "power" and "auto".
+// checkWarp reports a warp other than its choices.
 func checkWarp(ctx *registry.CheckContext) {
 	a, v := constArg(ctx.Call, "warp")
-	if v == nil || v.Type.Kind != dsl.String || v.Text == "none" || v.Text == "power" || v.Text == "auto" {
+	if v == nil || v.Type.Kind != dsl.String || slices.Contains(warpChoices, v.Text) {
 		return
 	}
-	ctx.Report(dsl.Errorf(a.Span, "warp must be \"none\", \"power\" or \"auto\", got %q", v.Text).WithHint(`warp = "power" learns a power transform of the values`))
+	d := unknownChoice(a, v, "warp", warpChoices)
+	if d.Hint == "" {
+		d = d.WithHint(`warp = "power" learns a power transform of the values`)
+	}
+	ctx.Report(d)
 }
 
 // meanChoices are gp's mean values (registry.ModelSpec.Mean).

@@ -24,6 +24,9 @@ Methods:
     boc-turbo    the same with search turbo: lbfgs confined to TuRBO-1's
                  trust region (the default search from 20 components for a
                  file that states its model)
+    boc-default  neither model nor search stated: what a file that leaves both
+                 out gets (from 20 components the additive recipe,
+                 docs/language.md, "Additive kernels")
     boc-S-OPT-OPT...  search S with options, each one of
                  localN    a local model of N observations (model gp(approx =
                            "local", local_size = N)): with turbo, TuRBO's model
@@ -43,6 +46,9 @@ Methods:
                  meanM     the prior mean M (model gp(mean = "M"): average,
                            worst)
                  regionsN  N trust regions (turbo(regions = N): TuRBO-m)
+                 failureN  a trust region that halves after N failures in a
+                           row (turbo(failure = N); by default TuRBO's
+                           rule, max(4, D) for one suggestion at a time)
                  nearF     the share F of lbfgs's raw candidates near the best
                            point (lbfgs(near_best = F); near0: every candidate a
                            Sobol point, lbfgs's only kind before 2026-11-29)
@@ -75,6 +81,7 @@ import concurrent.futures
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -112,6 +119,8 @@ def source(name, method, budget):
     """The .bo file of boc-METHOD: SEARCH followed by options (module docstring)."""
     p = PROBLEMS[name]
     search, *options = method.split("-")
+    if search == "default" and options:
+        sys.exit(f"highdim_study: boc-default takes no options (boc-{method})")
     model, kernel, search_args, extra = [], [], [], []
     joint = stated = False
     for opt in options:
@@ -140,6 +149,8 @@ def source(name, method, budget):
             joint = True
         elif opt.startswith("regions"):
             search_args.append(f"regions = {opt.removeprefix('regions')}")
+        elif opt.startswith("failure"):
+            search_args.append(f"failure = {opt.removeprefix('failure')}")
         elif opt.startswith("near"):
             search_args.append(f"near_best = {opt.removeprefix('near')}")
         else:
@@ -149,8 +160,23 @@ def source(name, method, budget):
     lines = ([f"model gp({', '.join(model)})"] if model or stated else []) + extra
     if search_args:
         search += f"({', '.join(search_args)})"
+    if search != "default":
+        lines.append(f"search {search}")
     return "\n".join([f"problem {name}", "", "domain {", f"    x[{p['dim']}] in [{p['lo']}, {p['hi']}]", "}", "",
-                      f"objective minimize {p['bo']}"] + lines + [f"search {search}", f"budget {budget}", "seed 1", ""])
+                      f"objective minimize {p['bo']}"] + lines + [f"budget {budget}", "seed 1", ""])
+
+
+def measured_setup(boc, path):
+    """The model, acquisition and search the checker chose for the file (boc check --dump ir),
+    so that a study says what it measured, defaults included."""
+    ir = subprocess.run([boc, "check", "--dump", "ir", path], check=True, capture_output=True, text=True).stdout
+    keep, out = False, []
+    for line in ir.splitlines():
+        if not line.startswith(" "):
+            keep = line.split(" ")[0] in ("model", "acquisition", "search", "observation")
+        if keep:
+            out.append(re.sub(r":(string|int|real)\b| \(default\)| @\d+:\d+", "", line.strip()))
+    return "; ".join(out)
 
 
 def boc_regret(boc, workdir, name, method, budget, seeds, jobs):
@@ -158,6 +184,7 @@ def boc_regret(boc, workdir, name, method, budget, seeds, jobs):
     with open(path, "w") as f:
         f.write(source(name, method, budget))
     exe = path[:-3]
+    print(f"highdim_study: {name} with boc-{method} measures {measured_setup(boc, path)}", file=sys.stderr, flush=True)
     subprocess.run([boc, "build", "-o", exe, path], check=True, capture_output=True)
     p = PROBLEMS[name]
 

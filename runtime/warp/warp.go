@@ -49,7 +49,26 @@ func Identity(mean, sd float64) Warp {
 // mean and deviation, and λ by golden-section search of the profile
 // log-likelihood, which is concave in λ (Yeo and Johnson 2000). Values
 // that are all equal give the identity. It allocates nothing.
-func Fit(ys []float64) Warp {
+func Fit(ys []float64) Warp { return fit(ys, MinLambda) }
+
+// FitWorseTail is Fit with λ at least 1: ψ then stretches the values above
+// the mean and compresses those below it, never the reverse. The models
+// see larger values as better, so it tames a tail of bad values (a few
+// settings far worse than the rest) without flattening a tail of good
+// ones: an objective whose good values are rare, a narrow well in a flat
+// box, takes λ < 1 under Fit, and the model then loses the well's depth,
+// where the optimum lies. Where the likelihood is greatest at λ = 1 the
+// values are only standardised. It allocates nothing.
+func FitWorseTail(ys []float64) Warp {
+	w := fit(ys, 1)
+	if w.logLikelihood(ys, 1) >= w.logLikelihood(ys, w.Lambda) {
+		w.Lambda = 1
+	}
+	return w
+}
+
+// fit is Fit with λ searched over [lower, MaxLambda].
+func fit(ys []float64, lower float64) Warp {
 	n := float64(len(ys))
 	mean := 0.0
 	for _, y := range ys {
@@ -69,7 +88,7 @@ func Fit(ys []float64) Warp {
 		w.Lo, w.Hi = min(w.Lo, x), max(w.Hi, x)
 	}
 	const phi = 0.6180339887498949
-	lo, hi := MinLambda, MaxLambda
+	lo, hi := lower, MaxLambda
 	a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
 	fa, fb := w.logLikelihood(ys, a), w.logLikelihood(ys, b)
 	for hi-lo > 1e-4 {

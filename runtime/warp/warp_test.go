@@ -74,6 +74,30 @@ func TestFit(t *testing.T) {
 	}
 }
 
+// TestFitWorseTail: a heavy tail of bad values (the left: larger is better)
+// is warped as Fit warps it; a heavy tail of good values, which Fit
+// compresses, keeps the identity; so do equal values.
+func TestFitWorseTail(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	right, left := make([]float64, 400), make([]float64, 400)
+	for i := range right {
+		g := rng.NormFloat64()
+		right[i], left[i] = math.Exp(1.2*g), -math.Exp(1.2*g)
+	}
+	if w, want := FitWorseTail(left), Fit(left); math.Abs(w.Lambda-want.Lambda) > 1e-3 || w.Lambda < 1.5 {
+		t.Errorf("a heavy tail of bad values: λ = %v, want Fit's %v", w.Lambda, want.Lambda)
+	}
+	if w := FitWorseTail(right); w.Lambda != 1 {
+		t.Errorf("a heavy tail of good values: λ = %v, want the identity", w.Lambda)
+	}
+	if w := FitWorseTail([]float64{2, 2, 2}); w.Lambda != 1 || w.Apply(2) != 0 {
+		t.Errorf("equal values: %+v", w)
+	}
+	if a := testing.AllocsPerRun(10, func() { FitWorseTail(left) }); a != 0 {
+		t.Errorf("FitWorseTail allocates %v times", a)
+	}
+}
+
 // TestFitAuto: normal values keep the identity; a heavy tail is warped.
 func TestFitAuto(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))

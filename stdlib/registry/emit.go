@@ -259,7 +259,8 @@ type ModelSpec struct {
 	Inflation *InflationSpec
 	// Warp makes the model learn an output warping (runtime/warp): it
 	// models a monotone transform of the observed values, refitted with the
-	// hyperparameters; "power" always, "auto" where the values' likelihood
+	// hyperparameters; "power" always, "worse_tail" kept to compressing the
+	// worse values (warp.FitWorseTail), "auto" where the values' likelihood
 	// gains enough by it (warp.FitAuto); "" for none.
 	Warp string
 	// Mean is the GP's constant prior mean: MeanAverage or MeanWorst, which
